@@ -1,0 +1,1 @@
+"""clanka-nb: see, measure and tune how clanka's CodeChunker cuts code into chunks."""

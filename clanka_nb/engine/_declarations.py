@@ -1,0 +1,187 @@
+"""Declaration ranges of TypeScript/JavaScript files, found with tree-sitter as the reference finds them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+from typing import NamedTuple
+
+from tree_sitter import Node, Parser
+from tree_sitter_language_pack import get_parser
+
+from ._text import collapse_whitespace, trim
+
+
+class Declaration(NamedTuple):
+    """One recorded range: 1-based inclusive lines, and the metadata its chunks carry."""
+
+    start_line: int
+    end_line: int
+    name: str | None
+    type: str | None
+    parent: str | None
+
+
+# Grammar per extension; the reference parses only these four (`mjs`, `mts`, `cts` stay windows).
+GRAMMARS = {"ts": "typescript", "tsx": "tsx", "js": "javascript", "jsx": "javascript"}
+
+CHUNK_TYPES = {
+    "class_declaration": "class",
+    "enum_declaration": "enum",
+    "function_declaration": "function",
+    "generator_function_declaration": "function",
+    "internal_module": "namespace",
+    "module": "namespace",
+    "interface_declaration": "interface",
+    "method_definition": "method",
+    "generator_method_definition": "method",
+    "type_alias_declaration": "type-alias",
+}
+_VARIABLES = ("lexical_declaration", "variable_declaration")
+_NAMESPACES = ("internal_module", "module")
+
+
+@cache
+def parser_for(grammar: str) -> Parser:
+    """One parser per grammar and process (the language pack loads grammars from its own files)."""
+    return get_parser(grammar)  # type: ignore[arg-type]
+
+
+def _text(node: Node) -> str:
+    return (node.text or b"").decode("utf-8", "surrogatepass")
+
+
+def _clean(text: str) -> str | None:
+    cleaned = collapse_whitespace(text)
+    return cleaned or None
+
+
+def _declarators(node: Node) -> list[Node]:
+    return [child for child in node.named_children if child.type == "variable_declarator"]
+
+
+def chunk_type(node: Node) -> str | None:
+    kind = node.type
+    if kind in _VARIABLES:
+        for declarator in _declarators(node):
+            value = declarator.child_by_field_name("value")
+            if value is not None and "function" in value.type:
+                return "function"
+        return "variable"
+    return CHUNK_TYPES.get(kind)
+
+
+def chunk_name(node: Node) -> str | None:
+    kind = node.type
+    if kind in _VARIABLES:
+        names = [_declarator_name(d) for d in _declarators(node)]
+        return _clean(", ".join(n for n in names if n))
+    if kind in CHUNK_TYPES or kind == "variable_declarator":
+        field = node.child_by_field_name("name")
+        return _clean(_text(field)) if field is not None else None
+    return None
+
+
+def _declarator_name(declarator: Node) -> str | None:
+    field = declarator.child_by_field_name("name")
+    return _clean(_text(field)) if field is not None else None
+
+
+def unwrap(node: Node) -> Node:
+    """`export …` becomes what it exports, `declare …` what it declares, as often as either applies."""
+    while True:
+        if node.type == "export_statement":
+            inner = node.child_by_field_name("declaration")
+            if inner is None and node.named_child_count:
+                inner = node.named_children[0]
+            if inner is None:
+                return node
+            node = inner
+        elif node.type == "ambient_declaration":
+            inner = next(
+                (c for c in node.named_children if c.type.endswith("_declaration") or c.type in _NAMESPACES),
+                None,
+            )
+            if inner is None:
+                return node
+            node = inner
+        else:
+            return node
+
+
+def parent_label(kind: str | None, name: str | None) -> str | None:
+    """`"<type> <name>"`, or whichever of the two exists."""
+    label = " ".join(part for part in (kind, name) if part)
+    return label or None
+
+
+def _start_with_comments(siblings: list[Node], index: int, lines: list[str]) -> int:
+    """0-based first row of siblings[index], moved up over comments separated only by blank lines."""
+    start = siblings[index].start_point.row
+    i = index - 1
+    while i >= 0 and siblings[i].type == "comment":
+        comment = siblings[i]
+        gap = lines[comment.end_point.row + 1 : start]
+        if any(trim(line) for line in gap):
+            break
+        start = comment.start_point.row
+        i -= 1
+    return start
+
+
+def _range(siblings: list[Node], index: int, lines: list[str]) -> tuple[int, int]:
+    return _start_with_comments(siblings, index, lines) + 1, siblings[index].end_point.row + 1
+
+
+def collect(root: Node, lines: list[str]) -> list[Declaration]:
+    """Walk the root's named children (and namespace bodies) in order, recording declarations.
+
+    The walk keeps its own stack, so namespaces nested thousands deep cannot exhaust Python's.
+    """
+    out: list[Declaration] = []
+    stack: list[Iterator[tuple[list[Node], int, str | None]]] = [_siblings(root.named_children, None)]
+    while stack:
+        step = next(stack[-1], None)
+        if step is None:
+            stack.pop()
+            continue
+        siblings, index, parent = step
+        original = siblings[index]
+        if original.type == "comment" or "import" in original.type:
+            continue
+        node = unwrap(original)
+        kind, name = chunk_type(node), chunk_name(node)
+        if kind is None and name is None:
+            continue
+        start, end = _range(siblings, index, lines)
+        out.append(Declaration(start, end, name, kind, parent))
+        if node.type == "class_declaration":
+            out.extend(_methods(node, name, lines))
+        elif node.type in _NAMESPACES:
+            body = node.child_by_field_name("body")
+            if body is not None:
+                stack.append(_siblings(body.named_children, parent_label(kind, name)))
+    return out
+
+
+def _siblings(nodes: list[Node], parent: str | None) -> Iterator[tuple[list[Node], int, str | None]]:
+    for index in range(len(nodes)):
+        yield nodes, index, parent
+
+
+def _methods(cls: Node, class_name: str | None, lines: list[str]) -> Iterator[Declaration]:
+    body = cls.child_by_field_name("body")
+    if body is None:
+        return
+    members = body.named_children
+    parent = parent_label("class", class_name)
+    for index, member in enumerate(members):
+        if "method" in member.type:
+            start, end = _range(members, index, lines)
+            yield Declaration(start, end, chunk_name(member), chunk_type(member), parent)
+
+
+def declarations(text: str, grammar: str, lines: list[str]) -> list[Declaration]:
+    """Parse normalised text with the grammar and return its declaration ranges (none on failure)."""
+    tree = parser_for(grammar).parse(text.encode("utf-8", "surrogatepass"))
+    return collect(tree.root_node, lines)
