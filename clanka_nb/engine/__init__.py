@@ -1,14 +1,35 @@
 """The chunking engine: clanka's CodeChunker, rule for rule, with no pandas or ipywidgets."""
 
-from ._chunker import CodeChunk
-from ._files import is_meaningful_file, is_probably_minified
+from ._api import chunk_codebase, chunk_file, chunk_file_content, chunk_files
+from ._chunker import CodeChunk, PreparedText
+from ._codebase import Codebase
+from ._declarations import LANGUAGE_MODES, Declaration
+from ._files import is_meaningful_file, is_probably_minified, language_of
+from ._listing import list_files
+from ._reading import FileReport, FileStatus
 from ._settings import ChunkSettings
-from ._api import chunk_file_content
+from ._text import is_meaningful_line, js_length
+
+CHUNK_TYPES = ("class", "enum", "function", "interface", "method", "namespace", "type-alias", "variable")
 
 __all__ = [
+    "CHUNK_TYPES",
+    "LANGUAGE_MODES",
     "ChunkSettings",
     "CodeChunk",
+    "Codebase",
+    "Declaration",
+    "FileReport",
+    "FileStatus",
+    "PreparedText",
+    "chunk_codebase",
+    "chunk_file",
     "chunk_file_content",
+    "chunk_files",
     "is_meaningful_file",
+    "is_meaningful_line",
     "is_probably_minified",
+    "js_length",
+    "language_of",
+    "list_files",
 ]

@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from ._collation import collation_key
-from ._declarations import GRAMMARS, Declaration, declarations, parent_label
-from ._files import extension, is_probably_minified
+from ._declarations import Declaration, find_declarations, parent_label
+from ._files import is_probably_minified
+from ._reading import FileStatus
 from ._settings import ChunkSettings
-from ._text import is_meaningful_line, js_length, normalize_newlines, normalize_path, trim
+from ._text import js_length, meaningful_match, normalize_newlines, normalize_path, trim
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,16 +34,38 @@ class PreparedText:
     does arithmetic on these arrays and joins lines.
     """
 
-    __slots__ = ("_char_ends", "_meaningful_before", "declarations", "grammar", "lines", "path")
+    __slots__ = ("_char_ends", "_meaningful_before", "declarations", "grammar", "lines", "path", "status")
 
-    def __init__(self, path: str, lines: list[str], grammar: str | None, decls: list[Declaration]):
+    def __init__(
+        self,
+        path: str,
+        lines: list[str],
+        grammar: str | None,
+        decls: list[Declaration],
+        status: FileStatus = FileStatus.CHUNKED,
+    ):
         self.path = path
         self.lines = lines
         self.grammar = grammar
         self.declarations = decls
-        # _char_ends[i]: JS length of lines[0..i-1] plus one LF after each.
-        self._char_ends = [0, *accumulate(js_length(line) + 1 for line in lines)]
-        self._meaningful_before = [0, *accumulate(1 if is_meaningful_line(line) else 0 for line in lines)]
+        # _char_ends[i]: JS length of lines[0..i-1] plus one LF after each (map() keeps this in C).
+        lengths = map(len if all(map(str.isascii, lines)) else js_length, lines)
+        self._char_ends = [0, *accumulate(map((1).__add__, lengths))]
+        self._meaningful_before = [0, *accumulate(map(bool, map(meaningful_match, lines)))]
+        if status is FileStatus.CHUNKED and not self._meaningful_before[-1]:
+            status = FileStatus.NOTHING_MEANINGFUL
+        self.status = status
+
+    def __getstate__(self) -> tuple:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __setstate__(self, state: tuple) -> None:
+        for name, value in zip(self.__slots__, state, strict=True):
+            setattr(self, name, value)
+
+    @property
+    def meaningful_lines(self) -> int:
+        return self._meaningful_before[-1]
 
     @property
     def line_count(self) -> int:
@@ -74,19 +97,18 @@ class PreparedText:
         return "\n".join(self.lines[start - 1 : end])
 
 
-def prepare(path: str, content: str, *, parse: bool = True) -> PreparedText | None:
-    """Steps 1-2 and the parse: None when the reference would return nothing whatever the settings."""
-    if not trim(content) or is_probably_minified(content):
-        return None
+def prepare(path: str, content: str, languages: str = "clanka") -> PreparedText:
+    """Steps 1-2 of the reference and the parse: everything that does not depend on the settings."""
     path = normalize_path(path)
+    if not trim(content):
+        return PreparedText(path, [], None, [], FileStatus.EMPTY)
+    if is_probably_minified(content):
+        return PreparedText(path, [], None, [], FileStatus.MINIFIED)
     text = normalize_newlines(content)
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
-    if not lines:
-        return None
-    grammar = GRAMMARS.get(extension(path))
-    decls = declarations(text, grammar, lines) if (grammar and parse) else []
+    grammar, decls = find_declarations(path, text, lines, languages)
     return PreparedText(path, lines, grammar, decls)
 
 
@@ -175,6 +197,8 @@ def window_chunks(text: PreparedText, settings: ChunkSettings) -> list[CodeChunk
 
 def chunks_of(text: PreparedText, settings: ChunkSettings) -> list[CodeChunk]:
     """Declaration chunks when there are any, else line windows."""
+    if text.status is not FileStatus.CHUNKED:
+        return []
     if text.declarations:
         chunks = declaration_chunks(text, settings)
         if chunks:

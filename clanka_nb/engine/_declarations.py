@@ -9,6 +9,7 @@ from typing import NamedTuple
 from tree_sitter import Node, Parser
 from tree_sitter_language_pack import get_parser
 
+from ._files import extension
 from ._text import collapse_whitespace, trim
 
 
@@ -181,7 +182,28 @@ def _methods(cls: Node, class_name: str | None, lines: list[str]) -> Iterator[De
             yield Declaration(start, end, chunk_name(member), chunk_type(member), parent)
 
 
-def declarations(text: str, grammar: str, lines: list[str]) -> list[Declaration]:
-    """Parse normalised text with the grammar and return its declaration ranges (none on failure)."""
+LANGUAGE_MODES = ("clanka", "extended")
+
+
+def check_languages(languages: object) -> str:
+    """Validate the `languages` setting."""
+    if languages not in LANGUAGE_MODES:
+        msg = (
+            f"languages must be 'clanka' (exactly the reference: TS/JS only) or 'extended' "
+            f"(adds Python, Go, Rust, Java and more), got {languages!r}"
+        )
+        raise ValueError(msg)
+    return languages  # type: ignore[return-value]
+
+
+def find_declarations(path: str, text: str, lines: list[str], languages: str) -> tuple[str | None, list[Declaration]]:
+    """The grammar used for the file (None: not parsed) and its declaration ranges."""
+    if languages == "extended":
+        from ._extended import extended_declarations  # only loaded when asked for
+
+        return extended_declarations(path, text, lines)
+    grammar = GRAMMARS.get(extension(path))
+    if grammar is None:
+        return None, []
     tree = parser_for(grammar).parse(text.encode("utf-8", "surrogatepass"))
-    return collect(tree.root_node, lines)
+    return grammar, collect(tree.root_node, lines)

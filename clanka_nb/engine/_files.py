@@ -8,10 +8,10 @@ SOURCE_EXTENSIONS = frozenset(
     "c cc cpp cs css cts cxx go gql graphql h hpp html ini java js jsx kt kts less lua mjs mts php py rb rs "
     "sass scala scss sh sql svelte swift ts tsx vue xml zsh".split()
 )
-DOC_EXTENSIONS = frozenset("adoc asciidoc md mdx rst txt".split())
+DOC_EXTENSIONS = frozenset(["adoc", "asciidoc", "md", "mdx", "rst", "txt"])
 MEANINGFUL_EXTENSIONS = SOURCE_EXTENSIONS | DOC_EXTENSIONS
 IGNORED_SEGMENTS = frozenset(
-    ".git .next .nuxt .svelte-kit .turbo build coverage dist node_modules target".split()
+    [".git", ".next", ".nuxt", ".svelte-kit", ".turbo", "build", "coverage", "dist", "node_modules", "target"]
 )
 
 # Display names per extension, for tables and filters (not used by the chunking rules).

@@ -67,6 +67,9 @@ def split_lines(text: str) -> list[str]:
     return normalize_newlines(text).split("\n")
 
 
+meaningful_match = _MEANINGFUL.search
+
+
 def is_meaningful_line(line: str) -> bool:
     """True when the line has a character that is neither whitespace nor Unicode punctuation."""
     return _MEANINGFUL.search(line) is not None

@@ -1,0 +1,161 @@
+"""A parsed codebase: every file listed, read and parsed once, re-chunkable at any settings."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from ._chunker import CodeChunk, PreparedText, chunks_of, prepare
+from ._declarations import check_languages
+from ._listing import list_files, resolve_root
+from ._reading import FileReport, FileStatus, read_text, relative_path
+from ._settings import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings
+
+Progress = Callable[[int], None]
+
+
+def check_workers(workers: object) -> int:
+    """Validate `workers` (a count of processes; None means one per core)."""
+    if workers is None:
+        return os.cpu_count() or 1
+    if isinstance(workers, bool) or not isinstance(workers, int):
+        msg = f"workers must be an int (number of processes) or None for one per core, got {workers!r}"
+        raise TypeError(msg)
+    if workers < 1:
+        msg = f"workers must be at least 1, got {workers}; pass workers=1 to chunk in this process"
+        raise ValueError(msg)
+    return workers
+
+
+def load(root: Path, rel: str, languages: str) -> tuple[PreparedText | None, FileReport]:
+    """Read and prepare one file: the unit of work, in this process or a worker."""
+    content, report = read_text(root, rel)
+    if content is None:
+        return None, report
+    text = prepare(rel, content, languages)
+    if text.status is not FileStatus.CHUNKED:
+        reason = {
+            FileStatus.EMPTY: "the file holds only whitespace",
+            FileStatus.MINIFIED: "looks minified (few very long lines); the reference skips bundles",
+            FileStatus.NOTHING_MEANINGFUL: "no line holds a letter, digit or symbol",
+        }[text.status]
+        report = FileReport(rel, text.status, report.bytes, reason)
+    return text, report
+
+
+def _load_star(job: tuple[Path, str, str]) -> tuple[PreparedText | None, FileReport]:
+    return load(*job)
+
+
+def load_all(
+    root: Path, paths: Iterable[str], languages: str, workers: int, progress: Progress | None = None
+) -> Iterator[tuple[PreparedText | None, FileReport]]:
+    """Load files in the given order, in `workers` processes when more than one."""
+    jobs = [(root, rel, languages) for rel in paths]
+    if workers <= 1 or len(jobs) < 2:
+        results: Iterable[tuple[PreparedText | None, FileReport]] = map(_load_star, jobs)
+        yield from _counted(results, progress)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        # Batches amortise the cost of sending results between processes; order is kept.
+        batch = max(1, min(64, len(jobs) // (workers * 8) or 1))
+        yield from _counted(pool.map(_load_star, jobs, chunksize=batch), progress)
+
+
+def _counted(items: Iterable, progress: Progress | None) -> Iterator:
+    for item in items:
+        if progress is not None:
+            progress(1)
+        yield item
+
+
+class Codebase:
+    """Every listed file of `root`, read and parsed once; `.chunks(...)` re-chunks without parsing.
+
+    Ranges, lines and meaning do not depend on the settings, so a sweep or a slider only does
+    arithmetic here. `reports` says, for every listed file, whether it gives chunks and why not.
+    """
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        *,
+        max_file_size: str | int = "1M",
+        workers: int | None = 1,
+        languages: str = "clanka",
+        paths: Iterable[str] | None = None,
+        progress: Progress | None = None,
+    ) -> None:
+        self.root = resolve_root(root)
+        self.languages = check_languages(languages)
+        if paths is None:
+            listed = list_files(self.root, max_file_size=max_file_size)
+        else:
+            listed = [p for p in (relative_path(self.root, p) for p in paths) if p is not None]
+        self.files: list[str] = listed
+        self._texts: dict[str, PreparedText] = {}
+        self._reports: dict[str, FileReport] = {}
+        for text, report in load_all(self.root, listed, self.languages, check_workers(workers), progress):
+            self._reports[report.path] = report
+            if text is not None:
+                self._texts[report.path] = text
+
+    @classmethod
+    def from_texts(cls, texts: Mapping[str, str], *, languages: str = "clanka") -> Codebase:
+        """A codebase made of in-memory files (path -> content), e.g. snippets in a lesson."""
+        self = cls.__new__(cls)
+        self.root = Path()
+        self.languages = check_languages(languages)
+        self.files = list(texts)
+        self._texts = {}
+        self._reports = {}
+        for path, content in texts.items():
+            text = prepare(path, content, self.languages)
+            self._texts[text.path] = text
+            self._reports[text.path] = FileReport(text.path, text.status, len(content.encode("utf-8", "replace")))
+        self.files = list(self._texts)
+        return self
+
+    def __repr__(self) -> str:
+        return f"Codebase({str(self.root)!r}, files={len(self.files)}, languages={self.languages!r})"
+
+    @property
+    def reports(self) -> list[FileReport]:
+        """One report per listed file, in `files` order."""
+        return [self._reports[path] for path in self.files]
+
+    def report(self, path: str) -> FileReport:
+        return self._reports[self._known(path)]
+
+    def text(self, path: str) -> PreparedText | None:
+        """What chunking knows of one file (lines, declarations); None when it could not be read."""
+        return self._texts.get(self._known(path))
+
+    def _known(self, path: str) -> str:
+        key = path.replace("\\", "/")
+        if key not in self._reports:
+            msg = f"{path!r} is not a file of this codebase; see Codebase.files for the listed paths"
+            raise KeyError(msg)
+        return key
+
+    def chunks(
+        self,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
+        chunk_overlap: int = DEFAULT_CHUNK_OVERLAP,
+        chunk_max_characters: float | None = None,
+    ) -> list[CodeChunk]:
+        """All chunks at these settings, files in `files` order; nothing is parsed again."""
+        settings = ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)
+        out: list[CodeChunk] = []
+        for path in self.files:
+            text = self._texts.get(path)
+            if text is not None:
+                out.extend(chunks_of(text, settings))
+        return out
+
+    def file_chunks(self, path: str, settings: ChunkSettings) -> list[CodeChunk]:
+        """One file's chunks at already-built settings."""
+        text = self.text(path)
+        return [] if text is None else chunks_of(text, settings)

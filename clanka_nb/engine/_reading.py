@@ -1,0 +1,66 @@
+"""Reading one file of a codebase safely, and saying why it gives no chunks when it gives none."""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+from ._files import is_meaningful_file
+
+
+class FileStatus(StrEnum):
+    """Why a listed file has (or has no) chunks. Only `CHUNKED` files give chunks."""
+
+    CHUNKED = "chunked"
+    EMPTY = "empty"  # nothing but whitespace
+    MINIFIED = "minified"  # the reference's minified-bundle guess
+    NOTHING_MEANINGFUL = "nothing meaningful"  # no line with a letter, digit or symbol
+    UNREADABLE = "unreadable"  # vanished, permission denied, not a regular file...
+    NOT_INDEXED = "not indexed"  # outside the root, or a name the reference never indexes
+
+
+@dataclass(frozen=True, slots=True)
+class FileReport:
+    """One file's fate: its status, its size in bytes, and a human reason when it gives no chunks."""
+
+    path: str
+    status: FileStatus
+    bytes: int
+    reason: str | None = None
+
+
+def relative_path(root: Path, path: str | os.PathLike[str]) -> str | None:
+    """`path` resolved against `root` and made relative, with `/`; None when it leaves the root."""
+    full = os.path.normpath(os.path.join(root, os.fspath(path)))
+    rel = os.path.relpath(full, root).replace(os.sep, "/")
+    if rel in ("", ".", "..") or rel.startswith("../"):
+        return None
+    return rel
+
+
+def read_text(root: Path, rel: str) -> tuple[str | None, FileReport]:
+    """Decode a file as WHATWG's TextDecoder('utf-8') does; never blocks on FIFOs or devices."""
+    if not is_meaningful_file(rel):
+        return None, FileReport(rel, FileStatus.NOT_INDEXED, 0, "the reference never indexes this file name")
+    full = os.path.join(root, rel)
+    try:
+        # O_NONBLOCK: opening a FIFO with no writer must not hang; fstat then rejects it.
+        fd = os.open(full, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        return None, FileReport(rel, FileStatus.UNREADABLE, 0, f"cannot open: {exc.strerror or exc}")
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+            return None, FileReport(rel, FileStatus.UNREADABLE, 0, f"{kind}, nothing to read")
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read()
+    except OSError as exc:
+        return None, FileReport(rel, FileStatus.UNREADABLE, 0, f"cannot read: {exc.strerror or exc}")
+    finally:
+        os.close(fd)
+    # utf-8-sig drops one leading BOM; "replace" turns each bad sequence into U+FFFD, as TextDecoder.
+    return data.decode("utf-8-sig", errors="replace"), FileReport(rel, FileStatus.CHUNKED, len(data))
