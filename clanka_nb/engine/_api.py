@@ -6,7 +6,7 @@ import os
 from collections.abc import Iterable, Iterator
 
 from ._chunker import CodeChunk, chunks_of, prepare
-from ._codebase import check_workers, load_all
+from ._codebase import check_workers, chunk_all
 from ._declarations import check_languages
 from ._listing import list_files, resolve_root
 from ._reading import relative_path
@@ -50,9 +50,8 @@ def chunk_files(
     settings = ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)
     base = resolve_root(root)
     rels = [rel for rel in (relative_path(base, p) for p in paths) if rel is not None]
-    for text, _report in load_all(base, rels, check_languages(languages), check_workers(workers)):
-        if text is not None:
-            yield from chunks_of(text, settings)
+    # Validated here, before the first chunk is asked for: chunk_all is the lazy part.
+    return chunk_all(base, rels, check_languages(languages), settings, check_workers(workers))
 
 
 def chunk_file(

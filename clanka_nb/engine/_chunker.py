@@ -27,6 +27,11 @@ class CodeChunk:
     content: str
 
 
+def astuple_chunk(chunk: CodeChunk) -> tuple:
+    """The chunk's fields in order (cheap to pickle; `CodeChunk(*row)` rebuilds it)."""
+    return (chunk.path, chunk.start_line, chunk.end_line, chunk.name, chunk.type, chunk.parent, chunk.content)
+
+
 class PreparedText:
     """What chunking needs of one file, computed once: lines, prefix sums of lengths and meaning.
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from ._chunker import CodeChunk, PreparedText, chunks_of, prepare
+from ._chunker import CodeChunk, PreparedText, astuple_chunk, chunks_of, prepare
 from ._declarations import check_languages
 from ._listing import list_files, resolve_root
 from ._reading import FileReport, FileStatus, read_text, relative_path
@@ -49,19 +49,45 @@ def _load_star(job: tuple[Path, str, str]) -> tuple[PreparedText | None, FileRep
     return load(*job)
 
 
+def _chunk_star(job: tuple[Path, str, str, ChunkSettings]) -> list[tuple]:
+    # Plain tuples cross the process boundary several times faster than dataclasses.
+    text, _ = load(*job[:3])
+    return [] if text is None else [astuple_chunk(c) for c in chunks_of(text, job[3])]
+
+
+def _in_order(func: Callable, jobs: list, workers: int, progress: Progress | None) -> Iterator:
+    """`map(func, jobs)`, in `workers` processes when more than one, results in job order."""
+    if workers <= 1 or len(jobs) < 2:
+        yield from _counted(map(func, jobs), progress)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        # Small batches amortise the cost of sending results between processes, while keeping
+        # both processes busy to the end even when a few files are much bigger than the rest.
+        batch = max(1, min(16, len(jobs) // (workers * 16)))
+        yield from _counted(pool.map(func, jobs, chunksize=batch), progress)
+
+
 def load_all(
     root: Path, paths: Iterable[str], languages: str, workers: int, progress: Progress | None = None
 ) -> Iterator[tuple[PreparedText | None, FileReport]]:
-    """Load files in the given order, in `workers` processes when more than one."""
-    jobs = [(root, rel, languages) for rel in paths]
+    """Read and prepare files in the given order."""
+    return _in_order(_load_star, [(root, rel, languages) for rel in paths], workers, progress)
+
+
+def chunk_all(
+    root: Path, paths: Iterable[str], languages: str, settings: ChunkSettings, workers: int
+) -> Iterator[CodeChunk]:
+    """Chunks of the files in the given order, each file chunked where it was read."""
+    jobs = [(root, rel, languages, settings) for rel in paths]
     if workers <= 1 or len(jobs) < 2:
-        results: Iterable[tuple[PreparedText | None, FileReport]] = map(_load_star, jobs)
-        yield from _counted(results, progress)
+        for job in jobs:
+            text, _ = load(*job[:3])
+            if text is not None:
+                yield from chunks_of(text, settings)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        # Batches amortise the cost of sending results between processes; order is kept.
-        batch = max(1, min(64, len(jobs) // (workers * 8) or 1))
-        yield from _counted(pool.map(_load_star, jobs, chunksize=batch), progress)
+    for rows in _in_order(_chunk_star, jobs, workers, None):
+        for row in rows:
+            yield CodeChunk(*row)
 
 
 def _counted(items: Iterable, progress: Progress | None) -> Iterator:

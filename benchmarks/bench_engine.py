@@ -1,0 +1,96 @@
+"""Engine speed as ratios measured in one process: chunking against the read + parse floor.
+
+Usage: python benchmarks/bench_engine.py [FOLDER] [--fetch] [--repeat N]
+
+FOLDER defaults to the npm package of three.js in benchmarks/.data (fetched with `npm pack`
+when --fetch is given). Targets from the engine issue:
+  chunk_codebase, 1 worker        <= 1.25x read + parse of the same files (the floor)
+  chunk_codebase, 2 workers       <= 0.75x of 1 worker
+  Codebase.chunks, new settings   <= 0.15x read + parse
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import tarfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from clanka_nb import engine
+from clanka_nb.engine._declarations import GRAMMARS, parser_for
+from clanka_nb.engine._files import extension
+
+DATA = Path(__file__).parent / ".data"
+PACKAGES = {"three": "three@0.170.0", "rxjs": "rxjs@7.8.1", "effect": "effect@3.10.0"}
+
+
+def fetch(name: str) -> Path:
+    """Download an npm package tarball with `npm pack` (a registry the machine reaches) and unpack it."""
+    spec = PACKAGES[name]
+    target = DATA / spec.replace("@", "-")
+    if not (target / "package").is_dir():
+        DATA.mkdir(parents=True, exist_ok=True)
+        tarball = subprocess.run(
+            ["npm", "pack", spec, "--silent"], cwd=DATA, check=True, capture_output=True, text=True
+        ).stdout.strip().splitlines()[-1]
+        with tarfile.open(DATA / tarball) as archive:
+            archive.extractall(target, filter="data")
+    return target / "package"
+
+
+def best_of(repeat: int, run: Callable[[], object]) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def floor(root: Path, files: list[str]) -> None:
+    """Read and decode every listed file, and parse the ones the engine parses."""
+    for rel in files:
+        content = (root / rel).read_bytes().decode("utf-8-sig", errors="replace")
+        grammar = GRAMMARS.get(extension(rel))
+        if grammar and content.strip() and not engine.is_probably_minified(content):
+            parser_for(grammar).parse(content.encode("utf-8", "surrogatepass"))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("folder", nargs="?", help="codebase to chunk (default: three.js from benchmarks/.data)")
+    ap.add_argument("--fetch", action="store_true", help="npm pack the default package if missing")
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    root = Path(args.folder) if args.folder else (fetch("three") if args.fetch else DATA / "three-0.170.0/package")
+    if not root.is_dir():
+        raise SystemExit(f"{root} is missing: pass a folder, or --fetch to download three.js with npm pack")
+
+    files = engine.list_files(root)
+    parsed = sum(1 for f in files if extension(f) in GRAMMARS)
+    print(f"{root}: {len(files)} files listed, {parsed} with a grammar, {os.cpu_count()} cores")
+    r = args.repeat
+    t_floor = best_of(r, lambda: floor(root, files))
+    t_one = best_of(r, lambda: list(engine.chunk_codebase(root, workers=1)))
+    t_two = best_of(r, lambda: list(engine.chunk_codebase(root, workers=2)))
+    codebase = engine.Codebase(root)
+    codebase.chunks()
+    t_rechunk = best_of(r, lambda: codebase.chunks(chunk_size=17, chunk_overlap=4, chunk_max_characters=1500))
+    chunks = len(codebase.chunks())
+
+    rows = [
+        ("read + parse (floor)", t_floor, "1.00x floor", ""),
+        ("chunk_codebase, 1 worker", t_one, f"{t_one / t_floor:.2f}x floor", "<= 1.25x"),
+        ("chunk_codebase, 2 workers", t_two, f"{t_two / t_one:.2f}x 1 worker", "<= 0.75x"),
+        ("Codebase.chunks, new settings", t_rechunk, f"{t_rechunk / t_floor:.2f}x floor", "<= 0.15x"),
+    ]
+    print(f"{chunks} chunks; best of {r} runs")
+    for label, seconds, ratio, target in rows:
+        print(f"  {label:<32} {seconds:7.3f} s  {ratio:<16} {target}")
+
+
+if __name__ == "__main__":
+    main()
