@@ -2,7 +2,7 @@
 
 from ._api import chunk_codebase, chunk_file, chunk_file_content, chunk_files
 from ._chunker import CodeChunk, PreparedText
-from ._codebase import Codebase
+from ._codebase import Codebase, UnreadableFileWarning
 from ._declarations import LANGUAGE_MODES, Declaration
 from ._files import is_meaningful_file, is_probably_minified, language_of
 from ._listing import list_files
@@ -22,6 +22,7 @@ __all__ = [
     "FileReport",
     "FileStatus",
     "PreparedText",
+    "UnreadableFileWarning",
     "chunk_codebase",
     "chunk_file",
     "chunk_file_content",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -49,10 +50,20 @@ def _load_star(job: tuple[Path, str, str]) -> tuple[PreparedText | None, FileRep
     return load(*job)
 
 
-def _chunk_star(job: tuple[Path, str, str, ChunkSettings]) -> list[tuple]:
+def _chunk_star(job: tuple[Path, str, str, ChunkSettings]) -> tuple[FileReport, list[tuple]]:
     # Plain tuples cross the process boundary several times faster than dataclasses.
-    text, _ = load(*job[:3])
-    return [] if text is None else [astuple_chunk(c) for c in chunks_of(text, job[3])]
+    text, report = load(*job[:3])
+    return report, ([] if text is None else [astuple_chunk(c) for c in chunks_of(text, job[3])])
+
+
+class UnreadableFileWarning(UserWarning):
+    """A listed file could not be read, so it gives no chunks (the reference skips it silently)."""
+
+
+def _warn_unreadable(report: FileReport) -> None:
+    if report.status is FileStatus.UNREADABLE:
+        msg = f"{report.path}: {report.reason}; it gives no chunks (Codebase(root).reports lists every file's fate)"
+        warnings.warn(msg, UnreadableFileWarning, stacklevel=4)
 
 
 def _in_order(func: Callable, jobs: list, workers: int, progress: Progress | None) -> Iterator:
@@ -81,11 +92,13 @@ def chunk_all(
     jobs = [(root, rel, languages, settings) for rel in paths]
     if workers <= 1 or len(jobs) < 2:
         for job in jobs:
-            text, _ = load(*job[:3])
+            text, report = load(*job[:3])
+            _warn_unreadable(report)
             if text is not None:
                 yield from chunks_of(text, settings)
         return
-    for rows in _in_order(_chunk_star, jobs, workers, None):
+    for report, rows in _in_order(_chunk_star, jobs, workers, None):
+        _warn_unreadable(report)
         for row in rows:
             yield CodeChunk(*row)
 
