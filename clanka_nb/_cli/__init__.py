@@ -1,0 +1,1 @@
+"""Pieces of the `clanka-nb` command line; the entry point is `clanka_nb.cli.main`."""

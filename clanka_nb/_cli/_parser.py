@@ -1,0 +1,134 @@
+"""The argument parser of `clanka-nb`: every command, option and help text."""
+
+from __future__ import annotations
+
+import argparse
+from typing import NoReturn
+
+from . import _values
+
+PROG = "clanka-nb"
+
+EPILOG = """\
+exit codes:
+  0  success
+  1  a path that does not exist or cannot be used (missing folder, missing notebooks, JupyterLab not installed)
+  2  bad usage or bad settings (unknown option, --chunk-size abc, --max-chars -5, parquet without -o)
+Errors are one line on stderr: "clanka-nb: error: <problem>; <fix>".
+Progress bars go to stderr (only when it is a terminal), so stdout can be piped.
+
+examples:
+  clanka-nb chunk src/ --chunk-size 40 --max-chars 2000
+  clanka-nb chunk src/app.ts --format jsonl -o chunks.jsonl
+  clanka-nb files .
+  clanka-nb sweep . --chunk-size 10,20,30 --chunk-overlap 0,5 --max-chars none,2000
+  clanka-nb lab
+"""
+
+FORMATS = ("table", "jsonl", "csv", "parquet")
+
+
+class Parser(argparse.ArgumentParser):
+    """An argparse parser whose errors are one line with a fix, not a usage dump."""
+
+    def error(self, message: str) -> NoReturn:
+        if "; " not in message:
+            message = f"{message}; see '{self.prog} --help'"
+        self.exit(2, f"{PROG}: error: {message}\n")
+
+
+def build() -> Parser:
+    """The full parser (building it imports nothing heavy, so `--help` is instant)."""
+    parser = Parser(
+        prog=PROG,
+        description="See how clanka's CodeChunker cuts source code into chunks for embedding.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    chunk = _command(commands, "chunk", "the chunks of a folder or of one file, one row per chunk")
+    _path(chunk)
+    _settings(chunk, many=False)
+    _common(chunk, table_note="table: path, lines, type, name and parent (no content); jsonl/csv/parquet add content")
+
+    files = _command(commands, "files", "every file the chunker lists under a folder, with its status and why")
+    _path(files, folder_only=True)
+    _settings(files, many=False)
+    _common(files, table_note="one row per listed file: status, reason, chunks and coverage at these settings")
+
+    sweep = _command(commands, "sweep", "chunk once per combination of settings and measure each")
+    _path(sweep, folder_only=True)
+    _settings(sweep, many=True)
+    _common(sweep, table_note="one row per combination of settings")
+
+    lab = _command(commands, "lab", "open JupyterLab on the notebooks of this project")
+    lab.add_argument(
+        "--notebooks", metavar="DIR", default=None,
+        help="folder of notebooks to open (default: the notebooks/ folder beside the installed package, "
+        "else ./notebooks)",
+    )
+    lab.add_argument("--dry-run", action="store_true", help="print the command that would run, and exit")
+    lab.add_argument(
+        "jupyter_args", nargs=argparse.REMAINDER, metavar="-- JUPYTER_ARGS",
+        help="anything after -- goes to jupyter lab unchanged, e.g. -- --no-browser --port 8899",
+    )
+    return parser
+
+
+def _command(commands: argparse._SubParsersAction, name: str, summary: str) -> Parser:
+    return commands.add_parser(
+        name, help=summary, description=summary[0].upper() + summary[1:] + ".",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+def _path(parser: argparse.ArgumentParser, *, folder_only: bool = False) -> None:
+    if folder_only:
+        parser.add_argument("path", metavar="PATH", help="folder of source code (its files are listed like ripgrep)")
+    else:
+        parser.add_argument(
+            "path", metavar="PATH",
+            help="folder of source code (its files are listed like ripgrep), or one file to chunk alone",
+        )
+
+
+def _settings(parser: argparse.ArgumentParser, *, many: bool) -> None:
+    lines = _values.comma_list(_values.lines) if many else _values.lines
+    chars = _values.comma_list(_values.max_chars) if many else _values.max_chars
+    plural = "comma-separated values, one sweep point each, e.g. " if many else ""
+    parser.add_argument(
+        "--chunk-size", type=lines, default=[30] if many else 30, metavar="LINES",
+        help=f"most lines in one chunk; {plural}{'10,20,30' if many else 'e.g. 40'} (default: 30)",
+    )
+    parser.add_argument(
+        "--chunk-overlap", type=lines, default=[0] if many else 0, metavar="LINES",
+        help=f"lines shared by consecutive pieces of a split declaration or window; {plural}"
+        f"{'0,5' if many else 'e.g. 5'} (default: 0; clamped to chunk size - 1)",
+    )
+    parser.add_argument(
+        "--max-chars", type=chars, default=[None] if many else None, metavar="CHARS",
+        help=f"most characters in one chunk, or none for no limit; {plural}"
+        f"{'none,2000' if many else 'e.g. 2000'} (default: none)",
+    )
+    parser.add_argument(
+        "--languages", default="clanka", metavar="MODE",
+        help="clanka (default: exactly the reference) or extended (declaration chunks for more languages)",
+    )
+
+
+def _common(parser: argparse.ArgumentParser, *, table_note: str) -> None:
+    parser.add_argument(
+        "--format", choices=FORMATS, default="table",
+        help=f"output format (default: table). {table_note}",
+    )
+    parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout (parquet needs it)")
+    parser.add_argument(
+        "--max-file-size", type=_values.file_size, default="1M", metavar="SIZE",
+        help="skip files larger than this, like ripgrep's --max-filesize (default: 1M)",
+    )
+    parser.add_argument(
+        "--workers", type=_values.workers, default=1, metavar="N",
+        help="processes that read and parse files (default: 1)",
+    )
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no notes on stderr")
