@@ -76,9 +76,10 @@ def _sweep(args: argparse.Namespace) -> int:
     source = _source(args, folder_only=True)
     frame = frames.sweep(
         source, chunk_size=args.chunk_size, chunk_overlap=args.chunk_overlap,
-        chunk_max_characters=args.max_chars, progress=_progress(args), languages=args.languages,
+        chunk_max_characters=args.max_chars, max_file_size=args.max_file_size, workers=args.workers,
+        progress=_progress(args), languages=args.languages,
     )
-    _output.write(frame, args.format, args.output)
+    _output.write(frame, args.format, args.output, table=_output.sweep_table(frame))
     return 0
 
 

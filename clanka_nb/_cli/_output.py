@@ -12,6 +12,11 @@ from ._errors import CommandError
 # The chunk table on a terminal: where each chunk is and what it is, not its content.
 CHUNK_TABLE_COLUMNS = ("path", "lines", "type", "name", "parent")
 _WIDEST_CELL = 60
+# The sweep table on a terminal: the settings and the numbers that decide between them (csv/jsonl have all).
+SWEEP_TABLE_COLUMNS = (
+    "chunk_size", "chunk_overlap", "chunk_max_characters", "chunks", "lines_median", "lines_p95",
+    "characters_p95", "tokens_p95", "split_declarations", "coverage", "duplication",
+)
 
 
 def check_destination(fmt: str, output: str | None) -> None:
@@ -31,6 +36,14 @@ def chunk_table(chunks: pd.DataFrame) -> pd.DataFrame:
     view = chunks.loc[:, ["path", "type", "name", "parent"]].copy()
     view.insert(1, "lines", chunks["start_line"].astype(str) + "-" + chunks["end_line"].astype(str))
     return view.loc[:, list(CHUNK_TABLE_COLUMNS)]
+
+
+def sweep_table(sweep: pd.DataFrame) -> pd.DataFrame:
+    """The short view of a sweep; the effective settings are shown only when clanka clamped some."""
+    columns = list(SWEEP_TABLE_COLUMNS)
+    if sweep["clamped"].any():
+        columns[3:3] = ["effective_size", "effective_overlap"]
+    return sweep.loc[:, columns]
 
 
 def write(frame: pd.DataFrame, fmt: str, output: str | None, *, table: pd.DataFrame | None = None) -> None:

@@ -60,7 +60,10 @@ def build() -> Parser:
     sweep = _command(commands, "sweep", "chunk once per combination of settings and measure each")
     _path(sweep, folder_only=True)
     _settings(sweep, many=True)
-    _common(sweep, table_note="one row per combination of settings")
+    _common(
+        sweep, table_note="one row per combination of settings; the table shows the main measures, "
+        "csv/jsonl/parquet every column (chunk statistics, coverage, duplication, seconds)",
+    )
 
     lab = _command(commands, "lab", "open JupyterLab on the notebooks of this project")
     lab.add_argument(
