@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import os
+import re
+import warnings
 from pathlib import Path
 
+import pathspec
+
 from ._collation import sorted_like_js
-from ._files import is_meaningful_file
+from ._files import IGNORED_SEGMENTS, is_meaningful_file
+
+# pathspec captures the `/` that means "this path is a directory" in a group of this name. A pattern
+# whose regex has no such group ends in a plain `/` that needs more path after it (`dir/**`).
+_DIR_MARK = "ps_d"
+_RULE_FILES = (".rgignore", ".ignore", ".gitignore")
 
 
 def resolve_root(root: str | os.PathLike[str]) -> Path:
@@ -34,18 +43,213 @@ def parse_size(value: str | int) -> int:
     return int(number) * factor
 
 
+def _read_lines(path: str) -> list[str]:
+    """The lines of an ignore file as ripgrep reads them; [] when it is missing or unreadable."""
+    if not os.path.isfile(path):
+        return []  # a FIFO, socket or device is never opened: opening a FIFO blocks
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return []
+    lines = []
+    for raw in data.split(b"\n"):
+        try:
+            lines.append(raw.decode("utf-8").removesuffix("\r"))
+        except UnicodeDecodeError:
+            break  # ripgrep stops reading an ignore file at its first line that is not UTF-8
+    if lines:
+        lines[0] = lines[0].removeprefix("\ufeff")
+    return lines
+
+
+def _compile(lines: list[str]) -> list[pathspec.RegexPattern]:
+    """pathspec's patterns for these lines; a line pathspec rejects is skipped, as ripgrep skips it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # `[[:alpha:]]` makes `re` warn about nested sets
+        try:
+            return list(pathspec.GitIgnoreSpec.from_lines(lines).patterns)
+        except (ValueError, re.error):
+            patterns = []
+            for line in lines:
+                try:
+                    patterns.extend(pathspec.GitIgnoreSpec.from_lines([line]).patterns)
+                except (ValueError, re.error):
+                    continue
+            return patterns
+
+
+class _IgnoreFile:
+    """The patterns of one ignore file, matched against paths relative to the folder holding it."""
+
+    __slots__ = ("patterns", "prefix", "strip")
+
+    def __init__(self, lines: list[str], strip: int, prefix: str) -> None:
+        # A listed path `rel` (relative to the root) is `prefix + rel[strip:]` relative to this folder.
+        self.strip, self.prefix = strip, prefix
+        self.patterns: list[tuple[bool, re.Pattern[str], bool]] = []
+        for pattern in reversed(_compile(lines)):  # the last matching line decides, so try it first
+            regex = pattern.regex
+            if pattern.include is None or regex is None:
+                continue
+            if _DIR_MARK in regex.groupindex:
+                # ripgrep matches a path by itself, never through its parent folders (an ignored folder
+                # is pruned instead), so the match must reach the end: a dir as `a/b/`, a file as `a/b`.
+                regex = re.compile(f"(?:{regex.pattern})\\Z", regex.flags)
+                self.patterns.append((pattern.include, regex, True))
+            else:
+                # `dir/**` means "strictly inside dir": matching `a/b` (no trailing slash) says b is in a.
+                self.patterns.append((pattern.include, regex, False))
+
+    def verdict(self, rel: str, is_dir: bool) -> bool | None:
+        """True: ignored; False: re-included by a `!` line; None: no line matches."""
+        path = self.prefix + rel[self.strip :]
+        marked = path + "/" if is_dir else path
+        for ignored, regex, wants_mark in self.patterns:
+            if regex.search(marked if wants_mark else path):
+                return ignored
+        return None
+
+
+class _Rules:
+    """The ignore files in force in one folder, nearest first, by kind; git ones only inside a repository."""
+
+    __slots__ = ("chain", "exclude", "gitignore", "ignore", "in_git", "rgignore")
+
+    def __init__(
+        self,
+        rgignore: tuple[_IgnoreFile, ...] = (),
+        ignore: tuple[_IgnoreFile, ...] = (),
+        gitignore: tuple[_IgnoreFile, ...] = (),
+        exclude: tuple[_IgnoreFile, ...] = (),
+        in_git: bool = False,
+    ) -> None:
+        self.rgignore = rgignore
+        self.ignore = ignore
+        self.gitignore = gitignore
+        self.exclude = exclude
+        self.in_git = in_git
+        # ripgrep's precedence: any .rgignore, then any .ignore, then .gitignore, then info/exclude; within
+        # a kind the nearest folder's file that has a matching line decides.
+        self.chain = rgignore + ignore + gitignore + exclude
+
+    def inside(self, folder: str, files: set[str], dot_git: str | None, strip: int, prefix: str) -> _Rules:
+        """The rules of `folder`, a child of this one holding the ignore `files` and a `.git` of kind `dot_git`."""
+
+        def load(path: str | None) -> tuple[_IgnoreFile, ...]:
+            rules = _IgnoreFile(_read_lines(path), strip, prefix) if path else None
+            return (rules,) if rules and rules.patterns else ()
+
+        def own(name: str) -> str | None:
+            return os.path.join(folder, name) if name in files else None
+
+        in_git = self.in_git or dot_git is not None
+        gitignore: tuple[_IgnoreFile, ...] = ()
+        exclude: tuple[_IgnoreFile, ...] = ()
+        if in_git:
+            gitignore, exclude = load(own(".gitignore")), load(_exclude_path(folder, dot_git))
+            if dot_git is None:  # a repository root does not inherit the git rules of folders above it
+                gitignore, exclude = gitignore + self.gitignore, exclude + self.exclude
+        return _Rules(
+            load(own(".rgignore")) + self.rgignore, load(own(".ignore")) + self.ignore, gitignore, exclude, in_git
+        )
+
+    def ignores(self, rel: str, is_dir: bool) -> bool:
+        """Whether ripgrep leaves out `rel` (relative to the root), a folder when `is_dir`."""
+        for rules in self.chain:
+            verdict = rules.verdict(rel, is_dir)
+            if verdict is not None:
+                return verdict
+        return False
+
+
+def _first_line(path: str) -> str | None:
+    lines = _read_lines(path)
+    return lines[0] if lines else None
+
+
+def _exclude_path(folder: str, dot_git: str | None) -> str | None:
+    """Where ripgrep looks for the repository's info/exclude, given the kind of `folder/.git`."""
+    if dot_git is None:
+        return None
+    if dot_git != "file":
+        return os.path.join(folder, ".git", "info", "exclude")
+    # A worktree's `.git` file names its git dir, whose `commondir` names the shared one. ripgrep reads
+    # no exclude file when `commondir` is missing (submodules), so neither do we.
+    gitdir = _first_line(os.path.join(folder, ".git")) or ""
+    if not gitdir.startswith("gitdir: "):
+        return None
+    gitdir = os.path.join(folder, gitdir.removeprefix("gitdir: "))
+    common = _first_line(os.path.join(gitdir, "commondir"))
+    if common is None:
+        return None
+    common = os.path.join(gitdir, common) if common.startswith(".") else common
+    return os.path.join(common, "info", "exclude")
+
+
+def _dot_git_kind(path: str) -> str | None:
+    """'file' for a worktree's `.git` file, 'dir' for any other existing `.git`, None when absent."""
+    return "file" if os.path.isfile(path) else "dir" if os.path.exists(path) else None
+
+
+def _rules_above(root: Path) -> _Rules:
+    """Ignore files of the folders above the root, which ripgrep reads too (git ones up to the repository)."""
+    rules = _Rules()
+    for folder in reversed(root.parents):
+        text = str(folder)
+        prefix = root.relative_to(folder).as_posix() + "/"
+        rules = rules.inside(text, set(_RULE_FILES), _dot_git_kind(os.path.join(text, ".git")), 0, prefix)
+    return rules
+
+
+def _rules_here(folder: str, entries: list[os.DirEntry[str]], above: _Rules, strip: int) -> _Rules:
+    """The rules in force in `folder`, given the entries a scan of it found."""
+    names = {entry.name for entry in entries}
+    dot_git = _dot_git_kind(os.path.join(folder, ".git")) if ".git" in names else None
+    return above.inside(folder, names.intersection(_RULE_FILES), dot_git, strip, "")
+
+
 def list_files(root: str | os.PathLike[str], *, max_file_size: str | int = "1M") -> list[str]:
-    """PLACEHOLDER listing (no ignore files yet): meaningful regular files, in localeCompare order."""
+    """The meaningful files `rg --files --hidden --max-filesize 1M --glob '!.git'` lists in `root`.
+
+    Paths are relative to the root, with forward slashes (a `\\` in a file name becomes one too, as in the
+    reference), in JavaScript `localeCompare` order. Hidden
+    files count; the `.git` folder, symbolic links, FIFOs, sockets, devices and files over
+    `max_file_size` bytes do not. `.rgignore` and `.ignore` files apply everywhere (those of the folders
+    above the root too, as in ripgrep); `.gitignore` files and `.git/info/exclude` only inside a git
+    work tree. Unlike ripgrep, the user's global git excludes (`core.excludesFile`) are never read, so
+    the listing depends on the tree alone. Unreadable folders and files vanishing mid-walk are skipped.
+    """
     base = resolve_root(root)
     limit = parse_size(max_file_size)
-    out = []
-    for folder, dirs, names in os.walk(base):
-        dirs[:] = [d for d in dirs if d != ".git" and not os.path.islink(os.path.join(folder, d))]
-        for name in names:
-            full = os.path.join(folder, name)
-            if os.path.islink(full) or os.path.getsize(full) > limit:
+    found = []
+    stack = [(str(base), "", _rules_above(base))]  # an explicit stack: deep trees must not recurse
+    while stack:
+        folder, rel_folder, above = stack.pop()
+        try:
+            with os.scandir(folder) as scan:
+                entries = list(scan)
+        except OSError:
+            continue  # unreadable or gone: ripgrep warns and walks on
+        rules = _rules_here(folder, entries, above, len(rel_folder))
+        for entry in entries:
+            name = entry.name
+            if name == ".git":  # --glob '!.git', at any depth
                 continue
-            rel = os.path.relpath(full, base).replace(os.sep, "/")
-            if is_meaningful_file(rel):
-                out.append(rel)
-    return sorted_like_js(out)
+            rel = rel_folder + name
+            try:
+                # The follow_symlinks=False tests come from the scan itself; only the size needs a stat.
+                if entry.is_dir(follow_symlinks=False):
+                    # Nothing under node_modules, dist, ... is meaningful, so don't walk those at all.
+                    if name.lower() not in IGNORED_SEGMENTS and not rules.ignores(rel, True):
+                        stack.append((entry.path, rel + "/", rules))
+                elif (
+                    entry.is_file(follow_symlinks=False)
+                    and is_meaningful_file(rel)
+                    and not rules.ignores(rel, False)
+                    and entry.stat(follow_symlinks=False).st_size <= limit
+                ):
+                    found.append(rel.replace("\\", "/"))  # the reference normalises a `\` in a name too
+            except OSError:
+                continue  # vanished since the scan
+    return sorted_like_js(found)
