@@ -1,0 +1,171 @@
+"""`clanka-nb chunk | files | sweep | lab`: what each command prints or writes, run in-process."""
+
+from __future__ import annotations
+
+import io
+import json
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from clanka_nb.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def table_rows(text: str) -> list[list[str]]:
+    """Rows of the fixed-width table, cells split on runs of two or more spaces."""
+    import re
+
+    return [re.split(r"\s{2,}", line.strip()) for line in text.splitlines()]
+
+
+def test_chunk_table_shows_where_and_what_without_content(capsys, code: Path) -> None:
+    status, out, err = run(capsys, "chunk", str(code))
+    assert status == 0
+    assert err == ""
+    rows = table_rows(out)
+    assert rows[0] == ["path", "lines", "type", "name", "parent"]
+    assert ["src/app.ts", "1-4", "function", "add"] in rows  # the leading comment belongs to the function
+    assert ["src/app.ts", "6-10", "class", "Cart"] in rows
+    assert ["src/app.ts", "7-9", "method", "total", "class Cart"] in rows
+    assert ["docs/notes.md", "1-3"] in rows  # prose: one line window, no name or type
+    assert "return a + b" not in out
+
+
+def test_chunk_jsonl_has_one_record_per_chunk_with_content(capsys, code: Path) -> None:
+    status, out, _ = run(capsys, "chunk", str(code), "--format", "jsonl")
+    assert status == 0
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [(r["path"], r["start_line"], r["end_line"]) for r in records] == [
+        ("docs/notes.md", 1, 3), ("src/app.ts", 1, 4), ("src/app.ts", 6, 10), ("src/app.ts", 7, 9),
+    ]
+    add = records[1]
+    assert add["content"].splitlines()[0] == "// Adds two numbers."
+    assert add["parent"] is None
+
+
+def test_chunk_settings_change_the_cut(capsys, code: Path) -> None:
+    status, out, _ = run(capsys, "chunk", str(code / "src"), "--chunk-size", "2", "--chunk-overlap", "1",
+                         "--format", "jsonl")
+    assert status == 0
+    records = [json.loads(line) for line in out.splitlines()]
+    assert all(r["end_line"] - r["start_line"] < 2 for r in records)
+    add = [(r["start_line"], r["end_line"]) for r in records if r["name"] == "add"]
+    assert add == [(1, 2), (2, 3), (3, 4)]  # windows of 2 lines that share 1
+
+
+def test_chunk_max_chars_limits_every_multi_line_chunk(capsys, code: Path) -> None:
+    status, out, _ = run(capsys, "chunk", str(code), "--max-chars", "40", "--format", "jsonl")
+    assert status == 0
+    records = [json.loads(line) for line in out.splitlines()]
+    assert records
+    assert all(len(r["content"]) <= 40 or r["start_line"] == r["end_line"] for r in records)
+
+
+def test_chunk_one_file(capsys, code: Path) -> None:
+    status, out, _ = run(capsys, "chunk", str(code / "src" / "app.ts"), "--format", "csv")
+    assert status == 0
+    frame = pd.read_csv(io.StringIO(out))
+    assert set(frame["path"]) == {"app.ts"}
+    assert list(frame["name"]) == ["add", "Cart", "total"]
+
+
+def test_chunk_a_file_clanka_never_indexes_says_so(capsys, tmp_path: Path) -> None:
+    data = tmp_path / "data.json"
+    data.write_text('{"a": 1}\n', encoding="utf-8")
+    status, out, err = run(capsys, "chunk", str(data))
+    assert status == 0
+    assert out == "(no rows)\n"
+    assert "never indexes" in err
+
+
+def test_chunk_writes_parquet_and_csv_files(capsys, code: Path, tmp_path: Path) -> None:
+    parquet, csv = tmp_path / "chunks.parquet", tmp_path / "chunks.csv"
+    assert run(capsys, "chunk", str(code), "--format", "parquet", "-o", str(parquet))[:2] == (0, "")
+    assert run(capsys, "chunk", str(code), "--format", "csv", "-o", str(csv))[:2] == (0, "")
+    from_parquet, from_csv = pd.read_parquet(parquet), pd.read_csv(csv)
+    assert len(from_parquet) == len(from_csv) == 4
+    assert list(from_parquet["content"]) == list(from_csv["content"])
+
+
+def test_clamped_settings_are_noted_on_stderr(capsys, code: Path) -> None:
+    status, _, err = run(capsys, "chunk", str(code), "--chunk-size", "5", "--chunk-overlap", "9")
+    assert status == 0
+    assert "used as 5 and 4" in err
+    assert run(capsys, "chunk", str(code), "--chunk-size", "5", "--chunk-overlap", "9", "-q")[2] == ""
+
+
+def test_files_lists_every_file_with_its_status(capsys, code: Path) -> None:
+    status, out, _ = run(capsys, "files", str(code), "--format", "jsonl")
+    assert status == 0
+    records = {r["path"]: r for r in map(json.loads, out.splitlines())}
+    assert set(records) == {"docs/notes.md", "src/app.ts", "src/empty.ts"}
+    assert records["src/app.ts"]["status"] == "chunked"
+    assert records["src/app.ts"]["chunks"] == 3
+    assert records["src/empty.ts"]["status"] == "empty"
+    assert records["src/empty.ts"]["reason"]
+
+
+def test_files_table_is_readable(capsys, code: Path) -> None:
+    status, out, _ = run(capsys, "files", str(code))
+    assert status == 0
+    header = table_rows(out)[0]
+    assert header[:2] == ["path", "language"]
+    assert "status" in header
+    assert any(row[0] == "src/empty.ts" and "empty" in row for row in table_rows(out))
+
+
+def test_sweep_has_one_row_per_combination(capsys, code: Path) -> None:
+    status, out, _ = run(capsys, "sweep", str(code), "--chunk-size", "2,4,30", "--chunk-overlap", "0,1",
+                         "--max-chars", "none,50", "--format", "jsonl")
+    assert status == 0
+    rows = [json.loads(line) for line in out.splitlines()]
+    combos = {(r["chunk_size"], r["chunk_overlap"], r["chunk_max_characters"]) for r in rows}
+    assert combos == {(s, o, m) for s in (2, 4, 30) for o in (0, 1) for m in (None, 50)}
+    by = {(r["chunk_size"], r["chunk_overlap"], r["chunk_max_characters"]): r for r in rows}
+    assert by[(2, 0, None)]["chunks"] > by[(30, 0, None)]["chunks"]  # smaller chunks, more of them
+
+
+def test_sweep_table_prints_the_settings_columns(capsys, code: Path) -> None:
+    status, out, _ = run(capsys, "sweep", str(code), "--chunk-size", "10,20")
+    assert status == 0
+    rows = table_rows(out)
+    assert rows[0][:3] == ["chunk_size", "chunk_overlap", "chunk_max_characters"]
+    assert [row[0] for row in rows[1:]] == ["10", "20"]
+
+
+def test_lab_dry_run_opens_the_given_folder(capsys, tmp_path: Path) -> None:
+    status, out, _ = run(capsys, "lab", "--notebooks", str(tmp_path), "--dry-run", "--", "--no-browser")
+    assert status == 0
+    command = shlex.split(out)
+    assert command[:3] == [sys.executable, "-m", "jupyterlab"]
+    assert f"--ServerApp.root_dir={tmp_path.resolve()}" in command
+    assert command[-1] == "--no-browser"
+
+
+def test_lab_dry_run_finds_the_repository_notebooks(capsys) -> None:
+    status, out, _ = run(capsys, "lab", "--dry-run")
+    assert status == 0
+    notebooks = Path(__file__).resolve().parents[2] / "notebooks"
+    assert f"--ServerApp.root_dir={notebooks}" in shlex.split(out)
+
+
+def test_installed_entry_point_prints_help() -> None:
+    script = shutil.which("clanka-nb")
+    if script is None:
+        pytest.skip("clanka-nb is not on PATH: install the package (pip install -e .)")
+    result = subprocess.run([script, "--help"], capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 0
+    for command in ("chunk", "files", "sweep", "lab"):
+        assert command in result.stdout
+    assert "exit codes" in result.stdout
