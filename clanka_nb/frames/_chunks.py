@@ -1,0 +1,158 @@
+"""Chunks as a DataFrame: one row per chunk, in the engine's order, with sizes and provenance."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from typing import Any
+
+import pandas as pd
+
+from .. import engine
+from . import _columns
+from ._embedding import embedding_text
+from ._progress import Progress
+from ._source import Source, open_source, select
+from ._walk import walk
+
+StrPath = str | os.PathLike[str]
+
+
+def settings_attrs(codebase: engine.Codebase, settings: engine.ChunkSettings) -> dict[str, Any]:
+    """JSON-serialisable description of where a frame comes from (kept by `to_parquet`)."""
+    return {
+        "root": str(codebase.root),
+        "languages": codebase.languages,
+        "chunk_size": settings.chunk_size,
+        "chunk_overlap": settings.chunk_overlap,
+        "chunk_max_characters": settings.chunk_max_characters,
+        "requested_chunk_size": settings.requested_size,
+        "requested_chunk_overlap": settings.requested_overlap,
+        "clamped": settings.clamped,
+    }
+
+
+def chunk_frame(
+    codebase: engine.Codebase,
+    paths: Iterable[str] | None,
+    settings: engine.ChunkSettings,
+    *,
+    embedding: bool = False,
+) -> pd.DataFrame:
+    """The chunk frame of these files of an already-parsed codebase."""
+    cols: dict[str, list[Any]] = {name: [] for name in _columns.CHUNKS}
+    for path, _text, chunks, chunker in walk(codebase, select(codebase, paths), settings):
+        if not chunks:
+            continue
+        count = len(chunks)
+        cols["path"] += [c.path for c in chunks]
+        cols["start_line"] += [c.start_line for c in chunks]
+        cols["end_line"] += [c.end_line for c in chunks]
+        cols["name"] += [c.name for c in chunks]
+        cols["type"] += [c.type for c in chunks]
+        cols["parent"] += [c.parent for c in chunks]
+        cols["content"] += [c.content for c in chunks]
+        cols["lines"] += [c.end_line - c.start_line + 1 for c in chunks]
+        cols["characters"] += [engine.js_length(c.content) for c in chunks]
+        cols["language"] += [engine.language_of(path)] * count
+        cols["chunker"] += [chunker] * count
+    if embedding:
+        cols[_columns.EMBEDDING_COLUMN] = [
+            embedding_text(*fields)
+            for fields in zip(
+                cols["path"], cols["start_line"], cols["name"], cols["type"], cols["parent"], cols["content"],
+                strict=True,
+            )
+        ]
+    return _columns.build(cols, _columns.CHUNKS, settings_attrs(codebase, settings))
+
+
+def chunk_codebase(
+    root: Source,
+    *,
+    chunk_size: int = 30,
+    chunk_overlap: int = 0,
+    chunk_max_characters: float | None = None,
+    max_file_size: str | int = "1M",
+    workers: int | None = None,
+    progress: Progress = None,
+    languages: str | None = None,
+    embedding: bool = False,
+) -> pd.DataFrame:
+    """Every chunk of a folder (or of an `engine.Codebase`) as a frame, one row per chunk, in the engine's order.
+
+    Columns: path, start_line, end_line, name, type, parent, content (NA where the chunk has none),
+    then lines, characters (JavaScript length, as `chunk_max_characters` counts), language and
+    chunker ("ast" or "window"); with `embedding=True` also `embedding_input`. The settings and the
+    root are in `frame.attrs`. `languages` defaults to "clanka" for a folder and to the codebase's
+    own for a Codebase; `max_file_size` and `workers` only matter for a folder (one worker per core
+    when None); `progress=None` shows a bar only for work over a second, False never.
+    """
+    settings = engine.ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)
+    codebase = open_source(
+        root, max_file_size=max_file_size, workers=workers, languages=languages, progress=progress
+    )
+    return chunk_frame(codebase, None, settings, embedding=embedding)
+
+
+def chunk_files(
+    root: Source,
+    paths: Iterable[StrPath],
+    *,
+    chunk_size: int = 30,
+    chunk_overlap: int = 0,
+    chunk_max_characters: float | None = None,
+    workers: int | None = None,
+    progress: Progress = None,
+    languages: str | None = None,
+    embedding: bool = False,
+) -> pd.DataFrame:
+    """The chunks of the given files (relative to `root`, or paths of a Codebase) as a frame, in the order given.
+
+    With a folder, files outside it or with names the reference never indexes give no rows, as in
+    the engine; with a Codebase, a path it does not hold raises KeyError.
+    """
+    settings = engine.ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)
+    paths = list(paths)
+    if isinstance(root, engine.Codebase):
+        codebase, chosen = open_source(root, languages=languages), paths
+    else:
+        codebase = open_source(root, paths=paths, workers=workers, languages=languages, progress=progress)
+        chosen = None  # the codebase holds exactly the given files, in order, already normalised
+    return chunk_frame(codebase, chosen, settings, embedding=embedding)
+
+
+def chunk_file(
+    root: Source,
+    path: StrPath,
+    *,
+    chunk_size: int = 30,
+    chunk_overlap: int = 0,
+    chunk_max_characters: float | None = None,
+    languages: str | None = None,
+    embedding: bool = False,
+) -> pd.DataFrame:
+    """The chunks of one file (relative to `root`, or a path of a Codebase) as a frame."""
+    return chunk_files(
+        root, [path], chunk_size=chunk_size, chunk_overlap=chunk_overlap, chunk_max_characters=chunk_max_characters,
+        workers=1, progress=False, languages=languages, embedding=embedding,
+    )
+
+
+def chunk_text(
+    content: str,
+    path: str = "snippet.ts",
+    *,
+    chunk_size: int = 30,
+    chunk_overlap: int = 0,
+    chunk_max_characters: float | None = None,
+    languages: str = "clanka",
+    embedding: bool = False,
+) -> pd.DataFrame:
+    """The chunks of one text, as if it were the file `path` (its extension picks the parser)."""
+    settings = engine.ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)
+    if not isinstance(content, str):
+        msg = f"content must be str, got {type(content).__name__}; decode bytes first (e.g. data.decode('utf-8'))"
+        raise TypeError(msg)
+    codebase = engine.Codebase.from_texts({os.fspath(path): content}, languages=languages)
+    return chunk_frame(codebase, None, settings, embedding=embedding)

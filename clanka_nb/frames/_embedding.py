@@ -1,0 +1,48 @@
+"""The exact text clanka's semantic search embeds for a chunk: a metadata header, then numbered lines."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+
+from .. import engine
+
+_FIELDS = ("path", "start_line", "name", "type", "parent", "content")
+_REQUIRED = ("path", "start_line", "content")
+
+
+def embedding_text(
+    path: str, start_line: int, name: str | None, type_: str | None, parent: str | None, content: str
+) -> str:
+    header = ["---", f"file: {path}"]
+    fields = (("name", name), ("type", type_), ("parent", parent))
+    header += [f"{label}: {value}" for label, value in fields if value is not None]
+    numbered = [f"{number}: {line}" for number, line in enumerate(content.split("\n"), start_line)]
+    return "\n".join([*header, "---", "", *numbered])
+
+
+def _present(value: Any) -> Any:
+    return None if value is None or value is pd.NA or (isinstance(value, float) and value != value) else value
+
+
+def embedding_input(chunk: pd.Series | engine.CodeChunk | Mapping[str, Any]) -> str:
+    """What clanka embeds for this chunk (a chunk-frame row, an `engine.CodeChunk` or a mapping).
+
+    `---`, `file: <path>`, then `name:`, `type:`, `parent:` where present (not NA), `---`, a blank line,
+    and each content line as `<line number>: <text>`, joined with LF.
+    """
+    if isinstance(chunk, engine.CodeChunk):
+        values = [getattr(chunk, field) for field in _FIELDS]
+    elif isinstance(chunk, pd.Series | Mapping):
+        missing = [field for field in _REQUIRED if field not in chunk]
+        if missing:
+            msg = f"the chunk has no {', '.join(missing)}; pass a row of a chunk frame (frame.iloc[i]) or a CodeChunk"
+            raise KeyError(msg)
+        values = [_present(chunk.get(field)) for field in _FIELDS]
+    else:
+        msg = f"embedding_input takes a chunk-frame row, a CodeChunk or a mapping, got {type(chunk).__name__}"
+        raise TypeError(msg)
+    path, start, name, type_, parent, content = values
+    return embedding_text(str(path), int(start), name, type_, parent, str(content))

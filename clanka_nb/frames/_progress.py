@@ -1,0 +1,34 @@
+"""Progress bars: tqdm's notebook-aware bar that appears only when work takes over a second."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from tqdm.auto import tqdm
+
+# None (the default) shows a bar only once the work has run this long, so quick calls stay quiet.
+AUTO_DELAY_SECONDS = 1.0
+
+Progress = bool | None
+
+
+def check_progress(progress: object) -> Progress:
+    if progress is not None and not isinstance(progress, bool):
+        msg = (
+            f"progress must be True, False or None, got {progress!r}; "
+            "None shows a bar only for work over a second, False never shows one"
+        )
+        raise TypeError(msg)
+    return progress
+
+
+@contextmanager
+def bar(progress: Progress, total: int | None, desc: str, unit: str = "file") -> Iterator[tqdm | None]:
+    """A tqdm bar (or None when `progress` is False); closed on exit."""
+    if check_progress(progress) is False:
+        yield None
+        return
+    delay = 0.0 if progress else AUTO_DELAY_SECONDS
+    with tqdm(total=total, desc=desc, unit=unit, delay=delay, leave=bool(progress)) as handle:
+        yield handle

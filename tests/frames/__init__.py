@@ -1,0 +1,1 @@
+"""Tests of the pandas layer, clanka_nb.frames."""
