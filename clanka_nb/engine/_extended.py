@@ -1,0 +1,282 @@
+"""Extended mode: declaration ranges in every language of the tables in `_language_specs`."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from tree_sitter import Node
+
+from ._declarations import Declaration, parent_label, parser_for
+from ._files import extension
+from ._language_specs import SPECS_BY_EXTENSION, LanguageSpec, Rule
+from ._text import collapse_whitespace
+
+DEFAULT_EXPORT_NAME = "default"
+_ANONYMOUS_EXPORT = Rule("variable")  # `export default {…}`: a value with no rule of its own
+
+
+def spec_for(path: str) -> LanguageSpec | None:
+    """The language table extended mode uses for this path (None: not parsed)."""
+    return SPECS_BY_EXTENSION.get(extension(path))
+
+
+def extended_declarations(path: str, text: str, lines: list[str]) -> tuple[str | None, list[Declaration]]:
+    """The grammar used for the file (None: not parsed) and its declaration ranges, in extended mode."""
+    spec = spec_for(path)
+    if spec is None:
+        return None, []
+    tree = parser_for(spec.grammar).parse(text.encode("utf-8", "surrogatepass"))
+    return spec.grammar, _Walker(spec).walk(tree.root_node)
+
+
+# --- paths (see the `_language_specs` docstring) ---
+
+
+@cache
+def _steps(path: str) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(alternative.split(".")) if alternative else () for alternative in path.split(","))
+
+
+def _step(nodes: list[Node], step: str, visited: bool) -> list[Node]:
+    out: list[Node] = []
+    if step[0] in "@%":
+        types = step[1:].split("|")
+        for node in nodes:
+            matches = [c for c in node.named_children if c.type in types]
+            out.extend(matches if step[0] == "%" else matches[:1])
+    elif step.endswith("*"):
+        name = step[:-1]
+        for node in nodes:
+            while (inner := _inner(node, name)) is not None:
+                if visited:
+                    out.append(node)
+                node = inner
+            out.append(node)
+    elif step.endswith("+"):
+        for node in nodes:
+            out.extend(node.children_by_field_name(step[:-1]))
+    else:
+        out.extend(c for c in (node.child_by_field_name(step) for node in nodes) if c is not None)
+    return out
+
+
+def _inner(node: Node, name: str) -> Node | None:
+    """The `name` field, or the only named child of a node whose type ends in the field's name.
+
+    C's `reference_declarator` and `parenthesized_declarator` hold their declarator outside the field.
+    """
+    inner = node.child_by_field_name(name)
+    if inner is None and node.type.endswith(name) and node.named_child_count == 1:
+        inner = node.named_children[0]
+    return inner
+
+
+def follow(node: Node, path: str, visited: bool = False) -> list[Node]:
+    """The nodes `path` leads to from `node` (with `visited`, also the ones `field*` passes through)."""
+    for alternative in _steps(path):
+        nodes = [node]
+        for step in alternative:
+            nodes = _step(nodes, step, visited)
+        if nodes:
+            return nodes
+    return []
+
+
+def node_text(node: Node) -> str | None:
+    return collapse_whitespace((node.text or b"").decode("utf-8", "surrogatepass")) or None
+
+
+def last_row(node: Node) -> int:
+    """0-based last line of the node; one ending at column 0 (a `///` comment keeps its LF) ends a line higher."""
+    end = node.end_point
+    return end.row - 1 if end.column == 0 and end.row > node.start_point.row else end.row
+
+
+# --- the walk ---
+
+
+class _Frame:
+    """Siblings being walked, where the walk is, and what they belong to."""
+
+    __slots__ = ("broken", "in_class", "index", "nodes", "parent", "recorded")
+
+    def __init__(self, nodes: list[Node], parent: str | None, in_class: bool):
+        self.nodes, self.parent, self.in_class, self.index = nodes, parent, in_class, 0
+        # A top-level syntax error being walked, and how many declarations there were before it.
+        self.broken: Node | None = None
+        self.recorded = 0
+
+
+class _Walker:
+    def __init__(self, spec: LanguageSpec):
+        self.spec = spec
+        self.skipped = spec.comments | spec.leading
+
+    def walk(self, root: Node) -> list[Declaration]:
+        """Declarations in source order; an explicit stack so that deep nesting cannot exhaust Python's."""
+        out: list[Declaration] = []
+        stack = [_Frame(root.named_children, None, False)]
+        while stack:
+            frame = stack[-1]
+            if frame.index >= len(frame.nodes):
+                stack.pop()
+                if frame.broken is not None and len(out) == frame.recorded:
+                    # Nothing parsed in a broken stretch at the top: keep its lines as one unnamed range
+                    # rather than lose them from every chunk.
+                    broken = frame.broken
+                    out.append(Declaration(broken.start_point.row + 1, last_row(broken) + 1, None, None, None))
+                continue
+            index = frame.index
+            frame.index += 1
+            inner = self._visit(frame, index, out)
+            if inner is not None:
+                if len(stack) == 1 and frame.nodes[index].type == "ERROR":
+                    inner.broken, inner.recorded = frame.nodes[index], len(out)
+                stack.append(inner)
+        return out
+
+    def _visit(self, frame: _Frame, index: int, out: list[Declaration]) -> _Frame | None:
+        """Record frame.nodes[index] if it is a declaration; the frame of its members, if any, to walk next."""
+        spec = self.spec
+        original = frame.nodes[index]
+        if original.type in self.skipped:
+            return None
+        node, anonymous = self._unwrap(original)
+        rule = spec.rules.get(node.type) or (_ANONYMOUS_EXPORT if anonymous else None)
+        if rule is None:
+            # Syntax errors: still read what parsed inside the broken part.
+            return _Frame(node.named_children, frame.parent, frame.in_class) if node.type == "ERROR" else None
+        if rule.role == "group":
+            members = [c for c in node.named_children if c.type in spec.rules]
+            if len(members) != 1:
+                return _Frame(node.named_children, frame.parent, frame.in_class)
+            node, rule = members[0], spec.rules[members[0].type]
+        if rule.role == "transparent":
+            return _Frame(_nodes(follow(node, rule.body)), frame.parent, frame.in_class)
+        needs_body = rule.role in ("class", "namespace") or rule.bodiless != "keep"
+        body = _first(follow(node, rule.body)) if needs_body else None
+        if body is None and rule.bodiless != "keep":
+            if rule.bodiless == "scope":  # `namespace A.B;`: the parent of what follows it
+                frame.parent = parent_label("namespace", self._name(node, rule)[0])
+            return None
+        kind = self._kind(node, rule)
+        name, owner = self._name(node, rule)
+        if anonymous:
+            name = name or DEFAULT_EXPORT_NAME
+        if owner is not None and kind == "function":
+            kind = "method"
+        if frame.in_class:
+            # Members that are chunks: methods and nested types (fields and prototypes stay in the class).
+            if kind == "variable" or not rule.in_class or name is None:
+                return None
+            if kind == "function":
+                kind = "method"
+        start = self._start(frame.nodes, index)
+        out.append(Declaration(start + 1, last_row(original) + 1, name, kind, owner or frame.parent))
+        if body is None:
+            return None
+        if rule.role == "class" and kind == "class":
+            return _Frame(body.named_children, parent_label("class", name), True)
+        if rule.role == "namespace":
+            return _Frame(body.named_children, parent_label("namespace", name), False)
+        return None
+
+    def _unwrap(self, node: Node) -> tuple[Node, bool]:
+        """The declaration a wrapper stands for, and whether it is an anonymous exported value."""
+        wrappers, rules = self.spec.wrappers, self.spec.rules
+        while (wrap := wrappers.get(node.type)) is not None:
+            inner = _first([c for c in map(node.child_by_field_name, wrap.fields) if c is not None])
+            if inner is None and wrap.default is not None:
+                value = node.child_by_field_name(wrap.default)
+                if value is not None:
+                    return value, True
+            if inner is None and wrap.children != frozenset():
+                accepted = rules if wrap.children is None else wrap.children
+                inner = _first([c for c in node.named_children if c.type in accepted])
+            if inner is None:
+                return node, False
+            node = inner
+        return node, False
+
+    def _kind(self, node: Node, rule: Rule) -> str | None:
+        if rule.kinds:
+            for child in node.children:
+                if child.type in rule.kinds:
+                    return rule.kinds[child.type]
+        if rule.functions is not None:
+            path, types = rule.functions
+            if any(n.type in types for n in follow(node, path, visited=True)):
+                return "function"
+        return rule.type
+
+    def _name(self, node: Node, rule: Rule) -> tuple[str | None, str | None]:
+        """The name, and the parent it implies ("class <Receiver>" for methods defined outside their class)."""
+        if rule.name.startswith("="):
+            return rule.name[1:], None
+        owner = None
+        if rule.receiver is not None:
+            receiver = self._joined(follow(node, rule.receiver))
+            owner = parent_label("class", receiver) if receiver else None
+        nodes = follow(node, rule.name)
+        scopes = self.spec.scopes
+        if len(nodes) == 1 and nodes[0].type in scopes:
+            target = nodes[0]
+            scope = None
+            while target is not None and target.type in scopes:
+                scope_field, name_field = scopes[target.type]
+                scope, target = target.child_by_field_name(scope_field), target.child_by_field_name(name_field)
+            nodes = [target] if target is not None else []
+            if scope is not None:
+                owner = parent_label("class", self._joined([scope]))
+        return self._joined(nodes), owner
+
+    def _joined(self, nodes: list[Node]) -> str | None:
+        names = [node_text(self._base_type(n)) for n in nodes]
+        return ", ".join(n for n in names if n) or None
+
+    def _base_type(self, node: Node) -> Node:
+        """`*Box`, `Box<T>`, `pkg.Box` -> `Box`, by the language's type_names table."""
+        type_names = self.spec.type_names
+        while (path := type_names.get(node.type)) is not None:
+            inner = _first(follow(node, path))
+            if inner is None:
+                break
+            node = inner
+        return node
+
+    def _start(self, siblings: list[Node], index: int) -> int:
+        """0-based first row, moved up over comments and attributes directly above (no blank line between).
+
+        A comment on the line where the previous sibling ends is that sibling's trailing comment.
+        """
+        start, i = self._climb(siblings, index - 1, siblings[index].start_point.row)
+        if i >= 0 and siblings[i].type in self.spec.swallowing and start == siblings[index].start_point.row:
+            node = siblings[i]
+            while node.named_child_count and node.type not in self.skipped:
+                node = node.named_children[-1]
+            if node.type in self.skipped and node.parent is not None:
+                inner = node.parent.named_children
+                start, _ = self._climb(inner, len(inner) - 1, start)
+        return start
+
+    def _climb(self, siblings: list[Node], i: int, start: int) -> tuple[int, int]:
+        """Move `start` up over siblings[i], siblings[i - 1]… while they are attached comments."""
+        while i >= 0 and siblings[i].type in self.skipped:
+            comment = siblings[i]
+            if last_row(comment) < start - 1:
+                break
+            before = siblings[i - 1] if i else None
+            if before is not None and before.type not in self.skipped and last_row(before) >= comment.start_point.row:
+                break
+            start = comment.start_point.row
+            i -= 1
+        return start, i
+
+
+def _first(nodes: list[Node]) -> Node | None:
+    return nodes[0] if nodes else None
+
+
+def _nodes(found: list[Node]) -> list[Node]:
+    """Named children of the one node a transparent rule's body path found."""
+    return found[0].named_children if found else []
