@@ -1,12 +1,17 @@
 """Chunks as pandas DataFrames: chunk tables, the files table, coverage, sweeps and plots (no ipywidgets)."""
 
 from ._chunks import chunk_codebase, chunk_file, chunk_files, chunk_text
+from ._coverage import coverage, line_coverage
 from ._embedding import embedding_input
+from ._files import files
 
 __all__ = [
     "chunk_codebase",
     "chunk_file",
     "chunk_files",
     "chunk_text",
+    "coverage",
     "embedding_input",
+    "files",
+    "line_coverage",
 ]

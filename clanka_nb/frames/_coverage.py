@@ -1,0 +1,169 @@
+"""Which meaningful lines no chunk holds (never indexed) and which several hold, per file or per line."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from .. import engine
+from . import _columns
+from ._chunks import settings_attrs
+from ._lines import LineIndex, chunk_positions
+from ._progress import Progress
+from ._source import Source, open_source
+from ._walk import FileChunks, walk
+
+# Files whose lines the engine never looked at: their line counts are unknown (NA), not zero.
+_UNSPLIT = frozenset(
+    [engine.FileStatus.EMPTY, engine.FileStatus.MINIFIED, engine.FileStatus.UNREADABLE, engine.FileStatus.NOT_INDEXED]
+)
+
+
+class Measured(NamedTuple):
+    """A codebase chunked at one setting, with per-line chunk counts."""
+
+    codebase: engine.Codebase
+    settings: engine.ChunkSettings
+    files: list[FileChunks]
+    index: LineIndex
+    counts: np.ndarray  # chunks holding each global line position
+
+    def known(self) -> np.ndarray:
+        """Per file: whether its lines were looked at (so line counts mean something)."""
+        return np.array([self.codebase.report(f.path).status not in _UNSPLIT for f in self.files], dtype=bool)
+
+    def per_file(self, mask: np.ndarray) -> list[int | None]:
+        """Per file: how many positions of the mask it holds; None where its lines are unknown."""
+        sums = self.index.per_file(mask).tolist()
+        return [value if known else None for value, known in zip(sums, self.known(), strict=True)]
+
+
+def measure(codebase: engine.Codebase, settings: engine.ChunkSettings) -> Measured:
+    files = list(walk(codebase, codebase.files, settings))
+    index = LineIndex(codebase, codebase.files)
+    starts, ends = chunk_positions(index, [f.chunks for f in files])
+    return Measured(codebase, settings, files, index, index.chunk_counts(starts, ends))
+
+
+def measure_source(
+    source: Source,
+    chunk_size: int,
+    chunk_overlap: int,
+    chunk_max_characters: float | None,
+    max_file_size: str | int,
+    workers: int | None,
+    progress: Progress,
+    languages: str | None,
+) -> Measured:
+    settings = engine.ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)
+    codebase = open_source(
+        source, max_file_size=max_file_size, workers=workers, languages=languages, progress=progress
+    )
+    return measure(codebase, settings)
+
+
+def _ranges(lines: np.ndarray) -> str:
+    """1-based line numbers as "1, 4-6, 9"."""
+    if not len(lines):
+        return ""
+    breaks = np.flatnonzero(np.diff(lines) != 1) + 1
+    parts = []
+    for run in np.split(lines, breaks):
+        first, last = int(run[0]), int(run[-1])
+        parts.append(str(first) if first == last else f"{first}-{last}")
+    return ", ".join(parts)
+
+
+def coverage_frame(measured: Measured) -> pd.DataFrame:
+    index, counts = measured.index, measured.counts
+    meaningful = index.meaningful
+    missed = meaningful & (counts == 0)
+    known = measured.known()
+    meaningful_lines = measured.per_file(meaningful)
+    covered = measured.per_file(meaningful & (counts > 0))
+    missed_ranges = []
+    for i, is_known in enumerate(known):
+        lo, hi = int(index.offsets[i]), int(index.offsets[i + 1])
+        missed_ranges.append(_ranges(np.flatnonzero(missed[lo:hi]) + 1) if is_known else None)
+    columns = {
+        "path": [f.path for f in measured.files],
+        "status": [measured.codebase.report(f.path).status.value for f in measured.files],
+        "chunker": [f.chunker for f in measured.files],
+        "meaningful_lines": meaningful_lines,
+        "covered_lines": covered,
+        "missed_lines": measured.per_file(missed),
+        "overlapped_lines": measured.per_file(meaningful & (counts > 1)),
+        "coverage": ratios(covered, meaningful_lines),
+        "missed": missed_ranges,
+    }
+    return _columns.build(columns, _columns.COVERAGE, settings_attrs(measured.codebase, measured.settings))
+
+
+def ratios(part: list[int | None], whole: list[int | None]) -> list[float | None]:
+    """part / whole, None where unknown or where whole is 0 (nothing to cover)."""
+    return [None if p is None or not w else p / w for p, w in zip(part, whole, strict=True)]
+
+
+def line_coverage_frame(measured: Measured) -> pd.DataFrame:
+    index, counts = measured.index, measured.counts
+    positions = np.flatnonzero(index.meaningful)
+    files = index.file_of(positions)
+    all_lines = [line for text in index.texts if text is not None for line in text.lines]
+    held = counts[positions]
+    columns = {
+        "path": np.asarray(index.paths, dtype=object)[files] if len(index.paths) else [],
+        "line": positions - index.offsets[files] + 1,
+        "text": [all_lines[p] for p in positions.tolist()],
+        "chunks": held,
+        "status": np.select([held == 0, held == 1], ["missed", "covered"], "overlapped"),
+    }
+    return _columns.build(columns, _columns.LINES, settings_attrs(measured.codebase, measured.settings))
+
+
+def coverage(
+    source: Source,
+    *,
+    chunk_size: int = 30,
+    chunk_overlap: int = 0,
+    chunk_max_characters: float | None = None,
+    max_file_size: str | int = "1M",
+    workers: int | None = None,
+    progress: Progress = None,
+    languages: str | None = None,
+) -> pd.DataFrame:
+    """Per listed file: how many meaningful lines no chunk holds and how many several chunks hold.
+
+    Columns: path, status, chunker, meaningful_lines, covered_lines (in at least one chunk),
+    missed_lines (in none: in AST mode imports, bare statements, abstract classes, `export { }`
+    are never indexed), overlapped_lines (in two or more: overlap, or a class and its method),
+    coverage (covered / meaningful) and missed (the missed line numbers as "3, 7-9"). Counts are
+    NA for files whose lines the engine never read (empty, minified, unreadable).
+    """
+    measured = measure_source(
+        source, chunk_size, chunk_overlap, chunk_max_characters, max_file_size, workers, progress, languages
+    )
+    return coverage_frame(measured)
+
+
+def line_coverage(
+    source: Source,
+    *,
+    chunk_size: int = 30,
+    chunk_overlap: int = 0,
+    chunk_max_characters: float | None = None,
+    max_file_size: str | int = "1M",
+    workers: int | None = None,
+    progress: Progress = None,
+    languages: str | None = None,
+) -> pd.DataFrame:
+    """One row per meaningful line of every file: path, line, text, chunks (how many hold it) and status.
+
+    `status` is "missed" (no chunk: never indexed), "covered" (one chunk) or "overlapped" (several).
+    Filter `frame[frame.status == "missed"]` to see what semantic search can never find.
+    """
+    measured = measure_source(
+        source, chunk_size, chunk_overlap, chunk_max_characters, max_file_size, workers, progress, languages
+    )
+    return line_coverage_frame(measured)

@@ -1,0 +1,69 @@
+"""All lines of a codebase laid end to end, so coverage is a few numpy operations per setting."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .. import engine
+
+
+class LineIndex:
+    """Line `k` of file `i` is global position `offsets[i] + k - 1`; `meaningful` is a mask over positions.
+
+    Files that could not be read, are empty or minified have no lines here: the engine never
+    split them into lines, so no line of theirs can be meaningful or covered.
+    """
+
+    def __init__(self, codebase: engine.Codebase, paths: Sequence[str]) -> None:
+        self.paths = list(paths)
+        self.texts = [codebase.text(path) for path in self.paths]
+        sizes = [0 if text is None else text.line_count for text in self.texts]
+        self.offsets = np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)])
+        flags = (
+            text.is_meaningful(line)
+            for text in self.texts
+            if text is not None
+            for line in range(1, text.line_count + 1)
+        )
+        self.meaningful = np.fromiter(flags, dtype=bool, count=int(self.offsets[-1]))
+        self._char_ends: np.ndarray | None = None
+
+    def characters(self, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """JavaScript length of each chunk (its lines joined with LF), from prefix sums: no text is touched."""
+        if self._char_ends is None:
+            lengths = (engine.js_length(line) + 1 for text in self.texts if text is not None for line in text.lines)
+            ends_ = np.fromiter(lengths, dtype=np.int64, count=self.size)
+            self._char_ends = np.concatenate([[0], np.cumsum(ends_)])
+        return self._char_ends[ends + 1] - self._char_ends[starts] - 1
+
+    @property
+    def size(self) -> int:
+        return int(self.offsets[-1])
+
+    def chunk_counts(self, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """How many chunks hold each position, given chunks as global start and end positions (inclusive)."""
+        diff = np.zeros(self.size + 1, dtype=np.int64)
+        np.add.at(diff, starts, 1)
+        np.add.at(diff, ends + 1, -1)
+        return np.cumsum(diff[:-1])
+
+    def per_file(self, values: np.ndarray) -> np.ndarray:
+        """Sum of a per-position array over each file's positions."""
+        running = np.concatenate([[0], np.cumsum(values, dtype=np.int64)])
+        return running[self.offsets[1:]] - running[self.offsets[:-1]]
+
+    def file_of(self, positions: np.ndarray) -> np.ndarray:
+        """Index (into `paths`) of the file holding each position."""
+        return np.searchsorted(self.offsets, positions, side="right") - 1
+
+
+def chunk_positions(index: LineIndex, per_file: Sequence[Sequence[engine.CodeChunk]]) -> tuple[np.ndarray, np.ndarray]:
+    """Global start and end positions of the chunks, given each file's chunks in `index.paths` order."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for offset, chunks in zip(index.offsets[:-1].tolist(), per_file, strict=True):
+        starts += [offset + c.start_line - 1 for c in chunks]
+        ends += [offset + c.end_line - 1 for c in chunks]
+    return np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64)
