@@ -1,0 +1,140 @@
+"""Responsiveness of the notebook viewers on a synthetic codebase, against the issue's targets.
+
+    python benchmarks/bench_widgets.py            # 3,000 files / ~30,000 chunks; tune on 1,000 files
+
+Targets (kernel-side time, no browser): open the browser on 30,000 chunks / 3,000 files in under
+2 s, apply a filter in under 0.3 s, and one tuning-panel update on a 1,000-file codebase in under 0.2 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+# Function bodies of varying length, so small chunk sizes split some declarations and not others.
+_BODY = "    total += step * {k};\n"
+
+_TEMPLATE = """// Module {i}: a service with a few helpers, generated for the widget benchmark.
+import {{ shared }} from "./shared";
+
+export interface Options{i} {{
+  size: number;
+  label: string;
+}}
+
+export type Id{i} = string | number;
+
+export enum Mode{i} {{
+  Fast,
+  Careful,
+}}
+
+export class Service{i} {{
+  private items: number[] = [];
+
+  constructor(private readonly options: Options{i}) {{}}
+
+  add(value: number): void {{
+    this.items.push(value);
+  }}
+
+  total(): number {{
+    return this.items.reduce((a, b) => a + b, shared);
+  }}
+
+  describe(): string {{
+    return `${{this.options.label}}: ${{this.total()}}`;
+  }}
+}}
+
+export function helper{i}(start: number, step: number): number {{
+  let total = start;
+{body}  return total;
+}}
+
+export const DEFAULT_{i} = {i};
+"""
+
+
+def write_codebase(root: Path, files: int) -> Path:
+    """`files` TypeScript files of 10 chunks each (at chunk_size=30) in 30 folders under `root`."""
+    for i in range(files):
+        folder = root / f"pkg{i % 30:02d}"
+        folder.mkdir(parents=True, exist_ok=True)
+        body = "".join(_BODY.format(k=k) for k in range(3 + (i % 9) * 5))
+        (folder / f"service{i:05d}.ts").write_text(_TEMPLATE.format(i=i, body=body))
+    return root
+
+
+def timed(action: Callable[[], object], repeat: int = 5) -> float:
+    """Median wall time of `action` in seconds."""
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def report(what: str, seconds: float, target: float) -> None:
+    verdict = "ok" if seconds <= target else "SLOW"
+    print(f"{what:<58} {seconds * 1000:8.1f} ms   target {target * 1000:6.0f} ms   {verdict}")
+
+
+def main() -> None:
+    from clanka_nb import engine, frames
+    from clanka_nb.widgets import Browser, Tuner
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=int, default=3000, help="files of the browser's codebase")
+    parser.add_argument("--tune-files", type=int, default=1000, help="files of the tuning panel's codebase")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        big = write_codebase(Path(tmp) / "big", args.files)
+        started = time.perf_counter()
+        frame = frames.chunk_codebase(big, progress=False)
+        print(f"chunked {args.files:,} files into {len(frame):,} chunks in {time.perf_counter() - started:.1f} s")
+
+        report(f"browse: open on {len(frame):,} chunks / {args.files:,} files", timed(lambda: Browser(frame), 3), 2.0)
+        browser = Browser(frame)
+        filters: list[tuple[str, dict]] = [
+            ("type = method", {"types": ("method",)}),
+            ("types = class + interface", {"types": ("class", "interface")}),
+            ("name contains 'help'", {"name": "help"}),
+            ("parent contains 'service12'", {"parent": "service12"}),
+            ("path contains 'pkg07'", {"path": "pkg07"}),
+        ]
+        for label, wanted in filters:
+
+            def apply(wanted: dict = wanted) -> None:
+                browser.clear_filters()
+                browser.set_filters(**wanted)
+
+            clear = timed(browser.clear_filters)
+            report(f"browse: filter {label}", max(0.0, timed(apply) - clear), 0.3)
+        browser.clear_filters()
+
+        def sort_by_lines() -> None:
+            browser.table.sort_by.value = "engine order"
+            browser.table.sort_by.value = "lines"
+
+        report(f"browse: sort {len(frame):,} rows by lines", timed(sort_by_lines), 0.3)
+
+        small = write_codebase(Path(tmp) / "small", args.tune_files)
+        codebase = engine.Codebase(small, workers=None)
+        tuner = Tuner(codebase)
+        sizes = iter([10, 20, 40, 60, 15, 25, 35, 45, 50, 12] * 3)
+        report(
+            f"tune: update on {len(codebase.files):,} files ({len(tuner.frame):,} chunks)",
+            timed(lambda: setattr(tuner.chunk_size, "value", next(sizes)), 10),
+            0.2,
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,31 @@
+"""Notebook viewers (ipywidgets): codebase browser, chunk-boundary preview, tuning panel, side-by-side compare.
+
+Nothing below this layer imports it. Every viewer keeps its state in public attributes and its
+HTML comes from pure functions (`render_preview`, `render_table`, ...), so both are testable
+without a browser; `Preview` also renders without a kernel (exported HTML, nbviewer, GitHub).
+"""
+
+from ._browser import Browser, browse
+from ._compare import Compare, compare, declaration_changes
+from ._preview import Preview, PreviewPane, preview, preview_text
+from ._render import assign_columns, render_preview
+from ._table import ChunkTable, render_table
+from ._tune import Tuner, tune
+
+__all__ = [
+    "Browser",
+    "ChunkTable",
+    "Compare",
+    "Preview",
+    "PreviewPane",
+    "Tuner",
+    "assign_columns",
+    "browse",
+    "compare",
+    "declaration_changes",
+    "preview",
+    "preview_text",
+    "render_preview",
+    "render_table",
+    "tune",
+]

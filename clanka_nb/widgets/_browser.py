@@ -1,0 +1,282 @@
+"""The codebase browser: files with chunk counts, chunk filters, a paged table and the boundary preview."""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+from typing import Any, cast
+
+import ipywidgets as widgets
+import numpy as np
+import pandas as pd
+
+from .. import engine
+from ._filters import NO_TYPE, TOP_LEVEL, ChunkFilter
+from ._preview import Preview, PreviewPane
+from ._render import MAX_LINES
+from ._source import Opened, Source, Texts, file_lines, open_chunks
+from ._style import MUTED, UI_FONT, type_chip
+from ._table import ChunkTable
+
+_PARENT_SUGGESTIONS = 1000  # the parent box suggests the most common parents; any text still filters
+
+
+def settings_text(attrs: dict[str, Any]) -> str:
+    """The chunk settings recorded in a frame's attrs, as one line."""
+    if "chunk_size" not in attrs:
+        return "settings unknown"
+    limit = attrs.get("chunk_max_characters")
+    return (
+        f"chunk_size={attrs['chunk_size']} · chunk_overlap={attrs.get('chunk_overlap', 0)} · "
+        f"chunk_max_characters={'none' if limit is None else f'{limit:,}'}"
+    )
+
+
+def _label(text: str, width: str = "70px") -> dict[str, Any]:
+    return {"description": text, "style": {"description_width": width}}
+
+
+class Browser(widgets.VBox):
+    """Browse a chunk frame: filter, sort and page its chunks, and see any file with its boundaries.
+
+    State: `.data` (all chunks), `.frame` (the chunks passing the filters, in the table's order),
+    `.files` (per file: matching and total chunks), `.mask`. Controls: `type_filter` (several
+    types at once; "(none)" for untyped chunks), `parent_filter` (substring, or "(top level)"),
+    `name_filter`, `path_filter` (substrings, any case), `language_filter`, `clear_button`,
+    `file_list`, `table` (a `ChunkTable`: `sort_by`, `descending`, page buttons, `row_picker`)
+    and `preview` (a `PreviewPane`). Setting any control's `.value` refreshes the view;
+    `set_filters(...)` sets several with one refresh.
+    """
+
+    def __init__(self, frame: pd.DataFrame, texts: Texts | None = None, *, page_size: int = 15) -> None:
+        self.data = frame
+        self.texts = texts or Texts(root=Path(frame.attrs["root"]) if "root" in frame.attrs else None)
+        self._filter = ChunkFilter(frame)
+        self.mask = np.ones(len(frame), dtype=bool)
+        self._frame: pd.DataFrame | None = None
+        self._busy = False
+        self._build_controls(page_size)
+        self.refresh()
+        if self.file_list.options:
+            self.select_file(self.file_list.options[0][1])
+
+    def _build_controls(self, page_size: int) -> None:
+        types = self._filter.type
+        counts = np.bincount(types.codes + 1, minlength=len(types.categories) + 1)
+        type_options = [(f"{t} ({counts[i + 1]:,})", t) for i, t in enumerate(types.categories) if counts[i + 1]]
+        if counts[0]:
+            type_options.append((f"{NO_TYPE} ({counts[0]:,})", NO_TYPE))
+        self.type_filter = widgets.SelectMultiple(
+            options=type_options, value=(), rows=min(9, max(2, len(type_options))), **_label("type", "40px"),
+            layout=widgets.Layout(width="220px"),
+        )  # fmt: skip
+        self.parent_filter = widgets.Combobox(
+            options=self._parent_suggestions(), placeholder="e.g. class StockLedger, or (top level)",
+            ensure_option=False, **_label("parent"), layout=widgets.Layout(width="340px"),
+        )  # fmt: skip
+        self.name_filter = widgets.Text(placeholder="part of a name", **_label("name"))
+        self.path_filter = widgets.Text(placeholder="part of a path", **_label("path"))
+        languages = self._filter.language.categories if self._filter.language is not None else []
+        choices = [("any", ""), *((x, x) for x in languages)]
+        self.language_filter = widgets.Dropdown(options=choices, **_label("language"))
+        self.clear_button = widgets.Button(description="clear filters", icon="times")
+        self.clear_button.on_click(lambda _: self.clear_filters())
+        for control in self.filters.values():
+            control.observe(self._on_filter, "value")
+        self.file_list = widgets.Select(options=[], rows=16, layout=widgets.Layout(width="100%"))
+        self.file_list.observe(self._on_file, "value")
+        self.table = ChunkTable(self.data, page_size=page_size, on_select=self.select_chunk_at)
+        self.table.sort_by.observe(self._forget_frame, "value")
+        self.table.descending.observe(self._forget_frame, "value")
+        self.preview = PreviewPane()
+        self.header = widgets.HTML(self._header())
+        self.status = widgets.HTML()
+        texts = widgets.VBox([self.parent_filter, self.name_filter, self.path_filter, self.language_filter])
+        filters = widgets.HBox([self.type_filter, texts, self.clear_button])
+        files = widgets.VBox(
+            [widgets.HTML(f'<b style="{UI_FONT}">files</b> <span style="{UI_FONT};color:{MUTED}">(chunks)</span>'),
+             self.file_list],
+            layout=widgets.Layout(width="30%", min_width="220px"),
+        )  # fmt: skip
+        self.table.layout = widgets.Layout(flex="1 1 auto", width="70%")
+        super().__init__([self.header, filters, self.status, widgets.HBox([files, self.table]), self.preview])
+        self.add_class("clanka-browser")
+
+    @property
+    def filters(self) -> dict[str, widgets.ValueWidget]:
+        """The filter controls by name."""
+        return {
+            "types": self.type_filter,
+            "parent": self.parent_filter,
+            "name": self.name_filter,
+            "language": self.language_filter,
+            "path": self.path_filter,
+        }
+
+    def _parent_suggestions(self) -> list[str]:
+        parent = self._filter.parent
+        if parent is None:
+            return [TOP_LEVEL]
+        counts = np.bincount(parent.codes[parent.codes >= 0], minlength=len(parent.categories))
+        common = np.argsort(-counts, kind="stable")[:_PARENT_SUGGESTIONS]
+        return [TOP_LEVEL, *(parent.categories[i] for i in common)]
+
+    def _header(self) -> str:
+        attrs = self.data.attrs
+        root = attrs.get("root")
+        where = escape(Path(root).name or str(root)) if root else "chunks"
+        files = self._filter.path.categories
+        return (
+            f'<div style="{UI_FONT}"><b style="font-size:14px">{where}</b> · {len(files):,} files · '
+            f'{len(self.data):,} chunks · <span style="color:{MUTED}">{escape(settings_text(attrs))}</span></div>'
+        )
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        """The chunks passing the filters, in the table's order."""
+        if self._frame is None:
+            self._frame = self.data.iloc[self.table.positions]
+        return self._frame
+
+    @property
+    def files(self) -> pd.DataFrame:
+        """Per file with chunks: how many pass the filters and how many it has."""
+        coded = self._filter.path
+        size = len(coded.categories)
+        total = np.bincount(coded.codes, minlength=size)
+        matching = np.bincount(coded.codes[self.mask], minlength=size)
+        frame = pd.DataFrame({"path": coded.categories, "chunks": matching, "total_chunks": total})
+        order = pd.unique(coded.codes)  # the files in the frame's (engine's) order
+        return frame.iloc[order[order >= 0]].reset_index(drop=True)
+
+    def set_filters(
+        self,
+        *,
+        types: tuple[str, ...] | list[str] | None = None,
+        parent: str | None = None,
+        name: str | None = None,
+        language: str | None = None,
+        path: str | None = None,
+    ) -> None:
+        """Set several filters and refresh once; None leaves a filter as it is."""
+        wanted = {"types": types, "parent": parent, "name": name, "language": language, "path": path}
+        if types is not None:
+            known = {value for _, value in self.type_filter.options}
+            unknown = sorted(set(types) - known)
+            if unknown:
+                msg = f"no chunks of type {unknown}; the types here are {sorted(known)}"
+                raise ValueError(msg)
+            wanted["types"] = tuple(types)
+        self._busy = True
+        try:
+            for key, value in wanted.items():
+                if value is not None:
+                    self.filters[key].value = value
+        finally:
+            self._busy = False
+        self.refresh()
+
+    def clear_filters(self) -> None:
+        self.set_filters(types=(), parent="", name="", language="", path="")
+
+    def _on_filter(self, _change: Any) -> None:
+        if not self._busy:
+            self.refresh()
+
+    def _forget_frame(self, _change: Any) -> None:
+        self._frame = None
+
+    def refresh(self) -> None:
+        """Apply the filters: table from page 1, file counts, status line."""
+        self.mask = self._filter.mask(
+            types=self.type_filter.value,
+            parent=self.parent_filter.value.strip(),
+            name=self.name_filter.value.strip(),
+            language=self.language_filter.value or None,
+            path=self.path_filter.value.strip(),
+        )
+        self._frame = None
+        self.table.show(self.mask)
+        self._update_files()
+        matching, total = int(self.mask.sum()), len(self.mask)
+        files = self.files
+        shown_files = int((files["chunks"] > 0).sum())
+        chips = " ".join(type_chip(None if t == NO_TYPE else t) for t in self.type_filter.value)
+        self.status.value = (
+            f'<div style="{UI_FONT};color:{MUTED}">{matching:,} of {total:,} chunks match, in {shown_files:,} of '
+            f"{len(files):,} files {chips}</div>"
+        )
+
+    def _update_files(self) -> None:
+        files = self.files
+        filtered = bool(self.mask.size) and not self.mask.all()
+        rows = files[files["chunks"] > 0] if filtered else files
+        triples = zip(rows["path"], rows["chunks"], rows["total_chunks"], strict=True)
+        labels = [f"{p}  ({n}/{t})" if filtered else f"{p}  ({t})" for p, n, t in triples]
+        options = list(zip(labels, rows["path"], strict=True))
+        if options != list(self.file_list.options):
+            current = self.file_list.value
+            self._busy = True
+            try:
+                self.file_list.options = options
+                self.file_list.value = current if current in set(rows["path"]) else None
+            finally:
+                self._busy = False
+
+    def _on_file(self, change: Any) -> None:
+        if not self._busy and change["new"] is not None:
+            self.select_file(change["new"])
+
+    def _file_positions(self, path: str) -> np.ndarray:
+        coded = self._filter.path
+        try:
+            code = coded.categories.index(path)
+        except ValueError:
+            msg = f"{path!r} has no chunks here; see browser.files for the paths"
+            raise KeyError(msg) from None
+        return np.flatnonzero(coded.codes == code)
+
+    def select_file(self, path: str) -> Preview:
+        """Show `path` with all its chunk boundaries in the preview."""
+        return self._show(path, None)
+
+    def select_chunk(self, position: int) -> Preview:
+        """Show the chunk at `position` of `.frame` (0-based) outlined in its file."""
+        self.table.select(position)  # calls select_chunk_at through the table's on_select
+        return cast(Preview, self.preview.preview)
+
+    def select_chunk_at(self, row: int) -> None:
+        """Show the chunk at row position `row` of `.data` outlined in its file."""
+        self._show(str(self.data["path"].iloc[row]), row)
+
+    def _show(self, path: str, row: int | None) -> Preview:
+        positions = self._file_positions(path)
+        chunks = self.data.iloc[positions]
+        lines, flags, note = file_lines(self.texts, path, chunks)
+        selected = None if row is None else int(np.searchsorted(positions, row))
+        start = 1
+        if row is not None and len(lines) > MAX_LINES:
+            start = max(1, int(self.data["start_line"].iloc[row]) - 10)
+        preview = Preview(
+            lines, chunks, path=path, language=engine.language_of(path), meaningful=flags, note=note,
+            start=min(start, max(1, len(lines))), selected=selected,
+        )  # fmt: skip
+        self.preview.show(preview)
+        if self.file_list.value != path:
+            self._busy = True
+            try:
+                self.file_list.value = path if path in {v for _, v in self.file_list.options} else None
+            finally:
+                self._busy = False
+        return preview
+
+
+def browse(source: Source = None, **settings: Any) -> Browser:
+    """Open a codebase browser on `source`: a chunk frame, a folder or an `engine.Codebase`.
+
+    With nothing given it opens the sample codebase that ships with clanka-nb. `settings`
+    (chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size, workers) are
+    used to chunk a folder or Codebase.
+    """
+    opened: Opened = open_chunks(source, **settings)
+    return Browser(opened.frame, opened.texts)

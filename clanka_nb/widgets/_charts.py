@@ -1,0 +1,75 @@
+"""A chunk-size histogram as inline SVG: a few ms per slider move and visible without a kernel.
+
+(`frames.plot_chunk_sizes` draws the full matplotlib figure for reports; rasterising one takes
+longer than the tuning panel's whole update budget.)
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+import numpy as np
+
+from ._style import MUTED, UI_FONT
+
+_BAR = "#4e79a7"
+
+
+def bin_edges(values: np.ndarray, most: int = 40, include: int | None = None) -> np.ndarray:
+    """Integer-aligned bin edges from 1 to past the largest value (and `include`), at most `most` bins."""
+    top = max(int(values.max()) if len(values) else 1, include or 1)
+    width = max(1, -(-top // most))
+    return np.arange(1, top + width + 1, width)
+
+
+def render_histogram(
+    lines: np.ndarray, *, marker: int | None = None, width: int = 380, height: int = 170, title: str = "chunk lines"
+) -> str:
+    """Bars of how many chunks have each number of lines; a dashed line at `marker` (e.g. chunk_size)."""
+    values = np.asarray(lines, dtype=np.int64)
+    edges = bin_edges(values, include=marker)
+    counts, _ = np.histogram(values, bins=edges)
+    left, right, top, bottom = 40, 10, 20, 28
+    plot_w, plot_h = width - left - right, height - top - bottom
+    peak = int(counts.max()) if len(counts) and counts.max() else 1
+    span = float(edges[-1] - edges[0])
+
+    def x(value: float) -> float:
+        return left + (value - edges[0]) / span * plot_w
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+        f'data-clanka="histogram" style="{UI_FONT};background:#fff">',
+        f'<text x="{left}" y="13" font-size="12" fill="#24292f">{escape(title)} ({len(values):,} chunks)</text>',
+    ]
+    for count, lo, hi in zip(counts.tolist(), edges[:-1].tolist(), edges[1:].tolist(), strict=True):
+        if count:
+            h = count / peak * plot_h
+            label = f"{lo}" if hi - lo == 1 else f"{lo}–{hi - 1}"
+            parts.append(
+                f'<rect x="{x(lo) + 0.5:.1f}" y="{top + plot_h - h:.1f}" width="{max(1.0, x(hi) - x(lo) - 1):.1f}" '
+                f'height="{h:.1f}" fill="{_BAR}"><title>{label} lines: {count:,} chunks</title></rect>'
+            )
+    axis_y = top + plot_h
+    parts.append(f'<line x1="{left}" y1="{axis_y}" x2="{left + plot_w}" y2="{axis_y}" stroke="{MUTED}"/>')
+    ticks = np.unique(np.linspace(edges[0], edges[-1] - 1, 5).round().astype(int)).tolist()
+    parts.extend(
+        f'<text x="{x(tick + 0.5):.1f}" y="{axis_y + 14}" font-size="10" fill="{MUTED}" '
+        f'text-anchor="middle">{tick}</text>'
+        for tick in ticks
+    )
+    parts.append(f'<text x="{left - 4}" y="{top + 8}" font-size="10" fill="{MUTED}" text-anchor="end">{peak:,}</text>')
+    parts.append(f'<text x="{left - 4}" y="{axis_y}" font-size="10" fill="{MUTED}" text-anchor="end">0</text>')
+    if marker is not None and edges[0] <= marker <= edges[-1]:
+        mx = x(marker + 0.5)
+        flip = "start" if mx < left + plot_w * 0.7 else "end"  # keep the label inside the plot
+        parts.append(
+            f'<line x1="{mx:.1f}" y1="{top}" x2="{mx:.1f}" y2="{axis_y}" stroke="#d1242f" stroke-dasharray="4 3"/>'
+            f'<text x="{mx + (3 if flip == "start" else -3):.1f}" y="{top + 10}" font-size="10" fill="#d1242f" '
+            f'text-anchor="{flip}">chunk_size {marker}</text>'
+        )
+    parts.append(
+        f'<text x="{left + plot_w / 2:.1f}" y="{height - 2}" font-size="10" fill="{MUTED}" '
+        'text-anchor="middle">lines per chunk</text></svg>'
+    )
+    return "".join(parts)

@@ -1,0 +1,201 @@
+"""Two settings side by side: both previews of a file and which declarations change chunks."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+import pandas as pd
+
+from .. import engine, frames
+from ._browser import settings_text
+from ._preview import Preview
+from ._source import OPEN_SETTINGS, Source, Texts, check_settings, file_lines, open_codebase
+from ._style import MUTED, UI_FONT, type_chip
+
+CHUNK_SETTINGS = ("chunk_size", "chunk_overlap", "chunk_max_characters")
+CHANGE_COLUMNS = (
+    "path", "type", "name", "parent", "start_line", "end_line", "chunks_a", "chunks_b", "ranges_a", "ranges_b",
+    "change",
+)  # fmt: skip
+
+
+def _settings(side: str, given: Mapping[str, Any] | None) -> dict[str, Any]:
+    given = dict(given or {})
+    unknown = sorted(set(given) - set(CHUNK_SETTINGS))
+    if unknown:
+        msg = f"{side}= has unknown setting(s) {unknown}; use {', '.join(CHUNK_SETTINGS)}"
+        raise TypeError(msg)
+    engine.ChunkSettings.build(**given)  # fail early, with the engine's message
+    return given
+
+
+def _ranges(frame: pd.DataFrame) -> pd.DataFrame:
+    """Chunk line ranges grouped by declaration (path, type, name, parent); line windows form one group."""
+    keys = ["path", "type", "name", "parent"]
+    work = frame[[*keys, "start_line", "end_line"]].astype({"type": "string"}).fillna({k: "" for k in keys})
+    work["range"] = work["start_line"].astype(str) + "–" + work["end_line"].astype(str)
+    grouped = work.groupby(keys, sort=False, dropna=False)
+    return pd.DataFrame(
+        {
+            "start_line": grouped["start_line"].min(),
+            "end_line": grouped["end_line"].max(),
+            "chunks": grouped.size(),
+            "ranges": grouped["range"].agg(", ".join),
+        }
+    )
+
+
+def _change(row: pd.Series) -> str:
+    a, b = row["chunks_a"], row["chunks_b"]
+    if a == 0:
+        return "only chunked in B"
+    if b == 0:
+        return "only chunked in A"
+    if b > a:
+        return "more chunks in B"
+    if b < a:
+        return "fewer chunks in B"
+    return "cut differently"
+
+
+def declaration_changes(frame_a: pd.DataFrame, frame_b: pd.DataFrame) -> pd.DataFrame:
+    """The declarations (and files' line windows) whose chunks differ between two chunk frames."""
+    a, b = _ranges(frame_a), _ranges(frame_b)
+    both = a.join(b, how="outer", lsuffix="_a", rsuffix="_b")
+    both = both[both["ranges_a"].fillna("") != both["ranges_b"].fillna("")].copy()
+    both["chunks_a"] = both["chunks_a"].fillna(0).astype("int64")
+    both["chunks_b"] = both["chunks_b"].fillna(0).astype("int64")
+    both["start_line"] = both[["start_line_a", "start_line_b"]].min(axis=1).astype("int64")
+    both["end_line"] = both[["end_line_a", "end_line_b"]].max(axis=1).astype("int64")
+    both["change"] = both.apply(_change, axis=1) if len(both) else pd.Series(dtype="string")
+    out = both.reset_index()
+    for column in ("type", "name", "parent"):
+        out[column] = out[column].replace("", pd.NA).astype("string")
+    out = out.sort_values(["path", "start_line", "end_line"], kind="stable").reset_index(drop=True)
+    return out[list(CHANGE_COLUMNS)]
+
+
+def render_changes(changes: pd.DataFrame, *, limit: int = 40) -> str:
+    """The changed declarations as an HTML table (the first `limit` rows)."""
+    cell = "padding:1px 8px;border-bottom:1px solid #eaeef2;white-space:nowrap;text-align:left"
+    head = "".join(f'<th style="{cell}">{h}</th>' for h in ("lines", "type", "name", "parent", "A", "B", "change"))
+    rows = []
+    for row in changes.head(limit).itertuples(index=False):
+        chunk_type = None if pd.isna(row.type) else str(row.type)
+        name = "line windows" if pd.isna(row.name) and chunk_type is None else ("" if pd.isna(row.name) else row.name)
+        rows.append(
+            f'<tr data-path="{escape(row.path)}"><td style="{cell}">{row.start_line}–{row.end_line}</td>'
+            f'<td style="{cell}">{type_chip(chunk_type)}</td><td style="{cell}">{escape(str(name))}</td>'
+            f'<td style="{cell};color:{MUTED}">{escape("" if pd.isna(row.parent) else str(row.parent))}</td>'
+            f'<td style="{cell}" title="{escape(str(row.ranges_a or ""))}">{row.chunks_a}</td>'
+            f'<td style="{cell}" title="{escape(str(row.ranges_b or ""))}">{row.chunks_b}</td>'
+            f'<td style="{cell}">{escape(row.change)}</td></tr>'
+        )
+    more = (
+        f'<div style="color:{MUTED}">… and {len(changes) - limit:,} more (see .changes)</div>'
+        if len(changes) > limit
+        else ""
+    )
+    if not rows:
+        return f'<div style="{UI_FONT};color:{MUTED}">No declaration of this file changes chunks.</div>'
+    return f'<div style="{UI_FONT}"><table style="border-collapse:collapse">{head}{"".join(rows)}</table>{more}</div>'
+
+
+def render_side_by_side(left: Preview, right: Preview, a: Mapping[str, Any], b: Mapping[str, Any]) -> str:
+    """Two previews next to each other, each headed by its settings."""
+
+    def column(side: str, preview: Preview, settings: Mapping[str, Any]) -> str:
+        label = escape(settings_text({"chunk_size": 30, "chunk_overlap": 0, "chunk_max_characters": None, **settings}))
+        return (
+            f'<div data-side="{side}" style="flex:1 1 0;min-width:0"><div style="{UI_FONT};margin:2px 0 4px">'
+            f"<b>{side}</b> · {label}</div>{preview.html}</div>"
+        )
+
+    return (
+        f'<div data-clanka="compare" style="display:flex;gap:8px;align-items:flex-start">'
+        f"{column('A', left, a)}{column('B', right, b)}</div>"
+    )
+
+
+class Compare(widgets.VBox):
+    """Settings A and B on the same codebase: side-by-side previews and the declarations that change.
+
+    State: `.a`, `.b` (the settings), `.frame_a`, `.frame_b` (all chunks), `.changes` (every changed
+    declaration), `.frame` (the changes of the shown file), `.left`, `.right` (the `Preview`s),
+    `.html`. Control: `file_picker` (files labelled with their number of changes).
+    """
+
+    def __init__(
+        self, codebase: engine.Codebase, a: Mapping[str, Any] | None, b: Mapping[str, Any] | None, path: str | None
+    ) -> None:
+        self.codebase = codebase
+        self.texts = Texts(codebase=codebase, languages=codebase.languages)
+        self.a, self.b = _settings("a", a), _settings("b", b)
+        self.frame_a = frames.chunk_codebase(codebase, progress=False, **self.a)
+        self.frame_b = frames.chunk_codebase(codebase, progress=False, **self.b)
+        self.changes = declaration_changes(self.frame_a, self.frame_b)
+        counts = self.changes["path"].value_counts()
+        files = [p for p in codebase.files if (t := codebase.text(p)) is not None and t.lines]
+        options = [(f"{p}  ({counts.get(p, 0)} changed)", p) for p in files]
+        if path is None:
+            path = str(counts.index[0]) if len(counts) else (files[0] if files else None)
+        elif path not in files:
+            msg = f"{path!r} is not a file with lines in this codebase; pick one of Codebase.files"
+            raise KeyError(msg)
+        self.file_picker = widgets.Dropdown(
+            options=options, value=path, description="file", layout=widgets.Layout(width="520px")
+        )
+        self.summary = widgets.HTML()
+        self.view = widgets.HTML()
+        self.file_picker.observe(lambda _: self.show(), "value")
+        super().__init__([self.file_picker, self.summary, self.view])
+        self.add_class("clanka-compare")
+        self.show()
+
+    def show(self) -> None:
+        """Render the picked file under both settings and its changed declarations."""
+        path = self.file_picker.value
+        self.frame = self.changes[self.changes["path"] == path].reset_index(drop=True)
+        previews = []
+        for chunks in (self.frame_a, self.frame_b):
+            file_chunks = chunks[(chunks["path"] == path).to_numpy(dtype=bool)]
+            lines, flags, note = file_lines(self.texts, path, file_chunks)
+            previews.append(
+                Preview(lines, file_chunks, path=path, language=engine.language_of(path), meaningful=flags, note=note)
+            )
+        self.left, self.right = previews
+        declared = len(_ranges(pd.concat([self.frame_a, self.frame_b])))
+        changed_files = self.changes["path"].nunique()
+        self.summary.value = (
+            f'<div style="{UI_FONT}"><b>{len(self.changes):,}</b> of {declared:,} declarations change chunks, '
+            f"in {changed_files:,} file{'s' * (changed_files != 1)} · A: {len(self.frame_a):,} chunks · "
+            f"B: {len(self.frame_b):,} chunks</div>{render_changes(self.frame)}"
+        )
+        self.view.value = render_side_by_side(self.left, self.right, self.a, self.b)
+
+    @property
+    def html(self) -> str:
+        return self.summary.value + self.view.value
+
+    def _repr_html_(self) -> str:
+        return self.html
+
+
+def compare(
+    source: Source = None,
+    a: Mapping[str, Any] | None = None,
+    b: Mapping[str, Any] | None = None,
+    path: str | None = None,
+    **settings: Any,
+) -> Compare:
+    """Compare chunk settings `a` and `b` (dicts of chunk_size, chunk_overlap, chunk_max_characters).
+
+    `source` is a folder, an `engine.Codebase` or a chunk frame (its root is re-chunked); the
+    sample when None. `path` is the file shown first (default: the one with the most changes);
+    `settings` (languages, max_file_size, workers) are used to open a folder.
+    """
+    check_settings(settings, OPEN_SETTINGS)
+    return Compare(open_codebase(source, **settings), a, b, path)

@@ -1,0 +1,186 @@
+"""The inline boundary view: `Preview` renders without a kernel, `PreviewPane` is its paged widget."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import ipywidgets as widgets
+import pandas as pd
+
+from .. import engine, frames
+from .._sample import sample_codebase
+from ._render import MAX_LINES, render_preview
+from ._source import (
+    CHUNK_SETTINGS,
+    OPEN_SETTINGS,
+    Opened,
+    Source,
+    Texts,
+    busiest_file,
+    check_settings,
+    file_lines,
+    open_chunks,
+    open_codebase,
+)
+
+
+class Preview:
+    """One file with its chunk boundaries; shows itself as HTML (`_repr_html_`) with or without a kernel.
+
+    State: `path`, `lines`, `frame` (the file's chunks), `start`, `max_lines`, `html`.
+    `page(start)` returns the same preview from another line; `.widget` is a paged widget of it.
+    """
+
+    def __init__(
+        self,
+        lines: Sequence[str],
+        frame: pd.DataFrame,
+        *,
+        path: str,
+        language: str | None = None,
+        meaningful: Sequence[bool] | None = None,
+        note: str | None = None,
+        start: int = 1,
+        max_lines: int = MAX_LINES,
+        selected: int | None = None,
+    ) -> None:
+        self.lines = list(lines)
+        self.frame = frame
+        self.path = path
+        self.language = language
+        self.meaningful = None if meaningful is None else list(meaningful)
+        self.note = note
+        self.start = start
+        self.max_lines = max_lines
+        self.selected = selected
+        self.html = render_preview(
+            self.lines, frame, path=path, language=language, max_lines=max_lines, start=start,
+            selected=selected, meaningful=self.meaningful, note=note,
+        )  # fmt: skip
+        self._widget: PreviewPane | None = None
+
+    def __repr__(self) -> str:
+        return f"Preview({self.path!r}, lines={len(self.lines)}, chunks={len(self.frame)})"
+
+    def _repr_html_(self) -> str:
+        return self.html
+
+    def page(self, start: int) -> Preview:
+        """The same file shown from line `start`."""
+        return Preview(
+            self.lines, self.frame, path=self.path, language=self.language, meaningful=self.meaningful,
+            note=self.note, start=start, max_lines=self.max_lines, selected=self.selected,
+        )  # fmt: skip
+
+    @property
+    def widget(self) -> PreviewPane:
+        """This preview as a widget, with page buttons when the file is longer than a page."""
+        if self._widget is None:
+            self._widget = PreviewPane()
+            self._widget.show(self)
+        return self._widget
+
+
+class PreviewPane(widgets.VBox):
+    """Shows a `Preview` in an HTML widget, with previous/next page buttons for long files.
+
+    State: `.preview` (the `Preview` shown, or None) and `.html` (the HTML widget).
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.preview: Preview | None = None
+        self.html = widgets.HTML()
+        self.prev_button = widgets.Button(description="◀ earlier lines", layout=widgets.Layout(width="130px"))
+        self.next_button = widgets.Button(description="later lines ▶", layout=widgets.Layout(width="130px"))
+        self.prev_button.on_click(lambda _: self.turn(-1))
+        self.next_button.on_click(lambda _: self.turn(1))
+        self.pager = widgets.HBox([self.prev_button, self.next_button], layout=widgets.Layout(display="none"))
+        super().__init__([self.pager, self.html], **kwargs)
+
+    def show(self, preview: Preview | None) -> None:
+        self.preview = preview
+        self.html.value = "" if preview is None else preview.html
+        paged = preview is not None and len(preview.lines) > preview.max_lines
+        self.pager.layout.display = "flex" if paged else "none"
+        if preview is not None:
+            self.prev_button.disabled = preview.start <= 1
+            self.next_button.disabled = preview.start + preview.max_lines > len(preview.lines)
+
+    def turn(self, pages: int) -> None:
+        """Move `pages` pages down (negative: up) in a long file."""
+        if self.preview is None:
+            return
+        start = self.preview.start + pages * self.preview.max_lines
+        self.show(self.preview.page(max(1, min(len(self.preview.lines), start))))
+
+
+def _has_lines(codebase: engine.Codebase, path: str) -> bool:
+    text = codebase.text(path)
+    return text is not None and bool(text.lines)
+
+
+def _preview_of(
+    frame: pd.DataFrame, texts: Texts, path: str, *, start: int, max_lines: int, selected: int | None = None
+) -> Preview:
+    chunks = frame[(frame["path"] == path).to_numpy(dtype=bool)]
+    lines, flags, note = file_lines(texts, path, chunks)
+    return Preview(
+        lines, chunks, path=path, language=engine.language_of(path), meaningful=flags, note=note,
+        start=start, max_lines=max_lines, selected=selected,
+    )  # fmt: skip
+
+
+def preview(
+    source: Source = None, path: str | None = None, *, start: int = 1, max_lines: int = MAX_LINES, **settings: Any
+) -> Preview:
+    """One file of `source` with its chunk boundaries (a `Preview`: shows as HTML, `.widget` for paging).
+
+    `source` is a folder, an `engine.Codebase` or a chunk frame (the sample when None); `path` is
+    relative to its root (default: the declaration-chunked file with the most chunks). `settings`
+    (chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size, workers) chunk a
+    folder or Codebase. Long files are shown `max_lines` lines at a time from `start`.
+    """
+    check_settings(settings)
+    if isinstance(source, pd.DataFrame):
+        opened = open_chunks(source, **settings)
+        path = path or busiest_file(opened.frame)
+    else:
+        open_settings = {k: v for k, v in settings.items() if k in OPEN_SETTINGS}
+        chunk_settings = {k: v for k, v in settings.items() if k in CHUNK_SETTINGS}
+        if path is not None and not isinstance(source, engine.Codebase):
+            # One file asked for: parse only that file, not the whole folder.
+            root = sample_codebase() if source is None else source
+            languages = open_settings.get("languages") or "clanka"
+            source = engine.Codebase(root, paths=[path], workers=1, languages=languages)
+            if not source.files:
+                msg = f"{path!r} is not a file the reference indexes under {str(root)!r}; check the path and extension"
+                raise KeyError(msg)
+        codebase = open_codebase(source, **open_settings)
+        frame = frames.chunk_codebase(codebase, progress=False, **chunk_settings)
+        opened = Opened(frame, Texts(codebase=codebase, languages=codebase.languages), codebase)
+        if path is None:
+            path = busiest_file(frame) or next((p for p in codebase.files if _has_lines(codebase, p)), None)
+            if path is None:
+                msg = f"{codebase!r} has no file with lines to preview"
+                raise ValueError(msg)
+        else:
+            codebase.report(path)  # KeyError naming the path when it is not in the codebase
+    return _preview_of(opened.frame, opened.texts, path.replace("\\", "/"), start=start, max_lines=max_lines)
+
+
+def preview_text(
+    text: str, path: str = "snippet.ts", *, start: int = 1, max_lines: int = MAX_LINES, **settings: Any
+) -> Preview:
+    """The chunk boundaries of `text` as if it were the file `path` (its extension picks the parser).
+
+    `settings`: chunk_size, chunk_overlap, chunk_max_characters, languages.
+    """
+    check_settings(settings, (*CHUNK_SETTINGS, "languages"))
+    if not isinstance(text, str):
+        msg = f"text must be str, got {type(text).__name__}; decode bytes first (e.g. data.decode('utf-8'))"
+        raise TypeError(msg)
+    codebase = engine.Codebase.from_texts({path: text}, languages=settings.pop("languages", None) or "clanka")
+    frame = frames.chunk_codebase(codebase, progress=False, **settings)
+    texts = Texts(codebase=codebase, languages=codebase.languages)
+    return _preview_of(frame, texts, path.replace("\\", "/"), start=start, max_lines=max_lines)

@@ -1,0 +1,345 @@
+"""The boundary preview as pure HTML: numbered, highlighted lines and one gutter band per chunk."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+import pandas as pd
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexer import Lexer
+from pygments.lexers import TextLexer, get_lexer_by_name, get_lexer_for_filename
+from pygments.util import ClassNotFound
+
+from ..engine import is_meaningful_line
+from ._style import (
+    FONT,
+    MUTED,
+    TYPE_COLOURS,
+    UI_FONT,
+    UNCOVERED_BLANK,
+    UNCOVERED_CODE,
+    UNTYPED_COLOUR,
+    text_colour,
+    type_colour,
+)
+
+MAX_LINES = 2000  # a page of the preview: more rows than this makes the browser sluggish
+MAX_LINE_CHARS = 1000  # longer lines are cut for display (a minified line would be one huge row)
+BAND_WIDTH = 15  # px: wide enough for a rotated 10px label
+
+
+@dataclass(frozen=True, slots=True)
+class Band:
+    """One chunk as the preview draws it; `index` is its position in the chunks given."""
+
+    index: int
+    start_line: int
+    end_line: int
+    type: str | None = None
+    name: str | None = None
+    parent: str | None = None
+    characters: int | None = None
+    chunker: str | None = None
+
+    @property
+    def label(self) -> str:
+        """Short text written in the band: type, name and lines."""
+        words = [self.type or ("lines" if self.name is None else "untyped")]
+        if self.name:
+            words.append(self.name)
+        words.append(f"{self.start_line}–{self.end_line}")
+        return " ".join(words)
+
+    @property
+    def title(self) -> str:
+        """Hover text: everything known about the chunk, one fact per line."""
+        head = " ".join(part for part in (self.type, self.name) if part) or "line window (no declaration)"
+        facts = [head]
+        if self.parent:
+            facts.append(f"parent: {self.parent}")
+        count = self.end_line - self.start_line + 1
+        facts.append(f"lines {self.start_line}–{self.end_line} ({count} line{'s' * (count != 1)})")
+        if self.characters is not None:
+            facts.append(f"{self.characters:,} characters")
+        if self.chunker:
+            facts.append(f"chunker: {self.chunker}")
+        return "\n".join(facts)
+
+
+def _value(value: Any) -> Any:
+    """None for every spelling of missing (None, NaN, pd.NA) in a frame cell."""
+    if value is None:
+        return None
+    try:
+        missing = pd.isna(value)
+    except (TypeError, ValueError):
+        return value
+    return None if missing is True else value
+
+
+def _text(value: Any) -> str | None:
+    value = _value(value)
+    return None if value is None else str(value)
+
+
+def chunk_bands(chunks: Any, path: str | None = None) -> list[Band]:
+    """Bands from a chunk frame, `CodeChunk`s or dicts; only those of `path` when they carry paths."""
+    fields = ("path", "start_line", "end_line", "type", "name", "parent", "characters", "chunker")
+    if isinstance(chunks, pd.DataFrame):
+        missing = {"start_line", "end_line"} - set(chunks.columns)
+        if missing:
+            msg = f"the chunk frame has no {sorted(missing)} column(s); pass a frame from frames.chunk_codebase"
+            raise ValueError(msg)
+        columns = {name: chunks[name].tolist() if name in chunks.columns else None for name in fields}
+        rows: Iterable[dict[str, Any]] = (
+            {name: (values[i] if values is not None else None) for name, values in columns.items()}
+            for i in range(len(chunks))
+        )
+    else:
+        rows = (
+            item if isinstance(item, dict) else {name: getattr(item, name, None) for name in fields} for item in chunks
+        )
+    bands = []
+    for index, row in enumerate(rows):
+        row_path = _text(row.get("path"))
+        if path is not None and row_path is not None and row_path != path:
+            continue
+        characters = _value(row.get("characters"))
+        bands.append(
+            Band(
+                index,
+                int(row["start_line"]),
+                int(row["end_line"]),
+                _text(row.get("type")),
+                _text(row.get("name")),
+                _text(row.get("parent")),
+                None if characters is None else int(characters),
+                _text(row.get("chunker")),
+            )
+        )
+    return bands
+
+
+def assign_columns(bands: Sequence[Band]) -> list[int]:
+    """A gutter column per band such that bands sharing a line never share a column.
+
+    Greedy interval colouring: by start (longest first), each band takes the lowest column whose
+    last band ended above it. Outer declarations therefore sit left of what they contain.
+    """
+    order = sorted(range(len(bands)), key=lambda i: (bands[i].start_line, -bands[i].end_line, i))
+    column_ends: list[int] = []
+    columns = [0] * len(bands)
+    for i in order:
+        band = bands[i]
+        for column, end in enumerate(column_ends):
+            if end < band.start_line:
+                column_ends[column] = band.end_line
+                columns[i] = column
+                break
+        else:
+            columns[i] = len(column_ends)
+            column_ends.append(band.end_line)
+    return columns
+
+
+def _lexer(path: str, language: str | None) -> Lexer:
+    # stripnl=False: the lexer must not drop leading/trailing blank lines, or line numbers shift.
+    try:
+        return get_lexer_for_filename(path, stripnl=False)
+    except ClassNotFound:
+        pass
+    if language:
+        try:
+            return get_lexer_by_name(language, stripnl=False)
+        except ClassNotFound:
+            pass
+    return TextLexer(stripnl=False)
+
+
+def _clip(line: str) -> str:
+    if len(line) <= MAX_LINE_CHARS:
+        return line
+    return line[:MAX_LINE_CHARS]
+
+
+def highlight_lines(lines: Sequence[str], path: str, language: str | None = None) -> list[str]:
+    """Each line as HTML with inline syntax colours.
+
+    The text is highlighted as a whole, then split at newlines: Pygments closes its spans at every
+    line end, so a token spanning lines (block comment, template string) stays coloured correctly.
+    """
+    if not lines:
+        return []
+    clipped = [_clip(line) for line in lines]
+    formatter = HtmlFormatter(nowrap=True, noclasses=True, style="default")
+    out = highlight("\n".join(clipped) + "\n", _lexer(path, language), formatter).split("\n")
+    if len(out) == len(clipped) + 1 and out[-1] == "":
+        return out[:-1]
+    # A lexer that rewrote line breaks: fall back to plain escaped text rather than misnumber lines.
+    return [escape(line) for line in clipped]
+
+
+def _coverage(line_count: int, bands: Sequence[Band]) -> list[int]:
+    """How many chunks cover each line (index 0 = line 1), by a difference array."""
+    delta = [0] * (line_count + 2)
+    for band in bands:
+        start, end = max(1, band.start_line), min(line_count, band.end_line)
+        if start <= end:
+            delta[start] += 1
+            delta[end + 1] -= 1
+    counts, running = [], 0
+    for line in range(1, line_count + 1):
+        running += delta[line]
+        counts.append(running)
+    return counts
+
+
+def _legend(bands: Sequence[Band], uncovered_code: int, uncovered_blank: int) -> str:
+    present = {band.type for band in bands}
+    items = [
+        (f"background:{colour}", chunk_type) for chunk_type, colour in TYPE_COLOURS.items() if chunk_type in present
+    ]
+    if None in present or any(t not in TYPE_COLOURS for t in present if t):
+        items.append((f"background:{UNTYPED_COLOUR}", "no type (line window)"))
+    if uncovered_code:
+        items.append((f"background:{UNCOVERED_CODE}", "code in no chunk"))
+    if uncovered_blank:
+        items.append((f"background:{UNCOVERED_BLANK}", "blank or punctuation in no chunk"))
+    swatches = "".join(
+        f'<span style="margin-right:10px;white-space:nowrap"><span style="display:inline-block;width:10px;'
+        f'height:10px;{style};border-radius:2px;vertical-align:-1px;margin-right:3px"></span>{escape(label)}</span>'
+        for style, label in items
+    )
+    return f'<div data-legend="" style="padding:4px 8px;color:{MUTED}">{swatches}</div>'
+
+
+def _notice(text: str) -> str:
+    return f'<div data-notice="" style="padding:4px 8px;background:#fff8c5;color:#3b2e00">{escape(text)}</div>'
+
+
+def _band_cell(band: Band, rowspan: int, selected: bool) -> str:
+    colour = type_colour(band.type)
+    outline = "box-shadow:inset 0 0 0 2px #24292f;" if selected else ""
+    return (
+        f'<td rowspan="{rowspan}" data-chunk="{band.index}" data-start="{band.start_line}" '
+        f'data-end="{band.end_line}" data-type="{escape(band.type or "")}" title="{escape(band.title)}" '
+        f'style="position:relative;width:{BAND_WIDTH}px;min-width:{BAND_WIDTH}px;padding:0;'
+        f'background:{colour};border:1px solid #fff;border-radius:4px;{outline}vertical-align:top">'
+        f'<div style="position:absolute;top:0;bottom:0;left:0;right:0;overflow:hidden;writing-mode:vertical-rl;'
+        f"color:{text_colour(band.type)};font-size:10px;line-height:{BAND_WIDTH - 2}px;white-space:nowrap;"
+        f'padding-top:2px">{escape(band.label)}</div></td>'
+    )
+
+
+def render_preview(
+    lines: Sequence[str],
+    chunks: Any,
+    *,
+    path: str,
+    language: str | None = None,
+    max_lines: int = MAX_LINES,
+    start: int = 1,
+    selected: int | None = None,
+    meaningful: Sequence[bool] | None = None,
+    note: str | None = None,
+) -> str:
+    """HTML of `lines` with a gutter band for every chunk; inline styles only, same input -> same bytes.
+
+    `chunks` is a chunk frame, a list of `CodeChunk`s or dicts with `start_line`/`end_line` (and
+    optionally type, name, parent, characters, chunker); rows of other paths are left out.
+    Lines `start` .. `start + max_lines - 1` are shown, with a notice when the file has more.
+    `selected` (position in `chunks`) outlines one chunk; `meaningful` (one flag per line) defaults
+    to the reference's rule; `note` is shown above the lines (e.g. why a file has no chunks).
+    """
+    if isinstance(max_lines, bool) or not isinstance(max_lines, int) or max_lines < 1:
+        msg = f"max_lines must be a positive int, got {max_lines!r}; pass e.g. max_lines=2000"
+        raise ValueError(msg)
+    total = len(lines)
+    if isinstance(start, bool) or not isinstance(start, int) or not 1 <= start <= max(1, total):
+        msg = f"start must be a line number between 1 and {max(1, total)} (the file has {total} lines), got {start!r}"
+        raise ValueError(msg)
+    if meaningful is not None and len(meaningful) != total:
+        msg = f"meaningful has {len(meaningful)} flags for {total} lines; pass one flag per line or None"
+        raise ValueError(msg)
+    bands = chunk_bands(chunks, path)
+    stop = min(total, start + max_lines - 1)
+    flags = list(meaningful) if meaningful is not None else [is_meaningful_line(line) for line in lines]
+    cover = _coverage(total, bands)
+    uncovered_code = sum(1 for flag, n in zip(flags, cover, strict=True) if flag and not n)
+    uncovered_blank = sum(1 for flag, n in zip(flags, cover, strict=True) if not flag and not n)
+
+    shown = [b for b in bands if b.start_line <= stop and b.end_line >= start and b.start_line <= b.end_line]
+    columns = assign_columns(shown)
+    width = max(columns, default=-1) + 1
+    # Per gutter column, the cells starting on each row: a band (clipped to the page) or the gap
+    # before it, as (rows spanned, html).
+    starts: list[dict[int, tuple[int, str]]] = [{} for _ in range(width)]
+    chosen = next((b for b in shown if b.index == selected), None)
+    for band, column in zip(shown, columns, strict=True):
+        first, last = max(start, band.start_line), min(stop, band.end_line)
+        starts[column][first] = (last - first + 1, _band_cell(band, last - first + 1, band is chosen))
+    for cells in starts:
+        row = start
+        for first in sorted(cells):
+            if first > row:
+                cells[row] = (first - row, f'<td rowspan="{first - row}"></td>')
+            row = first + cells[first][0]
+        if row <= stop:
+            cells[row] = (stop - row + 1, f'<td rowspan="{stop - row + 1}"></td>')
+
+    code = highlight_lines(lines[:stop], path, language)
+    rows = []
+    for line in range(start, stop + 1):
+        covered, flag = cover[line - 1], flags[line - 1]
+        mark = ""
+        code_style = "white-space:pre;padding:0 8px"
+        if not covered:
+            mark = f"background:{UNCOVERED_CODE if flag else UNCOVERED_BLANK}"
+            if flag:
+                code_style += ";background:#ffebe9"
+        if chosen is not None and chosen.start_line <= line <= chosen.end_line:
+            code_style += ";background:#fff8c5"
+        gutter = "".join(cells[line][1] for cells in starts if line in cells)
+        cut = len(lines[line - 1]) - MAX_LINE_CHARS
+        more = f'<span style="color:{MUTED}"> … {cut:,} more characters</span>' if cut > 0 else ""
+        rows.append(
+            f'<tr data-line="{line}"{"" if covered else " data-uncovered=" + ("code" if flag else "blank")}>'
+            f'<td style="color:{MUTED};text-align:right;padding:0 6px 0 8px;user-select:none">{line}</td>'
+            f'<td style="width:4px;min-width:4px;padding:0;{mark}"></td>{gutter}'
+            f'<td style="{code_style}">{code[line - 1]}{more}</td></tr>'
+        )
+
+    head = [f"<b>{escape(path)}</b>"]
+    if language:
+        head.append(escape(language))
+    head.append(f"{total:,} line{'s' * (total != 1)}")
+    head.append(f"{len(bands):,} chunk{'s' * (len(bands) != 1)}")
+    if uncovered_code:
+        head.append(f'<span style="color:#d1242f">{uncovered_code:,} line(s) of code in no chunk</span>')
+    parts = [
+        f'<div data-clanka="preview" data-path="{escape(path)}" style="{UI_FONT};color:#24292f;background:#fff;'
+        'border:1px solid #d0d7de;border-radius:6px;max-width:100%;overflow:auto">',
+        f'<div style="padding:6px 8px;background:#f6f8fa;border-bottom:1px solid #d0d7de">{" · ".join(head)}</div>',
+        _legend(bands, uncovered_code, uncovered_blank),
+    ]
+    if note:
+        parts.append(_notice(note))
+    paged = total > stop - start + 1
+    if paged:
+        after = f"; pass start={stop + 1} for the next page" if stop < total else ""
+        parts.append(_notice(f"Long file: showing lines {start:,}–{stop:,} of {total:,}{after}."))
+    if total:
+        parts.append(
+            f'<table style="{FONT};line-height:18px;border-collapse:separate;border-spacing:0;'
+            f'margin:4px 0;background:#fff">{"".join(rows)}</table>'
+        )
+    else:
+        parts.append(f'<div style="padding:6px 8px;color:{MUTED}">No lines to show.</div>')
+    if paged:
+        parts.append(_notice(f"End of page: lines {start:,}–{stop:,} of {total:,}."))
+    parts.append("</div>")
+    return "".join(parts)

@@ -1,0 +1,205 @@
+"""A paged, sortable chunk table: pure HTML for one page, and the widget with its page and sort controls."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+import numpy as np
+import pandas as pd
+
+from ._style import FONT, MUTED, UI_FONT, type_chip
+
+TABLE_COLUMNS = ("path", "start_line", "end_line", "type", "name", "parent", "lines", "characters", "chunker")
+SORTABLE = ("path", "start_line", "lines", "characters", "type", "name", "parent", "language")
+ENGINE_ORDER = "engine order"
+_HEADINGS = {"start_line": "start", "end_line": "end"}
+_NUMERIC = frozenset({"start_line", "end_line", "lines", "characters"})
+
+
+def _missing(value: Any) -> bool:
+    return value is None or value is pd.NA or (isinstance(value, float) and value != value)
+
+
+def _first_line(content: Any, width: int = 60) -> str:
+    """The chunk's first non-blank line, shortened: enough to recognise it in a list."""
+    if _missing(content):
+        return ""
+    line = next((line.strip() for line in str(content).split("\n") if line.strip()), "")
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+def render_table(
+    page: pd.DataFrame,
+    *,
+    offset: int = 0,
+    total: int | None = None,
+    selected: int | None = None,
+    columns: Sequence[str] = TABLE_COLUMNS,
+) -> str:
+    """One page of chunk rows as an HTML table (inline styles; each cell has `data-col`).
+
+    `offset` is the position of the page's first row among all `total` rows, so the "#" column
+    counts from there; `selected` is a position among all rows, drawn highlighted.
+    """
+    total = len(page) if total is None else total
+    shown = [c for c in columns if c in page.columns]
+    cell = "padding:2px 8px;border-bottom:1px solid #eaeef2;white-space:nowrap;vertical-align:top"
+    head = "".join(
+        f'<th style="{cell};text-align:{"right" if c in _NUMERIC else "left"};background:#f6f8fa">'
+        f"{escape(_HEADINGS.get(c, c))}</th>"
+        for c in ("#", *shown, "first line")
+    )
+    values = {c: page[c].tolist() for c in shown}
+    contents = page["content"].tolist() if "content" in page.columns else [None] * len(page)
+    rows = []
+    for i in range(len(page)):
+        position = offset + i
+        background = "background:#fff8c5;" if position == selected else ""
+        cells = [f'<td data-col="#" style="{cell};text-align:right;color:{MUTED}">{position + 1}</td>']
+        for c in shown:
+            value = values[c][i]
+            if c == "type":
+                text = type_chip(None if _missing(value) else str(value))
+            elif _missing(value):
+                text = f'<span style="color:{MUTED}">–</span>'
+            else:
+                text = escape(f"{value:,}" if c in {"lines", "characters"} else str(value))
+            align = "text-align:right;" if c in _NUMERIC else ""
+            cells.append(f'<td data-col="{c}" style="{cell};{align}">{text}</td>')
+        first = escape(_first_line(contents[i]))
+        cells.append(f'<td data-col="first line" style="{cell};{FONT};color:#57606a">{first}</td>')
+        rows.append(f'<tr data-row="{position}" style="{background}">{"".join(cells)}</tr>')
+    if not rows:
+        colspan = len(shown) + 2
+        rows.append(f'<tr><td colspan="{colspan}" style="{cell};color:{MUTED}">No chunks match the filters.</td></tr>')
+    return (
+        f'<div data-clanka="table" data-total="{total}" style="{UI_FONT};overflow-x:auto;color:#24292f;'
+        f'background:#fff"><table style="border-collapse:collapse;width:100%">'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+    )
+
+
+def _row_label(position: int, row: Any) -> str:
+    kind = row.type if not _missing(row.type) else "lines"
+    name = f" {row.name}" if not _missing(row.name) else ""
+    return f"#{position + 1} {kind}{name} · {row.path}:{row.start_line}–{row.end_line}"
+
+
+class ChunkTable(widgets.VBox):
+    """Pages through rows of a chunk frame given as positions, sorted by a column.
+
+    State: `.positions` (row positions of the data, filtered and sorted), `.page` (0-based),
+    `.frame` (the rows on the current page), `.selected` (position among `.positions` or None).
+    Controls: `sort_by`, `descending`, `prev_button`, `next_button`, `row_picker`.
+    """
+
+    def __init__(self, data: pd.DataFrame, *, page_size: int = 15, on_select: Callable[[int], None] | None = None):
+        self.data = data
+        self.page_size = page_size
+        self.on_select = on_select
+        self._base = np.arange(len(data))
+        self.positions = self._base
+        self.page = 0
+        self.selected: int | None = None
+        self._mask: np.ndarray | None = None
+        self._ranks: dict[tuple[str, bool], np.ndarray] = {}
+        sortable = [c for c in SORTABLE if c in data.columns]
+        self.sort_by = widgets.Dropdown(
+            options=[ENGINE_ORDER, *sortable], value=ENGINE_ORDER, description="sort by",
+            layout=widgets.Layout(width="210px"),
+        )  # fmt: skip
+        self.descending = widgets.ToggleButton(value=False, description="descending", icon="sort-amount-desc")
+        self.prev_button = widgets.Button(description="◀ previous", layout=widgets.Layout(width="100px"))
+        self.next_button = widgets.Button(description="next ▶", layout=widgets.Layout(width="100px"))
+        self.page_label = widgets.HTML()
+        self.row_picker = widgets.Dropdown(
+            options=[("— pick a row to see it in its file —", None)], value=None, description="show",
+            layout=widgets.Layout(width="100%"),
+        )  # fmt: skip
+        self.html = widgets.HTML()
+        self._syncing = False
+        self.sort_by.observe(self._on_sort, "value")
+        self.descending.observe(self._on_sort, "value")
+        self.prev_button.on_click(lambda _: self.go(self.page - 1))
+        self.next_button.on_click(lambda _: self.go(self.page + 1))
+        self.row_picker.observe(self._on_pick, "value")
+        bar = widgets.HBox([self.sort_by, self.descending, self.prev_button, self.next_button, self.page_label])
+        super().__init__([bar, self.html, self.row_picker])
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-len(self.positions) // self.page_size))
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        """The rows on the current page, in the shown order."""
+        first = self.page * self.page_size
+        return self.data.iloc[self.positions[first : first + self.page_size]]
+
+    def show(self, mask: np.ndarray | None = None) -> None:
+        """Show the rows where `mask` is true (all when None), sorted by the current sort, from page 1."""
+        self._mask = mask
+        order = self._order()
+        self.positions = order if mask is None else order[mask[order]]
+        self.page = 0
+        self.selected = None
+        self._render()
+
+    def go(self, page: int) -> None:
+        """Show page `page` (0-based; clamped to the pages there are)."""
+        self.page = max(0, min(self.pages - 1, page))
+        self._render()
+
+    def select(self, position: int | None) -> None:
+        """Choose the row at `position` among the shown rows (turning to its page), or none."""
+        if position is not None and not 0 <= position < len(self.positions):
+            msg = f"row {position} does not exist; there are {len(self.positions)} rows (0-based positions)"
+            raise IndexError(msg)
+        self.selected = position
+        if position is not None:
+            self.page = position // self.page_size
+        self._render()
+        if position is not None and self.on_select is not None:
+            self.on_select(int(self.positions[position]))
+
+    def _order(self) -> np.ndarray:
+        column = self.sort_by.value
+        if column == ENGINE_ORDER:
+            return self._base[::-1].copy() if self.descending.value else self._base
+        key = (column, self.descending.value)
+        if key not in self._ranks:
+            values = pd.Series(self.data[column].array)
+            # Positions sorted by the column; missing values last either way; ties keep engine order.
+            ordered = values.sort_values(ascending=not self.descending.value, kind="stable", na_position="last")
+            self._ranks[key] = ordered.index.to_numpy()
+        return self._ranks[key]
+
+    def _on_sort(self, _change: Any) -> None:
+        self.show(self._mask)
+
+    def _on_pick(self, change: Any) -> None:
+        if not self._syncing and change["new"] is not None:
+            self.select(change["new"])
+
+    def _render(self) -> None:
+        first = self.page * self.page_size
+        page = self.frame
+        self.html.value = render_table(page, offset=first, total=len(self.positions), selected=self.selected)
+        self.prev_button.disabled = self.page == 0
+        self.next_button.disabled = self.page >= self.pages - 1
+        count = len(self.positions)
+        self.page_label.value = (
+            f'<span style="{UI_FONT};color:{MUTED};margin-left:8px">page {self.page + 1} of {self.pages} · '
+            f"{count:,} row{'s' * (count != 1)}</span>"
+        )
+        options: list[tuple[str, int | None]] = [("— pick a row to see it in its file —", None)]
+        options += [(_row_label(first + i, row), first + i) for i, row in enumerate(page.itertuples(index=False))]
+        self._syncing = True
+        try:
+            self.row_picker.options = options
+            self.row_picker.value = self.selected if self.selected in dict(options).values() else None
+        finally:
+            self._syncing = False

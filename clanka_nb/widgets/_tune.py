@@ -1,0 +1,209 @@
+"""The tuning panel: sliders for the chunk settings; statistics, histogram and preview updated together."""
+
+from __future__ import annotations
+
+import time
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+import pandas as pd
+
+from .. import engine, frames
+from ._browser import settings_text
+from ._charts import render_histogram
+from ._preview import Preview, PreviewPane
+from ._source import OPEN_SETTINGS, Source, Texts, busiest_file, check_settings, file_lines, open_codebase
+from ._stats import CodebaseLines
+from ._style import MUTED, UI_FONT
+
+# (key, label, format) of the statistics shown; keys are columns of `frames.sweep`.
+STAT_ROWS: tuple[tuple[str, str, str], ...] = (
+    ("chunks", "chunks", "{:,.0f}"),
+    ("lines_mean", "lines: mean", "{:.1f}"),
+    ("lines_median", "lines: median", "{:.0f}"),
+    ("lines_p95", "lines: p95", "{:.0f}"),
+    ("characters_mean", "characters: mean", "{:,.0f}"),
+    ("characters_p95", "characters: p95", "{:,.0f}"),
+    ("tokens_total", "tokens (≈ chars / 4)", "{:,.0f}"),
+    ("split_declarations", "declarations split", "{:.1%}"),
+    ("coverage", "meaningful lines covered", "{:.1%}"),
+    ("duplication", "duplication (lines embedded / lines)", "{:.2f}×"),
+)
+
+
+def _fmt(value: Any, pattern: str) -> str:
+    return "–" if value is None else pattern.format(value)
+
+
+def render_stats(stats: dict[str, Any], before: dict[str, Any] | None = None) -> str:
+    """The statistics of one setting as a small table, with the previous setting's next to them."""
+    cell = "padding:1px 8px;text-align:right;white-space:nowrap"
+    rows = []
+    for key, label, pattern in STAT_ROWS:
+        now = _fmt(stats.get(key), pattern)
+        was = _fmt(before.get(key), pattern) if before is not None else ""
+        changed = before is not None and was != now
+        style = "font-weight:600" if changed else ""
+        rows.append(
+            f'<tr data-stat="{key}"><td style="padding:1px 8px 1px 0;white-space:nowrap">{escape(label)}</td>'
+            f'<td style="{cell};{style}">{now}</td><td style="{cell};color:{MUTED}">{was}</td></tr>'
+        )
+    settings = escape(settings_text({k: stats[k] for k in ("chunk_size", "chunk_overlap", "chunk_max_characters")}))
+    clamped = " (clamped: the engine uses " if stats.get("clamped") else ""
+    if clamped:
+        clamped += f"size {stats['effective_size']}, overlap {stats['effective_overlap']})"
+    return (
+        f'<div data-clanka="stats" style="{UI_FONT};color:#24292f"><div style="margin-bottom:4px">'
+        f'<b>{settings}</b>{escape(clamped)}</div><table style="border-collapse:collapse">'
+        f'<tr><th></th><th style="{cell}">now</th><th style="{cell};color:{MUTED}">before</th></tr>'
+        f"{''.join(rows)}</table></div>"
+    )
+
+
+class Tuner(widgets.VBox):
+    """Move the chunk settings and watch the statistics, the size histogram and one file's boundaries.
+
+    Controls: `chunk_size`, `chunk_overlap` (bounded by chunk_size - 1), `max_characters` with its
+    switch `limit_characters`, `file_picker`. Sliders update on release. State: `.settings`
+    (`engine.ChunkSettings`), `.frame` (all chunks at the settings), `.file_frame` (the picked
+    file's), `.stats` (the `frames.sweep` row of the settings), `.before` (the previous stats),
+    `.seconds` (time of the last update). `update()` recomputes everything.
+    """
+
+    def __init__(
+        self,
+        codebase: engine.Codebase,
+        *,
+        path: str | None = None,
+        chunk_size: int = 30,
+        chunk_overlap: int = 0,
+        chunk_max_characters: int | None = None,
+    ) -> None:
+        settings = engine.ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)
+        self.codebase = codebase
+        self.texts = Texts(codebase=codebase, languages=codebase.languages)
+        self._lines = CodebaseLines(codebase)
+        self._busy = False
+        self.stats: dict[str, Any] = {}
+        self.before: dict[str, Any] | None = None
+        self.seconds = 0.0
+        slider = {"continuous_update": False, "style": {"description_width": "110px"}}
+        slider_layout = {"width": "420px"}
+        self.chunk_size = widgets.IntSlider(
+            value=settings.chunk_size, min=1, max=max(200, settings.chunk_size), description="chunk_size",
+            layout=widgets.Layout(**slider_layout), **slider,
+        )  # fmt: skip
+        self.chunk_overlap = widgets.IntSlider(
+            value=settings.chunk_overlap, min=0, max=max(0, settings.chunk_size - 1), description="chunk_overlap",
+            layout=widgets.Layout(**slider_layout), **slider,
+        )  # fmt: skip
+        limit = settings.chunk_max_characters
+        self.limit_characters = widgets.Checkbox(
+            value=limit is not None, description="limit characters", indent=False, layout=widgets.Layout(width="130px")
+        )
+        self.max_characters = widgets.IntSlider(
+            value=limit if limit is not None else 2000, min=100, max=max(20000, limit or 0), step=100,
+            description="max characters", disabled=limit is None, layout=widgets.Layout(width="400px"), **slider,
+        )  # fmt: skip
+        files = [p for p in codebase.files if (t := codebase.text(p)) is not None and t.lines]
+        self.file_picker = widgets.Dropdown(
+            options=files, value=None, description="file", style={"description_width": "110px"},
+            layout=widgets.Layout(width="420px"),
+        )  # fmt: skip
+        self.stats_html = widgets.HTML()
+        self.histogram = widgets.HTML()
+        self.preview = PreviewPane()
+        for control in (self.chunk_size, self.chunk_overlap, self.limit_characters, self.max_characters):
+            control.observe(self._on_setting, "value")
+        self.file_picker.observe(self._on_file, "value")
+        controls = widgets.VBox(
+            [self.chunk_size, self.chunk_overlap, widgets.HBox([self.limit_characters, self.max_characters]),
+             self.file_picker],
+        )  # fmt: skip
+        top = widgets.HBox(
+            [controls, self.stats_html, self.histogram], layout=widgets.Layout(flex_flow="row wrap", gap="16px")
+        )
+        super().__init__([top, self.preview])
+        self.add_class("clanka-tune")
+        self.update()
+        self._busy = True
+        try:
+            default = busiest_file(self.frame) or (files[0] if files else None)
+            self.file_picker.value = path if path is not None else default
+        finally:
+            self._busy = False
+        self._show_file()
+
+    @property
+    def settings(self) -> engine.ChunkSettings:
+        limit = self.max_characters.value if self.limit_characters.value else None
+        return engine.ChunkSettings.build(self.chunk_size.value, self.chunk_overlap.value, limit)
+
+    def _on_setting(self, change: Any) -> None:
+        if self._busy:
+            return
+        if change["owner"] is self.chunk_size:
+            # Overlap stays below the size, as the engine would clamp it anyway.
+            self._busy = True
+            try:
+                self.chunk_overlap.value = min(self.chunk_overlap.value, max(0, self.chunk_size.value - 1))
+                self.chunk_overlap.max = max(0, self.chunk_size.value - 1)
+            finally:
+                self._busy = False
+        self.max_characters.disabled = not self.limit_characters.value
+        self.update()
+
+    def _on_file(self, _change: Any) -> None:
+        if not self._busy:
+            self._show_file()
+
+    def update(self) -> None:
+        """Re-chunk the parsed codebase at the current settings and redraw statistics, histogram and preview."""
+        started = time.perf_counter()
+        settings = self.settings
+        self.frame = frames.chunk_codebase(
+            self.codebase,
+            chunk_size=settings.requested_size,
+            chunk_overlap=settings.requested_overlap,
+            chunk_max_characters=settings.chunk_max_characters,
+            progress=False,
+        )
+        if self.stats:
+            self.before = self.stats
+        self.stats = self._lines.stats(self.frame, settings)
+        self.histogram.value = render_histogram(self.frame["lines"].to_numpy(dtype="int64"), marker=settings.chunk_size)
+        self._show_file()
+        self.seconds = time.perf_counter() - started
+        self.stats_html.value = render_stats(self.stats, self.before) + (
+            f'<div style="{UI_FONT};color:{MUTED};margin-top:4px">updated in {self.seconds * 1000:.0f} ms</div>'
+        )
+
+    def _show_file(self) -> None:
+        path = self.file_picker.value
+        if path is None:
+            self.file_frame = self.frame.iloc[:0]
+            self.preview.show(None)
+            return
+        self.file_frame = self.frame[(self.frame["path"] == path).to_numpy(dtype=bool)]
+        lines, flags, note = file_lines(self.texts, path, self.file_frame)
+        self.preview.show(
+            Preview(lines, self.file_frame, path=path, language=engine.language_of(path), meaningful=flags, note=note)
+        )
+
+
+def tune(source: Source = None, *, path: str | None = None, **settings: Any) -> Tuner:
+    """Open the tuning panel on `source` (a folder, an `engine.Codebase`, a chunk frame; the sample when None).
+
+    `path` picks the file to preview; `settings` are the starting chunk_size, chunk_overlap,
+    chunk_max_characters (a chunk frame's own settings otherwise) and, for a folder, languages,
+    max_file_size and workers.
+    """
+    check_settings(settings)
+    start = {k: settings.pop(k) for k in ("chunk_size", "chunk_overlap", "chunk_max_characters") if k in settings}
+    if isinstance(source, pd.DataFrame):
+        for key in ("chunk_size", "chunk_overlap", "chunk_max_characters"):
+            if key in source.attrs:
+                start.setdefault(key, source.attrs[key])
+    codebase = open_codebase(source, **{k: v for k, v in settings.items() if k in OPEN_SETTINGS})
+    return Tuner(codebase, path=path, **start)
