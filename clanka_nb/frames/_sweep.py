@@ -1,0 +1,192 @@
+"""Parameter sweeps: parse once, chunk at every combination of settings, one row of numbers per setting."""
+
+from __future__ import annotations
+
+import gc
+import itertools
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .. import engine
+from . import _columns
+from ._lines import LineIndex, chunk_positions
+from ._progress import Progress, bar
+from ._source import Source, open_source
+from ._walk import walk
+
+Tokenizer = Callable[[str], int]
+CHARACTERS_PER_TOKEN = 4
+
+
+def _values(name: str, value: object) -> list[Any]:
+    """A setting as a list of values to try (a single value is a list of one)."""
+    values = list(value) if isinstance(value, Iterable) and not isinstance(value, str) else [value]
+    if not values:
+        msg = f"{name} is empty; give at least one value to try, e.g. {name}=[30]"
+        raise ValueError(msg)
+    return values
+
+
+class _Declarations:
+    """Every declaration range of the codebase (clamped as the engine clamps it): file, lines, characters."""
+
+    def __init__(self, index: LineIndex) -> None:
+        files, lines, characters = [], [], []
+        for i, text in enumerate(index.texts):
+            if text is None or not text.declarations:
+                continue
+            count = text.line_count
+            for d in text.declarations:
+                start, end = max(1, min(count, d.start_line)), max(1, min(count, d.end_line))
+                if end >= start:
+                    files.append(i)
+                    lines.append(end - start + 1)
+                    characters.append(text.length(start, end))
+        self.file = np.asarray(files, dtype=np.int64)
+        self.lines = np.asarray(lines, dtype=np.int64)
+        self.characters = np.asarray(characters, dtype=np.int64)
+
+    def split_share(self, settings: engine.ChunkSettings, ast_files: np.ndarray) -> float | None:
+        """Share of the declarations of AST-chunked files that do not fit in one chunk.
+
+        The engine cuts a range when it has more lines than `chunk_size`, or more than one line and
+        more characters than `chunk_max_characters` (a single over-long line stays one chunk).
+        A class cut this way keeps only its first piece when its methods are chunked on their own;
+        it counts as cut too: its text is not in one chunk.
+        """
+        counted = ast_files[self.file] if len(self.file) else np.zeros(0, dtype=bool)
+        if not counted.any():
+            return None
+        cut = self.lines > settings.chunk_size
+        if settings.chunk_max_characters is not None:
+            cut |= (self.lines > 1) & (self.characters > settings.chunk_max_characters)
+        return float(cut[counted].mean())
+
+
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Pause the cyclic garbage collector while chunking at many settings.
+
+    Each setting makes tens of thousands of acyclic chunk objects, which reference counting frees;
+    meanwhile every collection would walk the whole parsed codebase again (a third of the time).
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _stats(values: np.ndarray) -> tuple[float | None, float | None, float | None]:
+    if not len(values):
+        return None, None, None
+    mean, median, p95 = values.mean(), np.median(values), np.percentile(values, 95)
+    return float(mean), float(median), float(p95)
+
+
+def _row(
+    codebase: engine.Codebase,
+    index: LineIndex,
+    declarations: _Declarations,
+    settings: engine.ChunkSettings,
+    tokenizer: Tokenizer | None,
+) -> dict[str, Any]:
+    started = time.perf_counter()
+    walked = list(walk(codebase, index.paths, settings))
+    chunks = [c for f in walked for c in f.chunks]
+    starts, ends = chunk_positions(index, [f.chunks for f in walked])
+    lines = ends - starts + 1
+    characters = index.characters(starts, ends)
+    if tokenizer is None:
+        tokens = characters / CHARACTERS_PER_TOKEN
+    else:
+        tokens = np.fromiter((tokenizer(c.content) for c in chunks), dtype=np.float64, count=len(chunks))
+    counts = index.chunk_counts(starts, ends)
+    held = counts > 0
+    meaningful = int(index.meaningful.sum())
+    ast_files = np.array([f.chunker == "ast" for f in walked], dtype=bool)
+    lines_stats, characters_stats, tokens_stats = _stats(lines), _stats(characters), _stats(tokens)
+    return {
+        "chunk_size": settings.requested_size,
+        "chunk_overlap": settings.requested_overlap,
+        "chunk_max_characters": settings.chunk_max_characters,
+        "effective_size": settings.chunk_size,
+        "effective_overlap": settings.chunk_overlap,
+        "clamped": settings.clamped,
+        "chunks": len(chunks),
+        "lines_mean": lines_stats[0],
+        "lines_median": lines_stats[1],
+        "lines_p95": lines_stats[2],
+        "characters_mean": characters_stats[0],
+        "characters_median": characters_stats[1],
+        "characters_p95": characters_stats[2],
+        "tokens_mean": tokens_stats[0],
+        "tokens_p95": tokens_stats[2],
+        "tokens_total": float(tokens.sum()),
+        "split_declarations": declarations.split_share(settings, ast_files),
+        "coverage": int((held & index.meaningful).sum()) / meaningful if meaningful else None,
+        "duplication": float(lines.sum()) / int(held.sum()) if held.any() else None,
+        "seconds": time.perf_counter() - started,
+    }
+
+
+def sweep(
+    source: Source,
+    *,
+    chunk_size: int | Iterable[int] = (10, 20, 30, 40, 60),
+    chunk_overlap: int | Iterable[int] = (0,),
+    chunk_max_characters: float | Iterable[float | None] | None = (None,),
+    tokenizer: Tokenizer | None = None,
+    max_file_size: str | int = "1M",
+    workers: int | None = None,
+    progress: Progress = None,
+    languages: str | None = None,
+) -> pd.DataFrame:
+    """One row per combination of the settings (in `itertools.product` order), parsing the code once.
+
+    Columns: the requested chunk_size and chunk_overlap, chunk_max_characters (as the engine uses
+    it: floored, NA for no limit), effective_size / effective_overlap (after the engine's clamping)
+    and `clamped` (True when they differ from the request: such rows are kept, not merged, even
+    when two rows end up with the same effective settings); chunks; mean, median and p95 of chunk
+    lines and characters; tokens (characters / 4, or `tokenizer(content)` per chunk) as mean, p95
+    and total; split_declarations (share of the declarations of AST-chunked files that do not fit
+    in one chunk); coverage (share of meaningful lines in some chunk); duplication (lines summed
+    over chunks / distinct lines in some chunk: 1.0 means no line is embedded twice); seconds.
+    """
+    combos = list(
+        itertools.product(
+            _values("chunk_size", chunk_size),
+            _values("chunk_overlap", chunk_overlap),
+            _values("chunk_max_characters", chunk_max_characters),
+        )
+    )
+    settings = [engine.ChunkSettings.build(*combo) for combo in combos]  # bad values fail before parsing
+    if tokenizer is not None and not callable(tokenizer):
+        msg = f"tokenizer must be a function str -> int (e.g. lambda s: len(enc.encode(s))), got {tokenizer!r}"
+        raise TypeError(msg)
+    started = time.perf_counter()
+    codebase = open_source(source, max_file_size=max_file_size, workers=workers, languages=languages, progress=progress)
+    index = LineIndex(codebase, codebase.files)
+    declarations = _Declarations(index)
+    parse_seconds = time.perf_counter() - started
+    rows = []
+    with bar(progress, len(settings), "sweeping settings", unit="setting") as handle, _no_cycle_collection():
+        for setting in settings:
+            rows.append(_row(codebase, index, declarations, setting, tokenizer))
+            if handle is not None:
+                handle.update(1)
+    columns = {name: [row[name] for row in rows] for name in _columns.SWEEP}
+    attrs = {
+        "root": str(codebase.root),
+        "languages": codebase.languages,
+        "tokens": "characters / 4" if tokenizer is None else getattr(tokenizer, "__name__", repr(tokenizer)),
+        "parse_seconds": parse_seconds,
+    }
+    return _columns.build(columns, _columns.SWEEP, attrs)
