@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import shlex
 import subprocess
 import sys
@@ -34,11 +35,20 @@ def notebooks_folder(requested: str | None) -> Path:
 
 
 def lab_command(folder: Path, extra: Sequence[str]) -> list[str]:
-    """The command that opens JupyterLab on `folder`, with this Python (so the same installation)."""
+    """The command that opens JupyterLab on `folder`, with this Python (so the same installation).
+
+    The folder's first notebook (01-quickstart in this project) opens in the browser. As root,
+    `--allow-root` is added: Jupyter refuses to start as root otherwise (containers, CI, Binder-like boxes).
+    """
     args = list(extra)
     if args[:1] == ["--"]:
         args = args[1:]
-    return [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={folder}", *args]
+    command = [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={folder}"]
+    first = sorted(folder.glob("*.ipynb"))[:1]
+    command += [str(path) for path in first]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        command.append("--allow-root")
+    return [*command, *args]
 
 
 def run_lab(requested: str | None, extra: Sequence[str], *, dry_run: bool) -> int:

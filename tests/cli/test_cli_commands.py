@@ -145,11 +145,15 @@ def test_sweep_table_prints_the_settings_columns(capsys, code: Path) -> None:
 
 
 def test_lab_dry_run_opens_the_given_folder(capsys, tmp_path: Path) -> None:
+    for name in ("b.ipynb", "a.ipynb"):
+        (tmp_path / name).write_text("{}", encoding="utf-8")
     status, out, _ = run(capsys, "lab", "--notebooks", str(tmp_path), "--dry-run", "--", "--no-browser")
     assert status == 0
     command = shlex.split(out)
     assert command[:3] == [sys.executable, "-m", "jupyterlab"]
     assert f"--ServerApp.root_dir={tmp_path.resolve()}" in command
+    assert str(tmp_path.resolve() / "a.ipynb") in command  # the first notebook opens
+    assert str(tmp_path.resolve() / "b.ipynb") not in command
     assert command[-1] == "--no-browser"
 
 
@@ -157,7 +161,9 @@ def test_lab_dry_run_finds_the_repository_notebooks(capsys) -> None:
     status, out, _ = run(capsys, "lab", "--dry-run")
     assert status == 0
     notebooks = Path(__file__).resolve().parents[2] / "notebooks"
-    assert f"--ServerApp.root_dir={notebooks}" in shlex.split(out)
+    command = shlex.split(out)
+    assert f"--ServerApp.root_dir={notebooks}" in command
+    assert str(notebooks / "01-quickstart.ipynb") in command or not (notebooks / "01-quickstart.ipynb").exists()
 
 
 def test_installed_entry_point_prints_help() -> None:
