@@ -4,6 +4,7 @@ from ._chunks import chunk_codebase, chunk_file, chunk_files, chunk_text
 from ._coverage import coverage, line_coverage
 from ._embedding import embedding_input
 from ._files import files
+from ._plots import plot_chunk_sizes, plot_sweep
 from ._sweep import sweep
 
 __all__ = [
@@ -15,5 +16,7 @@ __all__ = [
     "embedding_input",
     "files",
     "line_coverage",
+    "plot_chunk_sizes",
+    "plot_sweep",
     "sweep",
 ]

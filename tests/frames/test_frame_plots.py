@@ -1,0 +1,69 @@
+"""Plots return matplotlib Figures built without pyplot, drawing what the frames hold."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from matplotlib.figure import Figure
+
+from clanka_nb import engine, frames
+
+from .conftest import PY_FIVE_LINES, TS_EXAMPLE
+
+
+@pytest.fixture
+def codebase() -> engine.Codebase:
+    return engine.Codebase.from_texts({"e.ts": TS_EXAMPLE, "a.py": PY_FIVE_LINES})
+
+
+def test_chunk_sizes_histogram_stacks_one_series_per_type(codebase: engine.Codebase) -> None:
+    frame = frames.chunk_codebase(codebase)
+    figure = frames.plot_chunk_sizes(frame, by="type", metric="lines")
+    assert isinstance(figure, Figure)
+    axes = figure.axes[0]
+    labels = [text.get_text() for text in axes.get_legend().get_texts()]
+    assert labels == ["(none)", "class", "function", "method"]  # window chunks have no type
+    # Each bar is one series' count in one bin, drawn on top of the others: together, every chunk once.
+    assert sum(patch.get_height() for patch in axes.patches) == len(frame)
+    assert axes.get_xlabel() == "chunk lines"
+
+
+def test_chunk_sizes_without_grouping_and_by_characters(codebase: engine.Codebase) -> None:
+    frame = frames.chunk_codebase(codebase)
+    axes = frames.plot_chunk_sizes(frame, by=None, metric="characters", bins=5).axes[0]
+    assert axes.get_legend() is None
+    assert sum(patch.get_height() for patch in axes.patches) == len(frame)
+
+
+def test_empty_frame_plots_a_note(tmp_path) -> None:
+    axes = frames.plot_chunk_sizes(frames.chunk_text("")).axes[0]
+    assert [text.get_text() for text in axes.texts] == ["no chunks"]
+
+
+def test_sweep_curves_one_line_per_overlap(codebase: engine.Codebase) -> None:
+    sweep = frames.sweep(codebase, chunk_size=[2, 4, 8], chunk_overlap=[0, 1])
+    axes = frames.plot_sweep(sweep, metric="chunks").axes[0]
+    assert [line.get_label() for line in axes.lines] == ["overlap 0", "overlap 1"]
+    for line, overlap in zip(axes.lines, [0, 1], strict=True):
+        rows = sweep[sweep["chunk_overlap"] == overlap]
+        assert list(line.get_xdata()) == rows["chunk_size"].tolist()
+        assert list(line.get_ydata()) == rows["chunks"].tolist()
+
+
+def test_sweep_curves_split_by_character_limit_when_several(codebase: engine.Codebase) -> None:
+    sweep = frames.sweep(codebase, chunk_size=[2, 4], chunk_max_characters=[None, 50])
+    labels = [line.get_label() for line in frames.plot_sweep(sweep, "coverage").axes[0].lines]
+    assert labels == ["overlap 0, max 50 characters", "overlap 0, no character limit"]
+
+
+def test_unknown_metric_names_the_choices(codebase: engine.Codebase) -> None:
+    with pytest.raises(ValueError, match="metric='size' is not a column"):
+        frames.plot_chunk_sizes(frames.chunk_codebase(codebase), metric="size")
+    with pytest.raises(ValueError, match="choose one of"):
+        frames.plot_sweep(frames.sweep(codebase, chunk_size=[3]), metric="nope")
+
+
+def test_pyplot_is_not_used() -> None:
+    frames.plot_chunk_sizes(frames.chunk_text(TS_EXAMPLE))
+    assert "matplotlib.pyplot" not in sys.modules or sys.modules["matplotlib.pyplot"].get_fignums() == []
