@@ -9,7 +9,7 @@ from tree_sitter import Node
 from ._declarations import Declaration, parent_label, parser_for
 from ._files import extension
 from ._language_specs import SPECS_BY_EXTENSION, LanguageSpec, Rule
-from ._text import collapse_whitespace
+from ._text import collapse_whitespace, trim
 
 DEFAULT_EXPORT_NAME = "default"
 _ANONYMOUS_EXPORT = Rule("variable")  # `export default {…}`: a value with no rule of its own
@@ -26,7 +26,7 @@ def extended_declarations(path: str, text: str, lines: list[str]) -> tuple[str |
     if spec is None:
         return None, []
     tree = parser_for(spec.grammar).parse(text.encode("utf-8", "surrogatepass"))
-    return spec.grammar, _Walker(spec).walk(tree.root_node)
+    return spec.grammar, _Walker(spec, lines).walk(tree.root_node)
 
 
 # --- paths (see the `_language_specs` docstring) ---
@@ -86,10 +86,17 @@ def node_text(node: Node) -> str | None:
     return collapse_whitespace((node.text or b"").decode("utf-8", "surrogatepass")) or None
 
 
-def last_row(node: Node) -> int:
-    """0-based last line of the node; one ending at column 0 (a `///` comment keeps its LF) ends a line higher."""
-    end = node.end_point
-    return end.row - 1 if end.column == 0 and end.row > node.start_point.row else end.row
+def last_row(node: Node, lines: list[str]) -> int:
+    """0-based last line of the node that holds some of its text.
+
+    Some nodes end at column 0 of the next line (a Rust `///` comment keeps its LF) or take the blank
+    lines after them (Scala's indented bodies): those lines are not the declaration's.
+    """
+    start, end = node.start_point.row, node.end_point
+    row = end.row - 1 if end.column == 0 and end.row > start else end.row
+    while row > start and row < len(lines) and not trim(lines[row]):
+        row -= 1
+    return row
 
 
 # --- the walk ---
@@ -108,8 +115,8 @@ class _Frame:
 
 
 class _Walker:
-    def __init__(self, spec: LanguageSpec):
-        self.spec = spec
+    def __init__(self, spec: LanguageSpec, lines: list[str]):
+        self.spec, self.lines = spec, lines
         self.skipped = spec.comments | spec.leading
 
     def walk(self, root: Node) -> list[Declaration]:
@@ -124,7 +131,9 @@ class _Walker:
                     # Nothing parsed in a broken stretch at the top: keep its lines as one unnamed range
                     # rather than lose them from every chunk.
                     broken = frame.broken
-                    out.append(Declaration(broken.start_point.row + 1, last_row(broken) + 1, None, None, None))
+                    out.append(
+                        Declaration(broken.start_point.row + 1, last_row(broken, self.lines) + 1, None, None, None)
+                    )
                 continue
             index = frame.index
             frame.index += 1
@@ -172,7 +181,7 @@ class _Walker:
             if kind == "function":
                 kind = "method"
         start = self._start(frame.nodes, index)
-        out.append(Declaration(start + 1, last_row(original) + 1, name, kind, owner or frame.parent))
+        out.append(Declaration(start + 1, last_row(original, self.lines) + 1, name, kind, owner or frame.parent))
         if body is None:
             return None
         if rule.role == "class" and kind == "class":
@@ -250,7 +259,15 @@ class _Walker:
         A comment on the line where the previous sibling ends is that sibling's trailing comment.
         """
         start, i = self._climb(siblings, index - 1, siblings[index].start_point.row)
-        if i >= 0 and siblings[i].type in self.spec.swallowing and start == siblings[index].start_point.row:
+        if i < 0:
+            # The first member: Python puts a comment right under `class X:` beside the body, not in it.
+            body = siblings[index].parent
+            owner = body.parent if body is not None else None
+            if owner is not None:
+                around = owner.named_children
+                position = next((k for k, n in enumerate(around) if n.id == body.id), 0)
+                start, _ = self._climb(around, position - 1, start)
+        elif siblings[i].type in self.spec.swallowing and start == siblings[index].start_point.row:
             node = siblings[i]
             while node.named_child_count and node.type not in self.skipped:
                 node = node.named_children[-1]
@@ -263,10 +280,14 @@ class _Walker:
         """Move `start` up over siblings[i], siblings[i - 1]… while they are attached comments."""
         while i >= 0 and siblings[i].type in self.skipped:
             comment = siblings[i]
-            if last_row(comment) < start - 1:
+            if last_row(comment, self.lines) < start - 1:
                 break
             before = siblings[i - 1] if i else None
-            if before is not None and before.type not in self.skipped and last_row(before) >= comment.start_point.row:
+            if (
+                before is not None
+                and before.type not in self.skipped
+                and last_row(before, self.lines) >= comment.start_point.row
+            ):
                 break
             start = comment.start_point.row
             i -= 1
