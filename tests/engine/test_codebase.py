@@ -147,9 +147,10 @@ def test_named_paths_keep_the_order_given(tree):
     assert [c.name for c in codebase.chunks()] == ["b", "a"]
 
 
-def test_progress_is_told_once_per_file(tree):
+@pytest.mark.parametrize("workers", [1, 2])
+def test_progress_is_told_once_per_file(tree, workers):
     calls: list[int] = []
-    codebase = Codebase(tree, progress=calls.append)
+    codebase = Codebase(tree, progress=calls.append, workers=workers)
     assert calls == [1] * len(codebase.files)
 
 
