@@ -121,6 +121,18 @@ KINDS = {
         [(1, 5, '"fs"', "namespace", None), (2, 4, "Stat", "interface", 'namespace "fs"')],
     ),
     "name whitespace collapsed": ("a.ts", 'declare module "my  lib" {\n}', [(1, 2, '"my lib"', "namespace", None)]),
+    "export declare const (unwrapped twice)": ("a.ts", "export declare const x: number", [(1, 1, "x", V, None)]),
+    "export declare namespace": (
+        "a.ts",
+        "export declare namespace NS {\n  const k: number\n}",
+        [(1, 3, "NS", "namespace", None), (2, 2, "k", V, "namespace NS")],
+    ),
+    "declare class with a signature": (
+        "a.ts", "declare class A {\n  m(): void\n}", [(1, 3, "A", C, None), (2, 2, None, None, "class A")]
+    ),
+    "export default class": (
+        "a.ts", "export default class Foo {\n  m() {}\n}", [(1, 3, "Foo", C, None), (2, 2, "m", M, "class Foo")]
+    ),
     "export default function": ("a.ts", "export default function main() {\n  return 0\n}", [(1, 3, "main", F, None)]),
     "tsx arrow component": ("Card.tsx", "export const Card = () => <div>hi</div>", [(1, 1, "Card", F, None)]),
     "jsx function": ("App.jsx", "function App() {\n  return <p/>\n}", [(1, 3, "App", F, None)]),
@@ -148,6 +160,12 @@ def test_skipped_nodes_give_no_chunks():
         "const kept = 1",  # 10
     ])
     assert rows(chunk_file_content("a.ts", source)) == [(10, 10, "kept", V, None)]
+
+
+def test_ambient_declarations_without_a_declaration_inside_are_skipped():
+    # `declare function` holds a function_signature; `declare global` a statement block: neither unwraps.
+    source = "declare function f(): void\ndeclare global {\n  interface W {}\n}\nconst kept = 1"
+    assert rows(chunk_file_content("a.ts", source)) == [(5, 5, "kept", V, None)]
 
 
 @pytest.mark.parametrize(
