@@ -108,7 +108,7 @@ def first_meaningful(lines: list[str], at: int) -> int | None:
     return next((n for n in range(at, len(lines) + 1) if meaningful(lines[n - 1])), None)
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(documents(), chunk_settings)
 def test_line_windows(text, s):
     """Windows of a .md file.
@@ -230,7 +230,7 @@ def segments_count(lines: list[str], r: Record, s: Settings) -> int:
     return 1 if fits and r.end - r.start + 1 <= s.clamped_size else 2
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(modules(), chunk_settings)
 def test_declaration_chunks(module, s):
     text, records = module
@@ -270,7 +270,7 @@ def test_declaration_chunks(module, s):
 # --- re-chunking -------------------------------------------------------------------------------------
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(documents(), modules(), st.lists(chunk_settings, min_size=1, max_size=4))
 def test_a_codebase_rechunks_exactly_like_chunk_file_content(doc, module, all_settings):
     texts = {"doc.md": doc, "mod.ts": module[0], "mod.mjs": module[0]}
