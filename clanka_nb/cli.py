@@ -6,6 +6,7 @@ Heavy modules (pandas, tree-sitter) load only once a command runs, so `clanka-nb
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -33,8 +34,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{_parser.PROG}: error: {error}", file=sys.stderr)
         return error.exit_code
     except BrokenPipeError:
-        # `clanka-nb chunk . | head` closes stdout early: not an error worth a traceback.
-        sys.stderr.close()
+        # `clanka-nb chunk . | head` closes stdout early: not an error worth a traceback. Point stdout
+        # at devnull so the interpreter's final flush does not raise again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
 
 

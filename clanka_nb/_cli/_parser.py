@@ -101,8 +101,9 @@ def _settings(parser: argparse.ArgumentParser, *, many: bool) -> None:
     chars = _values.comma_list(_values.max_chars) if many else _values.max_chars
     plural = "comma-separated values, one sweep point each, e.g. " if many else ""
     parser.add_argument(
-        "--chunk-size", type=lines, default=[30] if many else 30, metavar="LINES",
-        help=f"most lines in one chunk; {plural}{'10,20,30' if many else 'e.g. 40'} (default: 30)",
+        "--chunk-size", type=lines, default=[10, 20, 30, 40, 60] if many else 30, metavar="LINES",
+        help=f"most lines in one chunk; {plural}{'10,20,30' if many else 'e.g. 40'} "
+        f"(default: {'10,20,30,40,60' if many else 30})",
     )
     parser.add_argument(
         "--chunk-overlap", type=lines, default=[0] if many else 0, metavar="LINES",

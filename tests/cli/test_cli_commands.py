@@ -175,3 +175,11 @@ def test_installed_entry_point_prints_help() -> None:
     for command in ("chunk", "files", "sweep", "lab"):
         assert command in result.stdout
     assert "exit codes" in result.stdout
+
+
+def test_sweep_defaults_try_five_sizes(capsys, code: Path) -> None:
+    status, out, _ = run(capsys, "sweep", str(code), "--format", "jsonl")
+    assert status == 0
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [r["chunk_size"] for r in rows] == [10, 20, 30, 40, 60]
+    assert {r["chunk_overlap"] for r in rows} == {0}
