@@ -1,0 +1,107 @@
+"""The pandas layer's cost as ratios to the engine, all measured in one process.
+
+Usage: python benchmarks/bench_frames.py [FOLDER] [--fetch] [--repeat N] [--check]
+
+FOLDER defaults to the largest `benchmarks/.data/*/package` (npm packages unpacked there; --fetch
+runs `npm pack effect@3.10.0` into benchmarks/.data first). Every timing is the best of N runs
+(default 3), taken in turns so load on the machine hits all of them alike. Targets from the issue:
+  frames.chunk_codebase, 1 worker      <= 1.2x list(engine.chunk_codebase(root, workers=1))
+  frames.sweep, 20 settings, 1 worker  <  2x  one engine.chunk_codebase
+Peak memory (tracemalloc, in separate untimed runs) is reported, not judged. --check exits 1 when
+a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import tarfile
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+
+from clanka_nb import engine, frames
+
+DATA = Path(__file__).parent / ".data"
+FETCH_SPEC = "effect@3.10.0"
+SWEEP = {"chunk_size": [10, 20, 30, 40, 60], "chunk_overlap": [0, 2, 5, 10]}  # 20 settings, one clamped
+
+
+def fetch(spec: str = FETCH_SPEC) -> Path:
+    """`npm pack` a package into benchmarks/.data and unpack it (once)."""
+    target = DATA / spec.replace("@", "-")
+    if not (target / "package").is_dir():
+        DATA.mkdir(parents=True, exist_ok=True)
+        out = subprocess.run(["npm", "pack", spec, "--silent"], cwd=DATA, check=True, capture_output=True, text=True)
+        with tarfile.open(DATA / out.stdout.strip().splitlines()[-1]) as archive:
+            archive.extractall(target, filter="data")
+    return target / "package"
+
+
+def folder_bytes(folder: Path) -> int:
+    return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file() and not path.is_symlink())
+
+
+def default_folder() -> Path | None:
+    """The largest unpacked package in benchmarks/.data, by bytes on disk."""
+    candidates = [path for path in DATA.glob("*/package") if path.is_dir()]
+    return max(candidates, key=folder_bytes, default=None)
+
+
+def peak_mb(run: Callable[[], object]) -> float:
+    tracemalloc.start()
+    try:
+        run()
+        return tracemalloc.get_traced_memory()[1] / 2**20
+    finally:
+        tracemalloc.stop()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("folder", nargs="?", help="a folder of source code (default: largest benchmarks/.data package)")
+    ap.add_argument("--fetch", action="store_true", help=f"npm pack {FETCH_SPEC} into benchmarks/.data first")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per timing; the best is kept (default 3)")
+    ap.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    args = ap.parse_args()
+    if args.fetch:
+        fetch()
+    root = Path(args.folder) if args.folder else default_folder()
+    if root is None or not root.is_dir():
+        raise SystemExit(f"no folder to measure ({root}): pass one, or --fetch to download {FETCH_SPEC}")
+
+    runs: dict[str, Callable[[], object]] = {
+        "engine.chunk_codebase": lambda: list(engine.chunk_codebase(root, workers=1)),
+        "frames.chunk_codebase": lambda: frames.chunk_codebase(root, workers=1, progress=False),
+        "frames.sweep (20 settings)": lambda: frames.sweep(root, **SWEEP, workers=1, progress=False),
+    }
+    best = dict.fromkeys(runs, float("inf"))
+    for _ in range(args.repeat):
+        for name, run in runs.items():
+            started = time.perf_counter()
+            run()
+            best[name] = min(best[name], time.perf_counter() - started)
+    memory = {name: peak_mb(run) for name, run in runs.items()}
+
+    base = best["engine.chunk_codebase"]
+    chunks = len(frames.chunk_codebase(root, workers=1, progress=False))
+    print(f"{root}: {len(engine.list_files(root))} files, {chunks} chunks at chunk_size=30; best of {args.repeat}")
+    print(f"{'run':<28} {'seconds':>8} {'x engine':>9} {'peak MB':>8}  target")
+    targets = {"frames.chunk_codebase": 1.2, "frames.sweep (20 settings)": 2.0}
+    missed = []
+    for name in runs:
+        ratio = best[name] / base
+        target = targets.get(name)
+        verdict = ""
+        if target is not None:
+            met = ratio <= target if name == "frames.chunk_codebase" else ratio < target
+            verdict = f"{'<=' if name == 'frames.chunk_codebase' else '<'} {target}x {'met' if met else 'MISSED'}"
+            if not met:
+                missed.append(name)
+        print(f"{name:<28} {best[name]:>8.3f} {ratio:>9.2f} {memory[name]:>8.1f}  {verdict}")
+    return 1 if args.check and missed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
