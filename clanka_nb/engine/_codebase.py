@@ -129,13 +129,22 @@ class Codebase:
     ) -> None:
         self.root = resolve_root(root)
         self.languages = check_languages(languages)
-        if paths is None:
-            listed = list_files(self.root, max_file_size=max_file_size)
-        else:
-            listed = [p for p in (relative_path(self.root, p) for p in paths) if p is not None]
-        self.files: list[str] = listed
         self._texts: dict[str, PreparedText] = {}
         self._reports: dict[str, FileReport] = {}
+        if paths is None:
+            listed = list_files(self.root, max_file_size=max_file_size)
+            self.files: list[str] = listed
+        else:
+            listed, self.files = [], []
+            for given in paths:
+                rel = relative_path(self.root, given)
+                if rel is None:  # kept and reported, so a path given by mistake is not lost silently
+                    shown = os.fspath(given).replace("\\", "/")
+                    self._reports[shown] = FileReport(shown, FileStatus.NOT_INDEXED, 0, "outside the root folder")
+                    self.files.append(shown)
+                else:
+                    listed.append(rel)
+                    self.files.append(rel)
         for text, report in load_all(self.root, listed, self.languages, check_workers(workers), progress):
             self._reports[report.path] = report
             if text is not None:

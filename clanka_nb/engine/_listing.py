@@ -27,7 +27,9 @@ def resolve_root(root: str | os.PathLike[str]) -> Path:
     if not path.is_dir():
         msg = f"root {str(path)!r} is a file, not a folder; pass its folder, or use chunk_file(root, path)"
         raise NotADirectoryError(msg)
-    return path.resolve()
+    # Lexical, as Node's path.resolve: a symlinked root stays as written, so absolute paths spelled
+    # through it are still inside it.
+    return Path(os.path.abspath(path))
 
 
 def parse_size(value: str | int) -> int:
