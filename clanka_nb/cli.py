@@ -33,6 +33,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CommandError as error:
         print(f"{_parser.PROG}: error: {error}", file=sys.stderr)
         return error.exit_code
+    except KeyboardInterrupt:
+        print(f"{_parser.PROG}: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         # `clanka-nb chunk . | head` closes stdout early: not an error worth a traceback. Point stdout
         # at devnull so the interpreter's final flush does not raise again.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from importlib import metadata
 from typing import NoReturn
 
 from . import _values
@@ -45,6 +46,7 @@ def build() -> Parser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     chunk = _command(commands, "chunk", "the chunks of a folder or of one file, one row per chunk")
@@ -77,6 +79,13 @@ def build() -> Parser:
         help="anything after -- goes to jupyter lab unchanged, e.g. -- --no-browser --port 8899",
     )
     return parser
+
+
+def _version() -> str:
+    try:
+        return metadata.version("clanka-nb")
+    except metadata.PackageNotFoundError:  # running from a source tree that was never installed
+        return "(not installed)"
 
 
 def _command(commands: argparse._SubParsersAction, name: str, summary: str) -> Parser:

@@ -183,3 +183,24 @@ def test_sweep_defaults_try_five_sizes(capsys, code: Path) -> None:
     rows = [json.loads(line) for line in out.splitlines()]
     assert [r["chunk_size"] for r in rows] == [10, 20, 30, 40, 60]
     assert {r["chunk_overlap"] for r in rows} == {0}
+
+
+def test_version(capsys) -> None:
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.strip() == f"clanka-nb {version('clanka-nb')}"
+
+
+def test_help_loads_no_heavy_module() -> None:
+    probe = (
+        "import sys, contextlib, io\n"
+        "from clanka_nb.cli import main\n"
+        "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['chunk', '--help'])\n"
+        "print(sorted(m for m in ('pandas', 'tree_sitter', 'ipywidgets', 'clanka_nb.engine') if m in sys.modules))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
+    assert result.stdout.strip() == "[]"
