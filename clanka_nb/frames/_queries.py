@@ -1,0 +1,135 @@
+"""Probe queries: taken from the codebase's own doc comments, or given by the user as a frame."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .. import engine
+from . import _columns
+from ._progress import Progress
+from ._queries_comments import doc_comment
+from ._queries_text import query_text
+from ._source import Source, open_source
+
+QUERIES: _columns.Schema = {
+    "query": _columns.STRING,
+    "path": _columns.STRING,
+    "start_line": _columns.INT,
+    "end_line": _columns.INT,
+    "name": _columns.STRING,
+    "type": _columns.TYPE,
+    "comment_start": _columns.INT,
+    "comment_end": _columns.INT,
+}
+REQUIRED = ("query", "path", "start_line", "end_line")
+
+Masks = dict[str, dict[int, str]]  # path -> line -> the line's text with the doc comment taken out
+
+
+def scan(codebase: engine.Codebase) -> tuple[pd.DataFrame, Masks]:
+    """The queries of every documented declaration, and every doc comment's lines to mask.
+
+    Every doc comment is masked, also those too short to be a query: any of them would otherwise
+    let search find a declaration by its comment instead of its code.
+    """
+    rows: dict[tuple[str, int], dict[str, Any]] = {}
+    masks: Masks = {}
+    for path in codebase.files:
+        text = codebase.text(path)
+        if text is None or not text.declarations:
+            continue
+        count = text.line_count
+        for declaration in text.declarations:
+            start, end = max(1, min(count, declaration.start_line)), min(count, declaration.end_line)
+            found = doc_comment(text.lines, start, end, text.grammar) if end >= start else None
+            if found is None or (path, found.comment_start) in rows:
+                continue
+            masks.setdefault(path, {}).update(found.masked)
+            rows[path, found.comment_start] = {
+                "query": query_text(found.lines, found.kind),
+                "path": path,
+                "start_line": found.target_start,
+                "end_line": found.target_end,
+                "name": declaration.name,
+                "type": declaration.type,
+                "comment_start": found.comment_start,
+                "comment_end": found.comment_end,
+            }
+    # A text that documents several declarations cannot say which one it is about: all are dropped.
+    kept = [row for row in rows.values() if row["query"] is not None]
+    seen = Counter(row["query"] for row in kept)
+    kept = [row for row in kept if seen[row["query"]] == 1]
+    columns = {name: [row[name] for row in kept] for name in QUERIES}
+    return _columns.build(columns, QUERIES, {"root": str(codebase.root), "languages": codebase.languages}), masks
+
+
+def probe_queries(
+    source: Source,
+    *,
+    paths: Iterable[str | os.PathLike[str]] | None = None,
+    max_file_size: str | int = "1M",
+    workers: int | None = None,
+    languages: str | None = None,
+    progress: Progress = None,
+) -> pd.DataFrame:
+    """The queries the probe takes from the code itself: one per documented declaration.
+
+    Every declaration with a doc comment (a `/** JSDoc */` or `/* */` block, a run of `//` lines,
+    `#` lines in Python, Ruby and shell, `--` in Lua; in extended mode a Python docstring, which
+    wins over `#` comments) gives a query and a target. The query is the comment's first
+    paragraph, cut at the first tag (`@param`) or docstring section (`Args:`), with markers,
+    `{@link X}` braces, HTML tags and backticks removed, whitespace collapsed, then cut after
+    its second sentence and at 40 words. Queries under 3 words, ones that read as code
+    (commented-out statements), license headers, and texts that document several declarations
+    (ambiguous) are left out. The target is the declaration's lines after its leading comments.
+
+    Columns: query, path, start_line, end_line (the target), name and type (of the declaration),
+    comment_start, comment_end (the comment's lines, which the probe masks out of the index).
+    Pass this frame, filtered or edited, as `probe(..., queries=...)`.
+    """
+    codebase = open_source(source, paths=paths, max_file_size=max_file_size, workers=workers,
+                           languages=languages, progress=progress)
+    return scan(codebase)[0]
+
+
+def check_queries(queries: pd.DataFrame, codebase: engine.Codebase) -> pd.DataFrame:
+    """User queries as a frame with the required columns and dtypes, every target inside its file."""
+    if not isinstance(queries, pd.DataFrame):
+        msg = f"queries must be a DataFrame with columns {', '.join(REQUIRED)}, got {type(queries).__name__}"
+        raise TypeError(msg)
+    missing = [name for name in REQUIRED if name not in queries.columns]
+    if missing:
+        msg = (
+            f"queries has no {', '.join(missing)} column; it needs query, path, start_line, end_line "
+            "(the target lines, 1-based inclusive), e.g. probe_queries(codebase)"
+        )
+        raise KeyError(msg)
+    frame = queries[list(REQUIRED)].reset_index(drop=True)
+    if frame.isna().any(axis=None):
+        msg = "queries has missing values in query, path, start_line or end_line; drop those rows first"
+        raise ValueError(msg)
+    frame = frame.astype({"query": _columns.STRING, "path": _columns.STRING,
+                          "start_line": _columns.INT, "end_line": _columns.INT})
+    frame["path"] = frame["path"].str.replace("\\", "/", regex=False)
+    for row in frame.itertuples(index=False):
+        text = codebase.text(row.path)  # raises KeyError naming a path the codebase does not have
+        count = 0 if text is None else text.line_count
+        if not 1 <= row.start_line <= row.end_line <= max(count, 1):
+            msg = (
+                f"query {row.query!r} targets lines {row.start_line}-{row.end_line} of {row.path}, "
+                f"which has {count} lines; targets need 1 <= start_line <= end_line <= the file's lines"
+            )
+            raise ValueError(msg)
+    return frame
+
+
+def target_arrays(queries: pd.DataFrame, files: dict[str, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """File index, first and last line of every query's target."""
+    file = np.fromiter((files[path] for path in queries["path"]), dtype=np.int64, count=len(queries))
+    return file, queries["start_line"].to_numpy(np.int64), queries["end_line"].to_numpy(np.int64)

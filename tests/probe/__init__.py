@@ -1,0 +1,1 @@
+"""Tests of the retrieval probe: queries, masking, searchers and scores."""
