@@ -33,6 +33,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CommandError as error:
         print(f"{_parser.PROG}: error: {error}", file=sys.stderr)
         return error.exit_code
+    except PermissionError as error:
+        print(f"{_parser.PROG}: error: permission denied for {error.filename!r}; "
+              "pick a path this user may read (or write, for -o)", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print(f"{_parser.PROG}: interrupted", file=sys.stderr)
         return 130

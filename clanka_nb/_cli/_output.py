@@ -25,6 +25,9 @@ def check_destination(fmt: str, output: str | None) -> None:
         msg = "parquet is binary and cannot go to the terminal; add -o FILE.parquet"
         raise CommandError(msg, exit_code=2)
     if output is not None:
+        if Path(output).expanduser().is_dir():
+            msg = f"cannot write {output!r}: it is a folder; pass a file name, e.g. -o chunks.{fmt}"
+            raise CommandError(msg, exit_code=1)
         folder = Path(output).expanduser().resolve().parent
         if not folder.is_dir():
             msg = f"cannot write {output!r}: folder {str(folder)!r} does not exist; create it or pick another -o"

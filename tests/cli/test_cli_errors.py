@@ -75,6 +75,24 @@ def test_output_into_a_missing_folder(capsys, code: Path, tmp_path: Path) -> Non
     assert "does not exist" in message
 
 
+def test_output_onto_a_folder(capsys, code: Path, tmp_path: Path) -> None:
+    exit_code, message = fails(capsys, "chunk", str(code), "-o", str(tmp_path))
+    assert exit_code == PATH
+    assert "is a folder" in message
+
+
+def test_output_without_permission(capsys, code: Path, tmp_path: Path, monkeypatch) -> None:
+    target = tmp_path / "out.csv"
+
+    def refuse(self: Path, *args: object, **kwargs: object) -> int:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "write_text", refuse)  # as root, a read-only folder would not stop us
+    exit_code, message = fails(capsys, "chunk", str(code), "--format", "csv", "-o", str(target))
+    assert exit_code == PATH
+    assert "permission denied" in message and "out.csv" in message
+
+
 def test_lab_with_a_missing_notebooks_folder(capsys, tmp_path: Path) -> None:
     exit_code, message = fails(capsys, "lab", "--notebooks", str(tmp_path / "gone"), "--dry-run")
     assert exit_code == PATH
