@@ -1,0 +1,250 @@
+"""The retrieval probe: how often search finds the code a query is about, at given chunk settings."""
+
+from __future__ import annotations
+
+import gc
+import os
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .. import engine
+from . import _columns
+from ._chunks import settings_attrs
+from ._lines import LineIndex
+from ._probe_index import Chunks, LineTokens, MaskedText
+from ._progress import Progress
+from ._queries import check_queries, scan, target_arrays
+from ._search import BM25Searcher, Searcher, resolve_searcher, search_many
+from ._search_tokens import code_tokens
+from ._source import Source, open_source
+
+PRECISION_AT = 5  # precision looks at the top 5 results, whatever k is
+DEFAULT_K = (1, 5, 10)
+
+PROBE: _columns.Schema = {
+    "query": _columns.STRING,
+    "path": _columns.STRING,
+    "start_line": _columns.INT,
+    "end_line": _columns.INT,
+    "rank": _columns.INT,
+    "precision": _columns.FLOAT,
+}
+
+
+def check_k(k: int | Iterable[int]) -> tuple[int, ...]:
+    """The cut-offs as a sorted tuple of distinct positive ints (a single int is a tuple of one)."""
+    values = [k] if isinstance(k, int | np.integer) else list(k)
+    if not values or any(isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 1 for v in values):
+        msg = f"k must be a positive int or a list of them (the cut-offs of recall@k), got {k!r}"
+        raise ValueError(msg)
+    return tuple(sorted({int(v) for v in values}))
+
+
+class ProbeSet:
+    """A parsed codebase, its queries and its masked lines: all the probe needs that no setting changes.
+
+    Build it once with `prepare_probe`, then score any number of settings with `probe_frame` or
+    `probe_columns`: nothing is parsed, extracted or (for BM25) tokenized again.
+    """
+
+    def __init__(self, codebase: engine.Codebase, queries: pd.DataFrame | None = None, *, mask: bool = True) -> None:
+        found, masks = scan(codebase)
+        self.codebase = codebase
+        self.queries = found if queries is None else check_queries(queries, codebase)
+        self.mask = mask
+        self.index = LineIndex(codebase, codebase.files)
+        self.masked = MaskedText(self.index, masks if mask else {})
+        files = {path: i for i, path in enumerate(self.index.paths)}
+        self.target_file, self.target_start, self.target_end = target_arrays(self.queries, files)
+        self._tokens: LineTokens | None = None
+
+    def __repr__(self) -> str:
+        return f"ProbeSet({self.codebase!r}, queries={len(self.queries)}, mask={self.mask})"
+
+    def chunks(self, settings: engine.ChunkSettings) -> Chunks:
+        return Chunks(self.index, [self.codebase.file_chunks(path, settings) for path in self.index.paths])
+
+    def rankings(self, chunks: Chunks, searcher: Searcher, depth: int) -> np.ndarray:
+        """Ids of the top `depth` chunks for every query (one row each, -1 where fewer were found)."""
+        if isinstance(searcher, BM25Searcher) and searcher.tokenizer is code_tokens:
+            if self._tokens is None:
+                self._tokens = LineTokens(self.masked)
+            searcher.index_ids(self._tokens.documents(chunks), self._tokens.vocab)
+        else:
+            searcher.index(self.masked.texts(chunks))
+        found = search_many(searcher, self.queries["query"].tolist(), depth)
+        ids = np.full((len(self.queries), depth), -1, dtype=np.int64)
+        for row, hits in enumerate(found):
+            hits = list(hits)[:depth]
+            ids[row, : len(hits)] = hits
+        if ids.size and (ids.max() >= len(chunks) or ids.min() < -1):
+            msg = (
+                f"{searcher!r} returned ids outside 0..{len(chunks) - 1}; "
+                "search must return positions in the list of indexed texts"
+            )
+            raise ValueError(msg)
+        return ids
+
+
+def prepare_probe(
+    source: Source,
+    queries: pd.DataFrame | None = None,
+    *,
+    mask: bool = True,
+    paths: Iterable[str | os.PathLike[str]] | None = None,
+    max_file_size: str | int = "1M",
+    workers: int | None = None,
+    languages: str | None = None,
+    progress: Progress = None,
+) -> ProbeSet:
+    """Parse (unless `source` is a Codebase) and extract the queries once, for scoring many settings."""
+    codebase = open_source(source, paths=paths, max_file_size=max_file_size, workers=workers,
+                           languages=languages, progress=progress)
+    return ProbeSet(codebase, queries, mask=mask)
+
+
+@contextmanager
+def _paused_gc() -> Iterator[None]:
+    """No cyclic garbage collection while indexing: the many short lists it makes would each time
+    have the whole parsed codebase walked again (half the time), and reference counting frees them."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _scores(prepared: ProbeSet, chunks: Chunks, ids: np.ndarray, k_max: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rank of the first chunk overlapping each query's target (0: none in the top k_max), and precision@5."""
+    if not len(chunks):
+        return np.zeros(len(ids), dtype=np.int64), np.zeros(len(ids))
+    found = ids >= 0
+    safe = np.where(found, ids, 0)
+    file, start, end = chunks.file[safe], chunks.start[safe], chunks.end[safe]
+    target_start, target_end = prepared.target_start[:, None], prepared.target_end[:, None]
+    same = found & (file == prepared.target_file[:, None])
+    shared = np.clip(np.minimum(end, target_end) - np.maximum(start, target_start) + 1, 0, None) * same
+    hit = shared[:, :k_max] > 0
+    rank = np.where(hit.any(axis=1), hit.argmax(axis=1) + 1, 0)
+    top = slice(0, PRECISION_AT)
+    retrieved = ((end - start + 1) * found)[:, top].sum(axis=1)
+    precision = np.divide(shared[:, top].sum(axis=1), retrieved, out=np.zeros(len(ids)), where=retrieved > 0)
+    return rank, precision
+
+
+def probe_frame(
+    prepared: ProbeSet,
+    settings: engine.ChunkSettings,
+    searcher: str | Searcher = "bm25",
+    k: int | Iterable[int] = DEFAULT_K,
+) -> pd.DataFrame:
+    """The per-query probe frame at one setting of an already prepared probe (see `probe`)."""
+    cutoffs = check_k(k)
+    searcher = resolve_searcher(searcher)
+    depth = max(cutoffs[-1], PRECISION_AT)
+    with _paused_gc():
+        chunks = prepared.chunks(settings)
+        ids = prepared.rankings(chunks, searcher, depth)
+    rank, precision = _scores(prepared, chunks, ids, cutoffs[-1])
+    queries = prepared.queries
+    columns: dict[str, Any] = {name: queries[name] for name in ("query", "path", "start_line", "end_line")}
+    columns["rank"] = pd.arrays.IntegerArray(rank, rank == 0)  # 0 stands for "not found": NA
+    columns["precision"] = precision
+    attrs = {
+        **settings_attrs(prepared.codebase, settings),
+        "k": list(cutoffs),
+        "searcher": repr(searcher),
+        "mask": prepared.mask,
+        "chunks": len(chunks),
+    }
+    return _columns.build(columns, PROBE, attrs)
+
+
+def probe_summary(frame: pd.DataFrame, k: int | Iterable[int] | None = None) -> pd.DataFrame:
+    """One row: queries, recall@k for every cut-off, mrr and precision of a `probe` frame.
+
+    recall@k is the share of queries whose target is in the top k chunks; mrr the mean of 1/rank
+    (0 for a query whose target is not in the top max(k)); precision the mean of the per-query
+    precision column. `k` defaults to the frame's own cut-offs (`frame.attrs["k"]`), else (1, 5, 10);
+    none may exceed the depth the frame was searched to. All are NA when there are no queries.
+    """
+    missing = [name for name in ("rank", "precision") if name not in frame.columns]
+    if missing:
+        msg = f"the frame has no {', '.join(missing)} column; pass the frame probe() returns"
+        raise KeyError(msg)
+    searched = frame.attrs.get("k", DEFAULT_K)
+    cutoffs = check_k(searched if k is None else k)
+    if cutoffs[-1] > max(searched):
+        msg = f"k={cutoffs[-1]} is deeper than the probe searched (up to {max(searched)}); run probe(..., k=...) again"
+        raise ValueError(msg)
+    count = len(frame)
+    rank = frame["rank"].to_numpy(dtype=np.float64, na_value=np.inf)
+    row: dict[str, Any] = {"queries": count}
+    for cutoff in cutoffs:
+        row[f"recall@{cutoff}"] = float((rank <= cutoff).mean()) if count else None
+    row["mrr"] = float((1 / rank).mean()) if count else None
+    row["precision"] = float(frame["precision"].astype("float64").mean()) if count else None
+    schema = {name: _columns.INT if name == "queries" else _columns.FLOAT for name in row}
+    return _columns.build({name: [value] for name, value in row.items()}, schema, dict(frame.attrs))
+
+
+def probe_columns(
+    prepared: ProbeSet,
+    settings: engine.ChunkSettings,
+    searcher: str | Searcher = "bm25",
+    k: int | Iterable[int] = DEFAULT_K,
+) -> dict[str, float | int | None]:
+    """The `probe_summary` row of one setting as a dict, for a sweep to add to its row.
+
+    Keys: queries, recall@<k> for every cut-off, mrr, precision. Pass one searcher object for all
+    settings of a sweep (each call re-indexes it).
+    """
+    row = probe_summary(probe_frame(prepared, settings, searcher, k)).iloc[0]
+    return {name: (None if pd.isna(value) else value.item() if hasattr(value, "item") else value)
+            for name, value in row.items()}
+
+
+def probe(
+    source: Source,
+    queries: pd.DataFrame | None = None,
+    searcher: str | Searcher = "bm25",
+    k: int | Iterable[int] = DEFAULT_K,
+    *,
+    chunk_size: int = 30,
+    chunk_overlap: int = 0,
+    chunk_max_characters: float | None = None,
+    mask: bool = True,
+    paths: Iterable[str | os.PathLike[str]] | None = None,
+    max_file_size: str | int = "1M",
+    workers: int | None = None,
+    languages: str | None = None,
+    progress: Progress = None,
+) -> pd.DataFrame:
+    """How well search finds the code each query is about, with the chunks of one setting.
+
+    `source` is a folder or a parsed `engine.Codebase` (reused: nothing is parsed again).
+    `queries` defaults to `probe_queries(source)`: one per documented declaration, the target
+    being the declaration's code. Or pass a frame with query, path, start_line, end_line.
+    The chunks are indexed as clanka embeds them (metadata header, numbered lines); with
+    `mask=True` every doc comment's lines are blanked first, so a hit means the code was found,
+    not the comment the query was taken from. `searcher` is "bm25" (BM25 over code-aware tokens),
+    an `EmbeddingSearcher(embed)`, or any object with `index(texts)` and `search(query, k)`.
+
+    One row per query: query, path, start_line, end_line (the target); rank, the 1-based
+    position of the first retrieved chunk of that file overlapping the target lines (NA when none
+    is in the top max(k)); precision, the target lines among the lines of the top 5 chunks (lines
+    of the target each chunk holds, summed, over the lines of those chunks; 0 when nothing was
+    found): small chunks that hit count more than huge ones. `probe_summary(frame)` sums it up.
+    """
+    cutoffs = check_k(k)
+    resolved = resolve_searcher(searcher)
+    settings = engine.ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)
+    prepared = prepare_probe(source, queries, mask=mask, paths=paths, max_file_size=max_file_size,
+                             workers=workers, languages=languages, progress=progress)
+    return probe_frame(prepared, settings, resolved, cutoffs)
