@@ -13,11 +13,11 @@ import pandas as pd
 from .. import engine
 from ._filters import NO_TYPE, TOP_LEVEL, ChunkFilter
 from ._preview import Preview, PreviewPane
-from ._render import MAX_LINES
 from ._source import Opened, Source, Texts, file_lines, open_chunks
 from ._style import MUTED, UI_FONT, type_chip
 from ._table import ChunkTable
 
+_CONTEXT_LINES = 3  # lines shown above a chosen chunk
 _PARENT_SUGGESTIONS = 1000  # the parent box suggests the most common parents; any text still filters
 
 
@@ -48,8 +48,11 @@ class Browser(widgets.VBox):
     `set_filters(...)` sets several with one refresh.
     """
 
-    def __init__(self, frame: pd.DataFrame, texts: Texts | None = None, *, page_size: int = 15) -> None:
+    def __init__(
+        self, frame: pd.DataFrame, texts: Texts | None = None, *, page_size: int = 15, preview_height: int = 460
+    ) -> None:
         self.data = frame
+        self.preview_height = preview_height
         self.texts = texts or Texts(root=Path(frame.attrs["root"]) if "root" in frame.attrs else None)
         self._filter = ChunkFilter(frame)
         self.mask = np.ones(len(frame), dtype=bool)
@@ -96,9 +99,9 @@ class Browser(widgets.VBox):
         files = widgets.VBox(
             [widgets.HTML(f'<b style="{UI_FONT}">files</b> <span style="{UI_FONT};color:{MUTED}">(chunks)</span>'),
              self.file_list],
-            layout=widgets.Layout(width="30%", min_width="220px"),
+            layout=widgets.Layout(width="26%", min_width="200px"),
         )  # fmt: skip
-        self.table.layout = widgets.Layout(flex="1 1 auto", width="70%")
+        self.table.layout = widgets.Layout(flex="1 1 auto", width="74%")
         super().__init__([self.header, filters, self.status, widgets.HBox([files, self.table]), self.preview])
         self.add_class("clanka-browser")
 
@@ -255,11 +258,12 @@ class Browser(widgets.VBox):
         lines, flags, note = file_lines(self.texts, path, chunks)
         selected = None if row is None else int(np.searchsorted(positions, row))
         start = 1
-        if row is not None and len(lines) > MAX_LINES:
-            start = max(1, int(self.data["start_line"].iloc[row]) - 10)
+        if row is not None and int(self.data["start_line"].iloc[row]) > _CONTEXT_LINES * 4:
+            # No script may scroll the view, so a chosen chunk deep in the file starts the view instead.
+            start = int(self.data["start_line"].iloc[row]) - _CONTEXT_LINES
         preview = Preview(
             lines, chunks, path=path, language=engine.language_of(path), meaningful=flags, note=note,
-            start=min(start, max(1, len(lines))), selected=selected,
+            start=min(start, max(1, len(lines))), selected=selected, height=self.preview_height,
         )  # fmt: skip
         self.preview.show(preview)
         if self.file_list.value != path:

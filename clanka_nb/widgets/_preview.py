@@ -24,11 +24,14 @@ from ._source import (
     open_codebase,
 )
 
+HEIGHT = 560  # px: a preview scrolls inside the notebook instead of making the page very long
+
 
 class Preview:
     """One file with its chunk boundaries; shows itself as HTML (`_repr_html_`) with or without a kernel.
 
-    State: `path`, `lines`, `frame` (the file's chunks), `start`, `max_lines`, `html`.
+    State: `path`, `lines`, `frame` (the file's chunks), `start`, `max_lines`, `html`; `height`
+    is the px height of the scroll box holding the lines (None: as tall as the lines).
     `page(start)` returns the same preview from another line; `.widget` is a paged widget of it.
     """
 
@@ -44,6 +47,7 @@ class Preview:
         start: int = 1,
         max_lines: int = MAX_LINES,
         selected: int | None = None,
+        height: int | None = HEIGHT,
     ) -> None:
         self.lines = list(lines)
         self.frame = frame
@@ -54,9 +58,10 @@ class Preview:
         self.start = start
         self.max_lines = max_lines
         self.selected = selected
+        self.height = height
         self.html = render_preview(
             self.lines, frame, path=path, language=language, max_lines=max_lines, start=start,
-            selected=selected, meaningful=self.meaningful, note=note,
+            selected=selected, meaningful=self.meaningful, note=note, height=height,
         )  # fmt: skip
         self._widget: PreviewPane | None = None
 
@@ -70,7 +75,7 @@ class Preview:
         """The same file shown from line `start`."""
         return Preview(
             self.lines, self.frame, path=self.path, language=self.language, meaningful=self.meaningful,
-            note=self.note, start=start, max_lines=self.max_lines, selected=self.selected,
+            note=self.note, start=start, max_lines=self.max_lines, selected=self.selected, height=self.height,
         )  # fmt: skip
 
     @property
@@ -101,7 +106,7 @@ class PreviewPane(widgets.VBox):
     def show(self, preview: Preview | None) -> None:
         self.preview = preview
         self.html.value = "" if preview is None else preview.html
-        paged = preview is not None and len(preview.lines) > preview.max_lines
+        paged = preview is not None and (preview.start > 1 or len(preview.lines) > preview.max_lines)
         self.pager.layout.display = "flex" if paged else "none"
         if preview is not None:
             self.prev_button.disabled = preview.start <= 1

@@ -30,6 +30,17 @@ from ._style import (
 MAX_LINES = 2000  # a page of the preview: more rows than this makes the browser sluggish
 MAX_LINE_CHARS = 1000  # longer lines are cut for display (a minified line would be one huge row)
 BAND_WIDTH = 15  # px: wide enough for a rotated 10px label
+# Every cell states its alignment, padding, border and line height: notebook front ends style bare
+# tables (JupyterLab right-aligns cells, pads them and stripes rows), and only inline styles win.
+_CELL = "border:none;vertical-align:top;line-height:18px"
+_NUMBER = f"{_CELL};color:{MUTED};text-align:right;padding:0 6px 0 8px;user-select:none"
+_MARK = "border:none;padding:0;width:4px;min-width:4px;"
+_GAP = "border:none;padding:0"
+_CODE = f"{_CELL};white-space:pre;text-align:left;padding:0 8px"
+_TABLE = (
+    f"{FONT};border-collapse:separate;border-spacing:0;table-layout:auto;width:auto;border:none;"
+    "margin:4px 0;background:#fff"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,6 +257,7 @@ def render_preview(
     selected: int | None = None,
     meaningful: Sequence[bool] | None = None,
     note: str | None = None,
+    height: int | None = None,
 ) -> str:
     """HTML of `lines` with a gutter band for every chunk; inline styles only, same input -> same bytes.
 
@@ -253,7 +265,8 @@ def render_preview(
     optionally type, name, parent, characters, chunker); rows of other paths are left out.
     Lines `start` .. `start + max_lines - 1` are shown, with a notice when the file has more.
     `selected` (position in `chunks`) outlines one chunk; `meaningful` (one flag per line) defaults
-    to the reference's rule; `note` is shown above the lines (e.g. why a file has no chunks).
+    to the reference's rule; `note` is shown above the lines (e.g. why a file has no chunks);
+    `height` (px) makes the lines a scroll box of at most that height, under a fixed header.
     """
     if isinstance(max_lines, bool) or not isinstance(max_lines, int) or max_lines < 1:
         msg = f"max_lines must be a positive int, got {max_lines!r}; pass e.g. max_lines=2000"
@@ -286,17 +299,17 @@ def render_preview(
         row = start
         for first in sorted(cells):
             if first > row:
-                cells[row] = (first - row, f'<td rowspan="{first - row}"></td>')
+                cells[row] = (first - row, f'<td rowspan="{first - row}" style="{_GAP}"></td>')
             row = first + cells[first][0]
         if row <= stop:
-            cells[row] = (stop - row + 1, f'<td rowspan="{stop - row + 1}"></td>')
+            cells[row] = (stop - row + 1, f'<td rowspan="{stop - row + 1}" style="{_GAP}"></td>')
 
     code = highlight_lines(lines[:stop], path, language)
     rows = []
     for line in range(start, stop + 1):
         covered, flag = cover[line - 1], flags[line - 1]
         mark = ""
-        code_style = "white-space:pre;padding:0 8px"
+        code_style = _CODE
         if not covered:
             mark = f"background:{UNCOVERED_CODE if flag else UNCOVERED_BLANK}"
             if flag:
@@ -306,11 +319,10 @@ def render_preview(
         gutter = "".join(cells[line][1] for cells in starts if line in cells)
         cut = len(lines[line - 1]) - MAX_LINE_CHARS
         more = f'<span style="color:{MUTED}"> … {cut:,} more characters</span>' if cut > 0 else ""
+        uncovered = "" if covered else f' data-uncovered="{"code" if flag else "blank"}"'
         rows.append(
-            f'<tr data-line="{line}"{"" if covered else " data-uncovered=" + ("code" if flag else "blank")}>'
-            f'<td style="color:{MUTED};text-align:right;padding:0 6px 0 8px;user-select:none">{line}</td>'
-            f'<td style="width:4px;min-width:4px;padding:0;{mark}"></td>{gutter}'
-            f'<td style="{code_style}">{code[line - 1]}{more}</td></tr>'
+            f'<tr data-line="{line}"{uncovered} style="background:#fff"><td style="{_NUMBER}">{line}</td>'
+            f'<td style="{_MARK}{mark}"></td>{gutter}<td style="{code_style}">{code[line - 1]}{more}</td></tr>'
         )
 
     head = [f"<b>{escape(path)}</b>"]
@@ -330,13 +342,13 @@ def render_preview(
         parts.append(_notice(note))
     paged = total > stop - start + 1
     if paged:
-        after = f"; pass start={stop + 1} for the next page" if stop < total else ""
-        parts.append(_notice(f"Long file: showing lines {start:,}–{stop:,} of {total:,}{after}."))
+        long = "Long file: showing" if total > max_lines else "Showing"
+        hints = [f"pass start={stop + 1} for the next page"] if stop < total else []
+        hints += ["start=1 for the top"] if start > 1 else []
+        parts.append(_notice(f"{long} lines {start:,}–{stop:,} of {total:,}; {' or '.join(hints)}."))
     if total:
-        parts.append(
-            f'<table style="{FONT};line-height:18px;border-collapse:separate;border-spacing:0;'
-            f'margin:4px 0;background:#fff">{"".join(rows)}</table>'
-        )
+        scroll = f"max-height:{height}px;overflow:auto" if height is not None else ""
+        parts.append(f'<div data-lines="" style="{scroll}"><table style="{_TABLE}">{"".join(rows)}</table></div>')
     else:
         parts.append(f'<div style="padding:6px 8px;color:{MUTED}">No lines to show.</div>')
     if paged:

@@ -20,7 +20,8 @@ UNTYPED_COLOUR = "#8a94a6"  # line windows and declarations the reference gives 
 _DARK_TEXT = frozenset({"enum", "type-alias"})
 
 FONT = "font-family:SFMono-Regular,Menlo,Consolas,'DejaVu Sans Mono',monospace;font-size:12px"
-UI_FONT = "font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;font-size:12px"
+# line-height is stated because the HTML widget's container sets a tall one for form controls.
+UI_FONT = "font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;font-size:12px;line-height:1.5"
 MUTED = "#6e7781"
 # Hatching for meaningful lines no chunk covers: they are missing from the index.
 UNCOVERED_CODE = "repeating-linear-gradient(135deg,#d1242f 0 2px,transparent 2px 4px)"

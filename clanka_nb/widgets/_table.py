@@ -12,10 +12,12 @@ import pandas as pd
 
 from ._style import FONT, MUTED, UI_FONT, type_chip
 
-TABLE_COLUMNS = ("path", "start_line", "end_line", "type", "name", "parent", "lines", "characters", "chunker")
+TABLE_COLUMNS = ("path", "start_line", "end_line", "type", "name", "parent", "lines", "characters")
 SORTABLE = ("path", "start_line", "lines", "characters", "type", "name", "parent", "language")
 ENGINE_ORDER = "engine order"
+_PICK = "— pick a row to see it in its file —"  # the row picker's "nothing chosen" entry (value -1)
 _HEADINGS = {"start_line": "start", "end_line": "end"}
+_COMMENT_STARTS = ("//", "/*", "*")  # a doc comment says less about a chunk than its first statement
 _NUMERIC = frozenset({"start_line", "end_line", "lines", "characters"})
 
 
@@ -24,10 +26,11 @@ def _missing(value: Any) -> bool:
 
 
 def _first_line(content: Any, width: int = 60) -> str:
-    """The chunk's first non-blank line, shortened: enough to recognise it in a list."""
+    """The chunk's first line of code (past blank lines and C-style comments), shortened."""
     if _missing(content):
         return ""
-    line = next((line.strip() for line in str(content).split("\n") if line.strip()), "")
+    lines = [line.strip() for line in str(content).split("\n") if line.strip()]
+    line = next((line for line in lines if not line.startswith(_COMMENT_STARTS)), lines[0] if lines else "")
     return line if len(line) <= width else line[: width - 1] + "…"
 
 
@@ -46,7 +49,8 @@ def render_table(
     """
     total = len(page) if total is None else total
     shown = [c for c in columns if c in page.columns]
-    cell = "padding:2px 8px;border-bottom:1px solid #eaeef2;white-space:nowrap;vertical-align:top"
+    # Alignment and borders stated on every cell: notebook front ends restyle bare tables.
+    cell = "padding:2px 8px;border:none;border-bottom:1px solid #eaeef2;white-space:nowrap;vertical-align:top"
     head = "".join(
         f'<th style="{cell};text-align:{"right" if c in _NUMERIC else "left"};background:#f6f8fa">'
         f"{escape(_HEADINGS.get(c, c))}</th>"
@@ -57,7 +61,7 @@ def render_table(
     rows = []
     for i in range(len(page)):
         position = offset + i
-        background = "background:#fff8c5;" if position == selected else ""
+        background = "background:#fff8c5" if position == selected else "background:#fff"
         cells = [f'<td data-col="#" style="{cell};text-align:right;color:{MUTED}">{position + 1}</td>']
         for c in shown:
             value = values[c][i]
@@ -67,17 +71,17 @@ def render_table(
                 text = f'<span style="color:{MUTED}">–</span>'
             else:
                 text = escape(f"{value:,}" if c in {"lines", "characters"} else str(value))
-            align = "text-align:right;" if c in _NUMERIC else ""
+            align = "text-align:right;" if c in _NUMERIC else "text-align:left;"
             cells.append(f'<td data-col="{c}" style="{cell};{align}">{text}</td>')
         first = escape(_first_line(contents[i]))
-        cells.append(f'<td data-col="first line" style="{cell};{FONT};color:#57606a">{first}</td>')
+        cells.append(f'<td data-col="first line" style="{cell};text-align:left;{FONT};color:#57606a">{first}</td>')
         rows.append(f'<tr data-row="{position}" style="{background}">{"".join(cells)}</tr>')
     if not rows:
         colspan = len(shown) + 2
         rows.append(f'<tr><td colspan="{colspan}" style="{cell};color:{MUTED}">No chunks match the filters.</td></tr>')
     return (
         f'<div data-clanka="table" data-total="{total}" style="{UI_FONT};overflow-x:auto;color:#24292f;'
-        f'background:#fff"><table style="border-collapse:collapse;width:100%">'
+        f'background:#fff"><table style="border-collapse:collapse;width:100%;table-layout:auto;margin:0">'
         f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
     )
 
@@ -111,12 +115,14 @@ class ChunkTable(widgets.VBox):
             options=[ENGINE_ORDER, *sortable], value=ENGINE_ORDER, description="sort by",
             layout=widgets.Layout(width="210px"),
         )  # fmt: skip
-        self.descending = widgets.ToggleButton(value=False, description="descending", icon="sort-amount-desc")
+        self.descending = widgets.ToggleButton(
+            value=False, description="descending", icon="sort-amount-desc", layout=widgets.Layout(width="120px")
+        )
         self.prev_button = widgets.Button(description="◀ previous", layout=widgets.Layout(width="100px"))
-        self.next_button = widgets.Button(description="next ▶", layout=widgets.Layout(width="100px"))
+        self.next_button = widgets.Button(description="next ▶", layout=widgets.Layout(width="90px"))
         self.page_label = widgets.HTML()
         self.row_picker = widgets.Dropdown(
-            options=[("— pick a row to see it in its file —", None)], value=None, description="show",
+            options=[(_PICK, -1)], value=-1, description="show",
             layout=widgets.Layout(width="100%"),
         )  # fmt: skip
         self.html = widgets.HTML()
@@ -126,7 +132,10 @@ class ChunkTable(widgets.VBox):
         self.prev_button.on_click(lambda _: self.go(self.page - 1))
         self.next_button.on_click(lambda _: self.go(self.page + 1))
         self.row_picker.observe(self._on_pick, "value")
-        bar = widgets.HBox([self.sort_by, self.descending, self.prev_button, self.next_button, self.page_label])
+        bar = widgets.HBox(
+            [self.sort_by, self.descending, self.prev_button, self.next_button, self.page_label],
+            layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
+        )
         super().__init__([bar, self.html, self.row_picker])
 
     @property
@@ -181,7 +190,7 @@ class ChunkTable(widgets.VBox):
         self.show(self._mask)
 
     def _on_pick(self, change: Any) -> None:
-        if not self._syncing and change["new"] is not None:
+        if not self._syncing and change["new"] >= 0:
             self.select(change["new"])
 
     def _render(self) -> None:
@@ -195,11 +204,12 @@ class ChunkTable(widgets.VBox):
             f'<span style="{UI_FONT};color:{MUTED};margin-left:8px">page {self.page + 1} of {self.pages} · '
             f"{count:,} row{'s' * (count != 1)}</span>"
         )
-        options: list[tuple[str, int | None]] = [("— pick a row to see it in its file —", None)]
+        options: list[tuple[str, int]] = [(_PICK, -1)]
         options += [(_row_label(first + i, row), first + i) for i, row in enumerate(page.itertuples(index=False))]
         self._syncing = True
         try:
             self.row_picker.options = options
-            self.row_picker.value = self.selected if self.selected in dict(options).values() else None
+            shown = self.selected is not None and first <= self.selected < first + len(page)
+            self.row_picker.value = self.selected if shown else -1
         finally:
             self._syncing = False

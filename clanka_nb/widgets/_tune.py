@@ -89,7 +89,7 @@ class Tuner(widgets.VBox):
         self.before: dict[str, Any] | None = None
         self.seconds = 0.0
         slider = {"continuous_update": False, "style": {"description_width": "110px"}}
-        slider_layout = {"width": "420px"}
+        slider_layout = {"width": "400px"}
         self.chunk_size = widgets.IntSlider(
             value=settings.chunk_size, min=1, max=max(200, settings.chunk_size), description="chunk_size",
             layout=widgets.Layout(**slider_layout), **slider,
@@ -100,16 +100,16 @@ class Tuner(widgets.VBox):
         )  # fmt: skip
         limit = settings.chunk_max_characters
         self.limit_characters = widgets.Checkbox(
-            value=limit is not None, description="limit characters", indent=False, layout=widgets.Layout(width="130px")
+            value=limit is not None, description="limit characters", indent=False, layout=widgets.Layout(width="120px")
         )
         self.max_characters = widgets.IntSlider(
             value=limit if limit is not None else 2000, min=100, max=max(20000, limit or 0), step=100,
-            description="max characters", disabled=limit is None, layout=widgets.Layout(width="400px"), **slider,
+            description="max characters", disabled=limit is None, layout=widgets.Layout(width="300px"), **slider,
         )  # fmt: skip
         files = [p for p in codebase.files if (t := codebase.text(p)) is not None and t.lines]
         self.file_picker = widgets.Dropdown(
             options=files, value=None, description="file", style={"description_width": "110px"},
-            layout=widgets.Layout(width="420px"),
+            layout=widgets.Layout(width="400px"),
         )  # fmt: skip
         self.stats_html = widgets.HTML()
         self.histogram = widgets.HTML()
@@ -122,7 +122,8 @@ class Tuner(widgets.VBox):
              self.file_picker],
         )  # fmt: skip
         top = widgets.HBox(
-            [controls, self.stats_html, self.histogram], layout=widgets.Layout(flex_flow="row wrap", gap="16px")
+            [widgets.VBox([controls, self.histogram]), self.stats_html],
+            layout=widgets.Layout(flex_flow="row wrap", gap="24px"),
         )
         super().__init__([top, self.preview])
         self.add_class("clanka-tune")
@@ -187,8 +188,9 @@ class Tuner(widgets.VBox):
             return
         self.file_frame = self.frame[(self.frame["path"] == path).to_numpy(dtype=bool)]
         lines, flags, note = file_lines(self.texts, path, self.file_frame)
+        language = engine.language_of(path)
         self.preview.show(
-            Preview(lines, self.file_frame, path=path, language=engine.language_of(path), meaningful=flags, note=note)
+            Preview(lines, self.file_frame, path=path, language=language, meaningful=flags, note=note, height=460)
         )
 
 
