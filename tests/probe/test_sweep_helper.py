@@ -1,0 +1,38 @@
+"""The per-setting helper a sweep calls agrees with separate probe calls."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from clanka_nb import engine
+from clanka_nb.frames._probe import ProbeSet, probe, probe_columns, probe_summary
+from clanka_nb.frames._search import BM25Searcher
+
+SAMPLE = Path(__file__).parents[2] / "clanka_nb" / "sample"
+SETTINGS = [(10, 0, None), (30, 0, None), (20, 5, 800), (60, 10, None)]
+
+
+@pytest.fixture(scope="module")
+def codebase() -> engine.Codebase:
+    return engine.Codebase(SAMPLE)
+
+
+def test_probe_columns_agree_with_separate_probe_calls_in_any_order(codebase):
+    prepared = ProbeSet(codebase)
+    searcher = BM25Searcher()  # one searcher re-indexed at every setting, as a sweep does
+    columns = {combo: probe_columns(prepared, engine.ChunkSettings.build(*combo), searcher) for combo in SETTINGS[::-1]}
+    for size, overlap, limit in SETTINGS:
+        alone = probe(codebase, chunk_size=size, chunk_overlap=overlap, chunk_max_characters=limit)
+        expected = probe_summary(alone).iloc[0].to_dict()
+        got = columns[size, overlap, limit]
+        assert list(got) == ["queries", "recall@1", "recall@5", "recall@10", "mrr", "precision"]
+        assert got == pytest.approx(expected)
+        assert all(isinstance(value, int | float) for value in got.values())  # plain numbers for a table row
+
+
+def test_probe_columns_follow_k(codebase):
+    got = probe_columns(ProbeSet(codebase), engine.ChunkSettings.build(30), k=(3, 5))
+    assert list(got) == ["queries", "recall@3", "recall@5", "mrr", "precision"]
+    assert got["recall@3"] <= got["recall@5"]
