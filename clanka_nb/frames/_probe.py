@@ -205,9 +205,10 @@ def probe_columns(
     Keys: queries, recall@<k> for every cut-off, mrr, precision. Pass one searcher object for all
     settings of a sweep (each call re-indexes it).
     """
-    row = probe_summary(probe_frame(prepared, settings, searcher, k)).iloc[0]
-    return {name: (None if pd.isna(value) else value.item() if hasattr(value, "item") else value)
-            for name, value in row.items()}
+    summary = probe_summary(probe_frame(prepared, settings, searcher, k))
+    values = {name: summary[name].iloc[0] for name in summary.columns}  # per column: queries stays an int
+    return {name: None if pd.isna(value) else value.item() if hasattr(value, "item") else value
+            for name, value in values.items()}
 
 
 def probe(
