@@ -52,7 +52,10 @@ class ProbeSet:
     """
 
     def __init__(self, codebase: engine.Codebase, queries: pd.DataFrame | None = None, *, mask: bool = True) -> None:
-        found, masks = scan(codebase)
+        if not isinstance(codebase, engine.Codebase):
+            msg = f"ProbeSet needs an engine.Codebase, got {type(codebase).__name__}; prepare_probe(folder) parses one"
+            raise TypeError(msg)
+        found, masks = scan(codebase) if queries is None or mask else (None, {})
         self.codebase = codebase
         self.queries = found if queries is None else check_queries(queries, codebase)
         self.mask = mask
