@@ -44,6 +44,23 @@ def check_k(k: int | Iterable[int]) -> tuple[int, ...]:
     return tuple(sorted({int(v) for v in values}))
 
 
+@contextmanager
+def _paused_gc() -> Iterator[None]:
+    """No cyclic garbage collection while chunking and building a BM25 index.
+
+    The many short lists they make would each time have the whole parsed codebase walked again
+    (half the time), while reference counting frees them anyway. Not around a user's `embed`,
+    whose model may rely on the collector.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 class ProbeSet:
     """A parsed codebase, its queries and its masked lines: all the probe needs that no setting changes.
 
@@ -74,9 +91,11 @@ class ProbeSet:
     def rankings(self, chunks: Chunks, searcher: Searcher, depth: int) -> np.ndarray:
         """Ids of the top `depth` chunks for every query (one row each, -1 where fewer were found)."""
         if isinstance(searcher, BM25Searcher) and searcher.tokenizer is code_tokens:
-            if self._tokens is None:
-                self._tokens = LineTokens(self.masked)
-            searcher.index_ids(self._tokens.documents(chunks), self._tokens.vocab)
+            # Each line's tokens are computed once for all settings; other searchers get texts.
+            with _paused_gc():
+                if self._tokens is None:
+                    self._tokens = LineTokens(self.masked)
+                searcher.index_ids(self._tokens.documents(chunks), self._tokens.vocab)
         else:
             searcher.index(self.masked.texts(chunks))
         found = search_many(searcher, self.queries["query"].tolist(), depth)
@@ -110,19 +129,6 @@ def prepare_probe(
     return ProbeSet(codebase, queries, mask=mask)
 
 
-@contextmanager
-def _paused_gc() -> Iterator[None]:
-    """No cyclic garbage collection while indexing: the many short lists it makes would each time
-    have the whole parsed codebase walked again (half the time), and reference counting frees them."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def _scores(prepared: ProbeSet, chunks: Chunks, ids: np.ndarray, k_max: int) -> tuple[np.ndarray, np.ndarray]:
     """Rank of the first chunk overlapping each query's target (0: none in the top k_max), and precision@5."""
     if not len(chunks):
@@ -153,7 +159,7 @@ def probe_frame(
     depth = max(cutoffs[-1], PRECISION_AT)
     with _paused_gc():
         chunks = prepared.chunks(settings)
-        ids = prepared.rankings(chunks, searcher, depth)
+    ids = prepared.rankings(chunks, searcher, depth)
     rank, precision = _scores(prepared, chunks, ids, cutoffs[-1])
     queries = prepared.queries
     columns: dict[str, Any] = {name: queries[name] for name in ("query", "path", "start_line", "end_line")}
