@@ -64,7 +64,7 @@ def _change(row: pd.Series) -> str:
 def declaration_changes(frame_a: pd.DataFrame, frame_b: pd.DataFrame) -> pd.DataFrame:
     """The declarations (and files' line windows) whose chunks differ between two chunk frames."""
     a, b = _ranges(frame_a), _ranges(frame_b)
-    both = a.join(b, how="outer", lsuffix="_a", rsuffix="_b")
+    both = pd.merge(a, b, how="outer", left_index=True, right_index=True, suffixes=("_a", "_b"))
     both = both[both["ranges_a"].fillna("") != both["ranges_b"].fillna("")].copy()
     both["chunks_a"] = both["chunks_a"].fillna(0).astype("int64")
     both["chunks_b"] = both["chunks_b"].fillna(0).astype("int64")

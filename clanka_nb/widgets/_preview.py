@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import ipywidgets as widgets
@@ -156,10 +157,13 @@ def preview(
         if path is not None and not isinstance(source, engine.Codebase):
             # One file asked for: parse only that file, not the whole folder.
             root = sample_codebase() if source is None else source
+            if not (Path(root) / path).is_file():
+                msg = f"there is no file {path!r} under {str(root)!r}; give the path relative to that folder"
+                raise KeyError(msg)
             languages = open_settings.get("languages") or "clanka"
             source = engine.Codebase(root, paths=[path], workers=1, languages=languages)
-            if not source.files:
-                msg = f"{path!r} is not a file the reference indexes under {str(root)!r}; check the path and extension"
+            if source.report(path).status is engine.FileStatus.NOT_INDEXED:
+                msg = f"{path!r} is not a file the reference indexes (see engine.is_meaningful_file)"
                 raise KeyError(msg)
         codebase = open_codebase(source, **open_settings)
         frame = frames.chunk_codebase(codebase, progress=False, **chunk_settings)

@@ -111,7 +111,7 @@ class Tuner(widgets.VBox):
             options=files, value=None, description="file", style={"description_width": "110px"},
             layout=widgets.Layout(width="400px"),
         )  # fmt: skip
-        self.stats_html = widgets.HTML()
+        self.stats_html = widgets.HTML(layout=widgets.Layout(margin="0 0 0 24px"))
         self.histogram = widgets.HTML()
         self.preview = PreviewPane()
         for control in (self.chunk_size, self.chunk_overlap, self.limit_characters, self.max_characters):
@@ -123,7 +123,7 @@ class Tuner(widgets.VBox):
         )  # fmt: skip
         top = widgets.HBox(
             [widgets.VBox([controls, self.histogram]), self.stats_html],
-            layout=widgets.Layout(flex_flow="row wrap", gap="24px"),
+            layout=widgets.Layout(flex_flow="row wrap"),
         )
         super().__init__([top, self.preview])
         self.add_class("clanka-tune")

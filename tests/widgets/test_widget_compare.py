@@ -1,0 +1,94 @@
+"""Side-by-side compare: which declarations change chunks between two settings, and both previews."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from clanka_nb import engine, frames, sample_codebase
+from clanka_nb.widgets import Compare, compare, declaration_changes
+
+from ._html import parse
+
+LEDGER = """\
+export class Ledger {
+  private rows: number[] = [];
+
+  add(value: number): void {
+    this.rows.push(value);
+    this.rows.sort();
+    this.rows.reverse();
+    this.rows.pop();
+  }
+
+  size(): number {
+    return this.rows.length;
+  }
+}
+
+export const LIMIT = 10;
+"""
+
+
+def test_changes_name_the_declarations_cut_differently() -> None:
+    a = frames.chunk_text(LEDGER, "ledger.ts", chunk_size=30)
+    b = frames.chunk_text(LEDGER, "ledger.ts", chunk_size=3)
+    changes = declaration_changes(a, b).set_index("name")
+    # The class is 14 lines: cut to its first 3 lines; `add` (6 lines) in 2 pieces; `size` (3) and LIMIT fit.
+    assert set(changes.index) == {"Ledger", "add"}
+    assert changes.loc["Ledger", ["chunks_a", "chunks_b", "ranges_a", "ranges_b"]].tolist() == [1, 1, "1–14", "1–3"]
+    assert changes.loc["Ledger", "change"] == "cut differently"
+    assert changes.loc["add", ["chunks_a", "chunks_b", "change"]].tolist() == [1, 2, "more chunks in B"]
+    assert changes.loc["add", ["start_line", "end_line"]].tolist() == [4, 9]
+
+
+def test_equal_settings_change_nothing() -> None:
+    a = frames.chunk_text(LEDGER, "ledger.ts")
+    assert declaration_changes(a, a.copy()).empty
+
+
+def test_line_windows_compare_as_one_group_per_file() -> None:
+    text = "".join(f"line {i}\n" for i in range(20))
+    a = frames.chunk_text(text, "notes.md", chunk_size=10)
+    b = frames.chunk_text(text, "notes.md", chunk_size=5)
+    changes = declaration_changes(a, b)
+    assert len(changes) == 1
+    assert changes.iloc[0][["chunks_a", "chunks_b"]].tolist() == [2, 4]
+    assert pd.isna(changes.iloc[0]["type"]) and pd.isna(changes.iloc[0]["name"])
+
+
+@pytest.fixture(scope="module")
+def codebase() -> engine.Codebase:
+    return engine.Codebase(sample_codebase())
+
+
+def test_compare_shows_the_file_with_most_changes_side_by_side(codebase: engine.Codebase) -> None:
+    view = compare(codebase, a={"chunk_size": 30}, b={"chunk_size": 8})
+    busiest = view.changes["path"].value_counts().index[0]
+    assert view.file_picker.value == busiest
+    assert list(view.frame.columns) == list(view.changes.columns)
+    assert set(view.frame["path"]) == {busiest} and len(view.frame) == (view.changes["path"] == busiest).sum()
+    sides = parse(view.view.value).find_all("data-side")
+    assert [s.attrs["data-side"] for s in sides] == ["A", "B"]
+    a_bands, b_bands = ({(e.attrs["data-start"], e.attrs["data-end"]) for e in s.find_all("data-chunk")} for s in sides)
+    assert a_bands != b_bands
+    assert max(int(end) - int(start) + 1 for start, end in b_bands) <= 8
+    assert f"<b>{len(view.changes):,}</b> of" in view.summary.value
+
+
+def test_picking_another_file_redraws_both_sides(codebase: engine.Codebase) -> None:
+    view = Compare(codebase, {"chunk_size": 30}, {"chunk_size": 8}, "src/models.ts")
+    assert view.left.path == view.right.path == "src/models.ts"
+    view.file_picker.value = "src/pricing.ts"
+    assert view.left.path == view.right.path == "src/pricing.ts"
+    assert set(view.frame["path"]) <= {"src/pricing.ts"}
+    assert view.html == view._repr_html_() and "src/pricing.ts" in view.html
+
+
+def test_bad_settings_are_refused_before_chunking(codebase: engine.Codebase) -> None:
+    with pytest.raises(TypeError, match="b= has unknown setting"):
+        compare(codebase, a={}, b={"size": 3})
+    with pytest.raises(TypeError, match="chunk_size must be an int"):
+        compare(codebase, a={"chunk_size": "30"}, b={})
+    with pytest.raises(KeyError, match="not a file with lines"):
+        compare(codebase, a={}, b={}, path="nope.ts")

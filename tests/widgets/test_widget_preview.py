@@ -1,0 +1,108 @@
+"""`preview` / `preview_text`: the right file, chunks and lines, HTML without a kernel, paging as a widget."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from clanka_nb import engine, frames, sample_codebase
+from clanka_nb.widgets import Preview, preview, preview_text
+
+from ._html import parse
+
+
+def bands(html: str) -> list[tuple[int, int, str]]:
+    return sorted(
+        (int(e.attrs["data-start"]), int(e.attrs["data-end"]), e.attrs["data-type"])
+        for e in parse(html).find_all("data-chunk")
+    )
+
+
+def test_preview_of_a_file_shows_its_lines_and_every_chunk() -> None:
+    shown = preview(sample_codebase(), "src/inventory.ts")
+    expected = frames.chunk_file(sample_codebase(), "src/inventory.ts")
+    assert shown.lines == (sample_codebase() / "src/inventory.ts").read_text().split("\n")[:-1]
+    assert bands(shown.html) == sorted(
+        zip(expected["start_line"], expected["end_line"], expected["type"].astype("string").fillna(""), strict=True)
+    )
+    assert shown._repr_html_() == shown.html
+
+
+def test_preview_settings_change_the_boundaries() -> None:
+    shown = preview(sample_codebase(), "src/inventory.ts", chunk_size=5, chunk_overlap=1)
+    assert max(end - start + 1 for start, end, _ in bands(shown.html)) <= 5
+
+
+def test_preview_without_a_path_picks_the_busiest_declaration_file() -> None:
+    shown = preview()
+    chunks = frames.chunk_codebase(sample_codebase(), progress=False)
+    assert shown.path == chunks[chunks["chunker"] == "ast"]["path"].value_counts().index[0]
+
+
+def test_preview_of_a_frame_and_of_a_codebase() -> None:
+    chunked = frames.chunk_codebase(sample_codebase(), chunk_size=10, progress=False)
+    from_frame = preview(chunked, "src/pricing.ts")
+    from_codebase = preview(engine.Codebase(sample_codebase()), "src/pricing.ts", chunk_size=10)
+    assert from_frame.html == from_codebase.html
+
+
+def test_unknown_path_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(KeyError, match=r"there is no file 'src/missing\.ts' under"):
+        preview(sample_codebase(), "src/missing.ts")
+    (tmp_path / "Makefile").write_text("all:\n\techo hi\n")
+    with pytest.raises(KeyError, match="not a file the reference indexes"):
+        preview(tmp_path, "Makefile")
+    with pytest.raises(KeyError, match="not a file of this codebase"):
+        preview(engine.Codebase(sample_codebase()), "src/missing.ts")
+
+
+def test_preview_text_nests_methods_in_their_class() -> None:
+    shown = preview_text("class A {\n  m() {\n    return 1\n  }\n}\n")
+    assert bands(shown.html) == [(1, 5, "class"), (2, 4, "method")]
+    assert shown.path == "snippet.ts"
+    columns = {e.attrs["data-type"]: e for e in parse(shown.html).find_all("data-chunk")}
+    row = parse(shown.html).find_all("data-line", "2")[0]
+    # On line 2 the class band (spanning from line 1) sits in column 0, the method starts in column 1.
+    assert [c.attrs.get("data-type") for c in row.children if "data-chunk" in c.attrs] == ["method"]
+    assert columns["class"].attrs["rowspan"] == "5"
+
+
+def test_preview_text_path_picks_the_parser() -> None:
+    text = "def f():\n    return 1\n"
+    assert bands(preview_text(text, path="a.py").html) == [(1, 2, "")]  # the reference only parses JS/TS
+    assert bands(preview_text(text, path="a.py", languages="extended").html)[0][2] == "function"
+
+
+def test_preview_text_refuses_bytes_and_unknown_settings() -> None:
+    with pytest.raises(TypeError, match="decode bytes first"):
+        preview_text(b"const a = 1")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="unknown setting"):
+        preview_text("const a = 1", max_file_size="1M")
+
+
+def test_long_file_pages_in_the_widget() -> None:
+    text = "".join(f"export const v{i} = {i};\n" for i in range(1, 451))
+    shown = preview_text(text, path="long.ts", max_lines=200)
+    assert len(parse(shown.html).find_all("data-line")) == 200
+    pane = shown.widget
+    assert pane.pager.layout.display == "flex" and pane.prev_button.disabled
+    pane.next_button.click()
+    assert pane.preview is not None and pane.preview.start == 201
+    pane.next_button.click()
+    assert pane.preview.start == 401 and pane.next_button.disabled
+    assert [int(e.attrs["data-line"]) for e in parse(pane.html.value).find_all("data-line")] == list(range(401, 451))
+    pane.prev_button.click()
+    assert pane.preview.start == 201
+
+
+def test_short_file_has_no_pager() -> None:
+    pane = preview_text("const a = 1;\n").widget
+    assert pane.pager.layout.display == "none"
+
+
+def test_preview_is_a_plain_object_with_state() -> None:
+    shown = preview_text("const a = 1;\n")
+    assert isinstance(shown, Preview)
+    assert list(shown.frame["name"]) == ["a"] and shown.start == 1 and shown.max_lines == 2000
+    assert repr(shown) == "Preview('snippet.ts', lines=1, chunks=1)"

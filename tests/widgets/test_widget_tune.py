@@ -1,0 +1,144 @@
+"""The tuning panel driven through its sliders, and its statistics checked against `frames.sweep`."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from clanka_nb import engine, frames, sample_codebase
+from clanka_nb.widgets import Tuner, tune
+
+from ._html import parse
+
+
+@pytest.fixture(scope="module")
+def codebase() -> engine.Codebase:
+    return engine.Codebase(sample_codebase())
+
+
+@pytest.fixture
+def tuner(codebase: engine.Codebase) -> Tuner:
+    return Tuner(codebase)
+
+
+def same(a: object, b: object) -> bool:
+    if a is None or b is None or a is pd.NA or b is pd.NA:
+        return (a is None or a is pd.NA) and (b is None or b is pd.NA)
+    if isinstance(a, float) or isinstance(b, float):
+        return math.isclose(float(a), float(b), rel_tol=1e-12)
+    return a == b
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"chunk_size": 30},
+        {"chunk_size": 8, "chunk_overlap": 3},
+        {"chunk_size": 12, "chunk_max_characters": 300},
+        {"chunk_size": 1},
+    ],
+)
+def test_statistics_equal_the_sweep_row(codebase: engine.Codebase, settings: dict) -> None:
+    tuner = Tuner(codebase, **settings)
+    row = frames.sweep(codebase, **{k: [v] for k, v in settings.items()}, progress=False).iloc[0].to_dict()
+    differing = {k: (v, row[k]) for k, v in tuner.stats.items() if not same(v, row[k])}
+    assert differing == {}
+    assert set(row) - set(tuner.stats) == {"seconds"}
+
+
+def test_statistics_equal_the_sweep_on_files_without_declarations(tmp_path: Path) -> None:
+    (tmp_path / "notes.md").write_text("".join(f"note {i}\n\n" for i in range(40)))
+    (tmp_path / "empty.ts").write_text("   \n")
+    codebase = engine.Codebase(tmp_path)
+    tuner = Tuner(codebase, chunk_size=7)
+    row = frames.sweep(codebase, chunk_size=[7], progress=False).iloc[0].to_dict()
+    assert all(same(v, row[k]) for k, v in tuner.stats.items())
+    assert tuner.stats["split_declarations"] is None
+
+
+def test_moving_chunk_size_rechunks_and_redraws_everything(tuner: Tuner) -> None:
+    before_stats, before_histogram, before_preview = (
+        tuner.stats_html.value,
+        tuner.histogram.value,
+        tuner.preview.html.value,
+    )
+    tuner.chunk_size.value = 8
+    assert tuner.frame.attrs["chunk_size"] == 8
+    assert tuner.frame["lines"].max() <= 8
+    assert tuner.stats["chunk_size"] == 8 and tuner.before is not None and tuner.before["chunk_size"] == 30
+    assert tuner.stats["chunks"] > tuner.before["chunks"]
+    assert tuner.stats_html.value != before_stats
+    assert tuner.histogram.value != before_histogram and "chunk_size 8" in tuner.histogram.value
+    assert tuner.preview.html.value != before_preview
+    bands = parse(tuner.preview.html.value).find_all("data-chunk")
+    assert max(int(b.attrs["data-end"]) - int(b.attrs["data-start"]) + 1 for b in bands) <= 8
+
+
+def test_statistics_table_shows_now_and_before(tuner: Tuner) -> None:
+    tuner.chunk_size.value = 10
+    rows = {r.attrs["data-stat"]: r for r in parse(tuner.stats_html.value).find_all("data-stat")}
+    cells = [c.text for c in rows["chunks"].children]
+    assert cells == ["chunks", f"{tuner.stats['chunks']:,}", f"{tuner.before['chunks']:,}"]
+
+
+def test_an_overlap_the_engine_would_clamp_starts_clamped(codebase: engine.Codebase) -> None:
+    tuner = Tuner(codebase, chunk_size=4, chunk_overlap=9)
+    assert (tuner.chunk_overlap.value, tuner.chunk_overlap.max) == (3, 3)
+
+
+def test_overlap_stays_below_size(tuner: Tuner) -> None:
+    tuner.chunk_size.value = 10
+    tuner.chunk_overlap.value = 6
+    assert tuner.chunk_overlap.max == 9
+    tuner.chunk_size.value = 4
+    assert tuner.chunk_overlap.max == 3 and tuner.chunk_overlap.value == 3
+    assert tuner.settings.chunk_overlap == 3 and not tuner.settings.clamped
+    assert tuner.frame.attrs["chunk_overlap"] == 3
+
+
+def test_max_characters_has_an_off_switch(tuner: Tuner) -> None:
+    assert tuner.max_characters.disabled and tuner.settings.chunk_max_characters is None
+    tuner.max_characters.value = 200
+    tuner.limit_characters.value = True
+    assert not tuner.max_characters.disabled
+    assert tuner.settings.chunk_max_characters == 200
+    multi_line = tuner.frame[tuner.frame["lines"] > 1]
+    assert (multi_line["characters"] <= 200).all()
+    tuner.limit_characters.value = False
+    assert tuner.frame.attrs["chunk_max_characters"] is None
+
+
+def test_file_picker_changes_only_the_preview(tuner: Tuner) -> None:
+    frame = tuner.frame
+    tuner.file_picker.value = "src/pricing.ts"
+    assert tuner.frame is frame
+    assert tuner.preview.preview is not None and tuner.preview.preview.path == "src/pricing.ts"
+    assert set(tuner.file_frame["path"]) == {"src/pricing.ts"}
+
+
+def test_default_file_is_the_declaration_file_with_most_chunks(tuner: Tuner) -> None:
+    ast = tuner.frame[tuner.frame["chunker"] == "ast"]
+    assert tuner.file_picker.value == ast["path"].value_counts().index[0]
+
+
+def test_tune_opens_the_sample_by_default_and_takes_a_frames_settings() -> None:
+    assert tune().codebase.root == sample_codebase().resolve()
+    chunked = frames.chunk_codebase(sample_codebase(), chunk_size=12, chunk_overlap=2, progress=False)
+    tuner = tune(chunked, path="src/models.ts")
+    assert (tuner.chunk_size.value, tuner.chunk_overlap.value) == (12, 2)
+    assert tuner.file_picker.value == "src/models.ts"
+    pd.testing.assert_frame_equal(tuner.frame, chunked)
+
+
+def test_sliders_update_on_release() -> None:
+    tuner = tune()
+    assert not tuner.chunk_size.continuous_update and not tuner.chunk_overlap.continuous_update
+    assert not tuner.max_characters.continuous_update
+
+
+def test_update_time_is_recorded(tuner: Tuner) -> None:
+    tuner.update()
+    assert 0 < tuner.seconds < 5
