@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
+from operator import attrgetter
 
 import numpy as np
 
 from .. import engine
+
+_START, _END = attrgetter("start_line"), attrgetter("end_line")
 
 
 class LineIndex:
@@ -61,9 +65,10 @@ class LineIndex:
 
 def chunk_positions(index: LineIndex, per_file: Sequence[Sequence[engine.CodeChunk]]) -> tuple[np.ndarray, np.ndarray]:
     """Global start and end positions of the chunks, given each file's chunks in `index.paths` order."""
-    starts: list[int] = []
-    ends: list[int] = []
-    for offset, chunks in zip(index.offsets[:-1].tolist(), per_file, strict=True):
-        starts += [offset + c.start_line - 1 for c in chunks]
-        ends += [offset + c.end_line - 1 for c in chunks]
-    return np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64)
+    sizes = [len(chunks) for chunks in per_file]
+    total = sum(sizes)
+    # attrgetter through map stays in C: this runs once per chunk and setting in a sweep.
+    starts = np.fromiter(chain.from_iterable(map(_START, chunks) for chunks in per_file), np.int64, total)
+    ends = np.fromiter(chain.from_iterable(map(_END, chunks) for chunks in per_file), np.int64, total)
+    shift = np.repeat(index.offsets[:-1] - 1, sizes)
+    return starts + shift, ends + shift

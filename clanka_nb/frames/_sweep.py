@@ -17,7 +17,7 @@ from . import _columns
 from ._lines import LineIndex, chunk_positions
 from ._progress import Progress, bar
 from ._source import Source, open_source
-from ._walk import walk
+from ._walk import FileChunks, file_chunks
 
 Tokenizer = Callable[[str], int]
 CHARACTERS_PER_TOKEN = 4
@@ -50,6 +50,22 @@ class _Declarations:
         self.file = np.asarray(files, dtype=np.int64)
         self.lines = np.asarray(lines, dtype=np.int64)
         self.characters = np.asarray(characters, dtype=np.int64)
+        # Per file: its longest declaration, in lines and in characters (-1: no declarations).
+        self.max_lines = np.full(len(index.texts), -1, dtype=np.int64)
+        self.max_characters = np.full(len(index.texts), -1, dtype=np.int64)
+        np.maximum.at(self.max_lines, self.file, self.lines)
+        np.maximum.at(self.max_characters, self.file, self.characters)
+
+    def all_whole(self, settings: engine.ChunkSettings) -> np.ndarray:
+        """Per file: whether every declaration stays whole, so its chunks are the same at any such setting.
+
+        A range within `chunk_size` lines and `chunk_max_characters` is one segment whatever the
+        settings, and segments are the only way the settings reach declaration chunks.
+        """
+        fits = (self.max_lines >= 0) & (self.max_lines <= settings.chunk_size)
+        if settings.chunk_max_characters is not None:
+            fits &= self.max_characters <= settings.chunk_max_characters
+        return fits
 
     def split_share(self, settings: engine.ChunkSettings, ast_files: np.ndarray) -> float | None:
         """Share of the declarations of AST-chunked files that do not fit in one chunk.
@@ -91,23 +107,44 @@ def _stats(values: np.ndarray) -> tuple[float | None, float | None, float | None
     return float(mean), float(median), float(p95)
 
 
+def _walk_reusing(
+    codebase: engine.Codebase,
+    index: LineIndex,
+    declarations: _Declarations,
+    settings: engine.ChunkSettings,
+    whole: dict[int, FileChunks],
+) -> list[FileChunks]:
+    """Each file's chunks; files whose declarations all stay whole are chunked once for the sweep."""
+    walked = []
+    for i, (path, stays_whole) in enumerate(zip(index.paths, declarations.all_whole(settings).tolist(), strict=True)):
+        done = whole.get(i) if stays_whole else None
+        if done is None:
+            done = file_chunks(codebase, path, settings)
+            # Only declaration chunks are settings-free here; a fall-back to windows is not.
+            if stays_whole and done.chunker == "ast":
+                whole[i] = done
+        walked.append(done)
+    return walked
+
+
 def _row(
     codebase: engine.Codebase,
     index: LineIndex,
     declarations: _Declarations,
     settings: engine.ChunkSettings,
     tokenizer: Tokenizer | None,
+    whole: dict[int, FileChunks],
 ) -> dict[str, Any]:
     started = time.perf_counter()
-    walked = list(walk(codebase, index.paths, settings))
-    chunks = [c for f in walked for c in f.chunks]
+    walked = _walk_reusing(codebase, index, declarations, settings, whole)
     starts, ends = chunk_positions(index, [f.chunks for f in walked])
     lines = ends - starts + 1
     characters = index.characters(starts, ends)
     if tokenizer is None:
         tokens = characters / CHARACTERS_PER_TOKEN
     else:
-        tokens = np.fromiter((tokenizer(c.content) for c in chunks), dtype=np.float64, count=len(chunks))
+        contents = (c.content for f in walked for c in f.chunks)
+        tokens = np.fromiter(map(tokenizer, contents), dtype=np.float64, count=len(starts))
     counts = index.chunk_counts(starts, ends)
     held = counts > 0
     meaningful = int(index.meaningful.sum())
@@ -120,7 +157,7 @@ def _row(
         "effective_size": settings.chunk_size,
         "effective_overlap": settings.chunk_overlap,
         "clamped": settings.clamped,
-        "chunks": len(chunks),
+        "chunks": len(starts),
         "lines_mean": lines_stats[0],
         "lines_median": lines_stats[1],
         "lines_p95": lines_stats[2],
@@ -177,9 +214,10 @@ def sweep(
     declarations = _Declarations(index)
     parse_seconds = time.perf_counter() - started
     rows = []
+    whole: dict[int, FileChunks] = {}
     with bar(progress, len(settings), "sweeping settings", unit="setting") as handle, _no_cycle_collection():
         for setting in settings:
-            rows.append(_row(codebase, index, declarations, setting, tokenizer))
+            rows.append(_row(codebase, index, declarations, setting, tokenizer, whole))
             if handle is not None:
                 handle.update(1)
     columns = {name: [row[name] for row in rows] for name in _columns.SWEEP}

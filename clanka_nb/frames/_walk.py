@@ -29,8 +29,12 @@ def chunker_of(text: engine.PreparedText, chunks: list[engine.CodeChunk]) -> str
     return "ast" if text.declarations and has_metadata else "window"
 
 
+def file_chunks(codebase: engine.Codebase, path: str, settings: engine.ChunkSettings) -> FileChunks:
+    text = codebase.text(path)
+    chunks = codebase.file_chunks(path, settings) if text is not None else []
+    return FileChunks(path, text, chunks, None if text is None else chunker_of(text, chunks))
+
+
 def walk(codebase: engine.Codebase, paths: Iterable[str], settings: engine.ChunkSettings) -> Iterator[FileChunks]:
     for path in paths:
-        text = codebase.text(path)
-        chunks = codebase.file_chunks(path, settings) if text is not None else []
-        yield FileChunks(path, text, chunks, None if text is None else chunker_of(text, chunks))
+        yield file_chunks(codebase, path, settings)

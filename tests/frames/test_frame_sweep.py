@@ -44,10 +44,11 @@ def expected_row(codebase: engine.Codebase, size: int, overlap: int, limit: int 
 
 def test_rows_equal_separate_chunk_codebase_calls() -> None:
     codebase = engine.Codebase(SAMPLE, workers=1)
-    sizes, overlaps, limits = [5, 30], [0, 2], [None, 400]
+    # 30 and 60 after 5: files whose declarations all stay whole are chunked once and reused.
+    sizes, overlaps, limits = [5, 30, 60], [0, 2], [None, 400]
     frame = frames.sweep(codebase, chunk_size=sizes, chunk_overlap=overlaps, chunk_max_characters=limits)
     assert {name: str(dtype) for name, dtype in frame.dtypes.items()} == SWEEP_DTYPES
-    assert len(frame) == 8
+    assert len(frame) == 12
     for row, (size, overlap, limit) in zip(
         frame.to_dict("records"), [(s, o, m) for s in sizes for o in overlaps for m in limits], strict=True
     ):
