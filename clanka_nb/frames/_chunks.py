@@ -56,6 +56,11 @@ def chunk_frame(
         cols["characters"] += [engine.js_length(c.content) for c in chunks]
         cols["language"] += [engine.language_of(path)] * count
         cols["chunker"] += [chunker] * count
+    unknown = set(cols["type"]) - set(engine.CHUNK_TYPES) - {None}
+    if unknown:
+        # A categorical would turn them into NA without a word; say so instead.
+        msg = f"the engine gave chunk types {sorted(unknown)} outside engine.CHUNK_TYPES; add them there"
+        raise ValueError(msg)
     if embedding:
         cols[_columns.EMBEDDING_COLUMN] = [
             embedding_text(*fields)
