@@ -14,6 +14,7 @@ import pandas as pd
 
 from .. import engine
 from . import _columns
+from ._declarations import Declarations
 from ._lines import LineIndex, chunk_positions
 from ._progress import Progress, bar
 from ._source import Source, open_source
@@ -30,58 +31,6 @@ def _values(name: str, value: object) -> list[Any]:
         msg = f"{name} is empty; give at least one value to try, e.g. {name}=[30]"
         raise ValueError(msg)
     return values
-
-
-class _Declarations:
-    """Every declaration range of the codebase (clamped as the engine clamps it): file, lines, characters."""
-
-    def __init__(self, index: LineIndex) -> None:
-        files, lines, characters = [], [], []
-        for i, text in enumerate(index.texts):
-            if text is None or not text.declarations:
-                continue
-            count = text.line_count
-            for d in text.declarations:
-                start, end = max(1, min(count, d.start_line)), max(1, min(count, d.end_line))
-                if end >= start:
-                    files.append(i)
-                    lines.append(end - start + 1)
-                    characters.append(text.length(start, end))
-        self.file = np.asarray(files, dtype=np.int64)
-        self.lines = np.asarray(lines, dtype=np.int64)
-        self.characters = np.asarray(characters, dtype=np.int64)
-        # Per file: its longest declaration, in lines and in characters (-1: no declarations).
-        self.max_lines = np.full(len(index.texts), -1, dtype=np.int64)
-        self.max_characters = np.full(len(index.texts), -1, dtype=np.int64)
-        np.maximum.at(self.max_lines, self.file, self.lines)
-        np.maximum.at(self.max_characters, self.file, self.characters)
-
-    def all_whole(self, settings: engine.ChunkSettings) -> np.ndarray:
-        """Per file: whether every declaration stays whole, so its chunks are the same at any such setting.
-
-        A range within `chunk_size` lines and `chunk_max_characters` is one segment whatever the
-        settings, and segments are the only way the settings reach declaration chunks.
-        """
-        fits = (self.max_lines >= 0) & (self.max_lines <= settings.chunk_size)
-        if settings.chunk_max_characters is not None:
-            fits &= self.max_characters <= settings.chunk_max_characters
-        return fits
-
-    def split_share(self, settings: engine.ChunkSettings, ast_files: np.ndarray) -> float | None:
-        """Share of the declarations of AST-chunked files that do not fit in one chunk.
-
-        The engine cuts a range when it has more lines than `chunk_size`, or more than one line and
-        more characters than `chunk_max_characters` (a single over-long line stays one chunk).
-        A class cut this way keeps only its first piece when its methods are chunked on their own;
-        it counts as cut too: its text is not in one chunk.
-        """
-        counted = ast_files[self.file] if len(self.file) else np.zeros(0, dtype=bool)
-        if not counted.any():
-            return None
-        cut = self.lines > settings.chunk_size
-        if settings.chunk_max_characters is not None:
-            cut |= (self.lines > 1) & (self.characters > settings.chunk_max_characters)
-        return float(cut[counted].mean())
 
 
 @contextmanager
@@ -110,7 +59,7 @@ def _stats(values: np.ndarray) -> tuple[float | None, float | None, float | None
 def _walk_reusing(
     codebase: engine.Codebase,
     index: LineIndex,
-    declarations: _Declarations,
+    declarations: Declarations,
     settings: engine.ChunkSettings,
     whole: dict[int, FileChunks],
 ) -> list[FileChunks]:
@@ -130,7 +79,7 @@ def _walk_reusing(
 def _row(
     codebase: engine.Codebase,
     index: LineIndex,
-    declarations: _Declarations,
+    declarations: Declarations,
     settings: engine.ChunkSettings,
     tokenizer: Tokenizer | None,
     whole: dict[int, FileChunks],
@@ -211,7 +160,7 @@ def sweep(
     started = time.perf_counter()
     codebase = open_source(source, max_file_size=max_file_size, workers=workers, languages=languages, progress=progress)
     index = LineIndex(codebase, codebase.files)
-    declarations = _Declarations(index)
+    declarations = Declarations(index)
     parse_seconds = time.perf_counter() - started
     rows = []
     whole: dict[int, FileChunks] = {}
