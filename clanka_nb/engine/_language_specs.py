@@ -334,10 +334,10 @@ LUA = LanguageSpec(
         "function_declaration": _FUNCTION,
         "assignment_statement": Rule(
             "variable",
-            name="@variable_list",
+            name="@variable_list.name+",
             functions=("@expression_list.@function_definition", _types("function_definition")),
         ),
-        "variable_declaration": Rule("variable", name="@variable_list"),
+        "variable_declaration": Rule("variable", name="@variable_list.name+"),
     },
     comments=_types("comment"),
     wrappers={"variable_declaration": Wrap()},
@@ -354,7 +354,7 @@ BASH = LanguageSpec(
     comments=_types("comment"),
 )
 
-_JS_FUNCTIONS = _types("function_expression", "arrow_function", "generator_function", "function")
+_JS_FUNCTIONS = _types("function_expression", "arrow_function", "generator_function")
 _JS_RULES = {
     "class_declaration": _CLASS,
     "abstract_class_declaration": _CLASS,

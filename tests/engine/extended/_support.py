@@ -38,3 +38,20 @@ def named(path: str, text: str) -> dict[str | None, list[CodeChunk]]:
     for chunk in chunks(path, text):
         out.setdefault(chunk.name, []).append(chunk)
     return out
+
+
+def closing(text: str, needle: str, nth: int = 1) -> int:
+    """1-based line closing the block opened on the line containing `needle`.
+
+    The first later line, indented no deeper than the opening one, that starts with `}`, `end` or `)`.
+    """
+    all_lines = text.split("\n")
+    opening = line(text, needle, nth)
+    indent = len(all_lines[opening - 1]) - len(all_lines[opening - 1].lstrip())
+    for number in range(opening + 1, len(all_lines) + 1):
+        content = all_lines[number - 1]
+        stripped = content.lstrip()
+        if stripped and len(content) - len(stripped) <= indent and stripped.startswith(("}", "end", ")")):
+            return number
+    msg = f"no closing line for {needle!r} in the test source"
+    raise AssertionError(msg)
