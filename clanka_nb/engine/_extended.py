@@ -94,7 +94,8 @@ def last_row(node: Node, lines: list[str]) -> int:
     """
     start, end = node.start_point.row, node.end_point
     row = end.row - 1 if end.column == 0 and end.row > start else end.row
-    while row > start and row < len(lines) and not trim(lines[row]):
+    row = max(start, min(row, len(lines) - 1))
+    while row > start and not trim(lines[row]):
         row -= 1
     return row
 
@@ -105,13 +106,10 @@ def last_row(node: Node, lines: list[str]) -> int:
 class _Frame:
     """Siblings being walked, where the walk is, and what they belong to."""
 
-    __slots__ = ("broken", "in_class", "index", "nodes", "parent", "recorded")
+    __slots__ = ("in_class", "index", "nodes", "parent")
 
     def __init__(self, nodes: list[Node], parent: str | None, in_class: bool):
         self.nodes, self.parent, self.in_class, self.index = nodes, parent, in_class, 0
-        # A top-level syntax error being walked, and how many declarations there were before it.
-        self.broken: Node | None = None
-        self.recorded = 0
 
 
 class _Walker:
@@ -127,21 +125,39 @@ class _Walker:
             frame = stack[-1]
             if frame.index >= len(frame.nodes):
                 stack.pop()
-                if frame.broken is not None and len(out) == frame.recorded:
-                    # Nothing parsed in a broken stretch at the top: keep its lines as one unnamed range
-                    # rather than lose them from every chunk.
-                    broken = frame.broken
-                    out.append(
-                        Declaration(broken.start_point.row + 1, last_row(broken, self.lines) + 1, None, None, None)
-                    )
                 continue
             index = frame.index
             frame.index += 1
             inner = self._visit(frame, index, out)
             if inner is not None:
-                if len(stack) == 1 and frame.nodes[index].type == "ERROR":
-                    inner.broken, inner.recorded = frame.nodes[index], len(out)
                 stack.append(inner)
+        return out + self._unread(root, out)
+
+    def _unread(self, root: Node, found: list[Declaration]) -> list[Declaration]:
+        """Unnamed ranges for the lines of top-level syntax errors that no declaration holds.
+
+        Whatever tree-sitter could not make sense of is kept, rather than lost from every chunk.
+        """
+        broken = [root] if root.type == "ERROR" else [n for n in root.named_children if n.type == "ERROR"]
+        if not broken:
+            return []
+        held = bytearray(len(self.lines) + 2)  # 1-based: 1 where some declaration holds the line
+        for d in found:
+            held[d.start_line : d.end_line + 1] = b"\x01" * (d.end_line + 1 - d.start_line)
+        out = []
+        for node in broken:
+            row, end = node.start_point.row + 1, last_row(node, self.lines) + 1
+            while row <= end:
+                if held[row] or not trim(self.lines[row - 1]):
+                    row += 1
+                    continue
+                stop = row
+                while stop < end and not held[stop + 1]:
+                    stop += 1
+                while not trim(self.lines[stop - 1]):
+                    stop -= 1
+                out.append(Declaration(row, stop, None, None, None))
+                row = stop + 1
         return out
 
     def _visit(self, frame: _Frame, index: int, out: list[Declaration]) -> _Frame | None:
