@@ -59,9 +59,7 @@ class Browser(widgets.VBox):
         self._frame: pd.DataFrame | None = None
         self._busy = False
         self._build_controls(page_size)
-        self.refresh()
-        if self.file_list.options:
-            self.select_file(self.file_list.options[0][1])
+        self.refresh()  # also shows the first file
 
     def _build_controls(self, page_size: int) -> None:
         types = self._filter.type
@@ -200,31 +198,39 @@ class Browser(widgets.VBox):
         )
         self._frame = None
         self.table.show(self.mask)
-        self._update_files()
-        matching, total = int(self.mask.sum()), len(self.mask)
         files = self.files
-        shown_files = int((files["chunks"] > 0).sum())
+        listed = self._update_files(files)
+        shown = self.preview.preview
+        if shown is None or shown.path not in listed:
+            # Keep the preview on a file the filters leave: the first one listed.
+            if listed:
+                self.select_file(listed[0])
+            else:
+                self.preview.show(None)
+        matching, total = int(self.mask.sum()), len(self.mask)
         chips = " ".join(type_chip(None if t == NO_TYPE else t) for t in self.type_filter.value)
         self.status.value = (
-            f'<div style="{UI_FONT};color:{MUTED}">{matching:,} of {total:,} chunks match, in {shown_files:,} of '
+            f'<div style="{UI_FONT};color:{MUTED}">{matching:,} of {total:,} chunks match, in {len(listed):,} of '
             f"{len(files):,} files {chips}</div>"
         )
 
-    def _update_files(self) -> None:
-        files = self.files
+    def _update_files(self, files: pd.DataFrame) -> list[str]:
+        """List the files with matching chunks (all files when nothing is filtered out); returns their paths."""
         filtered = bool(self.mask.size) and not self.mask.all()
         rows = files[files["chunks"] > 0] if filtered else files
         triples = zip(rows["path"], rows["chunks"], rows["total_chunks"], strict=True)
         labels = [f"{p}  ({n}/{t})" if filtered else f"{p}  ({t})" for p, n, t in triples]
-        options = list(zip(labels, rows["path"], strict=True))
+        paths = rows["path"].tolist()
+        options = list(zip(labels, paths, strict=True))
         if options != list(self.file_list.options):
             current = self.file_list.value
             self._busy = True
             try:
                 self.file_list.options = options
-                self.file_list.value = current if current in set(rows["path"]) else None
+                self.file_list.value = current if current in set(paths) else None
             finally:
                 self._busy = False
+        return paths
 
     def _on_file(self, change: Any) -> None:
         if not self._busy and change["new"] is not None:

@@ -100,7 +100,7 @@ class Tuner(widgets.VBox):
         )  # fmt: skip
         limit = settings.chunk_max_characters
         self.limit_characters = widgets.Checkbox(
-            value=limit is not None, description="limit characters", indent=False, layout=widgets.Layout(width="120px")
+            value=limit is not None, description="limit characters", indent=False, layout=widgets.Layout(width="140px")
         )
         self.max_characters = widgets.IntSlider(
             value=limit if limit is not None else 2000, min=100, max=max(20000, limit or 0), step=100,

@@ -125,6 +125,17 @@ def test_no_match_shows_an_empty_table(browser: Browser) -> None:
     assert browser.file_list.options == ()
 
 
+def test_the_preview_stays_on_a_file_the_filters_leave(browser: Browser) -> None:
+    assert browser.preview.preview is not None and browser.preview.preview.path == "cmd/stockcheck.go"
+    browser.type_filter.value = ("method",)
+    assert browser.preview.preview.path == browser.file_list.options[0][1] == "src/inventory.ts"
+    browser.file_list.value = "src/legacy/isbn.js"
+    browser.name_filter.value = "record"  # isbn.js still has a match: the preview stays
+    assert browser.preview.preview.path == "src/legacy/isbn.js"
+    browser.name_filter.value = "no such name"
+    assert browser.preview.preview is None and browser.preview.html.value == ""
+
+
 def test_file_list_counts_matching_and_total_chunks(browser: Browser, chunks: pd.DataFrame) -> None:
     everything = dict(browser.file_list.options)
     assert everything["src/inventory.ts  (28)"] == "src/inventory.ts"
