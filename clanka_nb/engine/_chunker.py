@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, groupby
+from operator import attrgetter
+from typing import NamedTuple
 
 from ._collation import collation_key
 from ._declarations import Declaration, find_declarations, parent_label
@@ -39,7 +41,7 @@ class PreparedText:
     does arithmetic on these arrays and joins lines.
     """
 
-    __slots__ = ("_char_ends", "_meaningful_before", "declarations", "grammar", "lines", "path", "status")
+    __slots__ = ("_char_ends", "_meaningful_before", "_plan", "declarations", "grammar", "lines", "path", "status")
 
     def __init__(
         self,
@@ -60,6 +62,13 @@ class PreparedText:
         if status is FileStatus.CHUNKED and not self._meaningful_before[-1]:
             status = FileStatus.NOTHING_MEANINGFUL
         self.status = status
+        self._plan: list[Range] | None = None
+
+    def plan(self) -> list[Range]:
+        """Clamped declaration ranges with their truncation flags (computed on first use)."""
+        if self._plan is None:
+            self._plan = plan_ranges(self)
+        return self._plan
 
     def __getstate__(self) -> tuple:
         return tuple(getattr(self, name) for name in self.__slots__)
@@ -134,52 +143,76 @@ def _sort_key_tie(chunk: CodeChunk) -> tuple[int, ...]:
     return collation_key(chunk.name or "")
 
 
+_span = attrgetter("start_line", "end_line")
+
+
 def _sorted(chunks: list[CodeChunk]) -> list[CodeChunk]:
     """By start, end, then name under ICU collation; collation keys only where lines tie."""
-    chunks.sort(key=lambda c: (c.start_line, c.end_line))
+    chunks.sort(key=_span)
+    spans = list(map(_span, chunks))
+    if len(set(spans)) == len(spans):  # the usual case: no two chunks share their lines
+        return chunks
     out: list[CodeChunk] = []
-    i = 0
-    while i < len(chunks):
-        j = i + 1
-        span = (chunks[i].start_line, chunks[i].end_line)
-        while j < len(chunks) and (chunks[j].start_line, chunks[j].end_line) == span:
-            j += 1
-        group = chunks[i:j]
-        if len(group) > 1:
-            group.sort(key=_sort_key_tie)
-        out.extend(group)
-        i = j
+    for _, group in groupby(chunks, key=_span):
+        tied = list(group)
+        if len(tied) > 1:
+            tied.sort(key=_sort_key_tie)
+        out.extend(tied)
     return out
 
 
-def declaration_chunks(text: PreparedText, settings: ChunkSettings) -> list[CodeChunk]:
-    """Chunks from declaration ranges (possibly none, then the caller falls back to windows)."""
+class Range(NamedTuple):
+    """A declaration clamped into the file, and whether a split cuts it to its first segment."""
+
+    start: int
+    end: int
+    declaration: Declaration
+    first_segment_only: bool
+
+
+def plan_ranges(text: PreparedText) -> list[Range]:
+    """The settings-independent part of declaration chunking, worked out once per file."""
     count = text.line_count
     decls = text.declarations
-    by_parent: dict[str | None, list[Declaration]] = {}
+    methods: dict[str | None, list[Declaration]] = {}
     for d in decls:
-        by_parent.setdefault(d.parent, []).append(d)
-    emitted: set[tuple] = set()
-    chunks: list[CodeChunk] = []
+        # Only ranges typed "method" count: a bodiless signature (type None) does not truncate,
+        # which is what the reference's output shows although SPEC.md says "method range".
+        if d.type == "method":
+            methods.setdefault(d.parent, []).append(d)
+    plan = []
     for d in decls:
         start, end = max(1, min(count, d.start_line)), max(1, min(count, d.end_line))
         if end < start:
             continue
-        segments = _segments(text, start, end, settings)
-        if len(segments) > 1 and d.type == "class":
-            inner = by_parent.get(parent_label("class", d.name), ())
-            # Only ranges typed "method" count: a bodiless signature (type None) does not truncate,
-            # which is what the reference's output shows although SPEC.md says "method range".
-            if any(
-                m.type == "method" and m.start_line >= d.start_line and m.end_line <= d.end_line for m in inner
-            ):
+        truncates = d.type == "class" and any(
+            m.start_line >= d.start_line and m.end_line <= d.end_line
+            for m in methods.get(parent_label("class", d.name), ())
+        )
+        plan.append(Range(start, end, d, truncates))
+    return plan
+
+
+def declaration_chunks(text: PreparedText, settings: ChunkSettings) -> list[CodeChunk]:
+    """Chunks from declaration ranges (possibly none, then the caller falls back to windows)."""
+    size, limit = settings.chunk_size, settings.chunk_max_characters
+    path, lines, length, meaningful = text.path, text.lines, text.length, text.meaningful_count
+    emitted: set[tuple] = set()
+    chunks: list[CodeChunk] = []
+    for start, end, d, truncates in text.plan():
+        if end - start < size and (limit is None or length(start, end) <= limit):
+            segments = [(start, end)]  # fits whole: the common case, without the splitting loop
+        else:
+            segments = _segments(text, start, end, settings)
+            if truncates:
                 segments = segments[:1]
+        name, kind, parent = d.name, d.type, d.parent
         for s, e in segments:
-            key = (s, e, d.name, d.type, d.parent)
-            if key in emitted or not text.meaningful_count(s, e):
+            key = (s, e, name, kind, parent)
+            if key in emitted or not meaningful(s, e):
                 continue
             emitted.add(key)
-            chunks.append(CodeChunk(text.path, s, e, d.name, d.type, d.parent, text.content(s, e)))
+            chunks.append(CodeChunk(path, s, e, name, kind, parent, "\n".join(lines[s - 1 : e])))
     return _sorted(chunks)
 
 

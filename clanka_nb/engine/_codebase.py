@@ -11,7 +11,7 @@ from pathlib import Path
 from ._chunker import CodeChunk, PreparedText, astuple_chunk, chunks_of, prepare
 from ._declarations import check_languages
 from ._listing import list_files, resolve_root
-from ._reading import FileReport, FileStatus, read_text, relative_path
+from ._reading import CONTENT_REASONS, FileReport, FileStatus, read_text, relative_path
 from ._settings import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings
 
 Progress = Callable[[int], None]
@@ -36,14 +36,7 @@ def load(root: Path, rel: str, languages: str) -> tuple[PreparedText | None, Fil
     if content is None:
         return None, report
     text = prepare(rel, content, languages)
-    if text.status is not FileStatus.CHUNKED:
-        reason = {
-            FileStatus.EMPTY: "the file holds only whitespace",
-            FileStatus.MINIFIED: "looks minified (few very long lines); the reference skips bundles",
-            FileStatus.NOTHING_MEANINGFUL: "no line holds a letter, digit or symbol",
-        }[text.status]
-        report = FileReport(rel, text.status, report.bytes, reason)
-    return text, report
+    return text, FileReport(rel, text.status, report.bytes, CONTENT_REASONS.get(text.status))
 
 
 def _load_star(job: tuple[Path, str, str]) -> tuple[PreparedText | None, FileReport]:
@@ -162,7 +155,8 @@ class Codebase:
         for path, content in texts.items():
             text = prepare(path, content, self.languages)
             self._texts[text.path] = text
-            self._reports[text.path] = FileReport(text.path, text.status, len(content.encode("utf-8", "replace")))
+            size = len(content.encode("utf-8", "replace"))
+            self._reports[text.path] = FileReport(text.path, text.status, size, CONTENT_REASONS.get(text.status))
         self.files = list(self._texts)
         return self
 

@@ -22,6 +22,14 @@ class FileStatus(StrEnum):
     NOT_INDEXED = "not indexed"  # outside the root, or a name the reference never indexes
 
 
+# Why a file that was read gives no chunks, in words for tables and warnings.
+CONTENT_REASONS = {
+    FileStatus.EMPTY: "the file holds only whitespace",
+    FileStatus.MINIFIED: "looks minified (few very long lines); the reference skips bundles",
+    FileStatus.NOTHING_MEANINGFUL: "no line holds a letter, digit or symbol",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class FileReport:
     """One file's fate: its status, its size in bytes, and a human reason when it gives no chunks."""
