@@ -1,6 +1,7 @@
 """Extended mode on real code: does every top-level def/class come out as a named chunk, and at what cost?
 
 Usage: python benchmarks/bench_extended.py [PYTHON_ROOT] [--corpus PATH ...] [--per-language N] [--repeat N]
+                                           [--with-tests]
 
 PYTHON_ROOT defaults to the running interpreter's standard library. For it the script prints
   - the share of top-level `def`/`async def`/`class` (the truth, from Python's own `ast`) that
@@ -244,7 +245,10 @@ def main() -> None:
     parser.add_argument("--corpus", action="append", help="folder with code in other languages (repeatable)")
     parser.add_argument("--per-language", type=int, default=400, help="files per grammar in the second part")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--with-tests", action="store_true", help="also read test folders (skipped by default)")
     args = parser.parse_args()
+    if args.with_tests:
+        SKIP_DIRS.difference_update({"test", "tests", "testdata"})
     bench_python(Path(args.python_root), args.repeat)
     corpora = [Path(p) for p in (args.corpus or DEFAULT_CORPORA) if Path(p).is_dir()]
     if corpora:
