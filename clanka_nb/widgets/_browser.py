@@ -132,6 +132,15 @@ class Browser(widgets.VBox):
             f'{len(self.data):,} chunks · <span style="color:{MUTED}">{escape(settings_text(attrs))}</span></div>'
         )
 
+    def __repr__(self) -> str:
+        files = len(self._filter.path.categories)
+        return f"Browser({len(self.data):,} chunks in {files:,} files, {int(self.mask.sum()):,} match the filters)"
+
+    def _repr_html_(self) -> str:
+        """A still picture of the browser, for where widgets do not run (nbviewer, GitHub)."""
+        shown = self.preview.preview
+        return self.header.value + self.status.value + self.table.html.value + ("" if shown is None else shown.html)
+
     @property
     def frame(self) -> pd.DataFrame:
         """The chunks passing the filters, in the table's order."""

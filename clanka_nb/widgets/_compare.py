@@ -176,6 +176,9 @@ class Compare(widgets.VBox):
         )
         self.view.value = render_side_by_side(self.left, self.right, self.a, self.b)
 
+    def __repr__(self) -> str:
+        return f"Compare(a={self.a}, b={self.b}: {len(self.changes):,} declarations change chunks)"
+
     @property
     def html(self) -> str:
         return self.summary.value + self.view.value

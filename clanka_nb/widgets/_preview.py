@@ -104,6 +104,9 @@ class PreviewPane(widgets.VBox):
         self.pager = widgets.HBox([self.prev_button, self.next_button], layout=widgets.Layout(display="none"))
         super().__init__([self.pager, self.html], **kwargs)
 
+    def __repr__(self) -> str:
+        return f"PreviewPane({self.preview!r})"
+
     def show(self, preview: Preview | None) -> None:
         self.preview = preview
         self.html.value = "" if preview is None else preview.html

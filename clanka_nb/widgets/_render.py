@@ -240,7 +240,9 @@ def _band_cell(band: Band, rowspan: int, selected: bool) -> str:
         f'data-end="{band.end_line}" data-type="{escape(band.type or "")}" title="{escape(band.title)}" '
         f'style="position:relative;width:{BAND_WIDTH}px;min-width:{BAND_WIDTH}px;padding:0;'
         f'background:{colour};border:1px solid #fff;border-radius:4px;{outline}vertical-align:top">'
-        f'<div style="position:absolute;top:0;bottom:0;left:0;right:0;overflow:hidden;writing-mode:vertical-rl;text-align:start;'
+        # text-align:start keeps the label at the band's top even where the page right-aligns cells.
+        f'<div style="position:absolute;top:0;bottom:0;left:0;right:0;overflow:hidden;writing-mode:vertical-rl;'
+        "text-align:start;"
         f"color:{text_colour(band.type)};font-size:10px;line-height:{BAND_WIDTH - 2}px;white-space:nowrap;"
         f'padding-top:2px">{escape(band.label)}</div></td>'
     )

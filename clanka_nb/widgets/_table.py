@@ -138,6 +138,9 @@ class ChunkTable(widgets.VBox):
         )
         super().__init__([bar, self.html, self.row_picker])
 
+    def __repr__(self) -> str:
+        return f"ChunkTable({len(self.positions):,} rows, page {self.page + 1} of {self.pages})"
+
     @property
     def pages(self) -> int:
         return max(1, -(-len(self.positions) // self.page_size))

@@ -136,6 +136,22 @@ class Tuner(widgets.VBox):
             self._busy = False
         self._show_file()
 
+    def __repr__(self) -> str:
+        settings = self.settings
+        return (
+            f"Tuner({len(self.codebase.files):,} files, chunk_size={settings.chunk_size}, "
+            f"chunk_overlap={settings.chunk_overlap}, chunk_max_characters={settings.chunk_max_characters}: "
+            f"{len(self.frame):,} chunks)"
+        )
+
+    def _repr_html_(self) -> str:
+        """A still picture of the panel, for where widgets do not run (nbviewer, GitHub)."""
+        shown = self.preview.preview
+        return (
+            f'<div style="display:flex;flex-wrap:wrap;gap:24px">{self.histogram.value}{self.stats_html.value}</div>'
+            + ("" if shown is None else shown.html)
+        )
+
     @property
     def settings(self) -> engine.ChunkSettings:
         limit = self.max_characters.value if self.limit_characters.value else None

@@ -236,3 +236,12 @@ def test_settings_with_a_frame_are_refused(chunks: pd.DataFrame) -> None:
         browse(chunks, chunk_size=10)
     with pytest.raises(TypeError, match="unknown setting"):
         browse(None, chunk_sise=10)
+
+
+def test_short_text_repr_and_a_still_html_picture(browser: Browser, chunks: pd.DataFrame) -> None:
+    """Notebooks store text/plain and text/html next to the widget: they must be small and meaningful."""
+    browser.type_filter.value = ("enum",)
+    assert repr(browser) == f"Browser({len(chunks)} chunks in 13 files, 2 match the filters)"
+    still = parse(browser._repr_html_())
+    assert [c.text for c in still.find_all("data-col", "type")] == ["enum", "enum"]
+    assert len(still.find_all("data-clanka", "preview")) == 1

@@ -142,3 +142,12 @@ def test_sliders_update_on_release() -> None:
 def test_update_time_is_recorded(tuner: Tuner) -> None:
     tuner.update()
     assert 0 < tuner.seconds < 5
+
+
+def test_short_text_repr_and_a_still_html_picture(tuner: Tuner) -> None:
+    tuner.chunk_size.value = 12
+    assert repr(tuner) == (
+        f"Tuner(13 files, chunk_size=12, chunk_overlap=0, chunk_max_characters=None: {len(tuner.frame)} chunks)"
+    )
+    still = parse(tuner._repr_html_())
+    assert {e.attrs["data-clanka"] for e in still.find_all("data-clanka")} == {"histogram", "stats", "preview"}
