@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 
 from clanka_nb import engine
-from clanka_nb.frames._probe import ProbeSet, probe_columns
-from clanka_nb.frames._search import BM25Searcher
+from clanka_nb.frames.probe._probe import ProbeSet, probe_columns
+from clanka_nb.frames.probe._search import BM25Searcher
 
 DATA = Path(__file__).parent / ".data"
 TARGET_SECONDS = 60.0

@@ -19,6 +19,7 @@ from ._lines import LineIndex, chunk_positions
 from ._progress import Progress, bar
 from ._source import Source, open_source
 from ._walk import FileChunks, file_chunks
+from .probe import ProbeSet, Searcher, probe_columns, resolve_searcher
 
 Tokenizer = Callable[[str], int]
 CHARACTERS_PER_TOKEN = 4
@@ -134,6 +135,9 @@ def sweep(
     workers: int | None = None,
     progress: Progress = None,
     languages: str | None = None,
+    probe: bool = False,
+    searcher: str | Searcher = "bm25",
+    k: int | Iterable[int] = (1, 5, 10),
 ) -> pd.DataFrame:
     """One row per combination of the settings (in `itertools.product` order), parsing the code once.
 
@@ -145,6 +149,10 @@ def sweep(
     and total; split_declarations (share of the declarations of AST-chunked files that do not fit
     in one chunk); coverage (share of meaningful lines in some chunk); duplication (lines summed
     over chunks / distinct lines in some chunk: 1.0 means no line is embedded twice); seconds.
+
+    With `probe=True`, also how well search finds documented code at each setting (see
+    `clanka_nb.probe`): queries, recall@<k> for each cut-off in `k`, mrr and precision, scored
+    with `searcher` over the same parsed codebase (queries are extracted once for all rows).
     """
     combos = list(
         itertools.product(
@@ -161,19 +169,30 @@ def sweep(
     codebase = open_source(source, max_file_size=max_file_size, workers=workers, languages=languages, progress=progress)
     index = LineIndex(codebase, codebase.files)
     declarations = Declarations(index)
+    probe_set = ProbeSet(codebase) if probe else None
+    engine_searcher = resolve_searcher(searcher) if probe else None
     parse_seconds = time.perf_counter() - started
     rows = []
     whole: dict[int, FileChunks] = {}
     with bar(progress, len(settings), "sweeping settings", unit="setting") as handle, _no_cycle_collection():
         for setting in settings:
-            rows.append(_row(codebase, index, declarations, setting, tokenizer, whole))
+            row = _row(codebase, index, declarations, setting, tokenizer, whole)
+            if probe_set is not None:
+                scored = time.perf_counter()
+                row.update(probe_columns(probe_set, setting, engine_searcher, k))
+                row["seconds"] += time.perf_counter() - scored
+            rows.append(row)
             if handle is not None:
                 handle.update(1)
-    columns = {name: [row[name] for row in rows] for name in _columns.SWEEP}
+    schema = dict(_columns.SWEEP)
+    if rows and probe_set is not None:
+        extra = [name for name in rows[0] if name not in schema]
+        schema.update({name: _columns.INT if name == "queries" else _columns.FLOAT for name in extra})
+    columns = {name: [row[name] for row in rows] for name in schema}
     attrs = {
         "root": str(codebase.root),
         "languages": codebase.languages,
         "tokens": "characters / 4" if tokenizer is None else getattr(tokenizer, "__name__", repr(tokenizer)),
         "parse_seconds": parse_seconds,
     }
-    return _columns.build(columns, _columns.SWEEP, attrs)
+    return _columns.build(columns, schema, attrs)

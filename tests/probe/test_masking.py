@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from clanka_nb import engine
-from clanka_nb.frames._probe import prepare_probe, probe, probe_frame
-from clanka_nb.frames._probe_index import LineTokens
-from clanka_nb.frames._search import BM25Searcher
-from clanka_nb.frames._search_tokens import code_tokens
+from clanka_nb.frames.probe._index import LineTokens
+from clanka_nb.frames.probe._probe import prepare_probe, probe, probe_frame
+from clanka_nb.frames.probe._search import BM25Searcher
+from clanka_nb.frames.probe._tokens import code_tokens
 
 from .conftest import ScriptedSearcher
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from clanka_nb import engine
-from clanka_nb.frames._probe import ProbeSet, probe, probe_columns, probe_summary
-from clanka_nb.frames._search import BM25Searcher
+from clanka_nb.frames.probe._probe import ProbeSet, probe, probe_columns, probe_summary
+from clanka_nb.frames.probe._search import BM25Searcher
 
 SAMPLE = Path(__file__).parents[2] / "clanka_nb" / "sample"
 SETTINGS = [(10, 0, None), (30, 0, None), (20, 5, 800), (60, 10, None)]
@@ -37,3 +37,24 @@ def test_probe_columns_follow_k(codebase):
     got = probe_columns(ProbeSet(codebase), engine.ChunkSettings.build(30), k=(3, 5))
     assert list(got) == ["queries", "recall@3", "recall@5", "mrr", "precision"]
     assert got["recall@3"] <= got["recall@5"]
+
+
+def test_sweep_probe_columns_equal_separate_probe_calls(codebase):
+    from clanka_nb.frames import sweep
+
+    table = sweep(codebase, chunk_size=[10, 30], chunk_overlap=[0, 5], probe=True, progress=False)
+    assert {"queries", "recall@1", "recall@5", "recall@10", "mrr", "precision"} <= set(table.columns)
+    assert str(table["recall@5"].dtype) == "Float64" and str(table["queries"].dtype) == "Int64"
+    for row in table.itertuples(index=False):
+        alone = probe_summary(probe(codebase, chunk_size=row.chunk_size, chunk_overlap=row.chunk_overlap))
+        assert row.queries == alone["queries"].iloc[0]
+        assert table.loc[(table.chunk_size == row.chunk_size) & (table.chunk_overlap == row.chunk_overlap),
+                         ["recall@5", "mrr", "precision"]].iloc[0].tolist() == pytest.approx(
+            alone[["recall@5", "mrr", "precision"]].iloc[0].tolist())
+
+
+def test_sweep_without_probe_has_no_probe_columns(codebase):
+    from clanka_nb.frames import sweep
+
+    table = sweep(codebase, chunk_size=[30], progress=False)
+    assert "recall@5" not in table.columns and "mrr" not in table.columns

@@ -6,11 +6,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .. import engine
-from ._embedding import embedding_text
-from ._lines import LineIndex
+from ... import engine
+from .._embedding import embedding_text
+from .._lines import LineIndex
 from ._queries import Masks
-from ._search_tokens import code_tokens
+from ._tokens import code_tokens
 
 
 class Chunks:

@@ -11,16 +11,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import engine
-from . import _columns
-from ._chunks import settings_attrs
-from ._lines import LineIndex
-from ._probe_index import Chunks, LineTokens, MaskedText
-from ._progress import Progress
+from ... import engine
+from .. import _columns
+from .._chunks import settings_attrs
+from .._lines import LineIndex
+from .._progress import Progress
+from .._source import Source, open_source
+from ._index import Chunks, LineTokens, MaskedText
 from ._queries import check_queries, scan, target_arrays
 from ._search import BM25Searcher, Searcher, resolve_searcher, search_many
-from ._search_tokens import code_tokens
-from ._source import Source, open_source
+from ._tokens import code_tokens
 
 PRECISION_AT = 5  # precision looks at the top 5 results, whatever k is
 DEFAULT_K = (1, 5, 10)

@@ -10,12 +10,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import engine
-from . import _columns
-from ._progress import Progress
-from ._queries_comments import doc_comment
-from ._queries_text import query_text
-from ._source import Source, open_source
+from ... import engine
+from .. import _columns
+from .._progress import Progress
+from .._source import Source, open_source
+from ._comments import doc_comment
+from ._query_text import query_text
 
 QUERIES: _columns.Schema = {
     "query": _columns.STRING,

@@ -7,7 +7,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from ._search_tokens import code_tokens
+from ._tokens import code_tokens
 
 Tokenizer = Callable[[str], list[str]]
 Embed = Callable[[list[str]], Any]

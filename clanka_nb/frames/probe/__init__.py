@@ -1,0 +1,21 @@
+"""Retrieval probe: score a chunk setting by how often search finds the code a doc comment describes."""
+
+from ._probe import ProbeSet, prepare_probe, probe, probe_columns, probe_frame, probe_summary
+from ._queries import probe_queries
+from ._search import BM25Searcher, EmbeddingSearcher, Searcher, resolve_searcher
+from ._tokens import code_tokens
+
+__all__ = [
+    "BM25Searcher",
+    "EmbeddingSearcher",
+    "ProbeSet",
+    "Searcher",
+    "code_tokens",
+    "prepare_probe",
+    "probe",
+    "probe_columns",
+    "probe_frame",
+    "probe_queries",
+    "probe_summary",
+    "resolve_searcher",
+]
