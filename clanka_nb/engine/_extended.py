@@ -83,6 +83,7 @@ def follow(node: Node, path: str, visited: bool = False) -> list[Node]:
 
 
 def node_text(node: Node) -> str | None:
+    """The node's text, trimmed, whitespace runs made one space; None when empty (as the reference's names)."""
     return collapse_whitespace((node.text or b"").decode("utf-8", "surrogatepass")) or None
 
 
@@ -113,6 +114,8 @@ class _Frame:
 
 
 class _Walker:
+    """One file's walk: the language's table, its lines, and the declarations found."""
+
     def __init__(self, spec: LanguageSpec, lines: list[str]):
         self.spec, self.lines = spec, lines
         self.skipped = spec.comments | spec.leading

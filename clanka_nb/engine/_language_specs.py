@@ -417,3 +417,8 @@ SPECS_BY_EXTENSION: Mapping[str, LanguageSpec] = MappingProxyType(
         **dict.fromkeys(("js", "jsx", "mjs", "cjs"), JAVASCRIPT),
     }
 )
+
+# Extension -> grammar name, for display (which files extended mode parses, and with what).
+GRAMMAR_BY_EXTENSION: Mapping[str, str] = MappingProxyType(
+    {extension: spec.grammar for extension, spec in SPECS_BY_EXTENSION.items()}
+)

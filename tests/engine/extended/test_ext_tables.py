@@ -9,7 +9,7 @@ from tree_sitter_language_pack import get_language
 
 from clanka_nb.engine import CHUNK_TYPES
 from clanka_nb.engine._extended import spec_for
-from clanka_nb.engine._language_specs import SPECS_BY_EXTENSION, LanguageSpec
+from clanka_nb.engine._language_specs import GRAMMAR_BY_EXTENSION, SPECS_BY_EXTENSION, LanguageSpec
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "languages.md"
 SPECS = {spec.grammar: spec for spec in SPECS_BY_EXTENSION.values()}
@@ -88,6 +88,9 @@ def test_grammars_load_and_extensions_resolve():
 
 def test_docs_list_every_language_and_extension():
     text = DOCS.read_text(encoding="utf-8")
-    for extension, spec in SPECS_BY_EXTENSION.items():
+    for extension, grammar in GRAMMAR_BY_EXTENSION.items():
         assert f"`.{extension}`" in text, extension
-        assert f"`{spec.grammar}`" in text, spec.grammar
+        assert f"`{grammar}`" in text, grammar
+        # In the table of extensions, on the grammar's own row.
+        row = next(r for r in text.splitlines() if r.startswith(f"| `{grammar}` |"))
+        assert f"`.{extension}`" in row, (extension, grammar)
