@@ -2,7 +2,8 @@
 
 Layers depend downward only: `clanka_nb.widgets` -> `clanka_nb.frames` -> `clanka_nb.engine`.
 Top-level names load their layer on first use, so `import clanka_nb.engine` never pulls in
-pandas or ipywidgets.
+pandas or ipywidgets. Chunking functions here return DataFrames; `clanka_nb.engine` has the
+same names returning `CodeChunk` objects.
 """
 
 from __future__ import annotations
@@ -10,19 +11,69 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+_ENGINE = ("CodeChunk", "Codebase", "list_files")
+_FRAMES = (
+    "chunk_codebase", "chunk_file", "chunk_files", "chunk_text", "coverage", "embedding_input", "files",
+    "line_coverage", "plot_chunk_sizes", "plot_sweep", "sweep",
+)
+_PROBE = ("BM25Searcher", "EmbeddingSearcher", "probe", "probe_queries", "probe_summary")
+_WIDGETS = ("browse", "compare", "preview", "preview_text", "tune")
+
 # name -> module that defines it; resolved lazily by __getattr__.
 _EXPORTS = {
-    "Codebase": "clanka_nb.engine",
-    "CodeChunk": "clanka_nb.engine",
-    "list_files": "clanka_nb.engine",
+    **dict.fromkeys(_ENGINE, "clanka_nb.engine"),
+    **dict.fromkeys(_FRAMES, "clanka_nb.frames"),
+    **dict.fromkeys(_PROBE, "clanka_nb.frames.probe"),
+    **dict.fromkeys(_WIDGETS, "clanka_nb.widgets"),
     "sample_codebase": "clanka_nb._sample",
 }
 
-__all__ = ["CodeChunk", "Codebase", "list_files", "sample_codebase"]  # kept equal to _EXPORTS by a test
+__all__ = [  # kept equal to _EXPORTS by a test
+    "BM25Searcher",
+    "CodeChunk",
+    "Codebase",
+    "EmbeddingSearcher",
+    "browse",
+    "chunk_codebase",
+    "chunk_file",
+    "chunk_files",
+    "chunk_text",
+    "compare",
+    "coverage",
+    "embedding_input",
+    "files",
+    "line_coverage",
+    "list_files",
+    "plot_chunk_sizes",
+    "plot_sweep",
+    "preview",
+    "preview_text",
+    "probe",
+    "probe_queries",
+    "probe_summary",
+    "sample_codebase",
+    "sweep",
+    "tune",
+]
 
 if TYPE_CHECKING:
     from ._sample import sample_codebase
     from .engine import Codebase, CodeChunk, list_files
+    from .frames import (
+        chunk_codebase,
+        chunk_file,
+        chunk_files,
+        chunk_text,
+        coverage,
+        embedding_input,
+        files,
+        line_coverage,
+        plot_chunk_sizes,
+        plot_sweep,
+        sweep,
+    )
+    from .frames.probe import BM25Searcher, EmbeddingSearcher, probe, probe_queries, probe_summary
+    from .widgets import browse, compare, preview, preview_text, tune
 
 
 def __getattr__(name: str) -> Any:
