@@ -280,7 +280,10 @@ def test_file_vanishing_during_the_walk(tmp_path: Path, monkeypatch: pytest.Monk
 
 
 def test_very_deep_tree(tmp_path: Path) -> None:
-    depth = sys.getrecursionlimit() + 200  # recursion would fail here; the walk uses a stack
+    # Deeper than CPython's default recursion limit (1000), so a recursive walk would fail; fixed rather
+    # than read from sys.getrecursionlimit(), which other tests in the session may have raised, and
+    # short enough that the path stays under PATH_MAX (4096).
+    depth = 1200
     folder = tmp_path
     try:
         for _ in range(depth):  # one by one: Path.mkdir(parents=True) and os.makedirs recurse themselves
