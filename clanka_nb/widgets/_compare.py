@@ -104,8 +104,14 @@ def render_changes(changes: pd.DataFrame, *, limit: int = 40) -> str:
     return f'<div style="{UI_FONT}"><table style="border-collapse:collapse">{head}{"".join(rows)}</table>{more}</div>'
 
 
-def render_side_by_side(left: Preview, right: Preview, a: Mapping[str, Any], b: Mapping[str, Any]) -> str:
-    """Two previews next to each other, each headed by its settings."""
+def render_side_by_side(
+    left: Preview, right: Preview, a: Mapping[str, Any], b: Mapping[str, Any], *, height: int = 640
+) -> str:
+    """Two previews next to each other, each headed by its settings, in one scroll box.
+
+    Both previews have equal headers and equal row heights, so one scroll box keeps line n of A
+    level with line n of B (no script is needed to scroll them together).
+    """
 
     def column(side: str, preview: Preview, settings: Mapping[str, Any]) -> str:
         label = escape(settings_text({"chunk_size": 30, "chunk_overlap": 0, "chunk_max_characters": None, **settings}))
@@ -115,8 +121,8 @@ def render_side_by_side(left: Preview, right: Preview, a: Mapping[str, Any], b: 
         )
 
     return (
-        f'<div data-clanka="compare" style="display:flex;gap:8px;align-items:flex-start">'
-        f"{column('A', left, a)}{column('B', right, b)}</div>"
+        f'<div data-clanka="compare" style="display:flex;gap:8px;align-items:flex-start;max-height:{height}px;'
+        f'overflow:auto">{column("A", left, a)}{column("B", right, b)}</div>'
     )
 
 
@@ -163,16 +169,19 @@ class Compare(widgets.VBox):
         for chunks in (self.frame_a, self.frame_b):
             file_chunks = chunks[(chunks["path"] == path).to_numpy(dtype=bool)]
             lines, flags, note = file_lines(self.texts, path, file_chunks)
-            previews.append(
-                Preview(lines, file_chunks, path=path, language=engine.language_of(path), meaningful=flags, note=note)
-            )
+            preview = Preview(
+                lines, file_chunks, path=path, language=engine.language_of(path), meaningful=flags, note=note,
+                height=None, full_legend=True,
+            )  # fmt: skip
+            previews.append(preview)
         self.left, self.right = previews
         declared = len(_ranges(pd.concat([self.frame_a, self.frame_b])))
         changed_files = self.changes["path"].nunique()
         self.summary.value = (
             f'<div style="{UI_FONT}"><b>{len(self.changes):,}</b> of {declared:,} declarations change chunks, '
             f"in {changed_files:,} file{'s' * (changed_files != 1)} · A: {len(self.frame_a):,} chunks · "
-            f"B: {len(self.frame_b):,} chunks</div>{render_changes(self.frame)}"
+            f"B: {len(self.frame_b):,} chunks<br><b>{escape(path)}</b>: {len(self.frame):,} changed</div>"
+            f"{render_changes(self.frame)}"
         )
         self.view.value = render_side_by_side(self.left, self.right, self.a, self.b)
 

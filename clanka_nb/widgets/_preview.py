@@ -49,6 +49,7 @@ class Preview:
         max_lines: int = MAX_LINES,
         selected: int | None = None,
         height: int | None = HEIGHT,
+        full_legend: bool = False,
     ) -> None:
         self.lines = list(lines)
         self.frame = frame
@@ -60,9 +61,10 @@ class Preview:
         self.max_lines = max_lines
         self.selected = selected
         self.height = height
+        self.full_legend = full_legend
         self.html = render_preview(
             self.lines, frame, path=path, language=language, max_lines=max_lines, start=start,
-            selected=selected, meaningful=self.meaningful, note=note, height=height,
+            selected=selected, meaningful=self.meaningful, note=note, height=height, full_legend=full_legend,
         )  # fmt: skip
         self._widget: PreviewPane | None = None
 
@@ -77,6 +79,7 @@ class Preview:
         return Preview(
             self.lines, self.frame, path=self.path, language=self.language, meaningful=self.meaningful,
             note=self.note, start=start, max_lines=self.max_lines, selected=self.selected, height=self.height,
+            full_legend=self.full_legend,
         )  # fmt: skip
 
     @property

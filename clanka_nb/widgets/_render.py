@@ -209,16 +209,19 @@ def _coverage(line_count: int, bands: Sequence[Band]) -> list[int]:
     return counts
 
 
-def _legend(bands: Sequence[Band], uncovered_code: int, uncovered_blank: int) -> str:
+def _legend(bands: Sequence[Band], uncovered_code: int, uncovered_blank: int, full: bool) -> str:
+    """Swatches of what the view shows (of everything it can show when `full`)."""
     present = {band.type for band in bands}
     items = [
-        (f"background:{colour}", chunk_type) for chunk_type, colour in TYPE_COLOURS.items() if chunk_type in present
+        (f"background:{colour}", chunk_type)
+        for chunk_type, colour in TYPE_COLOURS.items()
+        if full or chunk_type in present
     ]
-    if None in present or any(t not in TYPE_COLOURS for t in present if t):
+    if full or None in present or any(t not in TYPE_COLOURS for t in present if t):
         items.append((f"background:{UNTYPED_COLOUR}", "no type (line window)"))
-    if uncovered_code:
+    if full or uncovered_code:
         items.append((f"background:{UNCOVERED_CODE}", "code in no chunk"))
-    if uncovered_blank:
+    if full or uncovered_blank:
         items.append((f"background:{UNCOVERED_BLANK}", "blank or punctuation in no chunk"))
     swatches = "".join(
         f'<span style="margin-right:10px;white-space:nowrap"><span style="display:inline-block;width:10px;'
@@ -260,6 +263,7 @@ def render_preview(
     meaningful: Sequence[bool] | None = None,
     note: str | None = None,
     height: int | None = None,
+    full_legend: bool = False,
 ) -> str:
     """HTML of `lines` with a gutter band for every chunk; inline styles only, same input -> same bytes.
 
@@ -268,7 +272,8 @@ def render_preview(
     Lines `start` .. `start + max_lines - 1` are shown, with a notice when the file has more.
     `selected` (position in `chunks`) outlines one chunk; `meaningful` (one flag per line) defaults
     to the reference's rule; `note` is shown above the lines (e.g. why a file has no chunks);
-    `height` (px) makes the lines a scroll box of at most that height, under a fixed header.
+    `height` (px) makes the lines a scroll box of at most that height, under a fixed header;
+    `full_legend` lists every colour and mark, not only those shown (equal headers side by side).
     """
     if isinstance(max_lines, bool) or not isinstance(max_lines, int) or max_lines < 1:
         msg = f"max_lines must be a positive int, got {max_lines!r}; pass e.g. max_lines=2000"
@@ -337,8 +342,10 @@ def render_preview(
     parts = [
         f'<div data-clanka="preview" data-path="{escape(path)}" style="{UI_FONT};color:#24292f;background:#fff;'
         'border:1px solid #d0d7de;border-radius:6px;max-width:100%;overflow:auto">',
-        f'<div style="padding:6px 8px;background:#f6f8fa;border-bottom:1px solid #d0d7de">{" · ".join(head)}</div>',
-        _legend(bands, uncovered_code, uncovered_blank),
+        # One line, cut if need be: previews shown side by side keep their rows level.
+        f'<div style="padding:6px 8px;background:#f6f8fa;border-bottom:1px solid #d0d7de;white-space:nowrap;'
+        f'overflow:hidden;text-overflow:ellipsis">{" · ".join(head)}</div>',
+        _legend(bands, uncovered_code, uncovered_blank, full_legend),
     ]
     if note:
         parts.append(_notice(note))

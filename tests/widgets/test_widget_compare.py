@@ -92,3 +92,14 @@ def test_bad_settings_are_refused_before_chunking(codebase: engine.Codebase) -> 
         compare(codebase, a={"chunk_size": "30"}, b={})
     with pytest.raises(KeyError, match="not a file with lines"):
         compare(codebase, a={}, b={}, path="nope.ts")
+
+
+def test_both_sides_scroll_together_with_level_rows(codebase: engine.Codebase) -> None:
+    """One scroll box around both previews; equal legends and one-line headers keep line n level on both sides."""
+    view = Compare(codebase, {"chunk_size": 30}, {"chunk_size": 8}, "src/inventory.ts")
+    assert view.left.height is None and view.right.height is None
+    root = parse(view.view.value).find_all("data-clanka", "compare")[0]
+    assert "max-height" in root.attrs["style"] and "overflow:auto" in root.attrs["style"]
+    legends = [e.text for e in root.find_all("data-legend")]
+    assert len(legends) == 2 and legends[0] == legends[1]
+    assert {e.attrs["data-legend"] for e in root.find_all("data-legend")} == {""}
