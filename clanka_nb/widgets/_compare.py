@@ -130,7 +130,8 @@ class Compare(widgets.VBox):
     """Settings A and B on the same codebase: side-by-side previews and the declarations that change.
 
     State: `.a`, `.b` (the settings), `.frame_a`, `.frame_b` (all chunks), `.changes` (every changed
-    declaration), `.frame` (the changes of the shown file), `.left`, `.right` (the `Preview`s),
+    declaration), `.frame` (the changes of the shown file), `.left`, `.right` (the `Preview`s; None
+    when the codebase has no file with lines),
     `.html`. Control: `file_picker` (files labelled with their number of changes).
     """
 
@@ -165,6 +166,11 @@ class Compare(widgets.VBox):
         """Render the picked file under both settings and its changed declarations."""
         path = self.file_picker.value
         self.frame = self.changes[self.changes["path"] == path].reset_index(drop=True)
+        if path is None:
+            self.left = self.right = None
+            self.summary.value = f'<div style="{UI_FONT};color:{MUTED}">The codebase has no file with lines.</div>'
+            self.view.value = ""
+            return
         previews = []
         for chunks in (self.frame_a, self.frame_b):
             file_chunks = chunks[(chunks["path"] == path).to_numpy(dtype=bool)]
