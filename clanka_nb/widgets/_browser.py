@@ -53,7 +53,7 @@ class Browser(widgets.VBox):
     ) -> None:
         self.data = frame
         self.preview_height = preview_height
-        self.texts = texts or Texts(root=Path(frame.attrs["root"]) if "root" in frame.attrs else None)
+        self.texts = Texts.of_frame(frame) if texts is None else texts
         self._filter = ChunkFilter(frame)
         self.mask = np.ones(len(frame), dtype=bool)
         self._frame: pd.DataFrame | None = None

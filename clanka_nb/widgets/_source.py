@@ -65,6 +65,12 @@ class Texts:
     languages: str = "clanka"
     _cache: dict[str, engine.PreparedText | None] = field(default_factory=dict)
 
+    @classmethod
+    def of_frame(cls, frame: pd.DataFrame) -> Texts:
+        """The texts behind a chunk frame: its files, read under `frame.attrs["root"]` when they are there."""
+        root = frame.attrs.get("root")
+        return cls(root=None if root is None else Path(root), languages=frame.attrs.get("languages") or "clanka")
+
     def text(self, path: str) -> engine.PreparedText | None:
         if self.codebase is not None:
             try:
@@ -108,9 +114,7 @@ def open_chunks(source: Source, **settings: Any) -> Opened:
         if missing:
             msg = f"the frame has no {sorted(missing)} column(s); pass a frame from frames.chunk_codebase"
             raise ValueError(msg)
-        root = source.attrs.get("root")
-        texts = Texts(root=None if root is None else Path(root), languages=source.attrs.get("languages") or "clanka")
-        return Opened(source, texts, None)
+        return Opened(source, Texts.of_frame(source), None)
     chunk_settings = {k: v for k, v in settings.items() if k in CHUNK_SETTINGS}
     open_settings = {k: v for k, v in settings.items() if k in OPEN_SETTINGS}
     codebase = open_codebase(source, **open_settings)
