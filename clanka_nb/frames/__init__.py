@@ -5,9 +5,11 @@ from ._coverage import coverage, line_coverage
 from ._embedding import embedding_input
 from ._files import files
 from ._plots import plot_chunk_sizes, plot_sweep
+from ._stats import CodebaseStats
 from ._sweep import sweep
 
 __all__ = [
+    "CodebaseStats",
     "chunk_codebase",
     "chunk_file",
     "chunk_files",

@@ -18,11 +18,11 @@ from ._declarations import Declarations
 from ._lines import LineIndex, chunk_positions
 from ._progress import Progress, bar
 from ._source import Source, open_source
+from ._stats import CodebaseStats
 from ._walk import FileChunks, file_chunks
 from .probe import ProbeSet, Searcher, probe_columns, resolve_searcher
 
 Tokenizer = Callable[[str], int]
-CHARACTERS_PER_TOKEN = 4
 
 
 def _values(name: str, value: object) -> list[Any]:
@@ -50,13 +50,6 @@ def _no_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
-def _stats(values: np.ndarray) -> tuple[float | None, float | None, float | None]:
-    if not len(values):
-        return None, None, None
-    mean, median, p95 = values.mean(), np.median(values), np.percentile(values, 95)
-    return float(mean), float(median), float(p95)
-
-
 def _walk_reusing(
     codebase: engine.Codebase,
     index: LineIndex,
@@ -79,49 +72,22 @@ def _walk_reusing(
 
 def _row(
     codebase: engine.Codebase,
-    index: LineIndex,
-    declarations: Declarations,
+    stats: CodebaseStats,
     settings: engine.ChunkSettings,
     tokenizer: Tokenizer | None,
     whole: dict[int, FileChunks],
 ) -> dict[str, Any]:
     started = time.perf_counter()
-    walked = _walk_reusing(codebase, index, declarations, settings, whole)
-    starts, ends = chunk_positions(index, [f.chunks for f in walked])
-    lines = ends - starts + 1
-    characters = index.characters(starts, ends)
-    if tokenizer is None:
-        tokens = characters / CHARACTERS_PER_TOKEN
-    else:
+    walked = _walk_reusing(codebase, stats.index, stats.declarations, settings, whole)
+    starts, ends = chunk_positions(stats.index, [f.chunks for f in walked])
+    tokens = None
+    if tokenizer is not None:
         contents = (c.content for f in walked for c in f.chunks)
         tokens = np.fromiter(map(tokenizer, contents), dtype=np.float64, count=len(starts))
-    counts = index.chunk_counts(starts, ends)
-    held = counts > 0
-    meaningful = int(index.meaningful.sum())
     ast_files = np.array([f.chunker == "ast" for f in walked], dtype=bool)
-    lines_stats, characters_stats, tokens_stats = _stats(lines), _stats(characters), _stats(tokens)
-    return {
-        "chunk_size": settings.requested_size,
-        "chunk_overlap": settings.requested_overlap,
-        "chunk_max_characters": settings.chunk_max_characters,
-        "effective_size": settings.chunk_size,
-        "effective_overlap": settings.chunk_overlap,
-        "clamped": settings.clamped,
-        "chunks": len(starts),
-        "lines_mean": lines_stats[0],
-        "lines_median": lines_stats[1],
-        "lines_p95": lines_stats[2],
-        "characters_mean": characters_stats[0],
-        "characters_median": characters_stats[1],
-        "characters_p95": characters_stats[2],
-        "tokens_mean": tokens_stats[0],
-        "tokens_p95": tokens_stats[2],
-        "tokens_total": float(tokens.sum()),
-        "split_declarations": declarations.split_share(settings, ast_files),
-        "coverage": int((held & index.meaningful).sum()) / meaningful if meaningful else None,
-        "duplication": float(lines.sum()) / int(held.sum()) if held.any() else None,
-        "seconds": time.perf_counter() - started,
-    }
+    row = stats.row(settings, starts, ends, ast_files, tokens)
+    row["seconds"] = time.perf_counter() - started
+    return row
 
 
 def sweep(
@@ -167,8 +133,7 @@ def sweep(
         raise TypeError(msg)
     started = time.perf_counter()
     codebase = open_source(source, max_file_size=max_file_size, workers=workers, languages=languages, progress=progress)
-    index = LineIndex(codebase, codebase.files)
-    declarations = Declarations(index)
+    stats = CodebaseStats(codebase)
     probe_set = ProbeSet(codebase) if probe else None
     engine_searcher = resolve_searcher(searcher) if probe else None
     parse_seconds = time.perf_counter() - started
@@ -176,7 +141,7 @@ def sweep(
     whole: dict[int, FileChunks] = {}
     with bar(progress, len(settings), "sweeping settings", unit="setting") as handle, _no_cycle_collection():
         for setting in settings:
-            row = _row(codebase, index, declarations, setting, tokenizer, whole)
+            row = _row(codebase, stats, setting, tokenizer, whole)
             if probe_set is not None:
                 scored = time.perf_counter()
                 row.update(probe_columns(probe_set, setting, engine_searcher, k))

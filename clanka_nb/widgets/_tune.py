@@ -10,11 +10,11 @@ import ipywidgets as widgets
 import pandas as pd
 
 from .. import engine, frames
+from ..frames.probe import BM25Searcher, ProbeSet, probe_columns
 from ._browser import settings_text
 from ._charts import render_histogram
 from ._preview import Preview, PreviewPane
 from ._source import OPEN_SETTINGS, Source, Texts, busiest_file, check_settings, file_lines, open_codebase
-from ._stats import CodebaseLines
 from ._style import MUTED, UI_FONT
 
 # (key, label, format) of the statistics shown; keys are columns of `frames.sweep`.
@@ -29,6 +29,10 @@ STAT_ROWS: tuple[tuple[str, str, str], ...] = (
     ("split_declarations", "declarations split", "{:.1%}"),
     ("coverage", "meaningful lines covered", "{:.1%}"),
     ("duplication", "duplication (lines embedded / lines)", "{:.2f}×"),
+    # Shown only with the retrieval probe on (see clanka_nb.probe):
+    ("recall@5", "search recall@5 (probe)", "{:.1%}"),
+    ("mrr", "search MRR (probe)", "{:.3f}"),
+    ("precision", "search precision@5 (probe)", "{:.1%}"),
 )
 
 
@@ -41,6 +45,8 @@ def render_stats(stats: dict[str, Any], before: dict[str, Any] | None = None) ->
     cell = "padding:1px 8px;text-align:right;white-space:nowrap"
     rows = []
     for key, label, pattern in STAT_ROWS:
+        if key not in stats:
+            continue
         now = _fmt(stats.get(key), pattern)
         was = _fmt(before.get(key), pattern) if before is not None else ""
         changed = before is not None and was != now
@@ -68,7 +74,8 @@ class Tuner(widgets.VBox):
     switch `limit_characters`, `file_picker`. Sliders update on release. State: `.settings`
     (`engine.ChunkSettings`), `.frame` (all chunks at the settings), `.file_frame` (the picked
     file's), `.stats` (the `frames.sweep` row of the settings), `.before` (the previous stats),
-    `.seconds` (time of the last update). `update()` recomputes everything.
+    `.seconds` (time of the last update). `update()` recomputes everything. With the `probe`
+    checkbox on, `.stats` also holds the retrieval probe's recall@k, mrr and precision.
     """
 
     def __init__(
@@ -79,11 +86,14 @@ class Tuner(widgets.VBox):
         chunk_size: int = 30,
         chunk_overlap: int = 0,
         chunk_max_characters: int | None = None,
+        probe: bool = False,
     ) -> None:
         settings = engine.ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)
+        self._probe_set: ProbeSet | None = None
+        self._searcher = BM25Searcher()
         self.codebase = codebase
         self.texts = Texts(codebase=codebase, languages=codebase.languages)
-        self._lines = CodebaseLines(codebase)
+        self._stats = frames.CodebaseStats(codebase)
         self._busy = False
         self.stats: dict[str, Any] = {}
         self.before: dict[str, Any] | None = None
@@ -111,15 +121,20 @@ class Tuner(widgets.VBox):
             options=files, value=None, description="file", style={"description_width": "110px"},
             layout=widgets.Layout(width="400px"),
         )  # fmt: skip
+        # Off by default: scoring search costs about as much as chunking again (BM25 over every chunk).
+        self.probe = widgets.Checkbox(
+            value=probe, description="retrieval probe (recall@5, MRR)", indent=False,
+            layout=widgets.Layout(width="400px"),
+        )  # fmt: skip
         self.stats_html = widgets.HTML(layout=widgets.Layout(margin="0 0 0 24px"))
         self.histogram = widgets.HTML()
         self.preview = PreviewPane()
-        for control in (self.chunk_size, self.chunk_overlap, self.limit_characters, self.max_characters):
+        for control in (self.chunk_size, self.chunk_overlap, self.limit_characters, self.max_characters, self.probe):
             control.observe(self._on_setting, "value")
         self.file_picker.observe(self._on_file, "value")
         controls = widgets.VBox(
             [self.chunk_size, self.chunk_overlap, widgets.HBox([self.limit_characters, self.max_characters]),
-             self.file_picker],
+             self.file_picker, self.probe],
         )  # fmt: skip
         top = widgets.HBox(
             [widgets.VBox([controls, self.histogram]), self.stats_html],
@@ -188,7 +203,11 @@ class Tuner(widgets.VBox):
         )
         if self.stats:
             self.before = self.stats
-        self.stats = self._lines.stats(self.frame, settings)
+        self.stats = self._stats.frame_row(self.frame, settings)
+        if self.probe.value:
+            if self._probe_set is None:
+                self._probe_set = ProbeSet(self.codebase)  # queries extracted once for the panel's life
+            self.stats.update(probe_columns(self._probe_set, settings, self._searcher))
         self.histogram.value = render_histogram(self.frame["lines"].to_numpy(dtype="int64"), marker=settings.chunk_size)
         self._show_file()
         self.seconds = time.perf_counter() - started
@@ -210,10 +229,11 @@ class Tuner(widgets.VBox):
         )
 
 
-def tune(source: Source = None, *, path: str | None = None, **settings: Any) -> Tuner:
+def tune(source: Source = None, *, path: str | None = None, probe: bool = False, **settings: Any) -> Tuner:
     """Open the tuning panel on `source` (a folder, an `engine.Codebase`, a chunk frame; the sample when None).
 
-    `path` picks the file to preview; `settings` are the starting chunk_size, chunk_overlap,
+    `path` picks the file to preview; `probe=True` starts with the retrieval probe on;
+    `settings` are the starting chunk_size, chunk_overlap,
     chunk_max_characters (a chunk frame's own settings otherwise) and, for a folder, languages,
     max_file_size and workers.
     """
@@ -224,4 +244,4 @@ def tune(source: Source = None, *, path: str | None = None, **settings: Any) -> 
             if key in source.attrs:
                 start.setdefault(key, source.attrs[key])
     codebase = open_codebase(source, **{k: v for k, v in settings.items() if k in OPEN_SETTINGS})
-    return Tuner(codebase, path=path, **start)
+    return Tuner(codebase, path=path, probe=probe, **start)

@@ -1,0 +1,89 @@
+"""Sweep-style statistics of one setting's chunks, with the per-codebase work (lines, declarations) done once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .. import engine
+from ._declarations import Declarations
+from ._lines import LineIndex
+
+CHARACTERS_PER_TOKEN = 4
+
+
+def _summary(values: np.ndarray) -> tuple[float | None, float | None, float | None]:
+    if not len(values):
+        return None, None, None
+    return float(values.mean()), float(np.median(values)), float(np.percentile(values, 95))
+
+
+class CodebaseStats:
+    """A codebase's lines and declaration ranges as arrays: what every setting's statistics share.
+
+    `sweep` builds one per call; the tuning panel keeps one for its whole life, so a slider move
+    only costs the chunking and a few numpy operations.
+    """
+
+    def __init__(self, codebase: engine.Codebase) -> None:
+        self.index = LineIndex(codebase, codebase.files)
+        self.declarations = Declarations(self.index)
+        self._file_index = {path: i for i, path in enumerate(self.index.paths)}
+
+    def row(
+        self,
+        settings: engine.ChunkSettings,
+        starts: np.ndarray,
+        ends: np.ndarray,
+        ast_files: np.ndarray,
+        tokens: np.ndarray | None = None,
+    ) -> dict[str, Any]:
+        """The sweep row (without `seconds`) of chunks given as global line positions (see `LineIndex`).
+
+        `ast_files` flags the files chunked by declarations; `tokens` defaults to characters / 4.
+        """
+        index = self.index
+        lines = ends - starts + 1
+        characters = index.characters(starts, ends)
+        if tokens is None:
+            tokens = characters / CHARACTERS_PER_TOKEN
+        held = index.chunk_counts(starts, ends) > 0
+        meaningful = int(index.meaningful.sum())
+        lines_mean, lines_median, lines_p95 = _summary(lines)
+        characters_mean, characters_median, characters_p95 = _summary(characters)
+        tokens_mean, _, tokens_p95 = _summary(tokens)
+        return {
+            "chunk_size": settings.requested_size,
+            "chunk_overlap": settings.requested_overlap,
+            "chunk_max_characters": settings.chunk_max_characters,
+            "effective_size": settings.chunk_size,
+            "effective_overlap": settings.chunk_overlap,
+            "clamped": settings.clamped,
+            "chunks": len(starts),
+            "lines_mean": lines_mean,
+            "lines_median": lines_median,
+            "lines_p95": lines_p95,
+            "characters_mean": characters_mean,
+            "characters_median": characters_median,
+            "characters_p95": characters_p95,
+            "tokens_mean": tokens_mean,
+            "tokens_p95": tokens_p95,
+            "tokens_total": float(tokens.sum()),
+            "split_declarations": self.declarations.split_share(settings, ast_files),
+            "coverage": int((held & index.meaningful).sum()) / meaningful if meaningful else None,
+            "duplication": float(lines.sum()) / int(held.sum()) if held.any() else None,
+        }
+
+    def frame_row(self, frame: pd.DataFrame, settings: engine.ChunkSettings) -> dict[str, Any]:
+        """The same row from a chunk frame of this codebase at `settings` (as `chunk_codebase` gives)."""
+        codes, uniques = pd.factorize(frame["path"].to_numpy(dtype=object))
+        offsets = self.index.offsets[np.array([self._file_index[p] for p in uniques], dtype=np.int64)]
+        shift = offsets[codes] - 1 if len(codes) else np.zeros(0, dtype=np.int64)
+        starts = frame["start_line"].to_numpy(dtype=np.int64) + shift
+        ends = frame["end_line"].to_numpy(dtype=np.int64) + shift
+        ast_files = np.zeros(len(self.index.paths), dtype=bool)
+        ast_paths = frame.loc[(frame["chunker"] == "ast").to_numpy(dtype=bool), "path"].unique()
+        ast_files[[self._file_index[p] for p in ast_paths]] = True
+        return self.row(settings, starts, ends, ast_files)
