@@ -151,3 +151,19 @@ def test_short_text_repr_and_a_still_html_picture(tuner: Tuner) -> None:
     )
     still = parse(tuner._repr_html_())
     assert {e.attrs["data-clanka"] for e in still.find_all("data-clanka")} == {"histogram", "stats", "preview"}
+
+
+def test_probe_checkbox_adds_search_scores_equal_to_a_separate_probe():
+    from clanka_nb import probe, probe_summary
+
+    codebase = engine.Codebase(sample_codebase())
+    tuner = tune(codebase)
+    assert "recall@5" not in tuner.stats and "recall@5" not in tuner.stats_html.value
+    tuner.probe.value = True
+    alone = probe_summary(probe(codebase, chunk_size=tuner.chunk_size.value, chunk_overlap=tuner.chunk_overlap.value))
+    assert tuner.stats["recall@5"] == pytest.approx(alone["recall@5"].iloc[0])
+    assert tuner.stats["mrr"] == pytest.approx(alone["mrr"].iloc[0])
+    assert 'data-stat="recall@5"' in tuner.stats_html.value
+    tuner.chunk_size.value = 12  # the probe follows the sliders
+    again = probe_summary(probe(codebase, chunk_size=12, chunk_overlap=tuner.chunk_overlap.value))
+    assert tuner.stats["mrr"] == pytest.approx(again["mrr"].iloc[0])
