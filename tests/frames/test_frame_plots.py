@@ -67,3 +67,19 @@ def test_unknown_metric_names_the_choices(codebase: engine.Codebase) -> None:
 def test_pyplot_is_not_used() -> None:
     frames.plot_chunk_sizes(frames.chunk_text(TS_EXAMPLE))
     assert "matplotlib.pyplot" not in sys.modules or sys.modules["matplotlib.pyplot"].get_fignums() == []
+
+
+def test_figures_display_as_images_in_ipython_without_pyplot():
+    import subprocess
+
+    # A fresh interpreter: no pyplot, no %matplotlib magic, as in a new notebook kernel.
+    code = (
+        "from IPython.core.interactiveshell import InteractiveShell\n"
+        "shell = InteractiveShell.instance()\n"
+        "import clanka_nb as cn\n"
+        "figure = cn.plot_chunk_sizes(cn.chunk_text('export const a = 1\\n'))\n"
+        "data, _ = shell.display_formatter.format(figure)\n"
+        "import sys; print('matplotlib.pyplot' in sys.modules, data['image/png'][:8] == b'\\x89PNG\\r\\n\\x1a\\n')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "True"]
