@@ -60,6 +60,11 @@ def run_lab(requested: str | None, extra: Sequence[str], *, dry_run: bool) -> in
     if dry_run:
         print(shlex.join(command))
         return 0
+    if os.name == "posix":
+        # Become the server: stopping `clanka-nb lab` (Ctrl-C, a signal) then stops JupyterLab itself,
+        # instead of leaving it running as an orphaned child.
+        sys.stdout.flush()
+        os.execv(command[0], command)
     try:
         return subprocess.call(command)
     except KeyboardInterrupt:

@@ -43,6 +43,20 @@ def test_lab_starts_a_server_on_the_notebooks(tmp_path: Path) -> None:
         finally:
             server.terminate()
             server.wait(timeout=30)
+    # The command became the server, so stopping it left no JupyterLab behind.
+    assert _processes_mentioning(str(notebooks)) == []
+
+
+def _processes_mentioning(text: str) -> list[str]:
+    """Pids whose command line contains `text` (Linux /proc; empty elsewhere)."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if text.encode() in cmdline.read_bytes():
+                found.append(cmdline.parent.name)
+        except OSError:  # the process ended while we looked
+            continue
+    return found
 
 
 def _wait_for_url(log: Path, server: subprocess.Popen[bytes], *, timeout: float) -> str:
