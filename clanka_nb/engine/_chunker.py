@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from ._collation import collation_key
 from ._declarations import Declaration, find_declarations, parent_label
-from ._files import is_probably_minified
+from ._files import looks_minified
 from ._reading import FileStatus
 from ._settings import ChunkSettings
 from ._text import js_length, meaningful_match, normalize_newlines, normalize_path, trim
@@ -50,13 +50,17 @@ class PreparedText:
         grammar: str | None,
         decls: list[Declaration],
         status: FileStatus = FileStatus.CHUNKED,
+        *,
+        is_ascii: bool | None = None,
     ):
         self.path = path
         self.lines = lines
         self.grammar = grammar
         self.declarations = decls
         # _char_ends[i]: JS length of lines[0..i-1] plus one LF after each (map() keeps this in C).
-        lengths = map(len if all(map(str.isascii, lines)) else js_length, lines)
+        if is_ascii is None:
+            is_ascii = all(map(str.isascii, lines))
+        lengths = map(len if is_ascii else js_length, lines)
         self._char_ends = [0, *accumulate(map((1).__add__, lengths))]
         self._meaningful_before = [0, *accumulate(map(bool, map(meaningful_match, lines)))]
         if status is FileStatus.CHUNKED and not self._meaningful_before[-1]:
@@ -116,14 +120,14 @@ def prepare(path: str, content: str, languages: str = "clanka") -> PreparedText:
     path = normalize_path(path)
     if not trim(content):
         return PreparedText(path, [], None, [], FileStatus.EMPTY)
-    if is_probably_minified(content):
-        return PreparedText(path, [], None, [], FileStatus.MINIFIED)
     text = normalize_newlines(content)
     lines = text.split("\n")
+    if looks_minified(text, lines):
+        return PreparedText(path, [], None, [], FileStatus.MINIFIED)
     if lines[-1] == "":
         lines.pop()
     grammar, decls = find_declarations(path, text, lines, languages)
-    return PreparedText(path, lines, grammar, decls)
+    return PreparedText(path, lines, grammar, decls, is_ascii=text.isascii())
 
 
 def _segments(text: PreparedText, start: int, end: int, settings: ChunkSettings) -> list[tuple[int, int]]:

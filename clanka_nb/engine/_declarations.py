@@ -53,6 +53,8 @@ def _text(node: Node) -> str:
 
 
 def _clean(text: str) -> str | None:
+    if text.isidentifier():  # the usual name: nothing to trim or collapse
+        return text
     cleaned = collapse_whitespace(text)
     return cleaned or None
 
@@ -61,26 +63,22 @@ def _declarators(node: Node) -> list[Node]:
     return [child for child in node.named_children if child.type == "variable_declarator"]
 
 
-def chunk_type(node: Node) -> str | None:
+def describe(node: Node) -> tuple[str | None, str | None]:
+    """The chunk type and name of an (unwrapped) node; either may be None."""
     kind = node.type
     if kind in _VARIABLES:
-        for declarator in _declarators(node):
-            value = declarator.child_by_field_name("value")
-            if value is not None and "function" in value.type:
-                return "function"
-        return "variable"
-    return CHUNK_TYPES.get(kind)
-
-
-def chunk_name(node: Node) -> str | None:
-    kind = node.type
-    if kind in _VARIABLES:
-        names = [_declarator_name(d) for d in _declarators(node)]
-        return _clean(", ".join(n for n in names if n))
+        declarators = _declarators(node)
+        # Arrow functions and function expressions make the declaration a function.
+        is_function = any(
+            value is not None and "function" in value.type
+            for value in (d.child_by_field_name("value") for d in declarators)
+        )
+        names = [_declarator_name(d) for d in declarators]
+        return ("function" if is_function else "variable"), _clean(", ".join(n for n in names if n))
     if kind in CHUNK_TYPES or kind == "variable_declarator":
         field = node.child_by_field_name("name")
-        return _clean(_text(field)) if field is not None else None
-    return None
+        return CHUNK_TYPES.get(kind), (_clean(_text(field)) if field is not None else None)
+    return None, None
 
 
 def _declarator_name(declarator: Node) -> str | None:
@@ -151,7 +149,7 @@ def collect(root: Node, lines: list[str]) -> list[Declaration]:
         if original.type == "comment" or "import" in original.type:
             continue
         node = unwrap(original)
-        kind, name = chunk_type(node), chunk_name(node)
+        kind, name = describe(node)
         if kind is None and name is None:
             continue
         start, end = _range(siblings, index, lines)
@@ -179,7 +177,8 @@ def _methods(cls: Node, class_name: str | None, lines: list[str]) -> Iterator[De
     for index, member in enumerate(members):
         if "method" in member.type:
             start, end = _range(members, index, lines)
-            yield Declaration(start, end, chunk_name(member), chunk_type(member), parent)
+            kind, name = describe(member)
+            yield Declaration(start, end, name, kind, parent)
 
 
 LANGUAGE_MODES = ("clanka", "extended")

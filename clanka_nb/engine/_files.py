@@ -56,9 +56,14 @@ def is_meaningful_file(path: str) -> bool:
 def is_probably_minified(content: str) -> bool:
     """The reference's guess that content is a bundle: long and on very few, very long lines."""
     text = normalize_newlines(content)
-    if js_length(text) < 2000:
+    return looks_minified(text, text.split("\n"))
+
+
+def looks_minified(text: str, lines: list[str]) -> bool:
+    """`is_probably_minified` of normalised text already split into its lines."""
+    # JS length is never below len(), so it only needs computing for short texts.
+    if len(text) < 2000 and js_length(text) < 2000:
         return False
-    lines = text.split("\n")
     if len(lines) <= 2:
         return True
     if len(lines) > 20:
