@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import gc
 import itertools
 import time
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -15,6 +13,7 @@ import pandas as pd
 from .. import engine
 from . import _columns
 from ._declarations import Declarations
+from ._gc import paused_cycle_collection
 from ._lines import LineIndex, chunk_positions
 from ._progress import Progress, bar
 from ._source import Source, open_source
@@ -32,22 +31,6 @@ def _values(name: str, value: object) -> list[Any]:
         msg = f"{name} is empty; give at least one value to try, e.g. {name}=[30]"
         raise ValueError(msg)
     return values
-
-
-@contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """Pause the cyclic garbage collector while chunking at many settings.
-
-    Each setting makes tens of thousands of acyclic chunk objects, which reference counting frees;
-    meanwhile every collection would walk the whole parsed codebase again (a third of the time).
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _walk_reusing(
@@ -139,7 +122,7 @@ def sweep(
     parse_seconds = time.perf_counter() - started
     rows = []
     whole: dict[int, FileChunks] = {}
-    with bar(progress, len(settings), "sweeping settings", unit="setting") as handle, _no_cycle_collection():
+    with bar(progress, len(settings), "sweeping settings", unit="setting") as handle, paused_cycle_collection():
         for setting in settings:
             row = _row(codebase, stats, setting, tokenizer, whole)
             if probe_set is not None:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import gc
 import os
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -14,6 +12,7 @@ import pandas as pd
 from ... import engine
 from .. import _columns
 from .._chunks import settings_attrs
+from .._gc import paused_cycle_collection
 from .._lines import LineIndex
 from .._progress import Progress
 from .._source import Source, open_source
@@ -42,23 +41,6 @@ def check_k(k: int | Iterable[int]) -> tuple[int, ...]:
         msg = f"k must be a positive int or a list of them (the cut-offs of recall@k), got {k!r}"
         raise ValueError(msg)
     return tuple(sorted({int(v) for v in values}))
-
-
-@contextmanager
-def _paused_gc() -> Iterator[None]:
-    """No cyclic garbage collection while chunking and building a BM25 index.
-
-    The many short lists they make would each time have the whole parsed codebase walked again
-    (half the time), while reference counting frees them anyway. Not around a user's `embed`,
-    whose model may rely on the collector.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 class ProbeSet:
@@ -92,7 +74,7 @@ class ProbeSet:
         """Ids of the top `depth` chunks for every query (one row each, -1 where fewer were found)."""
         if isinstance(searcher, BM25Searcher) and searcher.tokenizer is code_tokens:
             # Each line's tokens are computed once for all settings; other searchers get texts.
-            with _paused_gc():
+            with paused_cycle_collection():
                 if self._tokens is None:
                     self._tokens = LineTokens(self.masked)
                 searcher.index_ids(self._tokens.documents(chunks), self._tokens.vocab)
@@ -157,7 +139,7 @@ def probe_frame(
     cutoffs = check_k(k)
     searcher = resolve_searcher(searcher)
     depth = max(cutoffs[-1], PRECISION_AT)
-    with _paused_gc():
+    with paused_cycle_collection():
         chunks = prepared.chunks(settings)
     ids = prepared.rankings(chunks, searcher, depth)
     rank, precision = _scores(prepared, chunks, ids, cutoffs[-1])
