@@ -82,6 +82,16 @@ class PreparedText:
             setattr(self, name, value)
 
     @property
+    def length_prefix(self) -> list[int]:
+        """`length_prefix[i]`: JS length of the first i lines with one LF after each (read-only)."""
+        return self._char_ends
+
+    @property
+    def meaningful_prefix(self) -> list[int]:
+        """`meaningful_prefix[i]`: how many of the first i lines are meaningful (read-only)."""
+        return self._meaningful_before
+
+    @property
     def meaningful_lines(self) -> int:
         return self._meaningful_before[-1]
 
@@ -197,44 +207,64 @@ def plan_ranges(text: PreparedText) -> list[Range]:
     return plan
 
 
-def declaration_chunks(text: PreparedText, settings: ChunkSettings) -> list[CodeChunk]:
-    """Chunks from declaration ranges (possibly none, then the caller falls back to windows)."""
+def declaration_segments(text: PreparedText, settings: ChunkSettings) -> list[tuple[int, int, Declaration]]:
+    """The (start, end, declaration) of every declaration chunk, unsorted: split, truncated, deduplicated
+    and stripped of segments with no meaningful line, as the reference does."""
     size, limit = settings.chunk_size, settings.chunk_max_characters
-    path, lines, length, meaningful = text.path, text.lines, text.length, text.meaningful_count
+    # Prefix sums read directly: this loop runs once per declaration and setting in a sweep.
+    char_ends, meaningful_before = text.length_prefix, text.meaningful_prefix
     emitted: set[tuple] = set()
-    chunks: list[CodeChunk] = []
+    out: list[tuple[int, int, Declaration]] = []
     for start, end, d, truncates in text.plan():
-        if end - start < size and (limit is None or length(start, end) <= limit):
-            segments = [(start, end)]  # fits whole: the common case, without the splitting loop
+        if end - start < size and (limit is None or char_ends[end] - char_ends[start - 1] - 1 <= limit):
+            segments = ((start, end),)  # fits whole: the common case, without the splitting loop
         else:
             segments = _segments(text, start, end, settings)
             if truncates:
                 segments = segments[:1]
-        name, kind, parent = d.name, d.type, d.parent
         for s, e in segments:
-            key = (s, e, name, kind, parent)
-            if key in emitted or not meaningful(s, e):
+            if meaningful_before[e] == meaningful_before[s - 1]:
+                continue
+            key = (s, e, d.name, d.type, d.parent)
+            if key in emitted:
                 continue
             emitted.add(key)
-            chunks.append(CodeChunk(path, s, e, name, kind, parent, "\n".join(lines[s - 1 : e])))
-    return _sorted(chunks)
+            out.append((s, e, d))
+    return out
 
 
-def window_chunks(text: PreparedText, settings: ChunkSettings) -> list[CodeChunk]:
-    """Sliding line windows that start at meaningful lines."""
+def declaration_chunks(text: PreparedText, settings: ChunkSettings) -> list[CodeChunk]:
+    """Chunks from declaration ranges (possibly none, then the caller falls back to windows)."""
+    path, lines = text.path, text.lines
+    return _sorted([
+        CodeChunk(path, s, e, d.name, d.type, d.parent, "\n".join(lines[s - 1 : e]))
+        for s, e, d in declaration_segments(text, settings)
+    ])
+
+
+def window_segments(text: PreparedText, settings: ChunkSettings) -> list[tuple[int, int]]:
+    """(start, end) of the sliding line windows, which start at meaningful lines."""
     count, size, overlap = text.line_count, settings.chunk_size, settings.chunk_overlap
-    chunks: list[CodeChunk] = []
+    out: list[tuple[int, int]] = []
     start = 1
     while start <= count:
         if not text.is_meaningful(start):
             start += 1
             continue
         end = text.segment_end(start, min(count, start + size - 1), settings.chunk_max_characters)
-        chunks.append(CodeChunk(text.path, start, end, None, None, None, text.content(start, end)))
+        out.append((start, end))
         if end >= count:
             break
         start = max(start + 1, end - overlap + 1)
-    return chunks
+    return out
+
+
+def window_chunks(text: PreparedText, settings: ChunkSettings) -> list[CodeChunk]:
+    """Sliding line windows as chunks, with no name, type or parent."""
+    path, lines = text.path, text.lines
+    return [
+        CodeChunk(path, s, e, None, None, None, "\n".join(lines[s - 1 : e])) for s, e in window_segments(text, settings)
+    ]
 
 
 def chunks_of(text: PreparedText, settings: ChunkSettings) -> list[CodeChunk]:
@@ -246,3 +276,18 @@ def chunks_of(text: PreparedText, settings: ChunkSettings) -> list[CodeChunk]:
         if chunks:
             return chunks
     return window_chunks(text, settings)
+
+
+def spans_of(text: PreparedText, settings: ChunkSettings) -> tuple[list[tuple[int, int]], str | None]:
+    """The lines of `chunks_of`'s chunks (in no particular order) and which chunker made them.
+
+    The chunker is "ast" (declarations), "window" or None (no chunks). No content is joined and no
+    chunk object made: statistics over many settings need only where chunks start and end.
+    """
+    if text.status is not FileStatus.CHUNKED:
+        return [], None
+    if text.declarations:
+        segments = declaration_segments(text, settings)
+        if segments:
+            return [(s, e) for s, e, _ in segments], "ast"
+    return window_segments(text, settings), "window"

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from ._chunker import CodeChunk, PreparedText, astuple_chunk, chunks_of, prepare
+from ._chunker import CodeChunk, PreparedText, astuple_chunk, chunks_of, prepare, spans_of
 from ._declarations import check_languages
 from ._listing import list_files, resolve_root
 from ._reading import CONTENT_REASONS, FileReport, FileStatus, read_text, relative_path
@@ -196,6 +196,11 @@ class Codebase:
             if text is not None:
                 out.extend(chunks_of(text, settings))
         return out
+
+    def file_spans(self, path: str, settings: ChunkSettings) -> tuple[list[tuple[int, int]], str | None]:
+        """Where one file's chunks start and end (unsorted), and "ast", "window" or None: no text is copied."""
+        text = self.text(path)
+        return ([], None) if text is None else spans_of(text, settings)
 
     def file_chunks(self, path: str, settings: ChunkSettings) -> list[CodeChunk]:
         """One file's chunks at already-built settings."""

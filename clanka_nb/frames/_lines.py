@@ -25,21 +25,16 @@ class LineIndex:
         self.texts = [codebase.text(path) for path in self.paths]
         sizes = [0 if text is None else text.line_count for text in self.texts]
         self.offsets = np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)])
-        flags = (
-            text.is_meaningful(line)
-            for text in self.texts
-            if text is not None
-            for line in range(1, text.line_count + 1)
-        )
-        self.meaningful = np.fromiter(flags, dtype=bool, count=int(self.offsets[-1]))
+        # Per-line values are the differences of the engine's prefix sums: no line is read again.
+        read = [text for text in self.texts if text is not None]
+        self.meaningful = np.diff(_concat_prefixes([text.meaningful_prefix for text in read])).astype(bool)
         self._char_ends: np.ndarray | None = None
 
     def characters(self, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
         """JavaScript length of each chunk (its lines joined with LF), from prefix sums: no text is touched."""
         if self._char_ends is None:
-            lengths = (engine.js_length(line) + 1 for text in self.texts if text is not None for line in text.lines)
-            ends_ = np.fromiter(lengths, dtype=np.int64, count=self.size)
-            self._char_ends = np.concatenate([[0], np.cumsum(ends_)])
+            read = [text for text in self.texts if text is not None]
+            self._char_ends = _concat_prefixes([text.length_prefix for text in read])
         return self._char_ends[ends + 1] - self._char_ends[starts] - 1
 
     @property
@@ -63,6 +58,14 @@ class LineIndex:
         return np.searchsorted(self.offsets, positions, side="right") - 1
 
 
+def _concat_prefixes(prefixes: Sequence[Sequence[int]]) -> np.ndarray:
+    """Per-file prefix sums (each starting at 0) joined into one prefix sum over all files' lines."""
+    if not prefixes:
+        return np.zeros(1, dtype=np.int64)
+    steps = [np.diff(np.asarray(prefix, dtype=np.int64)) for prefix in prefixes]
+    return np.concatenate([[0], np.cumsum(np.concatenate(steps))])
+
+
 def chunk_positions(index: LineIndex, per_file: Sequence[Sequence[engine.CodeChunk]]) -> tuple[np.ndarray, np.ndarray]:
     """Global start and end positions of the chunks, given each file's chunks in `index.paths` order."""
     sizes = [len(chunks) for chunks in per_file]
@@ -72,3 +75,11 @@ def chunk_positions(index: LineIndex, per_file: Sequence[Sequence[engine.CodeChu
     ends = np.fromiter(chain.from_iterable(map(_END, chunks) for chunks in per_file), np.int64, total)
     shift = np.repeat(index.offsets[:-1] - 1, sizes)
     return starts + shift, ends + shift
+
+
+def span_positions(index: LineIndex, per_file: Sequence[Sequence[tuple[int, int]]]) -> tuple[np.ndarray, np.ndarray]:
+    """Global start and end positions of chunks given as (start_line, end_line) per file, in `index.paths` order."""
+    sizes = [len(spans) for spans in per_file]
+    flat = np.fromiter(chain.from_iterable(chain.from_iterable(per_file)), np.int64, 2 * sum(sizes)).reshape(-1, 2)
+    shift = np.repeat(index.offsets[:-1] - 1, sizes)
+    return flat[:, 0] + shift, flat[:, 1] + shift

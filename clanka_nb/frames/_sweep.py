@@ -14,11 +14,10 @@ from .. import engine
 from . import _columns
 from ._declarations import Declarations
 from ._gc import paused_cycle_collection
-from ._lines import LineIndex, chunk_positions
+from ._lines import LineIndex, span_positions
 from ._progress import Progress, bar
 from ._source import Source, open_source
 from ._stats import CodebaseStats
-from ._walk import FileChunks, file_chunks
 from .probe import ProbeSet, Searcher, probe_columns, resolve_searcher
 
 Tokenizer = Callable[[str], int]
@@ -33,21 +32,24 @@ def _values(name: str, value: object) -> list[Any]:
     return values
 
 
-def _walk_reusing(
+Spans = tuple[list[tuple[int, int]], str | None]
+
+
+def _spans_reusing(
     codebase: engine.Codebase,
     index: LineIndex,
     declarations: Declarations,
     settings: engine.ChunkSettings,
-    whole: dict[int, FileChunks],
-) -> list[FileChunks]:
-    """Each file's chunks; files whose declarations all stay whole are chunked once for the sweep."""
+    whole: dict[int, Spans],
+) -> list[Spans]:
+    """Each file's chunk lines and chunker; files whose declarations all stay whole are chunked once."""
     walked = []
     for i, (path, stays_whole) in enumerate(zip(index.paths, declarations.all_whole(settings).tolist(), strict=True)):
         done = whole.get(i) if stays_whole else None
         if done is None:
-            done = file_chunks(codebase, path, settings)
+            done = codebase.file_spans(path, settings)
             # Only declaration chunks are settings-free here; a fall-back to windows is not.
-            if stays_whole and done.chunker == "ast":
+            if stays_whole and done[1] == "ast":
                 whole[i] = done
         walked.append(done)
     return walked
@@ -58,16 +60,20 @@ def _row(
     stats: CodebaseStats,
     settings: engine.ChunkSettings,
     tokenizer: Tokenizer | None,
-    whole: dict[int, FileChunks],
+    whole: dict[int, Spans],
 ) -> dict[str, Any]:
     started = time.perf_counter()
-    walked = _walk_reusing(codebase, stats.index, stats.declarations, settings, whole)
-    starts, ends = chunk_positions(stats.index, [f.chunks for f in walked])
+    walked = _spans_reusing(codebase, stats.index, stats.declarations, settings, whole)
+    starts, ends = span_positions(stats.index, [spans for spans, _ in walked])
     tokens = None
     if tokenizer is not None:
-        contents = (c.content for f in walked for c in f.chunks)
+        contents = (
+            "\n".join(text.lines[s - 1 : e])
+            for text, (spans, _) in zip(stats.index.texts, walked, strict=True)
+            for s, e in spans
+        )
         tokens = np.fromiter(map(tokenizer, contents), dtype=np.float64, count=len(starts))
-    ast_files = np.array([f.chunker == "ast" for f in walked], dtype=bool)
+    ast_files = np.array([chunker == "ast" for _, chunker in walked], dtype=bool)
     row = stats.row(settings, starts, ends, ast_files, tokens)
     row["seconds"] = time.perf_counter() - started
     return row
@@ -121,7 +127,7 @@ def sweep(
     engine_searcher = resolve_searcher(searcher) if probe else None
     parse_seconds = time.perf_counter() - started
     rows = []
-    whole: dict[int, FileChunks] = {}
+    whole: dict[int, Spans] = {}
     with bar(progress, len(settings), "sweeping settings", unit="setting") as handle, paused_cycle_collection():
         for setting in settings:
             row = _row(codebase, stats, setting, tokenizer, whole)

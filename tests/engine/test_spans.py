@@ -1,0 +1,41 @@
+"""`Codebase.file_spans` gives exactly the lines of `file_chunks`, and says which chunker made them."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from clanka_nb import engine, sample_codebase
+
+
+@pytest.fixture(scope="module")
+def codebase() -> engine.Codebase:
+    return engine.Codebase(sample_codebase())
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    size=st.integers(min_value=-2, max_value=70),
+    overlap=st.integers(min_value=-1, max_value=80),
+    limit=st.one_of(st.none(), st.integers(min_value=1, max_value=3000)),
+)
+def test_spans_are_the_chunks_lines_at_any_setting(codebase, size, overlap, limit):
+    setting = engine.ChunkSettings.build(size, overlap, limit)
+    for path in codebase.files:
+        chunks = codebase.file_chunks(path, setting)
+        spans, chunker = codebase.file_spans(path, setting)
+        assert sorted(spans) == sorted((c.start_line, c.end_line) for c in chunks)
+        if not chunks:
+            assert chunker is None
+        else:
+            has_metadata = any(c.name or c.type or c.parent for c in chunks)
+            assert chunker == ("ast" if has_metadata else "window")
+
+
+def test_unreadable_files_have_no_spans(tmp_path):
+    (tmp_path / "a.ts").write_text("export const a = 1\n")
+    codebase = engine.Codebase(tmp_path, paths=["a.ts", "gone.ts"])
+    setting = engine.ChunkSettings.build()
+    assert codebase.file_spans("gone.ts", setting) == ([], None)
+    assert codebase.file_spans("a.ts", setting) == ([(1, 1)], "ast")
