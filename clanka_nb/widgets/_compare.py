@@ -24,12 +24,31 @@ CHANGE_COLUMNS = (
 
 def _settings(side: str, given: Mapping[str, Any] | None) -> dict[str, Any]:
     given = dict(given or {})
-    unknown = sorted(set(given) - set(CHUNK_SETTINGS))
+    unknown = sorted(set(given) - {*CHUNK_SETTINGS, "languages"})
     if unknown:
-        msg = f"{side}= has unknown setting(s) {unknown}; use {', '.join(CHUNK_SETTINGS)}"
+        msg = f"{side}= has unknown setting(s) {unknown}; use {', '.join(CHUNK_SETTINGS)} or languages"
         raise TypeError(msg)
-    engine.ChunkSettings.build(**given)  # fail early, with the engine's message
+    engine.ChunkSettings.build(**{k: v for k, v in given.items() if k in CHUNK_SETTINGS})  # fail early
+    if "languages" in given and given["languages"] not in engine.LANGUAGE_MODES:
+        msg = f"{side}= languages must be one of {engine.LANGUAGE_MODES}, got {given['languages']!r}"
+        raise ValueError(msg)
     return given
+
+
+def _in_mode(codebase: engine.Codebase, languages: str | None) -> engine.Codebase:
+    """The same files chunked with `languages` (the codebase itself when that is its own mode).
+
+    Built from the lines already read, so comparing "clanka" with "extended" reads nothing again.
+    """
+    if languages is None or languages == codebase.languages:
+        return codebase
+    texts = {path: "\n".join(text.lines) for path in codebase.files if (text := codebase.text(path)) is not None}
+    return engine.Codebase.from_texts(texts, languages=languages)
+
+
+def _chunk_frame(codebase: engine.Codebase, settings: Mapping[str, Any]) -> pd.DataFrame:
+    chunk_settings = {k: v for k, v in settings.items() if k in CHUNK_SETTINGS}
+    return frames.chunk_codebase(_in_mode(codebase, settings.get("languages")), progress=False, **chunk_settings)
 
 
 def _ranges(frame: pd.DataFrame) -> pd.DataFrame:
@@ -129,9 +148,10 @@ def render_side_by_side(
 class Compare(widgets.VBox):
     """Settings A and B on the same codebase: side-by-side previews and the declarations that change.
 
-    State: `.a`, `.b` (the settings), `.frame_a`, `.frame_b` (all chunks), `.changes` (every changed
-    declaration), `.frame` (the changes of the shown file), `.left`, `.right` (the `Preview`s; None
-    when the codebase has no file with lines),
+    Each side may also set `languages` ("clanka" or "extended"), e.g. to see what extended mode
+    changes in a Python codebase. State: `.a`, `.b` (the settings), `.frame_a`, `.frame_b` (all
+    chunks), `.changes` (every changed declaration), `.frame` (the changes of the shown file),
+    `.left`, `.right` (the `Preview`s; None when the codebase has no file with lines),
     `.html`. Control: `file_picker` (files labelled with their number of changes).
     """
 
@@ -141,8 +161,7 @@ class Compare(widgets.VBox):
         self.codebase = codebase
         self.texts = Texts(codebase=codebase, languages=codebase.languages)
         self.a, self.b = _settings("a", a), _settings("b", b)
-        self.frame_a = frames.chunk_codebase(codebase, progress=False, **self.a)
-        self.frame_b = frames.chunk_codebase(codebase, progress=False, **self.b)
+        self.frame_a, self.frame_b = _chunk_frame(codebase, self.a), _chunk_frame(codebase, self.b)
         self.changes = declaration_changes(self.frame_a, self.frame_b)
         counts = self.changes["path"].value_counts()
         files = [p for p in codebase.files if (t := codebase.text(p)) is not None and t.lines]
@@ -209,7 +228,9 @@ def compare(
     path: str | None = None,
     **settings: Any,
 ) -> Compare:
-    """Compare chunk settings `a` and `b` (dicts of chunk_size, chunk_overlap, chunk_max_characters).
+    """Compare chunk settings `a` and `b` (dicts of chunk_size, chunk_overlap, chunk_max_characters,
+    languages): `compare(src, a={"languages": "clanka"}, b={"languages": "extended"})` shows what
+    extended mode changes.
 
     `source` is a folder, an `engine.Codebase` or a chunk frame (its root is re-chunked); the
     sample when None. `path` is the file shown first (default: the one with the most changes);

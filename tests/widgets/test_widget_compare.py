@@ -103,3 +103,24 @@ def test_both_sides_scroll_together_with_level_rows(codebase: engine.Codebase) -
     legends = [e.text for e in root.find_all("data-legend")]
     assert len(legends) == 2 and legends[0] == legends[1]
     assert {e.attrs["data-legend"] for e in root.find_all("data-legend")} == {""}
+
+
+def test_compare_clanka_with_extended_languages_on_python():
+    source = {
+        "tools/report.py": (
+            'def total(rows):\n    """Sum the rows."""\n    return sum(rows)\n\n\n'
+            "class Shelf:\n    def count(self):\n        return 3\n"
+        )
+    }
+    view = compare(engine.Codebase.from_texts(source), a={"languages": "clanka"}, b={"languages": "extended"})
+    assert view.frame_a["chunker"].tolist() == ["window"]
+    b = view.frame_b.astype({"type": "string"}).fillna({"parent": ""})
+    assert b[["name", "type", "parent"]].to_numpy().tolist() == [
+        ["total", "function", ""], ["Shelf", "class", ""], ["count", "method", "class Shelf"]
+    ]
+    assert {"only chunked in B"} <= set(view.changes["change"])
+
+
+def test_compare_rejects_an_unknown_languages_mode():
+    with pytest.raises(ValueError, match="languages must be one of"):
+        compare(a={"languages": "python"})
