@@ -82,6 +82,11 @@ def start_lab_server(base: Path, *, timeout: float = 90.0) -> LabServer:
         d.mkdir(parents=True, exist_ok=True)
     labconfig = dirs["config"] / "labconfig"
     labconfig.mkdir(exist_ok=True)
+    # Notebook windowing leaves cells outside the view unrendered, so a long notebook's outputs and
+    # execution counts would not be in the page to check: render every cell.
+    tracker = dirs["settings"] / "@jupyterlab" / "notebook-extension"
+    tracker.mkdir(parents=True, exist_ok=True)
+    (tracker / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
     (labconfig / "page_config.json").write_text(
         json.dumps({"disabledExtensions": dict.fromkeys(DISABLED_PLUGINS, True)})
     )

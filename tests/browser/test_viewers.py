@@ -10,10 +10,8 @@ docs/screenshots/, run
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -30,21 +28,6 @@ SCREENSHOTS = REPO / "docs" / "screenshots"
 PANEL = "#jp-main-dock-panel .jp-NotebookPanel:not(.lm-mod-hidden)"
 BROWSER = f"{PANEL} .clanka-browser"
 TUNE = f"{PANEL} .clanka-tune"
-
-
-def _render_every_cell(server: LabServer) -> None:
-    """Switch off notebook windowing: with it, JupyterLab leaves cells outside the view unrendered,
-    so a long notebook's outputs (and execution counts) would not be in the page to check.
-    """
-    body = json.dumps({"raw": json.dumps({"windowingMode": "none"})}).encode()
-    request = urllib.request.Request(
-        f"{server.url}lab/api/settings/@jupyterlab/notebook-extension:tracker",
-        data=body,
-        method="PUT",
-        headers={"Authorization": f"token {server.token}", "Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=10):
-        pass
 
 
 def _save(element, name: str, artifacts_dir: Path) -> None:
@@ -81,7 +64,6 @@ def _cell_output(page, code: str):
 def test_quickstart_viewers_in_jupyterlab(browser_page, lab_server: LabServer, artifacts_dir: Path) -> None:
     page = browser_page
     page.set_viewport_size({"width": 1300, "height": 1500})  # widgets fit whole in the view for screenshots
-    _render_every_cell(lab_server)
     shutil.copy(QUICKSTART, lab_server.root_dir / QUICKSTART.name)
     open_and_run_all(page, lab_server, QUICKSTART.name)
     page.evaluate("() => window.jupyterapp.commands.execute('application:toggle-left-area')")  # room to show
