@@ -59,9 +59,17 @@ def _warn_unreadable(report: FileReport) -> None:
         warnings.warn(msg, UnreadableFileWarning, stacklevel=4)
 
 
+# Below this many files, starting worker processes costs more than they save (tens of milliseconds).
+MIN_FILES_FOR_PROCESSES = 16
+
+
+def _parallel(workers: int, jobs: list) -> bool:
+    return workers > 1 and len(jobs) >= max(2, MIN_FILES_FOR_PROCESSES)
+
+
 def _in_order(func: Callable, jobs: list, workers: int, progress: Progress | None) -> Iterator:
     """`map(func, jobs)`, in `workers` processes when more than one, results in job order."""
-    if workers <= 1 or len(jobs) < 2:
+    if not _parallel(workers, jobs):
         yield from _counted(map(func, jobs), progress)
         return
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -83,7 +91,7 @@ def chunk_all(
 ) -> Iterator[CodeChunk]:
     """Chunks of the files in the given order, each file chunked where it was read."""
     jobs = [(root, rel, languages, settings) for rel in paths]
-    if workers <= 1 or len(jobs) < 2:
+    if not _parallel(workers, jobs):
         for job in jobs:
             text, report = load(*job[:3])
             _warn_unreadable(report)

@@ -246,3 +246,16 @@ def test_prepared_text_lines_meaning_and_declarations():
     ]
     assert guide.meaningful_lines == 4
     assert guide.declarations == []
+
+
+def test_a_few_files_are_read_in_this_process_whatever_workers_says(tree, monkeypatch):
+    from clanka_nb.engine import _codebase
+
+    monkeypatch.setattr(_codebase, "MIN_FILES_FOR_PROCESSES", 10_000)
+
+    class NoPool:
+        def __init__(self, *args, **kwargs):
+            raise AssertionError("no worker processes for a small codebase")
+
+    monkeypatch.setattr(_codebase, "ProcessPoolExecutor", NoPool)
+    assert Codebase(tree, workers=2).chunks() == Codebase(tree, workers=1).chunks()
