@@ -53,11 +53,10 @@ def _chunk(args: argparse.Namespace) -> int:
 
     _output.check_destination(args.format, args.output)
     source = _source(args, folder_only=False)
-    frame = frames.chunk_codebase(
-        source, chunk_size=args.chunk_size, chunk_overlap=args.chunk_overlap,
-        chunk_max_characters=args.max_chars, max_file_size=args.max_file_size, workers=args.workers,
-        progress=_progress(args), languages=None if _is_codebase(source) else args.languages,
-    )
+    options = _options(args)
+    if _is_codebase(source):
+        options["languages"] = None  # the one-file Codebase was already read with args.languages
+    frame = frames.chunk_codebase(source, **options)
     _output.write(frame, args.format, args.output, table=_output.chunk_table(frame))
     return 0
 
@@ -68,11 +67,7 @@ def _files(args: argparse.Namespace) -> int:
 
     _output.check_destination(args.format, args.output)
     source = _source(args, folder_only=True)
-    frame = frames.files(
-        source, chunk_size=args.chunk_size, chunk_overlap=args.chunk_overlap,
-        chunk_max_characters=args.max_chars, max_file_size=args.max_file_size, workers=args.workers,
-        progress=_progress(args), languages=args.languages,
-    )
+    frame = frames.files(source, **_options(args))
     _output.write(frame, args.format, args.output)
     return 0
 
@@ -83,16 +78,25 @@ def _sweep(args: argparse.Namespace) -> int:
 
     _output.check_destination(args.format, args.output)
     source = _source(args, folder_only=True)
-    frame = frames.sweep(
-        source, chunk_size=args.chunk_size, chunk_overlap=args.chunk_overlap,
-        chunk_max_characters=args.max_chars, max_file_size=args.max_file_size, workers=args.workers,
-        progress=_progress(args), languages=args.languages,
-    )
+    frame = frames.sweep(source, **_options(args))
     _output.write(frame, args.format, args.output, table=_output.sweep_table(frame))
     return 0
 
 
 _COMMANDS = {"chunk": _chunk, "files": _files, "sweep": _sweep}
+
+
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments every frames function of the commands takes, from the parsed options."""
+    return {
+        "chunk_size": args.chunk_size,
+        "chunk_overlap": args.chunk_overlap,
+        "chunk_max_characters": args.max_chars,
+        "max_file_size": args.max_file_size,
+        "workers": args.workers,
+        "progress": _progress(args),
+        "languages": args.languages,
+    }
 
 
 def _progress(args: argparse.Namespace) -> bool | None:
