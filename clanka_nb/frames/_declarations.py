@@ -16,13 +16,10 @@ class Declarations:
         for i, text in enumerate(index.texts):
             if text is None or not text.declarations:
                 continue
-            count = text.line_count
-            for d in text.declarations:
-                start, end = max(1, min(count, d.start_line)), max(1, min(count, d.end_line))
-                if end >= start:
-                    files.append(i)
-                    lines.append(end - start + 1)
-                    characters.append(text.length(start, end))
+            for start, end, _, _ in text.plan():  # the engine's own clamped ranges
+                files.append(i)
+                lines.append(end - start + 1)
+                characters.append(text.length(start, end))
         self.file = np.asarray(files, dtype=np.int64)
         self.lines = np.asarray(lines, dtype=np.int64)
         self.characters = np.asarray(characters, dtype=np.int64)

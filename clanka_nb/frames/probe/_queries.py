@@ -44,10 +44,8 @@ def scan(codebase: engine.Codebase) -> tuple[pd.DataFrame, Masks]:
         text = codebase.text(path)
         if text is None or not text.declarations:
             continue
-        count = text.line_count
-        for declaration in text.declarations:
-            start, end = max(1, min(count, declaration.start_line)), min(count, declaration.end_line)
-            found = doc_comment(text.lines, start, end, text.grammar) if end >= start else None
+        for start, end, declaration, _ in text.plan():  # the engine's own clamped ranges
+            found = doc_comment(text.lines, start, end, text.grammar)
             if found is None or (path, found.comment_start) in rows:
                 continue
             masks.setdefault(path, {}).update(found.masked)
