@@ -68,7 +68,7 @@ def _row(
     tokens = None
     if tokenizer is not None:
         contents = (
-            "\n".join(text.lines[s - 1 : e])
+            text.content(s, e)
             for text, (spans, _) in zip(stats.index.texts, walked, strict=True)
             for s, e in spans
         )
