@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
 from typing import Any
 
 import pandas as pd
-from pygments import highlight
-from pygments.formatters import HtmlFormatter
 from pygments.lexer import Lexer
 from pygments.lexers import TextLexer, get_lexer_by_name, get_lexer_for_filename
+from pygments.styles import get_style_by_name
 from pygments.util import ClassNotFound
 
 from ..engine import is_meaningful_line
@@ -177,21 +177,59 @@ def _clip(line: str) -> str:
     return line[:MAX_LINE_CHARS]
 
 
+_PALETTE = get_style_by_name("default")
+
+
+@functools.cache
+def _token_style(token: Any) -> str:  # a pygments token type
+    """Inline CSS for one token type, from Pygments' default style (colour, weight, slant)."""
+    style = _PALETTE.style_for_token(token)
+    parts = []
+    if style["color"]:
+        parts.append(f"color:#{style['color']}")
+    if style["bold"]:
+        parts.append("font-weight:bold")
+    if style["italic"]:
+        parts.append("font-style:italic")
+    if style["underline"]:
+        parts.append("text-decoration:underline")
+    return ";".join(parts)
+
+
 def highlight_lines(lines: Sequence[str], path: str, language: str | None = None) -> list[str]:
     """Each line as HTML with inline syntax colours.
 
-    The text is highlighted as a whole, then split at newlines: Pygments closes its spans at every
-    line end, so a token spanning lines (block comment, template string) stays coloured correctly.
+    The text is lexed as a whole (a block comment or template string spanning lines stays one
+    token), then each token is cut at newlines into per-line spans. The HTML is written here from
+    Pygments' token stream, not by its HtmlFormatter, so escaping and markup are this project's and
+    do not change with the Pygments release.
     """
     if not lines:
         return []
     clipped = [_clip(line) for line in lines]
-    formatter = HtmlFormatter(nowrap=True, noclasses=True, style="default")
-    out = highlight("\n".join(clipped) + "\n", _lexer(path, language), formatter).split("\n")
-    if len(out) == len(clipped) + 1 and out[-1] == "":
-        return out[:-1]
-    # A lexer that rewrote line breaks: fall back to plain escaped text rather than misnumber lines.
-    return [escape(line) for line in clipped]
+    rows: list[list[tuple[str, str]]] = [[]]
+    for token, value in _lexer(path, language).get_tokens("\n".join(clipped) + "\n"):
+        css = _token_style(token)
+        for k, piece in enumerate(value.split("\n")):
+            if k:
+                rows.append([])
+            if not piece:
+                continue
+            row = rows[-1]
+            # Neighbours of one colour become one span, and so does white space (its colour is invisible).
+            if row and (row[-1][0] == css or piece.isspace()):
+                row[-1] = (row[-1][0], row[-1][1] + piece)
+            else:
+                row.append((css, piece))
+    if len(rows) != len(clipped) + 1 or rows[-1]:
+        # A lexer that rewrote line breaks: fall back to plain escaped text rather than misnumber lines.
+        return [escape(line, quote=False) for line in clipped]
+    return ["".join(_span(css, text) for css, text in row) for row in rows[:-1]]
+
+
+def _span(css: str, text: str) -> str:
+    text = escape(text, quote=False)
+    return f'<span style="{css}">{text}</span>' if css else text
 
 
 def _coverage(line_count: int, bands: Sequence[Band]) -> list[int]:

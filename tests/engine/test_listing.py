@@ -352,7 +352,7 @@ def _random_tree(root: Path, rnd: random.Random) -> None:
         git_dir(root / rnd.choice(_FOLDERS))
 
 
-@pytest.mark.skipif(shutil.which("rg") is None, reason="ripgrep (rg) is not installed")
+@pytest.mark.needs_tool("rg", install="apt-get install ripgrep; .ci/run does this")
 @pytest.mark.parametrize("seed", range(40))
 def test_agrees_with_ripgrep(tmp_path: Path, seed: int) -> None:
     root = tmp_path / "tree"

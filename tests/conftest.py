@@ -1,0 +1,34 @@
+"""Suite-wide: a test that needs an outside program skips without it, unless the run requires that program.
+
+Mark such a test `@pytest.mark.needs_tool("rg", install="apt-get install ripgrep")`. `.ci/run` sets
+`CLANKA_NB_REQUIRE_TOOLS=rg,chromium`: there a missing program fails the test instead of skipping it,
+so a CI machine that lost a package cannot pass by quietly running fewer tests.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+REQUIRED_TOOLS = frozenset(filter(None, os.environ.get("CLANKA_NB_REQUIRE_TOOLS", "").split(",")))
+
+
+def missing_tool(name: str, install: str) -> None:
+    """Skip the running test for a missing program, or fail it where this run requires the program."""
+    message = f"{name} is not installed ({install})"
+    if name in REQUIRED_TOOLS:
+        pytest.fail(f"{message}, and CLANKA_NB_REQUIRE_TOOLS says this run must have it")
+    pytest.skip(message)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "needs_tool(name, install): skip without the program `name` on PATH")
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for mark in item.iter_markers("needs_tool"):
+        name = mark.args[0]
+        if shutil.which(name) is None:
+            missing_tool(name, mark.kwargs.get("install", f"install {name}"))
