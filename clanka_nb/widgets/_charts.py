@@ -10,7 +10,7 @@ from html import escape
 
 import numpy as np
 
-from ._style import MUTED, UI_FONT
+from ._style import ALERT, MUTED, PAPER, TEXT, UI_FONT
 
 _BAR = "#4e79a7"
 
@@ -39,8 +39,8 @@ def render_histogram(
 
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
-        f'data-clanka="histogram" style="{UI_FONT};background:#fff">',
-        f'<text x="{left}" y="13" font-size="12" fill="#24292f">{escape(title)} ({len(values):,} chunks)</text>',
+        f'data-clanka="histogram" style="{UI_FONT};background:{PAPER}">',
+        f'<text x="{left}" y="13" font-size="12" style="fill:{TEXT}">{escape(title)} ({len(values):,} chunks)</text>',
     ]
     for count, lo, hi in zip(counts.tolist(), edges[:-1].tolist(), edges[1:].tolist(), strict=True):
         if count:
@@ -51,25 +51,27 @@ def render_histogram(
                 f'height="{h:.1f}" fill="{_BAR}"><title>{label} lines: {count:,} chunks</title></rect>'
             )
     axis_y = top + plot_h
-    parts.append(f'<line x1="{left}" y1="{axis_y}" x2="{left + plot_w}" y2="{axis_y}" stroke="{MUTED}"/>')
+    parts.append(f'<line x1="{left}" y1="{axis_y}" x2="{left + plot_w}" y2="{axis_y}" style="stroke:{MUTED}"/>')
     ticks = np.unique(np.linspace(edges[0], edges[-1] - 1, 5).round().astype(int)).tolist()
     parts.extend(
-        f'<text x="{x(tick + 0.5):.1f}" y="{axis_y + 14}" font-size="10" fill="{MUTED}" '
+        f'<text x="{x(tick + 0.5):.1f}" y="{axis_y + 14}" font-size="10" style="fill:{MUTED}" '
         f'text-anchor="middle">{tick}</text>'
         for tick in ticks
     )
-    parts.append(f'<text x="{left - 4}" y="{top + 8}" font-size="10" fill="{MUTED}" text-anchor="end">{peak:,}</text>')
-    parts.append(f'<text x="{left - 4}" y="{axis_y}" font-size="10" fill="{MUTED}" text-anchor="end">0</text>')
+    small = f'font-size="10" style="fill:{MUTED}" text-anchor="end"'
+    parts.append(f'<text x="{left - 4}" y="{top + 8}" {small}>{peak:,}</text>')
+    parts.append(f'<text x="{left - 4}" y="{axis_y}" {small}>0</text>')
     if marker is not None and edges[0] <= marker <= edges[-1]:
         mx = x(marker + 0.5)
         flip = "start" if mx < left + plot_w * 0.7 else "end"  # keep the label inside the plot
         parts.append(
-            f'<line x1="{mx:.1f}" y1="{top}" x2="{mx:.1f}" y2="{axis_y}" stroke="#d1242f" stroke-dasharray="4 3"/>'
-            f'<text x="{mx + (3 if flip == "start" else -3):.1f}" y="{top + 10}" font-size="10" fill="#d1242f" '
+            f'<line x1="{mx:.1f}" y1="{top}" x2="{mx:.1f}" y2="{axis_y}" style="stroke:{ALERT}" '
+            'stroke-dasharray="4 3"/>'
+            f'<text x="{mx + (3 if flip == "start" else -3):.1f}" y="{top + 10}" font-size="10" style="fill:{ALERT}" '
             f'text-anchor="{flip}">chunk_size {marker}</text>'
         )
     parts.append(
-        f'<text x="{left + plot_w / 2:.1f}" y="{height - 2}" font-size="10" fill="{MUTED}" '
+        f'<text x="{left + plot_w / 2:.1f}" y="{height - 2}" font-size="10" style="fill:{MUTED}" '
         'text-anchor="middle">lines per chunk</text></svg>'
     )
     return "".join(parts)

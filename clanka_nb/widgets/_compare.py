@@ -13,7 +13,7 @@ from .. import engine, frames
 from ._browser import settings_text
 from ._preview import Preview
 from ._source import OPEN_SETTINGS, Source, Texts, check_settings, file_lines, open_codebase
-from ._style import MUTED, UI_FONT, type_chip
+from ._style import MUTED, RULE, TEXT, UI_FONT, type_chip
 
 CHUNK_SETTINGS = ("chunk_size", "chunk_overlap", "chunk_max_characters")
 CHANGE_COLUMNS = (
@@ -99,7 +99,7 @@ def declaration_changes(frame_a: pd.DataFrame, frame_b: pd.DataFrame) -> pd.Data
 
 def render_changes(changes: pd.DataFrame, *, limit: int = 40) -> str:
     """The changed declarations as an HTML table (the first `limit` rows)."""
-    cell = "padding:1px 8px;border-bottom:1px solid #eaeef2;white-space:nowrap;text-align:left"
+    cell = f"padding:1px 8px;border-bottom:1px solid {RULE};white-space:nowrap;text-align:left"
     head = "".join(f'<th style="{cell}">{h}</th>' for h in ("lines", "type", "name", "parent", "A", "B", "change"))
     rows = []
     for row in changes.head(limit).itertuples(index=False):
@@ -120,7 +120,8 @@ def render_changes(changes: pd.DataFrame, *, limit: int = 40) -> str:
     )
     if not rows:
         return f'<div style="{UI_FONT};color:{MUTED}">No declaration of this file changes chunks.</div>'
-    return f'<div style="{UI_FONT}"><table style="border-collapse:collapse">{head}{"".join(rows)}</table>{more}</div>'
+    table = f'<table style="border-collapse:collapse">{head}{"".join(rows)}</table>'
+    return f'<div style="{UI_FONT};color:{TEXT}">{table}{more}</div>'
 
 
 def render_side_by_side(

@@ -11,18 +11,27 @@ from typing import Any
 import pandas as pd
 from pygments.lexer import Lexer
 from pygments.lexers import TextLexer, get_lexer_by_name, get_lexer_for_filename
-from pygments.styles import get_style_by_name
+from pygments.token import Token
 from pygments.util import ClassNotFound
 
 from ..engine import is_meaningful_line
 from ._style import (
+    ALERT,
     FONT,
     MUTED,
+    NOTICE,
+    PAPER,
+    RULE,
+    SELECTED,
+    SURFACE,
+    TEXT,
     TYPE_COLOURS,
     UI_FONT,
     UNCOVERED_BLANK,
     UNCOVERED_CODE,
+    UNCOVERED_ROW,
     UNTYPED_COLOUR,
+    accent,
     text_colour,
     type_colour,
 )
@@ -36,10 +45,10 @@ _CELL = "border:none;vertical-align:top;line-height:18px"
 _NUMBER = f"{_CELL};color:{MUTED};text-align:right;padding:0 6px 0 8px;user-select:none"
 _MARK = "border:none;padding:0;width:4px;min-width:4px;"
 _GAP = "border:none;padding:0"
-_CODE = f"{_CELL};white-space:pre;text-align:left;padding:0 8px"
+_CODE = f"{_CELL};color:{TEXT};white-space:pre;text-align:left;padding:0 8px"
 _TABLE = (
     f"{FONT};border-collapse:separate;border-spacing:0;table-layout:auto;width:auto;border:none;"
-    "margin:4px 0;background:#fff"
+    f"margin:4px 0;background:{PAPER}"
 )
 
 
@@ -177,23 +186,47 @@ def _clip(line: str) -> str:
     return line[:MAX_LINE_CHARS]
 
 
-_PALETTE = get_style_by_name("default")
+# Token kinds -> JupyterLab's editor colour variables (so code looks as it does in a notebook cell, in
+# every theme), with the light theme's value as the fallback outside JupyterLab. Checked first to last:
+# the first kind a token is a subtype of wins; a token of none of them keeps the text colour.
+_EDITOR_COLOURS: tuple[tuple[Any, str, str], ...] = (
+    (Token.Comment, "comment", "#408080"),
+    (Token.Keyword.Type, "variable-3", "#085"),
+    (Token.Keyword, "keyword", "#008000"),
+    (Token.Operator.Word, "keyword", "#008000"),
+    (Token.Operator, "operator", "#7800c2"),
+    (Token.Punctuation, "punctuation", "#05a"),
+    (Token.Literal.String.Regex, "string-2", "#708"),
+    (Token.Literal.String.Escape, "string-2", "#708"),
+    (Token.Literal.String, "string", "#ba2121"),
+    (Token.Literal.Number, "number", "#080"),
+    (Token.Name.Builtin, "builtin", "#008000"),
+    (Token.Name.Function, "def", "#00f"),
+    (Token.Name.Class, "def", "#00f"),
+    (Token.Name.Decorator, "meta", "#a2f"),
+    (Token.Name.Tag, "tag", "#170"),
+    (Token.Name.Attribute, "attribute", "#00c"),
+    (Token.Name.Property, "property", "#05a"),
+    (Token.Generic.Heading, "header", "#00f"),
+    (Token.Generic.Subheading, "header", "#00f"),
+    (Token.Error, "error", "#f00"),
+)
+
+
+# Declared once on the preview's root element; each highlighted span then only names its variable.
+SYNTAX_VARIABLES = ";".join(
+    f"--cn-{name}:{accent(f'var(--jp-mirror-editor-{name}-color,{fallback})')}"
+    for name, fallback in dict((name, fallback) for _, name, fallback in _EDITOR_COLOURS).items()
+)
 
 
 @functools.cache
 def _token_style(token: Any) -> str:  # a pygments token type
-    """Inline CSS for one token type, from Pygments' default style (colour, weight, slant)."""
-    style = _PALETTE.style_for_token(token)
-    parts = []
-    if style["color"]:
-        parts.append(f"color:#{style['color']}")
-    if style["bold"]:
-        parts.append("font-weight:bold")
-    if style["italic"]:
-        parts.append("font-style:italic")
-    if style["underline"]:
-        parts.append("text-decoration:underline")
-    return ";".join(parts)
+    """Inline CSS for one token type: the variable of its editor colour (see SYNTAX_VARIABLES)."""
+    for kind, name, _ in _EDITOR_COLOURS:
+        if token in kind:
+            return f"color:var(--cn-{name});font-style:italic" if kind is Token.Comment else f"color:var(--cn-{name})"
+    return ""
 
 
 def highlight_lines(lines: Sequence[str], path: str, language: str | None = None) -> list[str]:
@@ -201,8 +234,8 @@ def highlight_lines(lines: Sequence[str], path: str, language: str | None = None
 
     The text is lexed as a whole (a block comment or template string spanning lines stays one
     token), then each token is cut at newlines into per-line spans. The HTML is written here from
-    Pygments' token stream, not by its HtmlFormatter, so escaping and markup are this project's and
-    do not change with the Pygments release.
+    Pygments' token stream, not by its HtmlFormatter, so escaping, markup and colours are this
+    project's and do not change with the Pygments release.
     """
     if not lines:
         return []
@@ -270,17 +303,17 @@ def _legend(bands: Sequence[Band], uncovered_code: int, uncovered_blank: int, fu
 
 
 def _notice(text: str) -> str:
-    return f'<div data-notice="" style="padding:4px 8px;background:#fff8c5;color:#3b2e00">{escape(text)}</div>'
+    return f'<div data-notice="" style="padding:4px 8px;{NOTICE}">{escape(text)}</div>'
 
 
 def _band_cell(band: Band, rowspan: int, selected: bool) -> str:
     colour = type_colour(band.type)
-    outline = "box-shadow:inset 0 0 0 2px #24292f;" if selected else ""
+    outline = f"box-shadow:inset 0 0 0 2px {TEXT};" if selected else ""
     return (
         f'<td rowspan="{rowspan}" data-chunk="{band.index}" data-start="{band.start_line}" '
         f'data-end="{band.end_line}" data-type="{escape(band.type or "")}" title="{escape(band.title)}" '
         f'style="position:relative;width:{BAND_WIDTH}px;min-width:{BAND_WIDTH}px;padding:0;'
-        f'background:{colour};border:1px solid #fff;border-radius:4px;{outline}vertical-align:top">'
+        f'background:{colour};border:1px solid {PAPER};border-radius:4px;{outline}vertical-align:top">'
         # text-align:start keeps the label at the band's top even where the page right-aligns cells.
         f'<div style="position:absolute;top:0;bottom:0;left:0;right:0;overflow:hidden;writing-mode:vertical-rl;'
         "text-align:start;"
@@ -358,15 +391,15 @@ def render_preview(
         if not covered:
             mark = f"background:{UNCOVERED_CODE if flag else UNCOVERED_BLANK}"
             if flag:
-                code_style += ";background:#ffebe9"
+                code_style += f";background:{UNCOVERED_ROW}"
         if chosen is not None and chosen.start_line <= line <= chosen.end_line:
-            code_style += ";background:#fff8c5"
+            code_style += f";background:{SELECTED}"
         gutter = "".join(cells[line][1] for cells in starts if line in cells)
         cut = len(lines[line - 1]) - MAX_LINE_CHARS
         more = f'<span style="color:{MUTED}"> … {cut:,} more characters</span>' if cut > 0 else ""
         uncovered = "" if covered else f' data-uncovered="{"code" if flag else "blank"}"'
         rows.append(
-            f'<tr data-line="{line}"{uncovered} style="background:#fff"><td style="{_NUMBER}">{line}</td>'
+            f'<tr data-line="{line}"{uncovered} style="background:{PAPER}"><td style="{_NUMBER}">{line}</td>'
             f'<td style="{_MARK}{mark}"></td>{gutter}<td style="{code_style}">{code[line - 1]}{more}</td></tr>'
         )
 
@@ -376,12 +409,12 @@ def render_preview(
     head.append(f"{total:,} line{'s' * (total != 1)}")
     head.append(f"{len(bands):,} chunk{'s' * (len(bands) != 1)}")
     if uncovered_code:
-        head.append(f'<span style="color:#d1242f">{uncovered_code:,} line(s) of code in no chunk</span>')
+        head.append(f'<span style="color:{ALERT}">{uncovered_code:,} line(s) of code in no chunk</span>')
     parts = [
-        f'<div data-clanka="preview" data-path="{escape(path)}" style="{UI_FONT};color:#24292f;background:#fff;'
-        'border:1px solid #d0d7de;border-radius:6px;max-width:100%;overflow:auto">',
+        f'<div data-clanka="preview" data-path="{escape(path)}" style="{UI_FONT};color:{TEXT};background:{PAPER};'
+        f'border:1px solid {RULE};border-radius:6px;max-width:100%;overflow:auto;{SYNTAX_VARIABLES}">',
         # One line, cut if need be: previews shown side by side keep their rows level.
-        f'<div style="padding:6px 8px;background:#f6f8fa;border-bottom:1px solid #d0d7de;white-space:nowrap;'
+        f'<div style="padding:6px 8px;background:{SURFACE};border-bottom:1px solid {RULE};white-space:nowrap;'
         f'overflow:hidden;text-overflow:ellipsis">{" · ".join(head)}</div>',
         _legend(bands, uncovered_code, uncovered_blank, full_legend),
     ]

@@ -10,7 +10,7 @@ import ipywidgets as widgets
 import numpy as np
 import pandas as pd
 
-from ._style import FONT, MUTED, UI_FONT, type_chip
+from ._style import FONT, MUTED, PAPER, RULE, SELECTED, SURFACE, TEXT, UI_FONT, type_chip
 
 TABLE_COLUMNS = ("path", "start_line", "end_line", "type", "name", "parent", "lines", "characters")
 SORTABLE = ("path", "start_line", "lines", "characters", "type", "name", "parent", "language")
@@ -50,9 +50,9 @@ def render_table(
     total = len(page) if total is None else total
     shown = [c for c in columns if c in page.columns]
     # Alignment and borders stated on every cell: notebook front ends restyle bare tables.
-    cell = "padding:2px 8px;border:none;border-bottom:1px solid #eaeef2;white-space:nowrap;vertical-align:top"
+    cell = f"padding:2px 8px;border:none;border-bottom:1px solid {RULE};white-space:nowrap;vertical-align:top"
     head = "".join(
-        f'<th style="{cell};text-align:{"right" if c in _NUMERIC else "left"};background:#f6f8fa">'
+        f'<th style="{cell};text-align:{"right" if c in _NUMERIC else "left"};background:{SURFACE}">'
         f"{escape(_HEADINGS.get(c, c))}</th>"
         for c in ("#", *shown, "first line")
     )
@@ -61,7 +61,7 @@ def render_table(
     rows = []
     for i in range(len(page)):
         position = offset + i
-        background = "background:#fff8c5" if position == selected else "background:#fff"
+        background = f"background:{SELECTED if position == selected else PAPER}"
         cells = [f'<td data-col="#" style="{cell};text-align:right;color:{MUTED}">{position + 1}</td>']
         for c in shown:
             value = values[c][i]
@@ -74,14 +74,14 @@ def render_table(
             align = "text-align:right;" if c in _NUMERIC else "text-align:left;"
             cells.append(f'<td data-col="{c}" style="{cell};{align}">{text}</td>')
         first = escape(_first_line(contents[i]))
-        cells.append(f'<td data-col="first line" style="{cell};text-align:left;{FONT};color:#57606a">{first}</td>')
+        cells.append(f'<td data-col="first line" style="{cell};text-align:left;{FONT};color:{MUTED}">{first}</td>')
         rows.append(f'<tr data-row="{position}" style="{background}">{"".join(cells)}</tr>')
     if not rows:
         colspan = len(shown) + 2
         rows.append(f'<tr><td colspan="{colspan}" style="{cell};color:{MUTED}">No chunks match the filters.</td></tr>')
     return (
-        f'<div data-clanka="table" data-total="{total}" style="{UI_FONT};overflow-x:auto;color:#24292f;'
-        f'background:#fff"><table style="border-collapse:collapse;width:100%;table-layout:auto;margin:0">'
+        f'<div data-clanka="table" data-total="{total}" style="{UI_FONT};overflow-x:auto;color:{TEXT};'
+        f'background:{PAPER}"><table style="border-collapse:collapse;width:100%;table-layout:auto;margin:0">'
         f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
     )
 

@@ -15,7 +15,7 @@ from ._browser import settings_text
 from ._charts import render_histogram
 from ._preview import Preview, PreviewPane
 from ._source import OPEN_SETTINGS, Source, Texts, busiest_file, check_settings, file_lines, open_codebase
-from ._style import MUTED, UI_FONT
+from ._style import MUTED, TEXT, UI_FONT
 
 # (key, label, format) of the statistics shown; keys are columns of `frames.sweep`.
 STAT_ROWS: tuple[tuple[str, str, str], ...] = (
@@ -60,7 +60,7 @@ def render_stats(stats: dict[str, Any], before: dict[str, Any] | None = None) ->
     if clamped:
         clamped += f"size {stats['effective_size']}, overlap {stats['effective_overlap']})"
     return (
-        f'<div data-clanka="stats" style="{UI_FONT};color:#24292f"><div style="margin-bottom:4px">'
+        f'<div data-clanka="stats" style="{UI_FONT};color:{TEXT}"><div style="margin-bottom:4px">'
         f'<b>{settings}</b>{escape(clamped)}</div><table style="border-collapse:collapse">'
         f'<tr><th></th><th style="{cell}">now</th><th style="{cell};color:{MUTED}">before</th></tr>'
         f"{''.join(rows)}</table></div>"

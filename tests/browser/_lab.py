@@ -34,6 +34,7 @@ CHROMIUM_ARGS = [
 ]
 
 ARTIFACTS_DIR = Path(__file__).resolve().parents[1] / ".artifacts"  # tests/.artifacts (git-ignored)
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"  # the README's pictures
 
 # Plugins switched off in the test server: the "get notified about Jupyter news?" toast covers the page.
 DISABLED_PLUGINS = ["@jupyterlab/apputils-extension:announcements"]
@@ -258,3 +259,18 @@ def screenshot(page, name: str, out_dir: Path | str = ARTIFACTS_DIR, *, selector
     target = page.locator(selector).first if selector else page
     target.screenshot(path=path)
     return path
+
+
+def save_element(element, name: str, artifacts_dir: Path = ARTIFACTS_DIR) -> None:
+    """Screenshot one element to the artifacts (and to docs/screenshots when CLANKA_UPDATE_SCREENSHOTS=1)."""
+    artifacts_dir.mkdir(parents=True, exist_ok=True)
+    path = artifacts_dir / f"{name}.png"
+    element.screenshot(path=path)
+    if os.environ.get("CLANKA_UPDATE_SCREENSHOTS") == "1":
+        from PIL import Image  # matplotlib's dependency: always installed with the frames layer
+
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        # A 256-colour palette (octree keeps the small swatches' exact colours) is a third of the size.
+        image = Image.open(path).convert("RGB")
+        image = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        image.save(SCREENSHOTS / f"{name}.png", optimize=True)

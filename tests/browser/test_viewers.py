@@ -10,7 +10,6 @@ docs/screenshots/, run
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
@@ -18,31 +17,15 @@ import pytest
 
 from clanka_nb import frames, sample_codebase
 
-from ._lab import LabServer, open_and_run_all
+from ._lab import LabServer, open_and_run_all, save_element
 
 pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parents[2]
 QUICKSTART = REPO / "notebooks" / "01-quickstart.ipynb"
-SCREENSHOTS = REPO / "docs" / "screenshots"
 PANEL = "#jp-main-dock-panel .jp-NotebookPanel:not(.lm-mod-hidden)"
 BROWSER = f"{PANEL} .clanka-browser"
 TUNE = f"{PANEL} .clanka-tune"
-
-
-def _save(element, name: str, artifacts_dir: Path) -> None:
-    """Screenshot one element to the artifacts (and to docs/screenshots when asked to refresh them)."""
-    artifacts_dir.mkdir(parents=True, exist_ok=True)
-    path = artifacts_dir / f"{name}.png"
-    element.screenshot(path=path)
-    if os.environ.get("CLANKA_UPDATE_SCREENSHOTS") == "1":
-        from PIL import Image  # matplotlib's dependency: always installed with the frames layer
-
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        # A 256-colour palette (octree keeps the small swatches' exact colours) is a third of the size.
-        image = Image.open(path).convert("RGB")
-        image = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-        image.save(SCREENSHOTS / f"{name}.png", optimize=True)
 
 
 def _scroll_lines(preview, line: int) -> None:
@@ -116,7 +99,7 @@ def test_quickstart_viewers_in_jupyterlab(browser_page, lab_server: LabServer, a
         str(apply["end_line"]),
     )
     assert page.locator(f"{BROWSER} [data-clanka=preview]").get_attribute("data-path") == apply["path"]
-    _save(page.locator(BROWSER), "browse", artifacts_dir)
+    save_element(page.locator(BROWSER), "browse", artifacts_dir)
 
     # The preview: one band per chunk of the file, drawn from its start line's row to its end line's.
     preview = _cell_output(page, 'cn.preview(source, "src/inventory.ts")').locator("[data-clanka=preview]")
@@ -139,7 +122,7 @@ def test_quickstart_viewers_in_jupyterlab(browser_page, lab_server: LabServer, a
     apply = next(b for b in drawn if b["title"].startswith("method apply"))
     assert "parent: class StockLedger" in apply["title"]
     _scroll_lines(preview, 104)  # to the nested namespaces: the picture worth a screenshot
-    _save(preview, "preview", artifacts_dir)
+    save_element(preview, "preview", artifacts_dir)
 
     # The tuning panel: drag the chunk_size handle to the left and release; the statistics change.
     stats = page.locator(f"{TUNE} [data-clanka=stats]")
@@ -166,4 +149,4 @@ def test_quickstart_viewers_in_jupyterlab(browser_page, lab_server: LabServer, a
     assert (now, was) == (f"{expected_chunks:,}", f"{len(chunks):,}")
     assert page.locator(f"{TUNE} [data-clanka=histogram]").text_content().count(f"chunk_size {size}") == 1
     _scroll_lines(page.locator(f"{TUNE} [data-clanka=preview]"), 38)
-    _save(page.locator(TUNE), "tune", artifacts_dir)
+    save_element(page.locator(TUNE), "tune", artifacts_dir)

@@ -127,7 +127,11 @@ def test_code_cells_are_highlighted_and_escaped() -> None:
     comment = re.search(r'<span style="([^"]*)">/\* a block comment</span>', cells[5])
     assert keyword and string and comment, cells
     colours = {m[1] for m in (keyword, string, comment)}
-    assert all("color:#" in css for css in colours) and len(colours) == 3
+    assert colours == {"color:var(--cn-keyword)", "color:var(--cn-string)", "color:var(--cn-comment);font-style:italic"}
+    # Each colour a span names is declared on the preview's root, from JupyterLab's editor colour.
+    root_style = re.match(r'<div data-clanka="preview"[^>]*style="([^"]*)"', html)[1]
+    for name in ("keyword", "string", "comment"):
+        assert f"--cn-{name}:color-mix(in srgb,var(--jp-mirror-editor-{name}-color," in root_style
 
 
 def test_unknown_extension_is_escaped_plain_text() -> None:

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from clanka_nb import engine, frames
 from clanka_nb.widgets import assign_columns, render_preview, render_table
 from clanka_nb.widgets._render import Band, chunk_bands, highlight_lines
+from clanka_nb.widgets._style import SELECTED
 
 from ._html import parse
 
@@ -202,7 +203,7 @@ def test_table_page_has_one_row_per_chunk_with_typed_cells() -> None:
     assert [r.attrs["data-row"] for r in rows] == ["10", "11", "12"]
     assert [c.text for c in parse(html).find_all("data-col", "type")] == list(frame["type"].astype(str))
     assert [c.text for c in parse(html).find_all("data-col", "#")] == ["11", "12", "13"]
-    assert "fff8c5" in rows[1].attrs["style"]
+    assert rows[1].attrs["style"] == f"background:{SELECTED}" != rows[0].attrs["style"]
     first_lines = [c.text for c in parse(html).find_all("data-col", "first line")]
     assert first_lines[2] == "capacity(): number {"  # past the doc comment
 
