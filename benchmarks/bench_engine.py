@@ -30,15 +30,16 @@ PACKAGES = {"three": "three@0.170.0", "rxjs": "rxjs@7.8.1", "effect": "effect@3.
 def fetch(name: str) -> Path:
     """Download an npm package tarball with `npm pack` (a registry the machine reaches) and unpack it."""
     spec = PACKAGES[name]
-    target = DATA / spec.replace("@", "-")
-    if not (target / "package").is_dir():
+    target = DATA / spec.lstrip("@").replace("/", "-").replace("@", "-")
+    if not target.is_dir():
         DATA.mkdir(parents=True, exist_ok=True)
         tarball = subprocess.run(
             ["npm", "pack", spec, "--silent"], cwd=DATA, check=True, capture_output=True, text=True
         ).stdout.strip().splitlines()[-1]
         with tarfile.open(DATA / tarball) as archive:
             archive.extractall(target, filter="data")
-    return target / "package"
+    # The tarball's one top folder: "package" for most, the package's name for @types ones.
+    return next(p for p in target.iterdir() if p.is_dir())
 
 
 def best_of(repeat: int, run: Callable[[], object]) -> float:

@@ -83,7 +83,24 @@ def _sweep(args: argparse.Namespace) -> int:
     return 0
 
 
-_COMMANDS = {"chunk": _chunk, "files": _files, "sweep": _sweep}
+def _cache(args: argparse.Namespace) -> int:
+    from .engine import ParseCache
+
+    cache = ParseCache()
+    if args.action == "clear":
+        removed = cache.clear()
+        print(f"removed {removed:,} entries from {cache.path}")
+        return 0
+    info = cache.info()
+    print(f"path: {info['path']}")
+    print(f"entries: {info['entries']:,}")
+    print(f"size: {info['bytes'] / 2**20:.1f} MiB of {info['max_bytes'] / 2**20:.0f} MiB "
+          f"(file on disk: {info['file_bytes'] / 2**20:.1f} MiB)")
+    print("set CLANKA_NB_CACHE_DIR to move it; pass cache=False (Python) to parse without it")
+    return 0
+
+
+_COMMANDS = {"cache": _cache, "chunk": _chunk, "files": _files, "sweep": _sweep}
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:

@@ -1,4 +1,9 @@
-"""Suite-wide: a test that needs an outside program skips without it, unless the run requires that program.
+"""Suite-wide settings.
+
+The parse cache of every process the suite starts (kernels and servers included) lives in a fresh
+folder of this run, never in the user's own cache.
+
+A test that needs an outside program skips without it, unless the run requires that program.
 
 Mark such a test `@pytest.mark.needs_tool("rg", install="apt-get install ripgrep")`. `.ci/run` sets
 `CLANKA_NB_REQUIRE_TOOLS=rg,chromium`: there a missing program fails the test instead of skipping it,
@@ -9,8 +14,11 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 
 import pytest
+
+os.environ["CLANKA_NB_CACHE_DIR"] = tempfile.mkdtemp(prefix="clanka-nb-test-cache-")
 
 REQUIRED_TOOLS = frozenset(filter(None, os.environ.get("CLANKA_NB_REQUIRE_TOOLS", "").split(",")))
 

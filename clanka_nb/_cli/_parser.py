@@ -67,6 +67,12 @@ def build() -> Parser:
         "csv/jsonl/parquet every column (chunk statistics, coverage, duplication, seconds)",
     )
 
+    cache = _command(commands, "cache", "show or empty the parse cache (declaration ranges kept across sessions)")
+    cache.add_argument(
+        "action", choices=("info", "clear"),
+        help="info: where the cache is and how big; clear: delete every entry (files are parsed again)",
+    )
+
     lab = _command(commands, "lab", "open JupyterLab on the notebooks of this project")
     lab.add_argument(
         "--notebooks", metavar="DIR", default=None,

@@ -1,6 +1,7 @@
 """The chunking engine: clanka's CodeChunker, rule for rule, with no pandas or ipywidgets."""
 
 from ._api import chunk_codebase, chunk_file, chunk_file_content, chunk_files
+from ._cache import ParseCache, ParseCacheWarning
 from ._chunker import CodeChunk, PreparedText
 from ._codebase import Codebase, UnreadableFileWarning
 from ._declarations import LANGUAGE_MODES, Declaration
@@ -21,6 +22,8 @@ __all__ = [
     "Declaration",
     "FileReport",
     "FileStatus",
+    "ParseCache",
+    "ParseCacheWarning",
     "PreparedText",
     "UnreadableFileWarning",
     "chunk_codebase",

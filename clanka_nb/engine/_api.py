@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator
 
+from ._cache import ParseCache, resolve_cache
 from ._chunker import CodeChunk, chunks_of, prepare
 from ._codebase import check_workers, chunk_all
 from ._declarations import check_languages
@@ -41,6 +42,7 @@ def chunk_files(
     chunk_max_characters: float | None = None,
     languages: str = "clanka",
     workers: int | None = 1,
+    cache: bool | ParseCache = True,
 ) -> Iterator[CodeChunk]:
     """Chunks of the given files (relative to `root`), in the order given, files read in `workers` processes.
 
@@ -51,7 +53,8 @@ def chunk_files(
     base = resolve_root(root)
     rels = [rel for rel in (relative_path(base, p) for p in paths) if rel is not None]
     # Validated here, before the first chunk is asked for: chunk_all is the lazy part.
-    return chunk_all(base, rels, check_languages(languages), settings, check_workers(workers))
+    parse_cache = resolve_cache(cache)
+    return chunk_all(base, rels, check_languages(languages), settings, check_workers(workers), parse_cache)
 
 
 def chunk_file(
@@ -62,12 +65,13 @@ def chunk_file(
     chunk_overlap: int = DEFAULT_CHUNK_OVERLAP,
     chunk_max_characters: float | None = None,
     languages: str = "clanka",
+    cache: bool | ParseCache = True,
 ) -> list[CodeChunk]:
     """Chunks of one file, read from `root / path` as the reference's `chunkFile` does."""
     return list(
         chunk_files(
             root, [path], chunk_size=chunk_size, chunk_overlap=chunk_overlap,
-            chunk_max_characters=chunk_max_characters, languages=languages,
+            chunk_max_characters=chunk_max_characters, languages=languages, cache=cache,
         )
     )
 
@@ -81,11 +85,12 @@ def chunk_codebase(
     max_file_size: str | int = "1M",
     languages: str = "clanka",
     workers: int | None = 1,
+    cache: bool | ParseCache = True,
 ) -> Iterator[CodeChunk]:
     """Chunks of every file `list_files` gives, in its order."""
     ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)  # fail before listing
     files = list_files(root, max_file_size=max_file_size)
     return chunk_files(
         root, files, chunk_size=chunk_size, chunk_overlap=chunk_overlap,
-        chunk_max_characters=chunk_max_characters, languages=languages, workers=workers,
+        chunk_max_characters=chunk_max_characters, languages=languages, workers=workers, cache=cache,
     )

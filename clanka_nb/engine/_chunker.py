@@ -8,9 +8,10 @@ from itertools import accumulate, groupby
 from operator import attrgetter
 from typing import NamedTuple
 
+from ._cache import ParseCache, entry_key
 from ._collation import collation_key
-from ._declarations import Declaration, find_declarations, parent_label
-from ._files import looks_minified
+from ._declarations import Declaration, find_declarations, grammar_for, parent_label
+from ._files import extension, looks_minified
 from ._reading import FileStatus
 from ._settings import ChunkSettings
 from ._text import js_length, meaningful_match, normalize_newlines, normalize_path, trim
@@ -125,8 +126,11 @@ class PreparedText:
         return "\n".join(self.lines[start - 1 : end])
 
 
-def prepare(path: str, content: str, languages: str = "clanka") -> PreparedText:
-    """Steps 1-2 of the reference and the parse: everything that does not depend on the settings."""
+def prepare(path: str, content: str, languages: str = "clanka", cache: ParseCache | None = None) -> PreparedText:
+    """Steps 1-2 of the reference and the parse: everything that does not depend on the settings.
+
+    With a `cache`, a text parsed before (in any session) is not parsed again.
+    """
     path = normalize_path(path)
     if not trim(content):
         return PreparedText(path, [], None, [], FileStatus.EMPTY)
@@ -136,8 +140,24 @@ def prepare(path: str, content: str, languages: str = "clanka") -> PreparedText:
         return PreparedText(path, [], None, [], FileStatus.MINIFIED)
     if lines[-1] == "":
         lines.pop()
-    grammar, decls = find_declarations(path, text, lines, languages)
+    if cache is None or grammar_for(path, languages) is None:
+        grammar, decls = find_declarations(path, text, lines, languages)
+    else:
+        grammar, decls = _cached_declarations(path, text, lines, languages, cache)
     return PreparedText(path, lines, grammar, decls, is_ascii=text.isascii())
+
+
+def _cached_declarations(
+    path: str, text: str, lines: list[str], languages: str, cache: ParseCache
+) -> tuple[str | None, list[Declaration]]:
+    key = entry_key(text, extension(path), languages)
+    found = cache.get(key)
+    if found is not None:
+        return found
+    grammar, decls = find_declarations(path, text, lines, languages)
+    if grammar is not None:
+        cache.put(key, grammar, decls)
+    return grammar, decls
 
 
 def _segments(text: PreparedText, start: int, end: int, settings: ChunkSettings) -> list[tuple[int, int]]:

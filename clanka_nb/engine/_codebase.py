@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from ._cache import ParseCache, resolve_cache
 from ._chunker import CodeChunk, PreparedText, astuple_chunk, chunks_of, prepare, spans_of
 from ._declarations import check_languages
 from ._listing import list_files, resolve_root
@@ -30,23 +31,25 @@ def check_workers(workers: object) -> int:
     return workers
 
 
-def load(root: Path, rel: str, languages: str) -> tuple[PreparedText | None, FileReport]:
+def load(
+    root: Path, rel: str, languages: str, cache: ParseCache | None = None
+) -> tuple[PreparedText | None, FileReport]:
     """Read and prepare one file: the unit of work, in this process or a worker."""
     content, report = read_text(root, rel)
     if content is None:
         return None, report
-    text = prepare(rel, content, languages)
+    text = prepare(rel, content, languages, cache)
     return text, FileReport(rel, text.status, report.bytes, CONTENT_REASONS.get(text.status))
 
 
-def _load_star(job: tuple[Path, str, str]) -> tuple[PreparedText | None, FileReport]:
+def _load_star(job: tuple[Path, str, str, ParseCache | None]) -> tuple[PreparedText | None, FileReport]:
     return load(*job)
 
 
-def _chunk_star(job: tuple[Path, str, str, ChunkSettings]) -> tuple[FileReport, list[tuple]]:
+def _chunk_star(job: tuple[Path, str, str, ParseCache | None, ChunkSettings]) -> tuple[FileReport, list[tuple]]:
     # Plain tuples cross the process boundary several times faster than dataclasses.
-    text, report = load(*job[:3])
-    return report, ([] if text is None else [astuple_chunk(c) for c in chunks_of(text, job[3])])
+    text, report = load(*job[:4])
+    return report, ([] if text is None else [astuple_chunk(c) for c in chunks_of(text, job[4])])
 
 
 class UnreadableFileWarning(UserWarning):
@@ -80,20 +83,30 @@ def _in_order(func: Callable, jobs: list, workers: int, progress: Progress | Non
 
 
 def load_all(
-    root: Path, paths: Iterable[str], languages: str, workers: int, progress: Progress | None = None
+    root: Path,
+    paths: Iterable[str],
+    languages: str,
+    workers: int,
+    progress: Progress | None = None,
+    cache: ParseCache | None = None,
 ) -> Iterator[tuple[PreparedText | None, FileReport]]:
     """Read and prepare files in the given order."""
-    return _in_order(_load_star, [(root, rel, languages) for rel in paths], workers, progress)
+    return _in_order(_load_star, [(root, rel, languages, cache) for rel in paths], workers, progress)
 
 
 def chunk_all(
-    root: Path, paths: Iterable[str], languages: str, settings: ChunkSettings, workers: int
+    root: Path,
+    paths: Iterable[str],
+    languages: str,
+    settings: ChunkSettings,
+    workers: int,
+    cache: ParseCache | None = None,
 ) -> Iterator[CodeChunk]:
     """Chunks of the files in the given order, each file chunked where it was read."""
-    jobs = [(root, rel, languages, settings) for rel in paths]
+    jobs = [(root, rel, languages, cache, settings) for rel in paths]
     if not _parallel(workers, jobs):
         for job in jobs:
-            text, report = load(*job[:3])
+            text, report = load(*job[:4])
             _warn_unreadable(report)
             if text is not None:
                 yield from chunks_of(text, settings)
@@ -116,6 +129,8 @@ class Codebase:
 
     Ranges, lines and meaning do not depend on the settings, so a sweep or a slider only does
     arithmetic here. `reports` says, for every listed file, whether it gives chunks and why not.
+    `cache` (default True) keeps each parse in the persistent parse cache (`ParseCache`), so a file
+    content met again, in this session or another, is not parsed again; False parses everything.
     """
 
     def __init__(
@@ -127,9 +142,11 @@ class Codebase:
         languages: str = "clanka",
         paths: Iterable[str] | None = None,
         progress: Progress | None = None,
+        cache: bool | ParseCache = True,
     ) -> None:
         self.root = resolve_root(root)
         self.languages = check_languages(languages)
+        parse_cache = resolve_cache(cache)
         self._texts: dict[str, PreparedText] = {}
         self._reports: dict[str, FileReport] = {}
         if paths is None:
@@ -146,7 +163,8 @@ class Codebase:
                 else:
                     listed.append(rel)
                     self.files.append(rel)
-        for text, report in load_all(self.root, listed, self.languages, check_workers(workers), progress):
+        jobs = load_all(self.root, listed, self.languages, check_workers(workers), progress, parse_cache)
+        for text, report in jobs:
             self._reports[report.path] = report
             if text is not None:
                 self._texts[report.path] = text

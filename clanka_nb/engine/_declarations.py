@@ -195,6 +195,16 @@ def check_languages(languages: object) -> str:
     return languages  # type: ignore[return-value]
 
 
+def grammar_for(path: str, languages: str) -> str | None:
+    """The grammar a file of this name is parsed with in this mode (None: it is not parsed)."""
+    if languages == "extended":
+        from ._extended import spec_for  # only loaded when asked for
+
+        spec = spec_for(path)
+        return None if spec is None else spec.grammar
+    return GRAMMARS.get(extension(path))
+
+
 def find_declarations(path: str, text: str, lines: list[str], languages: str) -> tuple[str | None, list[Declaration]]:
     """The grammar used for the file (None: not parsed) and its declaration ranges."""
     if languages == "extended":
