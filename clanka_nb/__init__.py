@@ -16,6 +16,7 @@ _FRAMES = (
     "chunk_codebase", "chunk_file", "chunk_files", "chunk_text", "coverage", "embedding_input", "files",
     "line_coverage", "plot_chunk_sizes", "plot_sweep", "sweep",
 )
+_HISTORY = ("churn", "churn_files", "churn_summary", "plot_churn")
 _PROBE = ("BM25Searcher", "EmbeddingSearcher", "probe", "probe_queries", "probe_summary")
 _WIDGETS = ("browse", "compare", "preview", "preview_text", "tune")
 
@@ -24,6 +25,7 @@ _EXPORTS = {
     **dict.fromkeys(_ENGINE, "clanka_nb.engine"),
     **dict.fromkeys(_FRAMES, "clanka_nb.frames"),
     **dict.fromkeys(_PROBE, "clanka_nb.frames.probe"),
+    **dict.fromkeys(_HISTORY, "clanka_nb.history"),
     **dict.fromkeys(_WIDGETS, "clanka_nb.widgets"),
     "sample_codebase": "clanka_nb._sample",
 }
@@ -38,6 +40,9 @@ __all__ = [  # kept equal to _EXPORTS by a test
     "chunk_file",
     "chunk_files",
     "chunk_text",
+    "churn",
+    "churn_files",
+    "churn_summary",
     "compare",
     "coverage",
     "embedding_input",
@@ -45,6 +50,7 @@ __all__ = [  # kept equal to _EXPORTS by a test
     "line_coverage",
     "list_files",
     "plot_chunk_sizes",
+    "plot_churn",
     "plot_sweep",
     "preview",
     "preview_text",
@@ -73,6 +79,7 @@ if TYPE_CHECKING:
         sweep,
     )
     from .frames.probe import BM25Searcher, EmbeddingSearcher, probe, probe_queries, probe_summary
+    from .history import churn, churn_files, churn_summary, plot_churn
     from .widgets import browse, compare, preview, preview_text, tune
 
 

@@ -83,6 +83,25 @@ def _sweep(args: argparse.Namespace) -> int:
     return 0
 
 
+def _churn(args: argparse.Namespace) -> int:
+    from . import history
+    from ._cli import _output
+
+    _output.check_destination(args.format, args.output)
+    function = history.churn_files if args.by_file else history.churn
+    options = _options(args)
+    del options["workers"]  # a history is walked in one process: each commit changes a few files
+    try:
+        frame = function(args.path, revs=args.revs, **options)
+    except history.ChurnError as error:
+        raise CommandError(str(error), exit_code=1) from None
+    table = frame if args.by_file else frame.drop(columns=["date", "subject", "seconds"])
+    if "commit" in table.columns:
+        table = table.assign(commit=table["commit"].str.slice(0, 10))
+    _output.write(frame, args.format, args.output, table=table)
+    return 0
+
+
 def _cache(args: argparse.Namespace) -> int:
     from .engine import ParseCache
 
@@ -100,7 +119,7 @@ def _cache(args: argparse.Namespace) -> int:
     return 0
 
 
-_COMMANDS = {"cache": _cache, "chunk": _chunk, "files": _files, "sweep": _sweep}
+_COMMANDS = {"cache": _cache, "chunk": _chunk, "churn": _churn, "files": _files, "sweep": _sweep}
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:

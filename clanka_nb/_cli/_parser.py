@@ -67,6 +67,20 @@ def build() -> Parser:
         "csv/jsonl/parquet every column (chunk statistics, coverage, duplication, seconds)",
     )
 
+    churn = _command(commands, "churn", "what keeping clanka's index fresh costs: inputs embedded per commit")
+    churn.add_argument("path", metavar="PATH", help="a git clone (its history is read from git objects)")
+    churn.add_argument(
+        "--revs", default="HEAD~50..HEAD", metavar="A..B",
+        help="the commits to walk along first parents; A is the baseline (default: HEAD~50..HEAD)",
+    )
+    _settings(churn, many=True, max_chars_default=10_000)
+    churn.set_defaults(chunk_size=[30])  # clanka's own setting, not a sweep's range
+    churn.add_argument(
+        "--by-file", action="store_true",
+        help="one row per commit, setting and file that re-embeds (where the churn comes from)",
+    )
+    _common(churn, table_note="one row per commit and setting: inputs, embedded, reused, deleted and why")
+
     cache = _command(commands, "cache", "show or empty the parse cache (declaration ranges kept across sessions)")
     cache.add_argument(
         "action", choices=("info", "clear"),
@@ -111,7 +125,7 @@ def _path(parser: argparse.ArgumentParser, *, folder_only: bool = False) -> None
         )
 
 
-def _settings(parser: argparse.ArgumentParser, *, many: bool) -> None:
+def _settings(parser: argparse.ArgumentParser, *, many: bool, max_chars_default: int | None = None) -> None:
     lines = _values.comma_list(_values.lines) if many else _values.lines
     chars = _values.comma_list(_values.max_chars) if many else _values.max_chars
     plural = "comma-separated values, one sweep point each, e.g. " if many else ""
@@ -126,9 +140,9 @@ def _settings(parser: argparse.ArgumentParser, *, many: bool) -> None:
         f"{'0,5' if many else 'e.g. 5'} (default: 0; clamped to chunk size - 1)",
     )
     parser.add_argument(
-        "--max-chars", type=chars, default=[None] if many else None, metavar="CHARS",
+        "--max-chars", type=chars, default=[max_chars_default] if many else max_chars_default, metavar="CHARS",
         help=f"most characters in one chunk, or none for no limit; {plural}"
-        f"{'none,2000' if many else 'e.g. 2000'} (default: none)",
+        f"{'none,2000' if many else 'e.g. 2000'} (default: {max_chars_default or 'none'})",
     )
     parser.add_argument(
         "--languages", default="clanka", metavar="MODE",

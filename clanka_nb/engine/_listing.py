@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import warnings
 from pathlib import Path
 
@@ -255,3 +256,56 @@ def list_files(root: str | os.PathLike[str], *, max_file_size: str | int = "1M")
             except OSError:
                 continue  # vanished since the scan
     return sorted_like_js(found)
+
+
+class ListingCache:
+    """`list_files`'s verdict for single paths of one tree, for callers that change a few files at a time.
+
+    The ignore rules of each folder are read once and kept, so deciding a path costs its depth, not the
+    size of the tree. Call `forget()` after an ignore file or a `.git` changes.
+    """
+
+    def __init__(self, root: str | os.PathLike[str], *, max_file_size: str | int = "1M") -> None:
+        self.root = resolve_root(root)
+        self.limit = parse_size(max_file_size)
+        self._rules: dict[str, _Rules | None] = {}  # folder rel ("" or "a/b/") -> its rules; None: not walked
+
+    def forget(self) -> None:
+        self._rules.clear()
+
+    def _folder_rules(self, rel_folder: str) -> _Rules | None:
+        """The rules in force in a folder, or None when ripgrep never walks into it."""
+        if rel_folder in self._rules:
+            return self._rules[rel_folder]
+        if not rel_folder:
+            above: _Rules | None = _rules_above(self.root)
+        else:
+            parent, _, name = rel_folder[:-1].rpartition("/")
+            parent_rel = parent + "/" if parent else ""
+            above = self._folder_rules(parent_rel)
+            pruned = name == ".git" or name.lower() in IGNORED_SEGMENTS
+            if above is not None and (pruned or above.ignores(rel_folder[:-1], True)):
+                above = None
+        rules = None
+        if above is not None:
+            folder = os.path.join(self.root, rel_folder)
+            try:
+                with os.scandir(folder) as scan:
+                    entries = list(scan)
+            except OSError:
+                entries = None
+            rules = None if entries is None else _rules_here(folder, entries, above, len(rel_folder))
+        self._rules[rel_folder] = rules
+        return rules
+
+    def is_listed(self, rel: str) -> bool:
+        """Whether `list_files(root)` would list `rel` (a path relative to the root, with `/`)."""
+        folder, _, name = rel.rpartition("/")
+        rules = self._folder_rules(folder + "/" if folder else "")
+        if rules is None or name == ".git" or not is_meaningful_file(rel) or rules.ignores(rel, False):
+            return False
+        try:
+            info = os.lstat(os.path.join(self.root, rel))
+        except OSError:
+            return False
+        return stat.S_ISREG(info.st_mode) and info.st_size <= self.limit

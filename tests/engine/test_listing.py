@@ -362,3 +362,19 @@ def test_agrees_with_ripgrep(tmp_path: Path, seed: int) -> None:
     out = subprocess.run(command, cwd=root, capture_output=True, text=True, check=False).stdout
     expected = sorted_like_js([path for path in out.splitlines() if path and is_meaningful_file(path)])
     assert list_files(root) == expected
+
+
+# --- one path at a time (ListingCache), as churn decides the files a commit changed ---
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_listing_cache_agrees_with_list_files_path_by_path(tmp_path: Path, seed: int) -> None:
+    root = tmp_path / "tree"
+    root.mkdir()
+    _random_tree(root, random.Random(seed))
+    (root / "big.ts").write_text("x" * 3000)
+    listed = set(list_files(root, max_file_size=2000))
+    every = [p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file() or p.is_symlink()]
+    cache = _listing.ListingCache(root, max_file_size=2000)
+    assert {rel for rel in every if cache.is_listed(rel)} == listed
+    assert not cache.is_listed("missing/file.ts")

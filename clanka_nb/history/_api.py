@@ -1,0 +1,154 @@
+"""`churn` and its companions: the cost of keeping clanka's index fresh over a git history, as DataFrames."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from ..engine._cache import ParseCache
+from ..frames._progress import Progress
+from ._churn import REASONS, TokenCounter, _walk
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+SETTING_COLUMNS = ["chunk_size", "chunk_overlap", "chunk_max_characters"]
+CLANKA_MAX_CHARACTERS = 10_000  # clanka's SemanticSearch default, not the chunker's (no limit)
+
+
+def churn(
+    repo: str | os.PathLike[str],
+    *,
+    revs: str = "HEAD~50..HEAD",
+    chunk_size: int | list[int] = 30,
+    chunk_overlap: int | list[int] = 0,
+    chunk_max_characters: int | list[int | None] | None = CLANKA_MAX_CHARACTERS,
+    languages: str = "clanka",
+    token_counter: TokenCounter | None = None,
+    max_file_size: str | int = "1M",
+    cache: bool | ParseCache = True,
+    progress: Progress = None,
+) -> pd.DataFrame:
+    """One row per (commit, setting), oldest first along first parents: what a sync after that commit embeds.
+
+    Each setting argument takes one value or a list (the grid, as in `sweep`). Columns: `commit`,
+    `date`, `subject`, `files_changed`, the settings, `inputs` (distinct embedding inputs after the
+    commit), `embedded` (inputs whose SHA-256 the previous commit's index lacks), `reused`, `deleted`,
+    why inputs were embedded (`new_file`, `edited`, `line_shift`: same chunk text, moved lines),
+    `seconds`, and `tokens_embedded` when a `token_counter` (text -> int) is given. The commit just
+    before the range is the baseline; only the files each commit changed are read and parsed.
+    """
+    steps = _walk(
+        repo, revs, chunk_size, chunk_overlap, chunk_max_characters, languages, token_counter, max_file_size,
+        cache, progress,
+    )  # fmt: skip
+    rows = [row for step in steps for row in step.rows]
+    return _typed(pd.DataFrame(rows, columns=_commit_columns(token_counter is not None)))
+
+
+def churn_files(
+    repo: str | os.PathLike[str],
+    *,
+    revs: str = "HEAD~50..HEAD",
+    chunk_size: int | list[int] = 30,
+    chunk_overlap: int | list[int] = 0,
+    chunk_max_characters: int | list[int | None] | None = CLANKA_MAX_CHARACTERS,
+    languages: str = "clanka",
+    max_file_size: str | int = "1M",
+    cache: bool | ParseCache = True,
+    progress: Progress = None,
+) -> pd.DataFrame:
+    """Where `churn` comes from: one row per (commit, setting, file) whose inputs a sync embeds or deletes.
+
+    `change` is "added", "modified" or "deleted" (as the index sees it: a file that becomes listed or
+    unlisted counts as added or deleted); `embedded` splits into `new_file`, `edited` and `line_shift`.
+    Rows of one commit and setting come most embedded first.
+    """
+    steps = _walk(
+        repo, revs, chunk_size, chunk_overlap, chunk_max_characters, languages, None, max_file_size, cache, progress
+    )
+    rows = [row for step in steps for row in step.file_rows]
+    frame = _typed(pd.DataFrame(rows, columns=["commit", *SETTING_COLUMNS, "path", "change", "embedded", "deleted",
+                                               *REASONS]))
+    order = pd.Series(pd.factorize(frame["commit"])[0], index=frame.index)
+    frame = frame.assign(_order=order).sort_values(
+        ["_order", *SETTING_COLUMNS, "embedded", "path"], ascending=[True, True, True, True, False, True], kind="stable"
+    )
+    return frame.drop(columns="_order").reset_index(drop=True)
+
+
+def churn_summary(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per setting of a `churn` frame: commits, mean and 95th-percentile inputs embedded per commit,
+    the total, and the share of embedded inputs that were re-embedded only because their lines moved."""
+    missing = [c for c in [*SETTING_COLUMNS, "embedded", "line_shift"] if c not in frame.columns]
+    if missing:
+        msg = f"not a churn frame (no {', '.join(missing)}); pass what cn.churn(...) returns"
+        raise ValueError(msg)
+    groups = frame.groupby(SETTING_COLUMNS, dropna=False, sort=True)
+    summary = groups.agg(
+        commits=("embedded", "size"),
+        mean_embedded=("embedded", "mean"),
+        p95_embedded=("embedded", lambda s: float(np.percentile(s, 95)) if len(s) else np.nan),
+        total_embedded=("embedded", "sum"),
+        line_shift=("line_shift", "sum"),
+        mean_inputs=("inputs", "mean"),
+    )
+    summary["line_shift_share"] = summary["line_shift"] / summary["total_embedded"].where(summary["total_embedded"] > 0)
+    if "tokens_embedded" in frame.columns:
+        summary["tokens_embedded"] = groups["tokens_embedded"].sum()
+    return summary.drop(columns="line_shift").reset_index()
+
+
+def plot_churn(frame: pd.DataFrame) -> Figure:
+    """Two panels: inputs embedded at each commit, one line per setting; and the running total of what was
+    embedded (tokens when the frame has `tokens_embedded`, else inputs)."""
+    from ..frames._plots import _new_figure
+
+    churn_summary(frame)  # the same check of the frame's columns
+    figure = _new_figure()
+    figure.set_size_inches(8, 6)
+    per_commit, total = figure.subplots(2, 1, sharex=True)
+    measure = "tokens_embedded" if "tokens_embedded" in frame.columns else "embedded"
+    commits = pd.factorize(frame["commit"])[0]
+    for key, rows in frame.assign(_i=commits).groupby(SETTING_COLUMNS, dropna=False, sort=True):
+        size, overlap, limit = key
+        label = f"size {size}, overlap {overlap}, " + ("no limit" if pd.isna(limit) else f"max {limit} chars")
+        per_commit.plot(rows["_i"], rows["embedded"], marker=".", linewidth=1, label=label)
+        total.plot(rows["_i"], rows[measure].cumsum(), label=label)
+    if len(frame):
+        per_commit.legend(fontsize="small")
+    else:
+        per_commit.text(0.5, 0.5, "no commits", ha="center", va="center", transform=per_commit.transAxes)
+    per_commit.set_ylabel("inputs embedded")
+    per_commit.set_title("Re-embedding per commit")
+    total.set_ylabel(measure.replace("_", " ") + " (running total)")
+    total.set_xlabel("commit (oldest first)")
+    return figure
+
+
+def _commit_columns(tokens: bool) -> list[str]:
+    columns = [
+        "commit", "date", "subject", "files_changed", *SETTING_COLUMNS, "inputs", "embedded", "reused", "deleted",
+        *REASONS, "seconds",
+    ]  # fmt: skip
+    return [*columns, "tokens_embedded"] if tokens else columns
+
+
+def _typed(frame: pd.DataFrame) -> pd.DataFrame:
+    types: dict[str, Any] = {}
+    for column in frame.columns:
+        if column in ("commit", "subject", "path"):
+            types[column] = "string"
+        elif column == "change":
+            types[column] = pd.CategoricalDtype(["added", "modified", "deleted"])
+        elif column in ("seconds",):
+            types[column] = "float64"
+        elif column != "date":
+            types[column] = "Int64"
+    frame = frame.astype(types)
+    if "date" in frame.columns:
+        frame["date"] = pd.to_datetime(frame["date"], utc=True)
+    return frame

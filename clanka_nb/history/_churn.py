@@ -1,0 +1,240 @@
+"""What keeping clanka's index fresh costs: embedding inputs embedded, reused and deleted per commit and setting.
+
+clanka re-indexes and embeds only inputs whose SHA-256 it has not stored; after a sync the store holds
+exactly the current inputs. An input carries the path, the chunk's name/type/parent and every line
+with its number, so a line inserted near the top of a file changes every later chunk's input. This
+walks a history commit by commit, re-chunks only the files each commit changed (each parsed once,
+then cut at every setting), and counts what a sync after that commit would embed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .. import engine
+from ..engine._cache import ParseCache, resolve_cache
+from ..engine._chunker import PreparedText, chunks_of
+from ..engine._codebase import load
+from ..engine._declarations import check_languages
+from ..frames._embedding import embedding_text
+from ..frames._progress import Progress, bar
+from ._git import BlobReader, Commit, changes, first_parent_commits, repository, tree_files
+from ._mirror import Mirror
+
+TokenCounter = Callable[[str], int]
+# Why an input is embedded again: its file is new, its text is new, or only its line numbers moved.
+REASONS = ("new_file", "edited", "line_shift")
+
+
+def input_hash(text: str) -> bytes:
+    """SHA-256 of an embedding input as clanka hashes it: the UTF-8 of the JavaScript string.
+
+    Node encodes a lone surrogate as U+FFFD; a round trip through UTF-16 does the same here.
+    """
+    import hashlib
+
+    if not text.isascii():
+        text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return hashlib.sha256(text.encode("utf-8")).digest()
+
+
+@dataclass
+class _Setting:
+    """The store clanka would hold at one setting: each file's inputs, and how many files hold each."""
+
+    settings: engine.ChunkSettings
+    files: dict[str, dict[bytes, bytes]] = field(default_factory=dict)  # path -> input hash -> shape
+    counts: Counter[bytes] = field(default_factory=Counter)
+
+    def cut(self, text: PreparedText | None) -> dict[bytes, tuple[bytes, str]]:
+        """A file's inputs: hash -> (shape, text). The shape leaves out line numbers: equal shapes, moved lines."""
+        out: dict[bytes, tuple[bytes, str]] = {}
+        if text is None:
+            return out
+        for chunk in chunks_of(text, self.settings):
+            source = embedding_text(chunk.path, chunk.start_line, chunk.name, chunk.type, chunk.parent, chunk.content)
+            shape = input_hash(f"{chunk.name}\0{chunk.type}\0{chunk.parent}\0{chunk.content}")
+            out[input_hash(source)] = (shape, source)
+        return out
+
+
+@dataclass
+class _Tally:
+    embedded: int = 0
+    deleted: int = 0
+    reasons: Counter[str] = field(default_factory=Counter)
+    tokens: int = 0
+
+
+def _values(name: str, value: object) -> list[Any]:
+    values = list(value) if isinstance(value, list | tuple | range) else [value]
+    if not values:
+        msg = f"{name} is empty; give at least one value, e.g. {name}=[30]"
+        raise ValueError(msg)
+    return values
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One commit's result: its rows (one per setting) and per-file rows."""
+
+    commit: Commit
+    files_changed: int
+    seconds: float
+    rows: list[dict[str, Any]]
+    file_rows: list[dict[str, Any]]
+
+
+def _walk(
+    repo: str | Any,
+    revs: str,
+    chunk_size: object,
+    chunk_overlap: object,
+    chunk_max_characters: object,
+    languages: str,
+    token_counter: TokenCounter | None,
+    max_file_size: str | int,
+    cache: bool | ParseCache,
+    progress: Progress,
+) -> Iterator[_Step]:
+    languages = check_languages(languages)
+    if token_counter is not None and not callable(token_counter):
+        msg = f"token_counter must be a function text -> number of tokens, got {token_counter!r}"
+        raise TypeError(msg)
+    grid = [
+        engine.ChunkSettings.build(size, overlap, limit)
+        for size, overlap, limit in itertools.product(
+            _values("chunk_size", chunk_size), _values("chunk_overlap", chunk_overlap),
+            _values("chunk_max_characters", chunk_max_characters),
+        )
+    ]  # fmt: skip
+    parse_cache = resolve_cache(cache)
+    root = repository(repo)
+    baseline, commits = first_parent_commits(root, revs)
+    states = [_Setting(settings) for settings in grid]
+    with tempfile.TemporaryDirectory(prefix="clanka-nb-churn-") as folder, BlobReader(root) as blobs:
+        mirror = Mirror(Path(folder), blobs, max_file_size)
+        mirror.apply(tree_files(root, baseline))
+        listed = mirror.every_listed()
+        for path in sorted(listed):
+            text = _prepare(mirror, path, languages, parse_cache)
+            for state in states:
+                _replace(state, path, state.cut(text), _Tally(), None, token_counter)
+        previous = baseline
+        with bar(progress, len(commits), "commits", unit="commit") as shown:
+            for commit in commits:
+                started = time.perf_counter()
+                changed = changes(root, previous, commit.hash)
+                rules_changed = mirror.apply(changed)
+                paths = {c.path for c in changed}
+                if rules_changed:
+                    now = mirror.every_listed()
+                    paths |= now ^ listed
+                else:
+                    now = set(listed)
+                    for path in paths:
+                        (now.add if mirror.listed(path) else now.discard)(path)
+                texts = {p: _prepare(mirror, p, languages, parse_cache) for p in sorted(paths) if p in now}
+                rows, file_rows = [], []
+                for state in states:
+                    tally = _Tally()
+                    per_file = []
+                    for path in sorted(paths):
+                        if path not in now and path not in state.files:
+                            continue
+                        file_tally = _Tally()
+                        new = state.cut(texts.get(path)) if path in now else {}
+                        _replace(state, path, new, file_tally, path not in listed, token_counter)
+                        tally.embedded += file_tally.embedded
+                        tally.deleted += file_tally.deleted
+                        tally.reasons.update(file_tally.reasons)
+                        tally.tokens += file_tally.tokens
+                        if file_tally.embedded or file_tally.deleted:
+                            change = "added" if path not in listed else "deleted" if path not in now else "modified"
+                            per_file.append(_file_row(commit, state.settings, path, change, file_tally))
+                    rows.append(_commit_row(commit, len(changed), state, tally, token_counter is not None))
+                    file_rows.extend(per_file)
+                listed, previous = now, commit.hash
+                seconds = time.perf_counter() - started
+                for row in rows:
+                    row["seconds"] = seconds
+                if shown is not None:
+                    shown.update(1)
+                yield _Step(commit, len(changed), seconds, rows, file_rows)
+
+
+def _prepare(mirror: Mirror, path: str, languages: str, cache: ParseCache | None) -> PreparedText | None:
+    text, _ = load(mirror.folder, path, languages, cache)
+    return text
+
+
+def _replace(
+    state: _Setting,
+    path: str,
+    new: dict[bytes, tuple[bytes, str]],
+    tally: _Tally,
+    new_file: bool | None,
+    token_counter: TokenCounter | None,
+) -> None:
+    """Swap one file's inputs in the store, counting what a sync embeds and deletes, and why."""
+    old = state.files.pop(path, {})
+    old_shapes = set(old.values())
+    for digest in old:
+        state.counts[digest] -= 1
+        if not state.counts[digest]:
+            del state.counts[digest]
+            if digest not in new:
+                tally.deleted += 1
+    for digest, (shape, source) in new.items():
+        if digest not in state.counts and digest not in old:
+            tally.embedded += 1
+            if new_file is not None:
+                reason = "new_file" if new_file else "line_shift" if shape in old_shapes else "edited"
+                tally.reasons[reason] += 1
+            if token_counter is not None:
+                tally.tokens += _count(token_counter, source)
+        state.counts[digest] += 1
+    state.files[path] = {digest: shape for digest, (shape, _) in new.items()}
+
+
+def _count(token_counter: TokenCounter, text: str) -> int:
+    count = token_counter(text)
+    if isinstance(count, bool) or not isinstance(count, int | float) or count != count:
+        msg = f"token_counter returned {count!r} for an input; it must return a number of tokens (an int)"
+        raise TypeError(msg)
+    return int(count)
+
+
+def _settings_columns(settings: engine.ChunkSettings) -> dict[str, Any]:
+    return {
+        "chunk_size": settings.requested_size,
+        "chunk_overlap": settings.requested_overlap,
+        "chunk_max_characters": settings.chunk_max_characters,
+    }
+
+
+def _commit_row(commit: Commit, files_changed: int, state: _Setting, tally: _Tally, tokens: bool) -> dict[str, Any]:
+    inputs = len(state.counts)
+    row = {
+        "commit": commit.hash, "date": commit.date, "subject": commit.subject, "files_changed": files_changed,
+        **_settings_columns(state.settings),
+        "inputs": inputs, "embedded": tally.embedded, "reused": inputs - tally.embedded, "deleted": tally.deleted,
+        **{reason: tally.reasons[reason] for reason in REASONS},
+    }  # fmt: skip
+    if tokens:
+        row["tokens_embedded"] = tally.tokens
+    return row
+
+
+def _file_row(commit: Commit, settings: engine.ChunkSettings, path: str, change: str, tally: _Tally) -> dict[str, Any]:
+    return {
+        "commit": commit.hash, **_settings_columns(settings), "path": path, "change": change,
+        "embedded": tally.embedded, "deleted": tally.deleted, **{reason: tally.reasons[reason] for reason in REASONS},
+    }  # fmt: skip

@@ -1,0 +1,53 @@
+"""`clanka-nb churn PATH --revs A..B`: the churn table of a small history, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from clanka_nb.cli import main
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs the git command")
+
+
+def _git(repo: Path, *args: str) -> None:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@x"}  # fmt: skip
+    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, env=env)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    root.mkdir()
+    _git(root, "init", "-q", "-b", "main")
+    for i, text in enumerate(["export const a = 1;\n", "export const a = 2;\nexport const b = 3;\n"]):
+        (root / "a.ts").write_text(text)
+        _git(root, "add", "-A")
+        _git(root, "commit", "-q", "-m", f"c{i}")
+    return root
+
+
+def test_churn_jsonl_has_a_row_per_commit_and_setting(capsys, repo: Path) -> None:
+    assert main(["churn", str(repo), "--revs", "HEAD~1..HEAD", "--chunk-size", "30,5", "--format", "jsonl", "-q"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["chunk_size"], r["chunk_max_characters"], r["embedded"], r["deleted"]) for r in rows] == [
+        (30, 10000, 2, 1), (5, 10000, 2, 1),
+    ]
+
+
+def test_churn_by_file_names_the_file(capsys, repo: Path) -> None:
+    assert main(["churn", str(repo), "--revs", "HEAD~1..HEAD", "--by-file", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "a.ts" in out and "modified" in out
+
+
+def test_churn_of_a_folder_that_is_no_repository_is_one_line(capsys, tmp_path: Path) -> None:
+    assert main(["churn", str(tmp_path), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is not a git repository" in err
