@@ -7,7 +7,7 @@ from ._declarations import LANGUAGE_MODES, Declaration
 from ._files import is_meaningful_file, is_probably_minified, language_of
 from ._listing import list_files
 from ._reading import FileReport, FileStatus
-from ._settings import ChunkSettings
+from ._settings import ChunkSettings, SettingClampedWarning
 from ._text import is_meaningful_line, js_length
 
 CHUNK_TYPES = ("class", "enum", "function", "interface", "method", "namespace", "type-alias", "variable")
@@ -22,6 +22,7 @@ __all__ = [
     "FileReport",
     "FileStatus",
     "PreparedText",
+    "SettingClampedWarning",
     "UnreadableFileWarning",
     "chunk_codebase",
     "chunk_file",

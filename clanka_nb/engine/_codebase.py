@@ -12,22 +12,9 @@ from ._chunker import CodeChunk, PreparedText, astuple_chunk, chunks_of, prepare
 from ._declarations import check_languages
 from ._listing import list_files, resolve_root
 from ._reading import CONTENT_REASONS, FileReport, FileStatus, read_text, relative_path
-from ._settings import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings
+from ._settings import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings, check_workers, path_list
 
 Progress = Callable[[int], None]
-
-
-def check_workers(workers: object) -> int:
-    """Validate `workers` (a count of processes; None means one per core)."""
-    if workers is None:
-        return os.cpu_count() or 1
-    if isinstance(workers, bool) or not isinstance(workers, int):
-        msg = f"workers must be an int (number of processes) or None for one per core, got {workers!r}"
-        raise TypeError(msg)
-    if workers < 1:
-        msg = f"workers must be at least 1, got {workers}; pass workers=1 to chunk in this process"
-        raise ValueError(msg)
-    return workers
 
 
 def load(root: Path, rel: str, languages: str) -> tuple[PreparedText | None, FileReport]:
@@ -125,7 +112,7 @@ class Codebase:
         max_file_size: str | int = "1M",
         workers: int | None = 1,
         languages: str = "clanka",
-        paths: Iterable[str] | None = None,
+        paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str] | None = None,
         progress: Progress | None = None,
     ) -> None:
         self.root = resolve_root(root)
@@ -137,7 +124,7 @@ class Codebase:
             self.files: list[str] = listed
         else:
             listed, self.files = [], []
-            for given in paths:
+            for given in path_list("paths", paths):
                 rel = relative_path(self.root, given)
                 if rel is None:  # kept and reported, so a path given by mistake is not lost silently
                     shown = os.fspath(given).replace("\\", "/")
@@ -176,15 +163,17 @@ class Codebase:
         """One report per listed file, in `files` order."""
         return [self._reports[path] for path in self.files]
 
-    def report(self, path: str) -> FileReport:
+    def report(self, path: str | os.PathLike[str]) -> FileReport:
         return self._reports[self._known(path)]
 
-    def text(self, path: str) -> PreparedText | None:
+    def text(self, path: str | os.PathLike[str]) -> PreparedText | None:
         """What chunking knows of one file (lines, declarations); None when it could not be read."""
         return self._texts.get(self._known(path))
 
-    def _known(self, path: str) -> str:
-        key = path.replace("\\", "/")
+    def _known(self, path: str | os.PathLike[str]) -> str:
+        key = os.fspath(path).replace("\\", "/")
+        if key not in self._reports and os.path.isabs(key) and self.root != Path():
+            key = relative_path(self.root, key) or key  # an absolute path inside the root names the same file
         if key not in self._reports:
             msg = f"{path!r} is not a file of this codebase; see Codebase.files for the listed paths"
             raise KeyError(msg)

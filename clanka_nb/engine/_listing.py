@@ -11,6 +11,7 @@ import pathspec
 
 from ._collation import sorted_like_js
 from ._files import IGNORED_SEGMENTS, is_meaningful_file
+from ._settings import parse_size
 
 # pathspec captures the `/` that means "this path is a directory" in a group of this name. A pattern
 # whose regex has no such group ends in a plain `/` that needs more path after it (`dir/**`).
@@ -30,19 +31,6 @@ def resolve_root(root: str | os.PathLike[str]) -> Path:
     # Lexical, as Node's path.resolve: a symlinked root stays as written, so absolute paths spelled
     # through it are still inside it.
     return Path(os.path.abspath(path))
-
-
-def parse_size(value: str | int) -> int:
-    """'1M' -> 1,048,576 (K, M, G are powers of 1024, as ripgrep's --max-filesize)."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    text = str(value).strip().upper()
-    factor = {"K": 1024, "M": 1024**2, "G": 1024**3}.get(text[-1:], 1)
-    number = text[:-1] if factor != 1 else text
-    if not number.isdigit():
-        msg = f"max_file_size {value!r} is not a size; pass bytes as an int or a string like '500K', '1M', '2G'"
-        raise ValueError(msg)
-    return int(number) * factor
 
 
 def _read_lines(path: str) -> list[str]:
