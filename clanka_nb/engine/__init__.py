@@ -8,6 +8,7 @@ from ._files import is_meaningful_file, is_probably_minified, language_of
 from ._listing import list_files
 from ._reading import FileReport, FileStatus
 from ._settings import ChunkSettings, SettingClampedWarning
+from ._skipped import skipped_files
 from ._text import is_meaningful_line, js_length
 
 CHUNK_TYPES = ("class", "enum", "function", "interface", "method", "namespace", "type-alias", "variable")
@@ -34,4 +35,5 @@ __all__ = [
     "js_length",
     "language_of",
     "list_files",
+    "skipped_files",
 ]

@@ -11,7 +11,7 @@ from pathlib import Path
 from ._chunker import CodeChunk, PreparedText, astuple_chunk, chunks_of, prepare, spans_of
 from ._declarations import check_languages
 from ._listing import list_files, resolve_root
-from ._reading import CONTENT_REASONS, FileReport, FileStatus, read_text, relative_path
+from ._reading import CONTENT_REASONS, FileReport, FileStatus, looks_binary, read_text, relative_path
 from ._settings import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings, check_workers, path_list
 
 Progress = Callable[[int], None]
@@ -23,7 +23,7 @@ def load(root: Path, rel: str, languages: str) -> tuple[PreparedText | None, Fil
     if content is None:
         return None, report
     text = prepare(rel, content, languages)
-    return text, FileReport(rel, text.status, report.bytes, CONTENT_REASONS.get(text.status))
+    return text, FileReport(rel, text.status, report.bytes, CONTENT_REASONS.get(text.status), report.binary)
 
 
 def _load_star(job: tuple[Path, str, str]) -> tuple[PreparedText | None, FileReport]:
@@ -151,7 +151,8 @@ class Codebase:
             text = prepare(path, content, self.languages)
             self._texts[text.path] = text
             size = len(content.encode("utf-8", "replace"))
-            self._reports[text.path] = FileReport(text.path, text.status, size, CONTENT_REASONS.get(text.status))
+            reason = CONTENT_REASONS.get(text.status)
+            self._reports[text.path] = FileReport(text.path, text.status, size, reason, looks_binary(content))
         self.files = list(self._texts)
         return self
 

@@ -69,23 +69,33 @@ def _compile(lines: list[str]) -> list[pathspec.RegexPattern]:
             return patterns
 
 
+def _quiet_compile(pattern: str, flags: int) -> re.Pattern[str]:
+    """re.compile without the FutureWarning `[[:alpha:]]`-style sets raise (they mean the same to us)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        return re.compile(pattern, flags)
+
+
 class _IgnoreFile:
     """The patterns of one ignore file, matched against paths relative to the folder holding it."""
 
-    __slots__ = ("patterns", "prefix", "strip")
+    __slots__ = ("patterns", "prefix", "source", "strip", "texts")
 
-    def __init__(self, lines: list[str], strip: int, prefix: str) -> None:
+    def __init__(self, lines: list[str], strip: int, prefix: str, source: str = "") -> None:
         # A listed path `rel` (relative to the root) is `prefix + rel[strip:]` relative to this folder.
         self.strip, self.prefix = strip, prefix
+        self.source = source  # the ignore file's path, to say which file and line left a file out
         self.patterns: list[tuple[bool, re.Pattern[str], bool]] = []
+        self.texts: list[str] = []  # each pattern's line as written, parallel to `patterns`
         for pattern in reversed(_compile(lines)):  # the last matching line decides, so try it first
             regex = pattern.regex
             if pattern.include is None or regex is None:
                 continue
+            self.texts.append(str(pattern.pattern))
             if _DIR_MARK in regex.groupindex:
                 # ripgrep matches a path by itself, never through its parent folders (an ignored folder
                 # is pruned instead), so the match must reach the end: a dir as `a/b/`, a file as `a/b`.
-                regex = re.compile(f"(?:{regex.pattern})\\Z", regex.flags)
+                regex = _quiet_compile(f"(?:{regex.pattern})\\Z", regex.flags)
                 self.patterns.append((pattern.include, regex, True))
             else:
                 # `dir/**` means "strictly inside dir": matching `a/b` (no trailing slash) says b is in a.
@@ -98,6 +108,15 @@ class _IgnoreFile:
         for ignored, regex, wants_mark in self.patterns:
             if regex.search(marked if wants_mark else path):
                 return ignored
+        return None
+
+    def deciding(self, rel: str, is_dir: bool) -> tuple[bool, str] | None:
+        """As `verdict`, with the line that decides: (ignored, pattern as written), or None."""
+        path = self.prefix + rel[self.strip :]
+        marked = path + "/" if is_dir else path
+        for (ignored, regex, wants_mark), text in zip(self.patterns, self.texts, strict=True):
+            if regex.search(marked if wants_mark else path):
+                return ignored, text
         return None
 
 
@@ -127,7 +146,7 @@ class _Rules:
         """The rules of `folder`, a child of this one holding the ignore `files` and a `.git` of kind `dot_git`."""
 
         def load(path: str | None) -> tuple[_IgnoreFile, ...]:
-            rules = _IgnoreFile(_read_lines(path), strip, prefix) if path else None
+            rules = _IgnoreFile(_read_lines(path), strip, prefix, path) if path else None
             return (rules,) if rules and rules.patterns else ()
 
         def own(name: str) -> str | None:
@@ -151,6 +170,14 @@ class _Rules:
             if verdict is not None:
                 return verdict
         return False
+
+    def ignored_by(self, rel: str, is_dir: bool) -> tuple[str, str] | None:
+        """(ignore file, pattern) when ripgrep leaves out `rel` because of a line of an ignore file."""
+        for rules in self.chain:
+            decided = rules.deciding(rel, is_dir)
+            if decided is not None:
+                return (rules.source, decided[1]) if decided[0] else None
+        return None
 
 
 def _first_line(path: str) -> str | None:
