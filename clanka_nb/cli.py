@@ -11,6 +11,7 @@ import os
 import sys
 import warnings
 from collections.abc import Sequence
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +44,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PermissionError as error:
         print(f"{_parser.PROG}: error: permission denied for {error.filename!r}; "
               "pick a path this user may read (or write, for -o)", file=sys.stderr)
+        return 1
+    except BrokenProcessPool as error:  # a worker was killed: its message names the files it may have held
+        print(f"{_parser.PROG}: error: {error}".replace("workers=1", "--workers 1"), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print(f"{_parser.PROG}: interrupted", file=sys.stderr)

@@ -6,6 +6,7 @@ import os
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from ._chunker import CodeChunk, PreparedText, astuple_chunk, chunks_of, prepare, spans_of
@@ -63,7 +64,26 @@ def _in_order(func: Callable, jobs: list, workers: int, progress: Progress | Non
         # Small batches amortise the cost of sending results between processes, while keeping
         # both processes busy to the end even when a few files are much bigger than the rest.
         batch = max(1, min(16, len(jobs) // (workers * 16)))
-        yield from _counted(pool.map(func, jobs, chunksize=batch), progress)
+        done = 0
+        try:
+            for result in _counted(pool.map(func, jobs, chunksize=batch), progress):
+                done += 1
+                yield result
+        except BrokenProcessPool as error:
+            # The pool hands out batches in order and queues one more than it has workers.
+            raise BrokenProcessPool(_died_reading(jobs, done, (workers + 1) * batch)) from error
+
+
+def _died_reading(jobs: list, done: int, in_flight: int) -> str:
+    """Which files a worker that died (killed, out of memory, a crash) may have been reading."""
+    suspects = [job[1] for job in jobs[done : done + in_flight]]
+    shown = ", ".join(suspects[:5]) + (f" and {len(suspects) - 5} more" if len(suspects) > 5 else "")
+    return (
+        f"a worker process died (killed, out of memory or crashed) while reading one of: {shown}; "
+        f"run again with workers=1 to find the file, or leave it out (files before {suspects[0]!r} were done)"
+        if suspects
+        else "a worker process died (killed, out of memory or crashed); run again with workers=1"
+    )
 
 
 def load_all(
