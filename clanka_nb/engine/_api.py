@@ -89,7 +89,7 @@ def chunk_codebase(
     workers: int | None = 1,
 ) -> Iterator[CodeChunk]:
     """Chunks of every file `list_files` gives, in its order."""
-    ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)  # fail before listing
+    ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters, warn=False)  # fail before listing
     files = list_files(root, max_file_size=max_file_size)
     return chunk_files(
         root, files, chunk_size=chunk_size, chunk_overlap=chunk_overlap,
