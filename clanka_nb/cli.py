@@ -6,6 +6,7 @@ Heavy modules (pandas, tree-sitter) load only once a command runs, so `clanka-nb
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import itertools
 import os
 import sys
@@ -95,9 +96,15 @@ def _sweep(args: argparse.Namespace) -> int:
     from . import frames
     from ._cli import _output
 
+    if args.k is not None and not args.probe:
+        msg = "--k sets the cut-offs of the probe's recall@K; add --probe, or drop --k"
+        raise CommandError(msg, exit_code=2)
+    if args.probe and importlib.util.find_spec("bm25s") is None:
+        msg = "--probe searches with BM25, which needs the bm25s library; pip install 'clanka-nb[probe]'"
+        raise CommandError(msg, exit_code=1)
     _destination(args)
     source = _source(args, folder_only=True)
-    frame = frames.sweep(source, **_options(args), probe=args.probe, k=args.k)
+    frame = frames.sweep(source, **_options(args), probe=args.probe, k=args.k or [1, 5, 10])
     _output.write(frame, args.format, args.output, table=_output.sweep_table(frame))
     return 0
 

@@ -85,7 +85,7 @@ def build() -> Parser:
         help="also score each setting by how well BM25 search finds documented code: queries, recall@K, mrr",
     )
     sweep.add_argument(
-        "--k", type=_values.comma_list(_values.cutoff), default=[1, 5, 10], metavar="K",
+        "--k", type=_values.comma_list(_values.cutoff), default=None, metavar="K",
         help="with --probe: the cut-offs of recall@K, comma-separated (default: 1,5,10)",
     )
 

@@ -179,9 +179,20 @@ def test_bad_values_are_one_line(capsys, code: Path, flags, fragment) -> None:
     assert fragment in one_error(err)
 
 
-def test_sweep_k_must_be_cut_offs(capsys, code: Path) -> None:
+def test_sweep_k_must_be_cut_offs_for_a_probe(capsys, code: Path) -> None:
     status, _, err = run(capsys, "sweep", str(code), "--probe", "--k", "0,5")
     assert status == 2 and "'0' is not a cut-off" in one_error(err)
+    status, _, err = run(capsys, "sweep", str(code), "--k", "5")
+    assert status == 2 and "add --probe" in one_error(err)
+
+
+def test_sweep_probe_without_bm25s_says_what_to_install(capsys, code: Path, monkeypatch) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "bm25s" else real(name, *a))
+    status, _, err = run(capsys, "sweep", str(code), "--probe")
+    assert status == 1 and "clanka-nb[probe]" in one_error(err)
 
 
 @pytest.fixture
