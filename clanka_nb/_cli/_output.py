@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import os
 import sys
 from pathlib import Path
@@ -128,22 +127,25 @@ def write(frame: pd.DataFrame, fmt: str, output: str | None, *, table: pd.DataFr
 
 
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    """Rows as dicts; a float NaN (JSON has none) becomes None, as every other missing value does."""
-    return [
-        {name: None if isinstance(value, float) and math.isnan(value) else value for name, value in row.items()}
-        for row in frame.to_dict(orient="records")
-    ]
+    """Rows as dicts of plain Python values: every missing value (NA, NaN, NaT) is None, numbers are int/float."""
+    columns = {}
+    for name in frame.columns:
+        values = frame[name].astype(object)
+        columns[str(name)] = values.where(values.notna(), None).tolist()
+    names = list(columns)
+    return [dict(zip(names, row, strict=True)) for row in zip(*columns.values(), strict=True)]
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, default=lambda value: _json_value(value))
 
 
 def _json(record: dict[str, Any]) -> str:
     """One record as readable JSON: `/` and non-ASCII text as they are, missing values as null."""
-    return json.dumps(record, ensure_ascii=False, default=_json_value, allow_nan=False)
+    return _ENCODER.encode(record)
 
 
 def _json_value(value: object) -> object:
-    if _missing(value):
-        return None
-    if hasattr(value, "item"):  # numpy scalars
+    if hasattr(value, "item"):  # numpy scalars that astype(object) left as they were
         return value.item()
     if isinstance(value, pd.Timestamp):
         return value.isoformat()
