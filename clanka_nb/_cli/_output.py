@@ -25,7 +25,7 @@ SWEEP_TABLE_COLUMNS = (
 # The format an output file's extension asks for; any other extension is written as the plain table.
 EXTENSION_FORMATS = {
     ".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl",
-    ".json": "json", ".txt": "table",
+    ".json": "json",
 }
 
 

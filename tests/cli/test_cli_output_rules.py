@@ -59,7 +59,9 @@ def test_an_unknown_extension_gets_the_table(capsys, code: Path, tmp_path: Path)
     assert target.read_text(encoding="utf-8").split()[:2] == ["path", "line_range"]
 
 
-@pytest.mark.parametrize(("fmt", "name"), [("csv", "out.parquet"), ("jsonl", "out.csv"), ("table", "out.json")])
+@pytest.mark.parametrize(
+    ("fmt", "name"), [("csv", "out.parquet"), ("jsonl", "out.csv"), ("table", "out.json"), ("csv", "o.jsonl")]
+)
 def test_a_format_that_contradicts_the_extension_is_an_error(capsys, code: Path, tmp_path: Path, fmt, name) -> None:
     status, out, err = run(capsys, "chunk", str(code), "--format", fmt, "-o", str(tmp_path / name))
     assert status == 2 and out == ""
@@ -71,6 +73,8 @@ def test_a_format_that_agrees_with_the_extension_is_fine(capsys, code: Path, tmp
     assert run(capsys, "chunk", str(code), "--format", "csv", "-o", str(tmp_path / "a.csv"))[0] == 0
     assert run(capsys, "chunk", str(code), "--format", "csv", "-o", str(tmp_path / "a.data"))[0] == 0
     assert (tmp_path / "a.data").read_text(encoding="utf-8").startswith("path,start_line,")
+    assert run(capsys, "chunk", str(code), "--format", "csv", "-o", str(tmp_path / "a.txt"))[0] == 0
+    assert (tmp_path / "a.txt").read_text(encoding="utf-8").startswith("path,start_line,")
 
 
 # --- 11.4: readable JSON and one meaning of lines ---------------------------------------------------
