@@ -11,7 +11,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-_ENGINE = ("CodeChunk", "Codebase", "list_files")
+_ENGINE = ("CodeChunk", "Codebase", "SettingClampedWarning", "list_files")
 _FRAMES = (
     "chunk_codebase", "chunk_file", "chunk_files", "chunk_text", "coverage", "embedding_input", "files",
     "line_coverage", "plot_chunk_sizes", "plot_sweep", "sweep",
@@ -35,6 +35,7 @@ __all__ = [  # kept equal to _EXPORTS by a test
     "CodeChunk",
     "Codebase",
     "EmbeddingSearcher",
+    "SettingClampedWarning",
     "browse",
     "chunk_codebase",
     "chunk_file",
@@ -64,7 +65,7 @@ __all__ = [  # kept equal to _EXPORTS by a test
 
 if TYPE_CHECKING:
     from ._sample import sample_codebase
-    from .engine import Codebase, CodeChunk, list_files
+    from .engine import Codebase, CodeChunk, SettingClampedWarning, list_files
     from .frames import (
         chunk_codebase,
         chunk_file,

@@ -6,9 +6,13 @@ Heavy modules (pandas, tree-sitter) load only once a command runs, so `clanka-nb
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import itertools
 import os
 import sys
+import warnings
 from collections.abc import Sequence
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,13 +33,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             from ._cli._lab import run_lab
 
             return run_lab(args.notebooks, args.jupyter_args, dry_run=args.dry_run)
-        return _COMMANDS[args.command](args)
+        from .engine import SettingClampedWarning
+
+        with warnings.catch_warnings():
+            # Said once, as a note, by _check_settings: the work itself must not say it again.
+            warnings.simplefilter("ignore", SettingClampedWarning)
+            return _COMMANDS[args.command](args)
     except CommandError as error:
         print(f"{_parser.PROG}: error: {error}", file=sys.stderr)
         return error.exit_code
     except PermissionError as error:
         print(f"{_parser.PROG}: error: permission denied for {error.filename!r}; "
               "pick a path this user may read (or write, for -o)", file=sys.stderr)
+        return 1
+    except BrokenProcessPool as error:  # a worker was killed: its message names the files it may have held
+        print(f"{_parser.PROG}: error: {error}".replace("workers=1", "--workers 1"), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print(f"{_parser.PROG}: interrupted", file=sys.stderr)
@@ -47,11 +59,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+def _destination(args: argparse.Namespace) -> None:
+    """Settle the output format (from -o's extension unless --format says it) and check -o before any work."""
+    from ._cli import _output
+
+    args.format = _output.resolve_format(args.format, args.output)
+    _output.check_destination(args.format, args.output)
+
+
 def _chunk(args: argparse.Namespace) -> int:
     from . import frames
     from ._cli import _output
 
-    _output.check_destination(args.format, args.output)
+    _destination(args)
     source = _source(args, folder_only=False)
     options = _options(args)
     if _is_codebase(source):
@@ -65,9 +85,9 @@ def _files(args: argparse.Namespace) -> int:
     from . import frames
     from ._cli import _output
 
-    _output.check_destination(args.format, args.output)
+    _destination(args)
     source = _source(args, folder_only=True)
-    frame = frames.files(source, **_options(args))
+    frame = frames.files(source, **_options(args), include_skipped=args.include_skipped)
     _output.write(frame, args.format, args.output)
     return 0
 
@@ -76,9 +96,15 @@ def _sweep(args: argparse.Namespace) -> int:
     from . import frames
     from ._cli import _output
 
-    _output.check_destination(args.format, args.output)
+    if args.k is not None and not args.probe:
+        msg = "--k sets the cut-offs of the probe's recall@K; add --probe, or drop --k"
+        raise CommandError(msg, exit_code=2)
+    if args.probe and importlib.util.find_spec("bm25s") is None:
+        msg = "--probe searches with BM25, which needs the bm25s library; pip install 'clanka-nb[probe]'"
+        raise CommandError(msg, exit_code=1)
+    _destination(args)
     source = _source(args, folder_only=True)
-    frame = frames.sweep(source, **_options(args))
+    frame = frames.sweep(source, **_options(args), probe=args.probe, k=args.k or [1, 5, 10])
     _output.write(frame, args.format, args.output, table=_output.sweep_table(frame))
     return 0
 
@@ -171,27 +197,24 @@ def _source(args: argparse.Namespace, *, folder_only: bool) -> str | engine.Code
 
 
 def _check_settings(args: argparse.Namespace) -> None:
-    """Reject an unknown language mode; say when a size or overlap is clamped as clanka clamps it."""
+    """Reject an unknown language mode; say when a setting is clamped, in the library's own words."""
     from . import engine
 
     if args.languages not in engine.LANGUAGE_MODES:
         modes = ", ".join(engine.LANGUAGE_MODES)
         msg = f"--languages {args.languages!r} is not a language mode; pass one of {modes}"
         raise CommandError(msg, exit_code=2)
-    sizes = args.chunk_size if isinstance(args.chunk_size, list) else [args.chunk_size]
-    overlaps = args.chunk_overlap if isinstance(args.chunk_overlap, list) else [args.chunk_overlap]
-    if args.quiet:
-        return
-    for size in sizes:
-        for overlap in overlaps:
-            settings = engine.ChunkSettings.build(size, overlap)
-            if settings.clamped:
-                print(
-                    f"{_parser.PROG}: note: --chunk-size {size} --chunk-overlap {overlap} is used as "
-                    f"{settings.chunk_size} and {settings.chunk_overlap} (clanka clamps the size to at least 1 "
-                    "and the overlap to 0..size-1)",
-                    file=sys.stderr,
-                )
+    combos = itertools.product(*(value if isinstance(value, list) else [value]
+                                 for value in (args.chunk_size, args.chunk_overlap, args.max_chars)))
+    notes = []
+    for combo in combos:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", engine.SettingClampedWarning)
+            engine.ChunkSettings.build(*combo)
+        notes += [str(w.message) for w in caught if str(w.message) not in notes]
+    if not args.quiet:
+        for note in notes:
+            print(f"{_parser.PROG}: note: {note}", file=sys.stderr)
 
 
 if __name__ == "__main__":

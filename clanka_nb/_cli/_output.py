@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import json
+import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
 from ._errors import CommandError
 
 # The chunk table on a terminal: where each chunk is and what it is, not its content.
-CHUNK_TABLE_COLUMNS = ("path", "lines", "type", "name", "parent")
+CHUNK_TABLE_COLUMNS = ("path", "line_range", "type", "name", "parent")
 _WIDEST_CELL = 60
 # The sweep table on a terminal: the settings and the numbers that decide between them (csv/jsonl have all).
 SWEEP_TABLE_COLUMNS = (
@@ -19,25 +22,70 @@ SWEEP_TABLE_COLUMNS = (
 )
 
 
+# The format an output file's extension asks for; any other extension is written as the plain table.
+EXTENSION_FORMATS = {
+    ".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl",
+    ".json": "json",
+}
+
+
+def resolve_format(fmt: str | None, output: str | None) -> str:
+    """The output format: `--format` when given, else the one `-o`'s extension names, else the table.
+
+    A `--format` that contradicts a known extension (`--format csv -o out.parquet`) is an error.
+    """
+    implied = None if output is None else EXTENSION_FORMATS.get(Path(output).suffix.lower())
+    if fmt is None:
+        return implied or "table"
+    if implied is not None and implied != fmt:
+        msg = (
+            f"--format {fmt} contradicts -o {output!r}, whose extension means {implied}; "
+            f"drop --format, or name the file for {fmt} (e.g. -o out.{_EXTENSION[fmt]})"
+        )
+        raise CommandError(msg, exit_code=2)
+    return fmt
+
+
+_EXTENSION = {"parquet": "parquet", "csv": "csv", "jsonl": "jsonl", "json": "json", "table": "txt"}
+
+
 def check_destination(fmt: str, output: str | None) -> None:
-    """Fail before any work when the output cannot be written."""
+    """Fail before any work when the output cannot be written: a missing folder, a folder, no permission."""
     if fmt == "parquet" and output is None:
         msg = "parquet is binary and cannot go to the terminal; add -o FILE.parquet"
         raise CommandError(msg, exit_code=2)
-    if output is not None:
-        if Path(output).expanduser().is_dir():
-            msg = f"cannot write {output!r}: it is a folder; pass a file name, e.g. -o chunks.{fmt}"
-            raise CommandError(msg, exit_code=1)
-        folder = Path(output).expanduser().resolve().parent
-        if not folder.is_dir():
-            msg = f"cannot write {output!r}: folder {str(folder)!r} does not exist; create it or pick another -o"
-            raise CommandError(msg, exit_code=1)
+    if output is None:
+        return
+    path = Path(output).expanduser()
+    if path.is_dir():
+        msg = f"cannot write {output!r}: it is a folder; pass a file name, e.g. -o chunks.{_EXTENSION[fmt]}"
+        raise CommandError(msg, exit_code=1)
+    folder = path.resolve().parent
+    if not folder.is_dir():
+        msg = f"cannot write {output!r}: folder {str(folder)!r} does not exist; create it or pick another -o"
+        raise CommandError(msg, exit_code=1)
+    try:
+        if path.exists():
+            # Opened for writing without truncating it: an existing file is only replaced once the work is done.
+            os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+        else:
+            # Created and removed again: a folder such as /proc that takes no new files fails here, not later.
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+            path.unlink()
+    except OSError as error:
+        raise _write_error(output, error) from None
+
+
+def _write_error(output: str, error: OSError) -> CommandError:
+    reason = error.strerror or str(error)
+    msg = f"cannot write {output!r}: {reason}; pick another -o (a file in a folder this user may write)"
+    return CommandError(msg, exit_code=1)
 
 
 def chunk_table(chunks: pd.DataFrame) -> pd.DataFrame:
-    """The short view of chunks: `lines` as `start-end`, then type, name and parent."""
+    """The short view of chunks: `line_range` as `start-end` (a range, where `lines` elsewhere is a count)."""
     view = chunks.loc[:, ["path", "type", "name", "parent"]].copy()
-    view.insert(1, "lines", chunks["start_line"].astype(str) + "-" + chunks["end_line"].astype(str))
+    view.insert(1, "line_range", chunks["start_line"].astype(str) + "-" + chunks["end_line"].astype(str))
     return view.loc[:, list(CHUNK_TABLE_COLUMNS)]
 
 
@@ -46,26 +94,63 @@ def sweep_table(sweep: pd.DataFrame) -> pd.DataFrame:
     columns = list(SWEEP_TABLE_COLUMNS)
     if sweep["clamped"].any():
         columns[3:3] = ["effective_size", "effective_overlap"]
+    # With --probe: how well search finds the code at each setting.
+    columns += [name for name in sweep.columns if name in ("queries", "mrr") or name.startswith("recall@")]
     return sweep.loc[:, columns]
 
 
 def write(frame: pd.DataFrame, fmt: str, output: str | None, *, table: pd.DataFrame | None = None) -> None:
     """Write `frame` in `fmt`; `table` replaces it for the table format (a shorter view)."""
     check_destination(fmt, output)
-    if fmt == "parquet":
-        frame.to_parquet(str(output), index=False)
-        return
-    if fmt == "jsonl":
-        text = frame.to_json(orient="records", lines=True, force_ascii=False) if len(frame) else ""
-        text = text if text.endswith("\n") or not text else text + "\n"
-    elif fmt == "csv":
-        text = frame.to_csv(index=False)
-    else:
-        text = fixed_width(frame if table is None else table)
-    if output is None:
-        sys.stdout.write(text)
-    else:
-        Path(output).expanduser().write_text(text, encoding="utf-8")
+    try:
+        if fmt == "parquet":
+            frame.to_parquet(str(output), index=False)
+            return
+        if fmt == "jsonl":
+            text = "".join(_json(record) + "\n" for record in _records(frame))
+        elif fmt == "json":
+            text = "[" + ",\n".join(_json(record) for record in _records(frame)) + "]\n"
+        elif fmt == "csv":
+            text = frame.to_csv(index=False)
+        else:
+            text = fixed_width(frame if table is None else table)
+        if output is None:
+            sys.stdout.write(text)
+        else:
+            Path(output).expanduser().write_text(text, encoding="utf-8")
+    except BrokenPipeError:
+        raise
+    except OSError as error:  # a full disk or device (-o /dev/full), a file removed meanwhile...
+        if output is None:
+            raise
+        raise _write_error(output, error) from None
+
+
+def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """Rows as dicts of plain Python values: every missing value (NA, NaN, NaT) is None, numbers are int/float."""
+    columns = {}
+    for name in frame.columns:
+        values = frame[name].astype(object)
+        columns[str(name)] = values.where(values.notna(), None).tolist()
+    names = list(columns)
+    return [dict(zip(names, row, strict=True)) for row in zip(*columns.values(), strict=True)]
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, default=lambda value: _json_value(value))
+
+
+def _json(record: dict[str, Any]) -> str:
+    """One record as readable JSON: `/` and non-ASCII text as they are, missing values as null."""
+    return _ENCODER.encode(record)
+
+
+def _json_value(value: object) -> object:
+    if hasattr(value, "item"):  # numpy scalars that astype(object) left as they were
+        return value.item()
+    if isinstance(value, pd.Timestamp):
+        return value.isoformat()
+    msg = f"{type(value).__name__} cannot be written as JSON"
+    raise TypeError(msg)
 
 
 def fixed_width(frame: pd.DataFrame) -> str:

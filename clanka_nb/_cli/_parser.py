@@ -14,19 +14,25 @@ EPILOG = """\
 exit codes:
   0  success
   1  a path that does not exist or cannot be used (missing folder, missing notebooks, JupyterLab not installed)
-  2  bad usage or bad settings (unknown option, --chunk-size abc, --max-chars -5, parquet without -o)
+  1  also: an output file that cannot be written (checked before any work)
+  2  bad usage or bad settings (unknown option, --chunk-size abc, --max-chars nan, parquet without -o,
+     --format csv -o out.parquet)
+Out-of-range settings are used as clanka clamps them (--chunk-size 0 as 1, --max-chars -5 as 1), with a
+note on stderr in the same words as the library's SettingClampedWarning.
 Errors are one line on stderr: "clanka-nb: error: <problem>; <fix>".
 Progress bars go to stderr (only when it is a terminal), so stdout can be piped.
 
 examples:
   clanka-nb chunk src/ --chunk-size 40 --max-chars 2000
-  clanka-nb chunk src/app.ts --format jsonl -o chunks.jsonl
-  clanka-nb files .
+  clanka-nb chunk src/app.ts -o chunks.jsonl          (the format follows the extension)
+  clanka-nb chunk src/ -o chunks.parquet
+  clanka-nb files . --include-skipped
   clanka-nb sweep . --chunk-size 10,20,30 --chunk-overlap 0,5 --max-chars none,2000
+  clanka-nb sweep . --chunk-size 10,20,30,40 --probe
   clanka-nb lab
 """
 
-FORMATS = ("table", "jsonl", "csv", "parquet")
+FORMATS = ("table", "jsonl", "json", "csv", "parquet")
 
 
 class Parser(argparse.ArgumentParser):
@@ -52,12 +58,20 @@ def build() -> Parser:
     chunk = _command(commands, "chunk", "the chunks of a folder or of one file, one row per chunk")
     _path(chunk)
     _settings(chunk, many=False)
-    _common(chunk, table_note="table: path, lines, type, name and parent (no content); jsonl/csv/parquet add content")
+    _common(
+        chunk, table_note="table: path, line_range (first-last line), type, name and parent (no content); "
+        "jsonl/json/csv/parquet have every column: start_line, end_line, lines (a count), content...",
+    )
 
     files = _command(commands, "files", "every file the chunker lists under a folder, with its status and why")
     _path(files, folder_only=True)
     _settings(files, many=False)
     _common(files, table_note="one row per listed file: status, reason, chunks and coverage at these settings")
+    files.add_argument(
+        "--include-skipped", action="store_true",
+        help="also a row for every file the listing leaves out, with status skipped and why (ignore file and "
+        "pattern, excluded folder, extension, size, link)",
+    )
 
     sweep = _command(commands, "sweep", "chunk once per combination of settings and measure each")
     _path(sweep, folder_only=True)
@@ -65,6 +79,14 @@ def build() -> Parser:
     _common(
         sweep, table_note="one row per combination of settings; the table shows the main measures, "
         "csv/jsonl/parquet every column (chunk statistics, coverage, duplication, seconds)",
+    )
+    sweep.add_argument(
+        "--probe", action="store_true",
+        help="also score each setting by how well BM25 search finds documented code: queries, recall@K, mrr",
+    )
+    sweep.add_argument(
+        "--k", type=_values.comma_list(_values.cutoff), default=None, metavar="K",
+        help="with --probe: the cut-offs of recall@K, comma-separated (default: 1,5,10)",
     )
 
     churn = _command(commands, "churn", "what keeping clanka's index fresh costs: inputs embedded per commit")
@@ -152,16 +174,20 @@ def _settings(parser: argparse.ArgumentParser, *, many: bool, max_chars_default:
 
 def _common(parser: argparse.ArgumentParser, *, table_note: str) -> None:
     parser.add_argument(
-        "--format", choices=FORMATS, default="table",
-        help=f"output format (default: table). {table_note}",
+        "--format", choices=FORMATS, default=None,
+        help="output format (default: from the -o extension: .parquet, .csv, .jsonl, .json; else table). "
+        f"{table_note}",
     )
-    parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout (parquet needs it)")
+    parser.add_argument(
+        "-o", "--output", metavar="FILE",
+        help="write to FILE instead of stdout; its extension picks the format (parquet needs a file)",
+    )
     parser.add_argument(
         "--max-file-size", type=_values.file_size, default="1M", metavar="SIZE",
         help="skip files larger than this, like ripgrep's --max-filesize (default: 1M)",
     )
     parser.add_argument(
         "--workers", type=_values.workers, default=1, metavar="N",
-        help="processes that read and parse files (default: 1)",
+        help="processes that read and parse files, at most 4 per core (default: 1)",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no notes on stderr")

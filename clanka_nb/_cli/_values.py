@@ -12,29 +12,39 @@ T = TypeVar("T")
 NO_LIMIT = ("none", "inf", "unlimited")
 
 
+def _ascii_int(text: str) -> int:
+    """int(text) for ASCII digits only: Python's int() also reads '١٢' (Arabic-Indic digits) as 12."""
+    if not text.strip().isascii():
+        raise ValueError(text)
+    return int(text.strip())
+
+
 def lines(text: str) -> int:
     """A whole number of lines, e.g. `30` (the engine clamps it the way clanka does)."""
     try:
-        return int(text.strip())
+        return _ascii_int(text)
     except ValueError:
         msg = f"{text!r} is not a whole number of lines; pass e.g. 30"
         raise argparse.ArgumentTypeError(msg) from None
 
 
-def max_chars(text: str) -> int | None:
-    """A positive whole number of characters, or `none` for no limit."""
+def max_chars(text: str) -> float | None:
+    """A number of characters, or `none` for no limit; used as the library uses it (below 1 is clamped to 1)."""
     value = text.strip().lower()
     if value in NO_LIMIT:
         return None
     try:
+        if not value.isascii():
+            raise ValueError(value)
         number = float(value)
     except ValueError:
         msg = f"{text!r} is not a number of characters; pass e.g. 2000, or none for no limit"
         raise argparse.ArgumentTypeError(msg) from None
-    if math.isnan(number) or number < 1 or number != math.floor(number):
-        msg = f"{text!r} is not a positive whole number of characters; pass e.g. 2000, or none for no limit"
+    if math.isnan(number):
+        msg = f"{text!r} is not a number of characters; pass e.g. 2000, or none for no limit"
         raise argparse.ArgumentTypeError(msg)
-    return int(number)
+    # Whole numbers stay ints (as they would be typed in Python); 1e400 is inf: no limit, as in the library.
+    return int(number) if number.is_integer() else number
 
 
 def comma_list(parse: Callable[[str], T]) -> Callable[[str], list[T]]:
@@ -52,22 +62,43 @@ def comma_list(parse: Callable[[str], T]) -> Callable[[str], list[T]]:
 
 
 def file_size(text: str) -> str:
-    """A size like ripgrep's --max-filesize: bytes, or a number with K, M or G."""
-    value = text.strip().upper()
-    number = value[:-1] if value[-1:] in ("K", "M", "G") else value
-    if not number.isdigit():
+    """A size like ripgrep's --max-filesize: bytes, or a number with K, M or G (ASCII digits only)."""
+    from ..engine._settings import parse_size  # the library's one rule, imported only once a size is given
+
+    try:
+        parse_size(text)
+    except ValueError:
         msg = f"{text!r} is not a size; pass bytes or a number with K, M or G, e.g. 500K or 1M"
-        raise argparse.ArgumentTypeError(msg)
-    return value
+        raise argparse.ArgumentTypeError(msg) from None
+    return text.strip().upper()
 
 
 def workers(text: str) -> int:
-    """A number of processes, at least 1."""
+    """A number of processes, at least 1 and at most the library's limit (4 per core)."""
+    from ..engine._settings import check_workers, max_workers
+
     try:
-        number = int(text.strip())
+        number = _ascii_int(text)
     except ValueError:
         number = 0
     if number < 1:
         msg = f"{text!r} is not a number of processes; pass 1 or more, e.g. 4"
+        raise argparse.ArgumentTypeError(msg)
+    try:
+        return check_workers(number)
+    except ValueError:
+        most = max_workers()
+        msg = f"{text!r} is more processes than 4 per core ({most} on this machine); pass {most} or fewer"
+        raise argparse.ArgumentTypeError(msg) from None
+
+
+def cutoff(text: str) -> int:
+    """A cut-off of recall@K: a whole number, at least 1."""
+    try:
+        number = _ascii_int(text)
+    except ValueError:
+        number = 0
+    if number < 1:
+        msg = f"{text!r} is not a cut-off; pass whole numbers of 1 or more, e.g. --k 1,5,10"
         raise argparse.ArgumentTypeError(msg)
     return number

@@ -8,7 +8,8 @@ from ._declarations import LANGUAGE_MODES, Declaration
 from ._files import is_meaningful_file, is_probably_minified, language_of
 from ._listing import list_files
 from ._reading import FileReport, FileStatus
-from ._settings import ChunkSettings
+from ._settings import ChunkSettings, SettingClampedWarning
+from ._skipped import skipped_files
 from ._text import is_meaningful_line, js_length
 
 CHUNK_TYPES = ("class", "enum", "function", "interface", "method", "namespace", "type-alias", "variable")
@@ -25,6 +26,7 @@ __all__ = [
     "ParseCache",
     "ParseCacheWarning",
     "PreparedText",
+    "SettingClampedWarning",
     "UnreadableFileWarning",
     "chunk_codebase",
     "chunk_file",
@@ -36,4 +38,5 @@ __all__ = [
     "js_length",
     "language_of",
     "list_files",
+    "skipped_files",
 ]

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 
 from ._cache import ParseCache, resolve_cache
 from ._chunker import CodeChunk, chunks_of, prepare
-from ._codebase import check_workers, chunk_all
+from ._codebase import chunk_all
 from ._declarations import check_languages
 from ._listing import list_files, resolve_root
 from ._reading import relative_path
-from ._settings import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings
+from ._settings import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings, check_workers, path_list
 
 StrPath = str | os.PathLike[str]
 
@@ -35,7 +36,7 @@ def chunk_file_content(
 
 def chunk_files(
     root: StrPath,
-    paths: Iterable[StrPath],
+    paths: Iterable[StrPath] | StrPath,
     *,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     chunk_overlap: int = DEFAULT_CHUNK_OVERLAP,
@@ -44,14 +45,15 @@ def chunk_files(
     workers: int | None = 1,
     cache: bool | ParseCache = True,
 ) -> Iterator[CodeChunk]:
-    """Chunks of the given files (relative to `root`), in the order given, files read in `workers` processes.
+    """Chunks of the given files (relative to `root`, or absolute inside it; one path alone is a list of one),
+    in the order given, files read in `workers` processes.
 
     Files outside the root or with names the reference never indexes give nothing; files that
     cannot be read give nothing here and are reported by `Codebase.reports`.
     """
     settings = ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)
     base = resolve_root(root)
-    rels = [rel for rel in (relative_path(base, p) for p in paths) if rel is not None]
+    rels = [rel for rel in (relative_path(base, p) for p in path_list("paths", paths)) if rel is not None]
     # Validated here, before the first chunk is asked for: chunk_all is the lazy part.
     parse_cache = resolve_cache(cache)
     return chunk_all(base, rels, check_languages(languages), settings, check_workers(workers), parse_cache)
@@ -59,7 +61,7 @@ def chunk_files(
 
 def chunk_file(
     root: StrPath,
-    path: StrPath,
+    path: StrPath | None = None,
     *,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     chunk_overlap: int = DEFAULT_CHUNK_OVERLAP,
@@ -67,7 +69,11 @@ def chunk_file(
     languages: str = "clanka",
     cache: bool | ParseCache = True,
 ) -> list[CodeChunk]:
-    """Chunks of one file, read from `root / path` as the reference's `chunkFile` does."""
+    """Chunks of one file, read from `root / path` as the reference's `chunkFile` does.
+
+    `chunk_file(path_to_one_file)` chunks that file alone, as `chunk_file(its_folder, its_name)`.
+    """
+    root, path = one_file(root, path)
     return list(
         chunk_files(
             root, [path], chunk_size=chunk_size, chunk_overlap=chunk_overlap,
@@ -88,9 +94,27 @@ def chunk_codebase(
     cache: bool | ParseCache = True,
 ) -> Iterator[CodeChunk]:
     """Chunks of every file `list_files` gives, in its order."""
-    ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)  # fail before listing
+    ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters, warn=False)  # fail before listing
     files = list_files(root, max_file_size=max_file_size)
     return chunk_files(
         root, files, chunk_size=chunk_size, chunk_overlap=chunk_overlap,
         chunk_max_characters=chunk_max_characters, languages=languages, workers=workers, cache=cache,
     )
+
+
+def one_file(root: StrPath, path: StrPath | None) -> tuple[StrPath, StrPath]:
+    """`(root, path)` as given, or `(folder, name)` when only the path of one file is given."""
+    if path is not None:
+        return root, path
+    given = Path(root).expanduser()
+    if given.is_dir():
+        msg = (
+            f"{str(given)!r} is a folder; name the file too, e.g. chunk_file({str(given)!r}, 'src/app.ts'), "
+            "or pass the path of one file alone"
+        )
+        raise TypeError(msg)
+    if not given.exists():
+        msg = f"file {str(given)!r} does not exist; pass the path of one file, or chunk_file(root, path)"
+        raise FileNotFoundError(msg)
+    full = Path(os.path.abspath(given))
+    return full.parent, full.name

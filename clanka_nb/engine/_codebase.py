@@ -6,29 +6,17 @@ import os
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from ._cache import ParseCache, resolve_cache
 from ._chunker import CodeChunk, PreparedText, astuple_chunk, chunks_of, prepare, spans_of
 from ._declarations import check_languages
 from ._listing import list_files, resolve_root
-from ._reading import CONTENT_REASONS, FileReport, FileStatus, read_text, relative_path
-from ._settings import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings
+from ._reading import CONTENT_REASONS, FileReport, FileStatus, looks_binary, read_text, relative_path
+from ._settings import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings, check_workers, path_list
 
 Progress = Callable[[int], None]
-
-
-def check_workers(workers: object) -> int:
-    """Validate `workers` (a count of processes; None means one per core)."""
-    if workers is None:
-        return os.cpu_count() or 1
-    if isinstance(workers, bool) or not isinstance(workers, int):
-        msg = f"workers must be an int (number of processes) or None for one per core, got {workers!r}"
-        raise TypeError(msg)
-    if workers < 1:
-        msg = f"workers must be at least 1, got {workers}; pass workers=1 to chunk in this process"
-        raise ValueError(msg)
-    return workers
 
 
 def load(
@@ -39,7 +27,7 @@ def load(
     if content is None:
         return None, report
     text = prepare(rel, content, languages, cache)
-    return text, FileReport(rel, text.status, report.bytes, CONTENT_REASONS.get(text.status))
+    return text, FileReport(rel, text.status, report.bytes, CONTENT_REASONS.get(text.status), report.binary)
 
 
 def _load_star(job: tuple[Path, str, str, ParseCache | None]) -> tuple[PreparedText | None, FileReport]:
@@ -79,7 +67,26 @@ def _in_order(func: Callable, jobs: list, workers: int, progress: Progress | Non
         # Small batches amortise the cost of sending results between processes, while keeping
         # both processes busy to the end even when a few files are much bigger than the rest.
         batch = max(1, min(16, len(jobs) // (workers * 16)))
-        yield from _counted(pool.map(func, jobs, chunksize=batch), progress)
+        done = 0
+        try:
+            for result in _counted(pool.map(func, jobs, chunksize=batch), progress):
+                done += 1
+                yield result
+        except BrokenProcessPool as error:
+            # The pool hands out batches in order and queues one more than it has workers.
+            raise BrokenProcessPool(_died_reading(jobs, done, (workers + 1) * batch)) from error
+
+
+def _died_reading(jobs: list, done: int, in_flight: int) -> str:
+    """Which files a worker that died (killed, out of memory, a crash) may have been reading."""
+    suspects = [job[1] for job in jobs[done : done + in_flight]]
+    shown = ", ".join(suspects[:5]) + (f" and {len(suspects) - 5} more" if len(suspects) > 5 else "")
+    return (
+        f"a worker process died (killed, out of memory or crashed) while reading one of: {shown}; "
+        f"run again with workers=1 to find the file, or leave it out (files before {suspects[0]!r} were done)"
+        if suspects
+        else "a worker process died (killed, out of memory or crashed); run again with workers=1"
+    )
 
 
 def load_all(
@@ -140,7 +147,7 @@ class Codebase:
         max_file_size: str | int = "1M",
         workers: int | None = 1,
         languages: str = "clanka",
-        paths: Iterable[str] | None = None,
+        paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str] | None = None,
         progress: Progress | None = None,
         cache: bool | ParseCache = True,
     ) -> None:
@@ -154,7 +161,7 @@ class Codebase:
             self.files: list[str] = listed
         else:
             listed, self.files = [], []
-            for given in paths:
+            for given in path_list("paths", paths):
                 rel = relative_path(self.root, given)
                 if rel is None:  # kept and reported, so a path given by mistake is not lost silently
                     shown = os.fspath(given).replace("\\", "/")
@@ -182,7 +189,8 @@ class Codebase:
             text = prepare(path, content, self.languages)
             self._texts[text.path] = text
             size = len(content.encode("utf-8", "replace"))
-            self._reports[text.path] = FileReport(text.path, text.status, size, CONTENT_REASONS.get(text.status))
+            reason = CONTENT_REASONS.get(text.status)
+            self._reports[text.path] = FileReport(text.path, text.status, size, reason, looks_binary(content))
         self.files = list(self._texts)
         return self
 
@@ -194,15 +202,17 @@ class Codebase:
         """One report per listed file, in `files` order."""
         return [self._reports[path] for path in self.files]
 
-    def report(self, path: str) -> FileReport:
+    def report(self, path: str | os.PathLike[str]) -> FileReport:
         return self._reports[self._known(path)]
 
-    def text(self, path: str) -> PreparedText | None:
+    def text(self, path: str | os.PathLike[str]) -> PreparedText | None:
         """What chunking knows of one file (lines, declarations); None when it could not be read."""
         return self._texts.get(self._known(path))
 
-    def _known(self, path: str) -> str:
-        key = path.replace("\\", "/")
+    def _known(self, path: str | os.PathLike[str]) -> str:
+        key = os.fspath(path).replace("\\", "/")
+        if key not in self._reports and os.path.isabs(key) and self.root != Path():
+            key = relative_path(self.root, key) or key  # an absolute path inside the root names the same file
         if key not in self._reports:
             msg = f"{path!r} is not a file of this codebase; see Codebase.files for the listed paths"
             raise KeyError(msg)

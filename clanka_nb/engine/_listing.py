@@ -12,6 +12,7 @@ import pathspec
 
 from ._collation import sorted_like_js
 from ._files import IGNORED_SEGMENTS, is_meaningful_file
+from ._settings import parse_size
 
 # pathspec captures the `/` that means "this path is a directory" in a group of this name. A pattern
 # whose regex has no such group ends in a plain `/` that needs more path after it (`dir/**`).
@@ -31,19 +32,6 @@ def resolve_root(root: str | os.PathLike[str]) -> Path:
     # Lexical, as Node's path.resolve: a symlinked root stays as written, so absolute paths spelled
     # through it are still inside it.
     return Path(os.path.abspath(path))
-
-
-def parse_size(value: str | int) -> int:
-    """'1M' -> 1,048,576 (K, M, G are powers of 1024, as ripgrep's --max-filesize)."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    text = str(value).strip().upper()
-    factor = {"K": 1024, "M": 1024**2, "G": 1024**3}.get(text[-1:], 1)
-    number = text[:-1] if factor != 1 else text
-    if not number.isdigit():
-        msg = f"max_file_size {value!r} is not a size; pass bytes as an int or a string like '500K', '1M', '2G'"
-        raise ValueError(msg)
-    return int(number) * factor
 
 
 def _read_lines(path: str) -> list[str]:
@@ -82,23 +70,33 @@ def _compile(lines: list[str]) -> list[pathspec.RegexPattern]:
             return patterns
 
 
+def _quiet_compile(pattern: str, flags: int) -> re.Pattern[str]:
+    """re.compile without the FutureWarning `[[:alpha:]]`-style sets raise (they mean the same to us)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        return re.compile(pattern, flags)
+
+
 class _IgnoreFile:
     """The patterns of one ignore file, matched against paths relative to the folder holding it."""
 
-    __slots__ = ("patterns", "prefix", "strip")
+    __slots__ = ("patterns", "prefix", "source", "strip", "texts")
 
-    def __init__(self, lines: list[str], strip: int, prefix: str) -> None:
+    def __init__(self, lines: list[str], strip: int, prefix: str, source: str = "") -> None:
         # A listed path `rel` (relative to the root) is `prefix + rel[strip:]` relative to this folder.
         self.strip, self.prefix = strip, prefix
+        self.source = source  # the ignore file's path, to say which file and line left a file out
         self.patterns: list[tuple[bool, re.Pattern[str], bool]] = []
+        self.texts: list[str] = []  # each pattern's line as written, parallel to `patterns`
         for pattern in reversed(_compile(lines)):  # the last matching line decides, so try it first
             regex = pattern.regex
             if pattern.include is None or regex is None:
                 continue
+            self.texts.append(str(pattern.pattern))
             if _DIR_MARK in regex.groupindex:
                 # ripgrep matches a path by itself, never through its parent folders (an ignored folder
                 # is pruned instead), so the match must reach the end: a dir as `a/b/`, a file as `a/b`.
-                regex = re.compile(f"(?:{regex.pattern})\\Z", regex.flags)
+                regex = _quiet_compile(f"(?:{regex.pattern})\\Z", regex.flags)
                 self.patterns.append((pattern.include, regex, True))
             else:
                 # `dir/**` means "strictly inside dir": matching `a/b` (no trailing slash) says b is in a.
@@ -111,6 +109,15 @@ class _IgnoreFile:
         for ignored, regex, wants_mark in self.patterns:
             if regex.search(marked if wants_mark else path):
                 return ignored
+        return None
+
+    def deciding(self, rel: str, is_dir: bool) -> tuple[bool, str] | None:
+        """As `verdict`, with the line that decides: (ignored, pattern as written), or None."""
+        path = self.prefix + rel[self.strip :]
+        marked = path + "/" if is_dir else path
+        for (ignored, regex, wants_mark), text in zip(self.patterns, self.texts, strict=True):
+            if regex.search(marked if wants_mark else path):
+                return ignored, text
         return None
 
 
@@ -140,7 +147,7 @@ class _Rules:
         """The rules of `folder`, a child of this one holding the ignore `files` and a `.git` of kind `dot_git`."""
 
         def load(path: str | None) -> tuple[_IgnoreFile, ...]:
-            rules = _IgnoreFile(_read_lines(path), strip, prefix) if path else None
+            rules = _IgnoreFile(_read_lines(path), strip, prefix, path) if path else None
             return (rules,) if rules and rules.patterns else ()
 
         def own(name: str) -> str | None:
@@ -164,6 +171,14 @@ class _Rules:
             if verdict is not None:
                 return verdict
         return False
+
+    def ignored_by(self, rel: str, is_dir: bool) -> tuple[str, str] | None:
+        """(ignore file, pattern) when ripgrep leaves out `rel` because of a line of an ignore file."""
+        for rules in self.chain:
+            decided = rules.deciding(rel, is_dir)
+            if decided is not None:
+                return (rules.source, decided[1]) if decided[0] else None
+        return None
 
 
 def _first_line(path: str) -> str | None:

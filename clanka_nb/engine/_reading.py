@@ -20,6 +20,7 @@ class FileStatus(StrEnum):
     NOTHING_MEANINGFUL = "nothing meaningful"  # no line with a letter, digit or symbol
     UNREADABLE = "unreadable"  # vanished, permission denied, not a regular file...
     NOT_INDEXED = "not indexed"  # outside the root, or a name the reference never indexes
+    SKIPPED = "skipped"  # never listed (ignored, excluded folder, too big, a link...): only in include_skipped tables
 
 
 # Why a file that was read gives no chunks, in words for tables and warnings.
@@ -32,12 +33,14 @@ CONTENT_REASONS = {
 
 @dataclass(frozen=True, slots=True)
 class FileReport:
-    """One file's fate: its status, its size in bytes, and a human reason when it gives no chunks."""
+    """One file's fate: its status, its size in bytes, a human reason when it gives no chunks, and whether
+    its content looks binary."""
 
     path: str
     status: FileStatus
     bytes: int
     reason: str | None = None
+    binary: bool = False  # looks like binary data (NUL bytes, mostly undecodable); chunked as the reference does
 
 
 def relative_path(root: Path, path: str | os.PathLike[str]) -> str | None:
@@ -71,4 +74,16 @@ def read_text(root: Path, rel: str) -> tuple[str | None, FileReport]:
     finally:
         os.close(fd)
     # utf-8-sig drops one leading BOM; "replace" turns each bad sequence into U+FFFD, as TextDecoder.
-    return data.decode("utf-8-sig", errors="replace"), FileReport(rel, FileStatus.CHUNKED, len(data))
+    text = data.decode("utf-8-sig", errors="replace")
+    return text, FileReport(rel, FileStatus.CHUNKED, len(data), binary=looks_binary(text))
+
+
+# Share of U+FFFD (undecodable bytes) above which a text is taken for binary data.
+_UNDECODABLE_SHARE = 0.1
+
+
+def looks_binary(text: str) -> bool:
+    """A decoded text that holds a NUL character or is mostly undecodable (U+FFFD): likely not source code."""
+    if "\x00" in text:
+        return True
+    return bool(text) and text.count("\ufffd") > _UNDECODABLE_SHARE * len(text)

@@ -1,23 +1,49 @@
-"""Chunk settings: validated when built, clamped exactly as the reference clamps them."""
+"""Every argument check of the engine in one place: chunk settings (clamped as the reference clamps them,
+with a named warning), worker counts, file sizes and path lists, each error naming its fix."""
 
 from __future__ import annotations
 
 import math
 import numbers
+import operator
+import os
+import sys
+import warnings
+from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 DEFAULT_CHUNK_SIZE = 30
 DEFAULT_CHUNK_OVERLAP = 0
+# Beyond 2**53 a JavaScript number is no longer a whole count, and no text is that long: no limit.
+_NO_LIMIT_FROM = 2**53
+# Worker processes beyond this many per core only add start-up cost and memory on the same cores.
+WORKERS_PER_CORE = 4
+
+_PACKAGE = str(Path(__file__).resolve().parents[1])
+
+
+class SettingClampedWarning(UserWarning):
+    """A chunk setting was out of range, so it is used as the reference clamps it (the words the CLI prints)."""
 
 
 def _integer(name: str, value: object) -> int:
     if isinstance(value, float) and math.isnan(value):
         msg = f"{name} is NaN; pass a whole number of lines such as {name}=30"
         raise ValueError(msg)
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        msg = f"{name} must be an int (a number of lines), got {type(value).__name__} {value!r}; pass e.g. {name}=30"
+    return whole_number(name, value, f"a number of lines; pass e.g. {name}=30")
+
+
+def whole_number(name: str, value: object, what: str) -> int:
+    """`value` as an int when it is integral (int, numpy integer...; never a bool or a float)."""
+    if isinstance(value, bool):
+        msg = f"{name} must be an int ({what}), got bool {value!r}"
         raise TypeError(msg)
-    return int(value)
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        msg = f"{name} must be an int ({what}), got {type(value).__name__} {value!r}"
+        raise TypeError(msg) from None
 
 
 def _max_characters(value: object) -> int | None:
@@ -29,12 +55,43 @@ def _max_characters(value: object) -> int | None:
             "pass e.g. chunk_max_characters=2000, or None for no limit"
         )
         raise TypeError(msg)
-    if math.isnan(value):
+    if isinstance(value, numbers.Integral):
+        number = int(value)  # never through float: 10**400 would overflow
+        return None if number >= _NO_LIMIT_FROM else max(1, number)
+    number = float(value)
+    if math.isnan(number):
         msg = "chunk_max_characters is NaN; pass a number of characters, or None (or math.inf) for no limit"
         raise ValueError(msg)
-    if math.isinf(value):
-        return None if value > 0 else 1
-    return max(1, math.floor(value))
+    if math.isinf(number):
+        return None if number > 0 else 1
+    return None if number >= _NO_LIMIT_FROM else max(1, math.floor(number))
+
+
+def clamp_note(
+    chunk_size: int, chunk_overlap: int, chunk_max_characters: object, settings: ChunkSettings
+) -> str | None:
+    """What the reference's clamping changed, in the words the CLI prints as a note; None when nothing."""
+    parts = []
+    if settings.clamped:
+        parts.append(
+            f"chunk_size={chunk_size} chunk_overlap={chunk_overlap} is used as chunk_size={settings.chunk_size} "
+            f"chunk_overlap={settings.chunk_overlap} (clanka clamps the size to at least 1 and the overlap to "
+            "0..size-1)"
+        )
+    if isinstance(chunk_max_characters, numbers.Real) and chunk_max_characters < 1:
+        parts.append(
+            f"chunk_max_characters={chunk_max_characters} is used as 1 (clanka clamps the limit to at least 1; "
+            "pass None for no limit)"
+        )
+    return "; ".join(parts) or None
+
+
+def _warn(message: str) -> None:
+    # Point at the user's line, however deep inside clanka_nb the settings were built.
+    level, frame = 2, sys._getframe(1)  # stacklevel 2 is the frame that called _warn
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        level, frame = level + 1, frame.f_back
+    warnings.warn(message, SettingClampedWarning, stacklevel=level)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,15 +113,80 @@ class ChunkSettings:
         chunk_size: object = DEFAULT_CHUNK_SIZE,
         chunk_overlap: object = DEFAULT_CHUNK_OVERLAP,
         chunk_max_characters: object = None,
+        *,
+        warn: bool = True,
     ) -> ChunkSettings:
+        """Check and clamp the settings; a `SettingClampedWarning` says when one is clamped (unless `warn=False`)."""
         size = _integer("chunk_size", chunk_size)
         overlap = _integer("chunk_overlap", chunk_overlap)
         limit = _max_characters(chunk_max_characters)
         clamped_size = max(1, size)
         clamped_overlap = max(0, min(clamped_size - 1, overlap))
-        return cls(clamped_size, clamped_overlap, limit, size, overlap)
+        settings = cls(clamped_size, clamped_overlap, limit, size, overlap)
+        if warn:
+            note = clamp_note(size, overlap, chunk_max_characters, settings)
+            if note is not None:
+                _warn(note)
+        return settings
 
     @property
     def clamped(self) -> bool:
         """True when the reference would not use the size or overlap as requested."""
         return self.chunk_size != self.requested_size or self.chunk_overlap != self.requested_overlap
+
+
+def max_workers() -> int:
+    """The most worker processes accepted: `WORKERS_PER_CORE` per core."""
+    return WORKERS_PER_CORE * (os.cpu_count() or 1)
+
+
+def check_workers(workers: object) -> int:
+    """Validate `workers` (a count of processes; None means one per core)."""
+    if workers is None:
+        return os.cpu_count() or 1
+    try:
+        count = whole_number("workers", workers, "a number of processes, or None for one per core")
+    except TypeError:
+        msg = f"workers must be an int (number of processes) or None for one per core, got {workers!r}"
+        raise TypeError(msg) from None
+    if count < 1:
+        msg = f"workers must be at least 1, got {count}; pass workers=1 to chunk in this process"
+        raise ValueError(msg)
+    if count > max_workers():
+        msg = (
+            f"workers={count} is more than {WORKERS_PER_CORE} per core ({max_workers()} on this machine with "
+            f"{os.cpu_count() or 1} cores); pass workers=None for one per core"
+        )
+        raise ValueError(msg)
+    return count
+
+
+_SIZE_FACTORS = {"K": 1024, "M": 1024**2, "G": 1024**3}
+
+
+def parse_size(value: object) -> int:
+    """'1M' -> 1,048,576 (K, M, G are powers of 1024, as ripgrep's --max-filesize); ASCII digits only."""
+    if isinstance(value, str):
+        text = value.strip().upper()
+        factor = _SIZE_FACTORS.get(text[-1:], 1)
+        number = text[:-1] if factor != 1 else text
+        # isdigit alone accepts '²' and '١٢': ripgrep reads ASCII digits only.
+        if number.isascii() and number.isdigit():
+            return int(number) * factor
+        msg = f"max_file_size {value!r} is not a size; pass bytes as an int or a string like '500K', '1M', '2G'"
+        raise ValueError(msg)
+    size = whole_number("max_file_size", value, "bytes; or a string like '1M'")
+    if size < 0:
+        msg = f"max_file_size {size} is negative; pass 0 or more bytes, or a string like '500K', '1M', '2G'"
+        raise ValueError(msg)
+    return size
+
+
+def path_list(name: str, paths: object) -> list[str | os.PathLike[str]]:
+    """The paths as a list; one str or path-like is a list of one (never iterated character by character)."""
+    if isinstance(paths, str | os.PathLike):
+        return [paths]
+    if isinstance(paths, bytes) or not isinstance(paths, Iterable):
+        msg = f"{name} must be a path or an iterable of paths (str or pathlib.Path), got {type(paths).__name__}"
+        raise TypeError(msg)
+    return list(paths)

@@ -9,6 +9,8 @@ from typing import Any
 import pandas as pd
 
 from .. import engine
+from ..engine._api import one_file
+from ..engine._settings import path_list
 from . import _columns
 from ._embedding import embedding_text
 from ._progress import Progress
@@ -102,7 +104,7 @@ def chunk_codebase(
 
 def chunk_files(
     root: Source,
-    paths: Iterable[StrPath],
+    paths: Iterable[StrPath] | StrPath,
     *,
     chunk_size: int = 30,
     chunk_overlap: int = 0,
@@ -112,13 +114,14 @@ def chunk_files(
     languages: str | None = None,
     embedding: bool = False,
 ) -> pd.DataFrame:
-    """The chunks of the given files (relative to `root`, or paths of a Codebase) as a frame, in the order given.
+    """The chunks of the given files (relative to `root` or absolute inside it, or paths of a Codebase) as a
+    frame, in the order given; one path alone is a list of one.
 
     With a folder, files outside it or with names the reference never indexes give no rows, as in
     the engine; with a Codebase, a path it does not hold raises KeyError.
     """
     settings = engine.ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)
-    paths = list(paths)
+    paths = path_list("paths", paths)
     if isinstance(root, engine.Codebase):
         codebase, chosen = open_source(root, languages=languages), paths
     else:
@@ -129,7 +132,7 @@ def chunk_files(
 
 def chunk_file(
     root: Source,
-    path: StrPath,
+    path: StrPath | None = None,
     *,
     chunk_size: int = 30,
     chunk_overlap: int = 0,
@@ -137,7 +140,15 @@ def chunk_file(
     languages: str | None = None,
     embedding: bool = False,
 ) -> pd.DataFrame:
-    """The chunks of one file (relative to `root`, or a path of a Codebase) as a frame."""
+    """The chunks of one file (relative to `root`, or a path of a Codebase) as a frame.
+
+    `chunk_file(path_to_one_file)` chunks that file alone, as `chunk_file(its_folder, its_name)`.
+    """
+    if not isinstance(root, engine.Codebase):
+        root, path = one_file(root, path)
+    elif path is None:
+        msg = "chunk_file(codebase) needs the path of one of its files too: chunk_file(codebase, 'src/app.ts')"
+        raise TypeError(msg)
     return chunk_files(
         root, [path], chunk_size=chunk_size, chunk_overlap=chunk_overlap, chunk_max_characters=chunk_max_characters,
         workers=1, progress=False, languages=languages, embedding=embedding,

@@ -53,6 +53,7 @@ FILES: Schema = {
     "meaningful_lines": INT,
     "covered_lines": INT,
     "coverage": FLOAT,
+    "binary": BOOL,
 }
 
 COVERAGE: Schema = {

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 
 from .. import engine
+from ..engine._collation import sorted_like_js
 from . import _columns
 from ._chunks import settings_attrs
 from ._coverage import Measured, measure_source, ratios
@@ -40,8 +43,41 @@ def files_frame(measured: Measured) -> pd.DataFrame:
         "meaningful_lines": meaningful,
         "covered_lines": covered,
         "coverage": ratios(covered, meaningful),
+        "binary": [r.binary for r in reports],
     }
     return _columns.build(columns, _columns.FILES, settings_attrs(measured.codebase, measured.settings))
+
+
+def _with_skipped(frame: pd.DataFrame, codebase: engine.Codebase, max_file_size: str | int) -> pd.DataFrame:
+    """`frame` plus a `skipped` row for every other file under the codebase's root, all in listing order."""
+    held = set(frame["path"].tolist())
+    skipped = [(path, reason) for path, reason in engine.skipped_files(codebase.root, max_file_size=max_file_size)
+               if path not in held]
+    # A Codebase of chosen paths leaves out the other listable files by that choice.
+    listable = engine.list_files(codebase.root, max_file_size=max_file_size)
+    skipped += [(path, "not among the paths this Codebase was built from") for path in listable if path not in held]
+    rows = {
+        "path": [path for path, _ in skipped],
+        "language": [engine.language_of(path) for path, _ in skipped],
+        "bytes": [_size(codebase.root, path) for path, _ in skipped],
+        "status": [engine.FileStatus.SKIPPED.value] * len(skipped),
+        "reason": [reason for _, reason in skipped],
+        "chunks": [0] * len(skipped),
+    }
+    missing = [None] * len(skipped)  # nothing was read: lines, chunker, coverage and binary are unknown
+    extra = _columns.build({name: rows.get(name, missing) for name in _columns.FILES}, _columns.FILES, {})
+    both = pd.concat([frame, extra], ignore_index=True) if len(extra) else frame.copy()
+    order = {path: i for i, path in enumerate(sorted_like_js(both["path"].tolist()))}
+    both = both.iloc[sorted(range(len(both)), key=lambda i: order[both["path"].iat[i]])].reset_index(drop=True)
+    both.attrs.update(frame.attrs)
+    return both
+
+
+def _size(root: Path, path: str) -> int | None:
+    try:
+        return (root / path).lstat().st_size
+    except OSError:
+        return None
 
 
 def files(
@@ -54,6 +90,7 @@ def files(
     workers: int | None = None,
     progress: Progress = None,
     languages: str | None = None,
+    include_skipped: bool = False,
 ) -> pd.DataFrame:
     """One row per listed file: path, language, bytes, lines, status, reason, chunker, chunks,
     meaningful_lines (lines the engine counts as meaningful), covered_lines (of those, the ones in
@@ -61,9 +98,22 @@ def files(
 
     `status` says why a file has no chunks ("empty", "minified", "nothing meaningful",
     "unreadable", "not indexed") and `reason` says it in words, so nothing disappears silently.
-    Line counts are NA where the engine never split the file into lines.
+    Line counts are NA where the engine never split the file into lines. `binary` is True where the
+    content looks like binary data (a NUL byte, or mostly bytes that are not UTF-8): the reference
+    still chunks it as text, and so does clanka-nb.
+
+    With `include_skipped=True`, every other file under the root gets a row too, with status
+    "skipped" and the reason `list_files` leaves it out (an excluded folder, which ignore file and
+    pattern, an extension not indexed, over `max_file_size`, a symbolic link, not a regular file);
+    see `engine.skipped_files`. Without it the table holds exactly the files the reference lists.
     """
+    if not isinstance(include_skipped, bool):
+        msg = f"include_skipped must be True or False, got {include_skipped!r}"
+        raise TypeError(msg)
     measured = measure_source(
         source, chunk_size, chunk_overlap, chunk_max_characters, max_file_size, workers, progress, languages
     )
-    return files_frame(measured)
+    frame = files_frame(measured)
+    if include_skipped and measured.codebase.root != Path():
+        frame = _with_skipped(frame, measured.codebase, max_file_size)
+    return frame

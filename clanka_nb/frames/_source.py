@@ -6,6 +6,7 @@ import os
 from collections.abc import Iterable
 
 from .. import engine
+from ..engine._settings import path_list as engine_path_list
 from ._progress import Progress, bar
 
 Source = str | os.PathLike[str] | engine.Codebase
@@ -23,7 +24,7 @@ def check_languages(codebase: engine.Codebase, languages: str | None) -> None:
 def open_source(
     source: Source,
     *,
-    paths: Iterable[str | os.PathLike[str]] | None = None,
+    paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str] | None = None,
     max_file_size: str | int = "1M",
     workers: int | None = None,
     languages: str | None = None,
@@ -33,7 +34,10 @@ def open_source(
     if isinstance(source, engine.Codebase):
         check_languages(source, languages)
         return source
-    listed = engine.list_files(source, max_file_size=max_file_size) if paths is None else list(paths)
+    if paths is None:
+        listed = engine.list_files(source, max_file_size=max_file_size)
+    else:
+        listed = engine_path_list("paths", paths)
     with bar(progress, len(listed), "reading and parsing") as handle:
         return engine.Codebase(
             source,
@@ -44,12 +48,11 @@ def open_source(
         )
 
 
-def select(codebase: engine.Codebase, paths: Iterable[str | os.PathLike[str]] | None) -> list[str]:
+def select(
+    codebase: engine.Codebase, paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str] | None
+) -> list[str]:
     """The codebase's paths to work on: all files, or the given ones (checked to belong to it)."""
     if paths is None:
         return list(codebase.files)
-    chosen = []
-    for path in paths:
-        codebase.report(os.fspath(path))  # raises KeyError naming the path when it is not in the codebase
-        chosen.append(os.fspath(path).replace("\\", "/"))
-    return chosen
+    # report() raises KeyError naming a path the codebase does not hold, and knows absolute paths inside it.
+    return [codebase.report(path).path for path in engine_path_list("paths", paths)]

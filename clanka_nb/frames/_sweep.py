@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import numbers
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -55,6 +56,22 @@ def _spans_reusing(
     return walked
 
 
+def _checked(tokenizer: Tokenizer) -> Tokenizer:
+    """`tokenizer` whose every answer must be a count of tokens (a None or a text would become NA silently)."""
+
+    def count(content: str) -> int:
+        tokens = tokenizer(content)
+        if isinstance(tokens, bool) or not isinstance(tokens, numbers.Real) or not tokens >= 0:
+            msg = (
+                f"tokenizer {getattr(tokenizer, '__name__', tokenizer)!r} returned {tokens!r} for a chunk; it must "
+                "return the number of tokens as an int, e.g. lambda s: len(enc.encode(s))"
+            )
+            raise TypeError(msg)
+        return tokens
+
+    return count
+
+
 def _row(
     codebase: engine.Codebase,
     stats: CodebaseStats,
@@ -72,7 +89,7 @@ def _row(
             for text, (spans, _) in zip(stats.index.texts, walked, strict=True)
             for s, e in spans
         )
-        tokens = np.fromiter(map(tokenizer, contents), dtype=np.float64, count=len(starts))
+        tokens = np.fromiter(map(_checked(tokenizer), contents), dtype=np.float64, count=len(starts))
     ast_files = np.array([chunker == "ast" for _, chunker in walked], dtype=bool)
     row = stats.row(settings, starts, ends, ast_files, tokens)
     row["seconds"] = time.perf_counter() - started

@@ -21,6 +21,7 @@ from ._source import (
     busiest_file,
     check_settings,
     file_lines,
+    inside_root,
     open_chunks,
     open_codebase,
 )
@@ -156,7 +157,7 @@ def preview(
     check_settings(settings)
     if isinstance(source, pd.DataFrame):
         opened = open_chunks(source, **settings)
-        path = path or busiest_file(opened.frame)
+        path = inside_root(path, opened.frame.attrs.get("root")) or busiest_file(opened.frame)
     else:
         open_settings = {k: v for k, v in settings.items() if k in OPEN_SETTINGS}
         chunk_settings = {k: v for k, v in settings.items() if k in CHUNK_SETTINGS}
@@ -180,7 +181,8 @@ def preview(
                 msg = f"{codebase!r} has no file with lines to preview"
                 raise ValueError(msg)
         else:
-            codebase.report(path)  # KeyError naming the path when it is not in the codebase
+            # KeyError naming the path when it is not in the codebase; an absolute path becomes its listed name.
+            path = codebase.report(path).path
     return _preview_of(opened.frame, opened.texts, path.replace("\\", "/"), start=start, max_lines=max_lines)
 
 

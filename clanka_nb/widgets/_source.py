@@ -56,6 +56,17 @@ def open_codebase(source: Source, **settings: Any) -> engine.Codebase:
     return engine.Codebase(root, paths=listed, workers=workers, languages=settings.get("languages") or "clanka")
 
 
+def inside_root(path: str | os.PathLike[str] | None, root: str | None) -> str | None:
+    """`path` relative to `root` when it is an absolute path inside it; any other path unchanged."""
+    if path is None:
+        return None
+    text = os.fspath(path)
+    if root is None or not os.path.isabs(text):
+        return text
+    rel = os.path.relpath(os.path.normpath(text), os.path.abspath(root)).replace(os.sep, "/")
+    return text if rel == ".." or rel.startswith("../") else rel
+
+
 @dataclass
 class Texts:
     """The text of the files behind a chunk frame, for previews: from a Codebase, else read under the root."""

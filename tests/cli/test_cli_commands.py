@@ -34,7 +34,7 @@ def test_chunk_table_shows_where_and_what_without_content(capsys, code: Path) ->
     assert status == 0
     assert err == ""
     rows = table_rows(out)
-    assert rows[0] == ["path", "lines", "type", "name", "parent"]
+    assert rows[0] == ["path", "line_range", "type", "name", "parent"]
     assert ["src/app.ts", "1-4", "function", "add"] in rows  # the leading comment belongs to the function
     assert ["src/app.ts", "6-10", "class", "Cart"] in rows
     assert ["src/app.ts", "7-9", "method", "total", "class Cart"] in rows
@@ -101,7 +101,7 @@ def test_chunk_writes_parquet_and_csv_files(capsys, code: Path, tmp_path: Path) 
 def test_clamped_settings_are_noted_on_stderr(capsys, code: Path) -> None:
     status, _, err = run(capsys, "chunk", str(code), "--chunk-size", "5", "--chunk-overlap", "9")
     assert status == 0
-    assert "used as 5 and 4" in err
+    assert "chunk_size=5 chunk_overlap=9 is used as chunk_size=5 chunk_overlap=4" in err
     assert run(capsys, "chunk", str(code), "--chunk-size", "5", "--chunk-overlap", "9", "-q")[2] == ""
 
 

@@ -11,7 +11,7 @@ from clanka_nb import engine, frames
 FILES_DTYPES = {
     "path": "string", "language": "string", "bytes": "Int64", "lines": "Int64", "status": "category",
     "reason": "string", "chunker": "category", "chunks": "Int64", "meaningful_lines": "Int64",
-    "covered_lines": "Int64", "coverage": "Float64",
+    "covered_lines": "Int64", "coverage": "Float64", "binary": "boolean",
 }
 
 

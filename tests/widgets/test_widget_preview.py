@@ -106,3 +106,13 @@ def test_preview_is_a_plain_object_with_state() -> None:
     assert isinstance(shown, Preview)
     assert list(shown.frame["name"]) == ["a"] and shown.start == 1 and shown.max_lines == 2000
     assert repr(shown) == "Preview('snippet.ts', lines=1, chunks=1)"
+
+
+def test_preview_takes_an_absolute_path_inside_the_root_from_every_source() -> None:
+    root = sample_codebase()
+    relative = preview(root, "src/inventory.ts")
+    absolute = str(Path(root) / "src" / "inventory.ts")
+    for source in (root, engine.Codebase(root), frames.chunk_codebase(root)):
+        shown = preview(source, absolute)
+        assert shown.path == "src/inventory.ts"
+        assert bands(shown.html) == bands(relative.html)

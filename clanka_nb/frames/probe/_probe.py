@@ -23,6 +23,8 @@ from ._tokens import code_tokens
 
 PRECISION_AT = 5  # precision looks at the top 5 results, whatever k is
 DEFAULT_K = (1, 5, 10)
+# Each cut-off is a recall@k column; more than this is a mistake (k=range(10**6)), not a question.
+MAX_CUTOFFS = 100
 
 PROBE: _columns.Schema = {
     "query": _columns.STRING,
@@ -37,6 +39,9 @@ PROBE: _columns.Schema = {
 def check_k(k: int | Iterable[int]) -> tuple[int, ...]:
     """The cut-offs as a sorted tuple of distinct positive ints (a single int is a tuple of one)."""
     values = [k] if isinstance(k, int | np.integer) else list(k)
+    if len(values) > MAX_CUTOFFS:
+        msg = f"k holds {len(values)} cut-offs; pass at most {MAX_CUTOFFS}, e.g. k=[1, 5, 10] (one column each)"
+        raise ValueError(msg)
     if not values or any(isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 1 for v in values):
         msg = f"k must be a positive int or a list of them (the cut-offs of recall@k), got {k!r}"
         raise ValueError(msg)
@@ -138,9 +143,10 @@ def probe_frame(
     """The per-query probe frame at one setting of an already prepared probe (see `probe`)."""
     cutoffs = check_k(k)
     searcher = resolve_searcher(searcher)
-    depth = max(cutoffs[-1], PRECISION_AT)
     with paused_cycle_collection():
         chunks = prepared.chunks(settings)
+    # No search returns more than every chunk: a deeper k (even 10**9) asks for nothing more.
+    depth = max(1, min(max(cutoffs[-1], PRECISION_AT), len(chunks)))
     ids = prepared.rankings(chunks, searcher, depth)
     rank, precision = _scores(prepared, chunks, ids, cutoffs[-1])
     queries = prepared.queries
