@@ -84,7 +84,8 @@ class Tuner(widgets.VBox):
     (`engine.ChunkSettings`), `.frame` (all chunks at the settings), `.file_frame` (the picked
     file's), `.stats` (the `frames.sweep` row of the settings), `.before` (the previous stats),
     `.seconds` (time of the last update). `update()` recomputes everything. With the `probe`
-    checkbox on, `.stats` also holds the retrieval probe's recall@k, mrr and precision.
+    checkbox on, `.stats` also holds the retrieval probe's recall@k, mrr and precision, and
+    `probe_reason`: why the probe has no query (None when it has), shown in place of the scores.
     """
 
     def __init__(
