@@ -208,7 +208,7 @@ class Browser(widgets.VBox):
         return self.file_list.value or ALL_FILES
 
     def _choose_file(self, path: str) -> None:
-        """Pick `path` in the file list, listing it first if the filters had left it out."""
+        """Pick `path` in the file list, adding it to the list if the filters had left it out."""
         if path and path not in {value for _, value in self.file_list.options}:
             self.file_list.options = [*self.file_list.options, (path, path)]
         self.file_list.value = path
