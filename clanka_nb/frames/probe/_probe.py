@@ -245,7 +245,10 @@ def probe(
 
     `source` is a folder or a parsed `engine.Codebase` (reused: nothing is parsed again).
     `queries` defaults to `probe_queries(source)`: one per documented declaration, the target
-    being the declaration's code. Or pass a frame with query, path, start_line, end_line.
+    being the declaration's code, in every language extended mode knows (whatever `languages`
+    is: it only decides how the files are chunked). Or pass a frame with query, path,
+    start_line, end_line. With no query at all, a `NoProbeQueriesWarning` says why (and so does
+    `frame.attrs["probe_reason"]`).
     The chunks are indexed as clanka embeds them (metadata header, numbered lines); with
     `mask=True` every doc comment's lines are blanked first, so a hit means the code was found,
     not the comment the query was taken from. `searcher` is "bm25" (BM25 over code-aware tokens),
