@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
 _NONE_LABEL = "(none)"
@@ -89,6 +91,10 @@ def plot_sweep(sweep_frame: pd.DataFrame, metric: str = "chunks", x: str = "chun
     _require(sweep_frame, x, "x", numeric)
     figure = _new_figure()
     axes = figure.add_subplot()
+    axes.set_title(f"{metric.replace('_', ' ')} by {x.replace('_', ' ')}")
+    if not np.isfinite(_numeric(sweep_frame[metric])).any():
+        _say_nothing_to_plot(axes, sweep_frame, metric)
+        return figure
     limits = sweep_frame.get("chunk_max_characters")
     several_limits = limits is not None and limits.nunique(dropna=False) > 1
     keys = ["chunk_overlap", "chunk_max_characters"] if several_limits else ["chunk_overlap"]
@@ -103,5 +109,24 @@ def plot_sweep(sweep_frame: pd.DataFrame, metric: str = "chunks", x: str = "chun
         axes.legend(fontsize="small")
     axes.set_xlabel(x.replace("_", " "))
     axes.set_ylabel(metric.replace("_", " "))
-    axes.set_title(f"{metric.replace('_', ' ')} by {x.replace('_', ' ')}")
     return figure
+
+
+def _is_probe_metric(name: str) -> bool:
+    return name.startswith("recall@") or name in ("mrr", "precision")
+
+
+def _say_nothing_to_plot(axes: Axes, sweep_frame: pd.DataFrame, metric: str) -> None:
+    """A message in place of an empty plot (whose axes would run from -0.04 to 0.04)."""
+    if not len(sweep_frame):
+        why = "the sweep has no rows"
+    else:
+        why = f"{metric} is NA in all {len(sweep_frame):,} rows"
+        reason = sweep_frame.attrs.get("probe_reason")
+        if _is_probe_metric(metric) and reason:
+            why += f": the retrieval probe had no queries, because {reason}"
+        elif _is_probe_metric(metric):
+            why += ": the retrieval probe had no queries"
+    text = textwrap.fill(f"Nothing to plot: {why}.", width=60)
+    axes.text(0.5, 0.5, text, ha="center", va="center", transform=axes.transAxes, wrap=True)
+    axes.set_axis_off()

@@ -125,6 +125,9 @@ def sweep(
     With `probe=True`, also how well search finds documented code at each setting (see
     `clanka_nb.probe`): queries, recall@<k> for each cut-off in `k`, mrr and precision, scored
     with `searcher` over the same parsed codebase (queries are extracted once for all rows).
+    Queries come from doc comments in every language extended mode knows, also in "clanka" mode
+    (whose line windows are then what is scored). With no query the probe columns are NA, a
+    `NoProbeQueriesWarning` says why, and so does `attrs["probe_reason"]`.
     """
     combos = list(
         itertools.product(
@@ -166,4 +169,6 @@ def sweep(
         "tokens": "characters / 4" if tokenizer is None else getattr(tokenizer, "__name__", repr(tokenizer)),
         "parse_seconds": parse_seconds,
     }
+    if probe_set is not None:
+        attrs["probe_reason"] = probe_set.reason  # why there are no queries (None when there are)
     return _columns.build(columns, schema, attrs)

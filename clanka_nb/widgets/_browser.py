@@ -19,6 +19,8 @@ from ._table import ChunkTable
 
 _CONTEXT_LINES = 3  # lines shown above a chosen chunk
 _PARENT_SUGGESTIONS = 1000  # the parent box suggests the most common parents; any text still filters
+ALL_FILES = ""  # the file list's first choice: chunks of every file
+_ALL_FILES_LABEL = "(all files)"
 
 
 def settings_text(attrs: dict[str, Any]) -> str:
@@ -40,12 +42,13 @@ class Browser(widgets.VBox):
     """Browse a chunk frame: filter, sort and page its chunks, and see any file with its boundaries.
 
     State: `.data` (all chunks), `.frame` (the chunks passing the filters, in the table's order),
-    `.files` (per file: matching and total chunks), `.mask`. Controls: `type_filter` (several
-    types at once; "(none)" for untyped chunks), `parent_filter` (substring, or "(top level)"),
-    `name_filter`, `path_filter` (substrings, any case), `language_filter`, `clear_button`,
-    `file_list`, `table` (a `ChunkTable`: `sort_by`, `descending`, page buttons, `row_picker`)
-    and `preview` (a `PreviewPane`). Setting any control's `.value` refreshes the view;
-    `set_filters(...)` sets several with one refresh.
+    `.files` (per file: chunks passing the other filters, and all its chunks), `.mask`. Controls:
+    `type_filter` (several types at once; "(none)" for untyped chunks), `parent_filter`
+    (substring, or "(top level)"), `name_filter`, `path_filter` (substrings, any case),
+    `language_filter`, `clear_button`, `file_list` (a file: the table shows only its chunks and
+    the preview shows it; "(all files)", value "", for every file), `table` (a `ChunkTable`:
+    `sort_by`, `descending`, page buttons, `row_picker`) and `preview` (a `PreviewPane`). Setting
+    any control's `.value` refreshes the view; `set_filters(...)` sets several with one refresh.
     """
 
     def __init__(
@@ -56,6 +59,7 @@ class Browser(widgets.VBox):
         self.texts = Texts.of_frame(frame) if texts is None else texts
         self._filter = ChunkFilter(frame)
         self.mask = np.ones(len(frame), dtype=bool)
+        self._matching = self.mask  # the rows passing every filter but the file list
         self._frame: pd.DataFrame | None = None
         self._busy = False
         self._build_controls(page_size)
@@ -85,7 +89,7 @@ class Browser(widgets.VBox):
         for control in self.filters.values():
             control.observe(self._on_filter, "value")
         self.file_list = widgets.Select(options=[], rows=16, layout=widgets.Layout(width="100%"))
-        self.file_list.observe(self._on_file, "value")
+        self.file_list.observe(self._on_filter, "value")
         self.table = ChunkTable(self.data, page_size=page_size, on_select=self.select_chunk_at)
         self.table.sort_by.observe(self._forget_frame, "value")
         self.table.descending.observe(self._forget_frame, "value")
@@ -95,7 +99,8 @@ class Browser(widgets.VBox):
         texts = widgets.VBox([self.parent_filter, self.name_filter, self.path_filter, self.language_filter])
         filters = widgets.HBox([self.type_filter, texts, self.clear_button])
         files = widgets.VBox(
-            [widgets.HTML(f'<b style="{UI_FONT}">files</b> <span style="{UI_FONT};color:{MUTED}">(chunks)</span>'),
+            [widgets.HTML(f'<b style="{UI_FONT}">files</b> <span style="{UI_FONT};color:{MUTED}">(chunks) · '
+                          "pick one to list only its chunks</span>"),
              self.file_list],
             layout=widgets.Layout(width="26%", min_width="200px"),
         )  # fmt: skip
@@ -150,11 +155,11 @@ class Browser(widgets.VBox):
 
     @property
     def files(self) -> pd.DataFrame:
-        """Per file with chunks: how many pass the filters and how many it has."""
+        """Per file with chunks: how many pass the filters (all but the file list's) and how many it has."""
         coded = self._filter.path
         size = len(coded.categories)
         total = np.bincount(coded.codes, minlength=size)
-        matching = np.bincount(coded.codes[self.mask], minlength=size)
+        matching = np.bincount(coded.codes[self._matching], minlength=size)
         frame = pd.DataFrame({"path": coded.categories, "chunks": matching, "total_chunks": total})
         order = pd.unique(coded.codes)  # the files in the frame's (engine's) order
         return frame.iloc[order[order >= 0]].reset_index(drop=True)
@@ -167,9 +172,15 @@ class Browser(widgets.VBox):
         name: str | None = None,
         language: str | None = None,
         path: str | None = None,
+        file: str | None = None,
     ) -> None:
-        """Set several filters and refresh once; None leaves a filter as it is."""
+        """Set several filters and refresh once; None leaves a filter as it is.
+
+        `file` picks one file in the file list (its exact path; "" for all files).
+        """
         wanted = {"types": types, "parent": parent, "name": name, "language": language, "path": path}
+        if file:
+            self._file_positions(file)  # KeyError naming the path when it has no chunks
         if types is not None:
             known = {value for _, value in self.type_filter.options}
             unknown = sorted(set(types) - known)
@@ -182,12 +193,25 @@ class Browser(widgets.VBox):
             for key, value in wanted.items():
                 if value is not None:
                     self.filters[key].value = value
+            if file is not None:
+                self._choose_file(file)
         finally:
             self._busy = False
         self.refresh()
 
     def clear_filters(self) -> None:
-        self.set_filters(types=(), parent="", name="", language="", path="")
+        self.set_filters(types=(), parent="", name="", language="", path="", file=ALL_FILES)
+
+    @property
+    def file(self) -> str:
+        """The file the file list picked ("" for all files)."""
+        return self.file_list.value or ALL_FILES
+
+    def _choose_file(self, path: str) -> None:
+        """Pick `path` in the file list, adding it to the list if the filters had left it out."""
+        if path and path not in {value for _, value in self.file_list.options}:
+            self.file_list.options = [*self.file_list.options, (path, path)]
+        self.file_list.value = path
 
     def _on_filter(self, _change: Any) -> None:
         if not self._busy:
@@ -197,20 +221,29 @@ class Browser(widgets.VBox):
         self._frame = None
 
     def refresh(self) -> None:
-        """Apply the filters: table from page 1, file counts, status line."""
-        self.mask = self._filter.mask(
+        """Apply the filters: table from page 1, file counts, status line; the picked file in the preview."""
+        self._matching = self._filter.mask(
             types=self.type_filter.value,
             parent=self.parent_filter.value.strip(),
             name=self.name_filter.value.strip(),
             language=self.language_filter.value or None,
             path=self.path_filter.value.strip(),
         )
+        chosen = self.file
+        self.mask = self._matching.copy()
+        if chosen:
+            picked = np.zeros(len(self.mask), dtype=bool)
+            picked[self._file_positions(chosen)] = True
+            self.mask &= picked
         self._frame = None
         self.table.show(self.mask)
         files = self.files
-        listed = self._update_files(files)
+        listed = self._update_files(files, chosen)
         shown = self.preview.preview
-        if shown is None or shown.path not in listed:
+        if chosen:
+            if shown is None or shown.path != chosen:
+                self.select_file(chosen)
+        elif shown is None or shown.path not in listed:
             # Keep the preview on a file the filters leave: the first one listed.
             if listed:
                 self.select_file(listed[0])
@@ -218,32 +251,33 @@ class Browser(widgets.VBox):
                 self.preview.show(None)
         matching, total = int(self.mask.sum()), len(self.mask)
         chips = " ".join(type_chip(None if t == NO_TYPE else t) for t in self.type_filter.value)
+        where = (
+            f"in <b>{escape(chosen)}</b> (picked in the file list)"
+            if chosen
+            else f"in {int((files['chunks'] > 0).sum()):,} of {len(files):,} files"
+        )
         self.status.value = (
-            f'<div style="{UI_FONT};color:{MUTED}">{matching:,} of {total:,} chunks match, in {len(listed):,} of '
-            f"{len(files):,} files {chips}</div>"
+            f'<div style="{UI_FONT};color:{MUTED}">{matching:,} of {total:,} chunks match, {where} {chips}</div>'
         )
 
-    def _update_files(self, files: pd.DataFrame) -> list[str]:
-        """List the files with matching chunks (all files when nothing is filtered out); returns their paths."""
-        filtered = bool(self.mask.size) and not self.mask.all()
-        rows = files[files["chunks"] > 0] if filtered else files
+    def _update_files(self, files: pd.DataFrame, chosen: str) -> list[str]:
+        """List the files with matching chunks (all when nothing is filtered out) and the picked one; their paths."""
+        filtered = bool(self._matching.size) and not self._matching.all()
+        rows = files[(files["chunks"] > 0) | (files["path"] == chosen)] if filtered else files
         triples = zip(rows["path"], rows["chunks"], rows["total_chunks"], strict=True)
         labels = [f"{p}  ({n}/{t})" if filtered else f"{p}  ({t})" for p, n, t in triples]
         paths = rows["path"].tolist()
         options = list(zip(labels, paths, strict=True))
+        if options:
+            options.insert(0, (_ALL_FILES_LABEL, ALL_FILES))
         if options != list(self.file_list.options):
-            current = self.file_list.value
             self._busy = True
             try:
                 self.file_list.options = options
-                self.file_list.value = current if current in set(paths) else None
+                self.file_list.value = chosen if options else None
             finally:
                 self._busy = False
         return paths
-
-    def _on_file(self, change: Any) -> None:
-        if not self._busy and change["new"] is not None:
-            self.select_file(change["new"])
 
     def _file_positions(self, path: str) -> np.ndarray:
         coded = self._filter.path
@@ -280,13 +314,8 @@ class Browser(widgets.VBox):
             lines, chunks, path=path, language=engine.language_of(path), meaningful=flags, note=note,
             start=min(start, max(1, len(lines))), selected=selected, height=self.preview_height,
         )  # fmt: skip
+        # The file list is a filter: showing another file's chunk leaves the table as it is.
         self.preview.show(preview)
-        if self.file_list.value != path:
-            self._busy = True
-            try:
-                self.file_list.value = path if path in {v for _, v in self.file_list.options} else None
-            finally:
-                self._busy = False
         return preview
 
 

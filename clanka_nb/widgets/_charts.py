@@ -23,13 +23,16 @@ def bin_edges(values: np.ndarray, most: int = 40, include: int | None = None) ->
 
 
 def render_histogram(
-    lines: np.ndarray, *, marker: int | None = None, width: int = 380, height: int = 170, title: str = "chunk lines"
+    lines: np.ndarray, *, marker: int | None = None, width: int = 380, height: int = 184, title: str = "chunk lines"
 ) -> str:
-    """Bars of how many chunks have each number of lines; a dashed line at `marker` (e.g. chunk_size)."""
+    """Bars of how many chunks have each number of lines; a dashed line at `marker` (e.g. chunk_size).
+
+    The marker's label sits in a band between the title and the plot, where no bar reaches.
+    """
     values = np.asarray(lines, dtype=np.int64)
     edges = bin_edges(values, include=marker)
     counts, _ = np.histogram(values, bins=edges)
-    left, right, top, bottom = 40, 10, 20, 28
+    left, right, top, bottom = 40, 10, 34, 28
     plot_w, plot_h = width - left - right, height - top - bottom
     peak = int(counts.max()) if len(counts) and counts.max() else 1
     span = float(edges[-1] - edges[0])
@@ -65,10 +68,11 @@ def render_histogram(
         mx = x(marker + 0.5)
         flip = "start" if mx < left + plot_w * 0.7 else "end"  # keep the label inside the plot
         parts.append(
-            f'<line x1="{mx:.1f}" y1="{top}" x2="{mx:.1f}" y2="{axis_y}" style="stroke:{ALERT}" '
+            f'<line x1="{mx:.1f}" y1="{top - 12}" x2="{mx:.1f}" y2="{axis_y}" style="stroke:{ALERT}" '
             'stroke-dasharray="4 3"/>'
-            f'<text x="{mx + (3 if flip == "start" else -3):.1f}" y="{top + 10}" font-size="10" style="fill:{ALERT}" '
-            f'text-anchor="{flip}">chunk_size {marker}</text>'
+            # Above the plot: the tallest bar reaches `top`, the label's baseline is 4 px higher.
+            f'<text data-marker="" x="{mx + (3 if flip == "start" else -3):.1f}" y="{top - 4}" font-size="10" '
+            f'style="fill:{ALERT}" text-anchor="{flip}">chunk_size {marker}</text>'
         )
     parts.append(
         f'<text x="{left + plot_w / 2:.1f}" y="{height - 2}" font-size="10" style="fill:{MUTED}" '

@@ -16,6 +16,10 @@ from ._source import OPEN_SETTINGS, Source, Texts, check_settings, file_lines, o
 from ._style import MUTED, RULE, TEXT, UI_FONT, type_chip
 
 CHUNK_SETTINGS = ("chunk_size", "chunk_overlap", "chunk_max_characters")
+PANE_MIN_WIDTH = 400  # px: narrower than this, the panes go one above the other
+# As wide as the output, whatever the content: a width of 0 keeps wide lines out of the intrinsic
+# width the output (a flex item sized to its content's) would otherwise grow to, pushing B off-screen.
+FILL_WIDTH = "box-sizing:border-box;width:0;min-width:100%"
 CHANGE_COLUMNS = (
     "path", "type", "name", "parent", "start_line", "end_line", "chunks_a", "chunks_b", "ranges_a", "ranges_b",
     "change",
@@ -120,29 +124,36 @@ def render_changes(changes: pd.DataFrame, *, limit: int = 40) -> str:
     )
     if not rows:
         return f'<div style="{UI_FONT};color:{MUTED}">No declaration of this file changes chunks.</div>'
-    table = f'<table style="border-collapse:collapse">{head}{"".join(rows)}</table>'
-    return f'<div style="{UI_FONT};color:{TEXT}">{table}{more}</div>'
+    return (
+        f'<div style="{UI_FONT};color:{TEXT};{FILL_WIDTH};overflow-x:auto"><table style="border-collapse:collapse">'
+        f'{head}{"".join(rows)}</table>{more}</div>'
+    )
 
 
 def render_side_by_side(
     left: Preview, right: Preview, a: Mapping[str, Any], b: Mapping[str, Any], *, height: int = 640
 ) -> str:
-    """Two previews next to each other, each headed by its settings, in one scroll box.
+    """Two previews next to each other when there is room, one above the other when not, in one scroll box.
 
-    Both previews have equal headers and equal row heights, so one scroll box keeps line n of A
-    level with line n of B (no script is needed to scroll them together).
+    Side by side, both previews have equal headers and equal row heights, so one scroll box keeps
+    line n of A level with line n of B (no script is needed to scroll them together). Each pane
+    is at least `PANE_MIN_WIDTH` px wide: below twice that (plus the gap), B wraps under A. Long
+    lines scroll sideways inside their pane, never push the other one out of the output.
     """
 
     def column(side: str, preview: Preview, settings: Mapping[str, Any]) -> str:
         label = escape(settings_text({"chunk_size": 30, "chunk_overlap": 0, "chunk_max_characters": None, **settings}))
         return (
-            f'<div data-side="{side}" style="flex:1 1 0;min-width:0"><div style="{UI_FONT};margin:2px 0 4px">'
-            f"<b>{side}</b> · {label}</div>{preview.html}</div>"
+            f'<div data-side="{side}" style="flex:1 1 {PANE_MIN_WIDTH}px;min-width:0;max-width:100%">'
+            # One line, cut if need be, as the previews' own headers: rows side by side stay level.
+            f'<div title="{label}" style="{UI_FONT};margin:2px 0 4px;white-space:nowrap;overflow:hidden;'
+            f'text-overflow:ellipsis"><b>{side}</b> · {label}</div>{preview.html}</div>'
         )
 
     return (
-        f'<div data-clanka="compare" style="display:flex;gap:8px;align-items:flex-start;max-height:{height}px;'
-        f'overflow:auto">{column("A", left, a)}{column("B", right, b)}</div>'
+        f'<div data-clanka="compare" style="{FILL_WIDTH};display:flex;flex-wrap:wrap;gap:8px;'
+        f'align-items:flex-start;max-height:{height}px;overflow:auto">'
+        f'{column("A", left, a)}{column("B", right, b)}</div>'
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,7 @@ import pandas as pd
 
 from .. import engine, frames
 from .._sample import sample_codebase
-from ._render import MAX_LINES, render_preview
+from ._render import EARLIER_LINES, LATER_LINES, MAX_LINES, render_preview
 from ._source import (
     CHUNK_SETTINGS,
     OPEN_SETTINGS,
@@ -63,11 +64,24 @@ class Preview:
         self.selected = selected
         self.height = height
         self.full_legend = full_legend
-        self.html = render_preview(
-            self.lines, frame, path=path, language=language, max_lines=max_lines, start=start,
-            selected=selected, meaningful=self.meaningful, note=note, height=height, full_legend=full_legend,
-        )  # fmt: skip
         self._widget: PreviewPane | None = None
+
+    def _render(self, page_hints: str) -> str:
+        return render_preview(
+            self.lines, self.frame, path=self.path, language=self.language, max_lines=self.max_lines,
+            start=self.start, selected=self.selected, meaningful=self.meaningful, note=self.note, height=self.height,
+            full_legend=self.full_legend, page_hints=page_hints,
+        )  # fmt: skip
+
+    @cached_property
+    def html(self) -> str:
+        """The preview as HTML; a long file's notices say which `start=` shows the next page."""
+        return self._render("start")
+
+    @cached_property
+    def pane_html(self) -> str:
+        """The same HTML for the preview widget: its notices name the page buttons instead."""
+        return self._render("buttons")
 
     def __repr__(self) -> str:
         return f"Preview({self.path!r}, lines={len(self.lines)}, chunks={len(self.frame)})"
@@ -101,8 +115,8 @@ class PreviewPane(widgets.VBox):
     def __init__(self, **kwargs: Any) -> None:
         self.preview: Preview | None = None
         self.html = widgets.HTML()
-        self.prev_button = widgets.Button(description="◀ earlier lines", layout=widgets.Layout(width="130px"))
-        self.next_button = widgets.Button(description="later lines ▶", layout=widgets.Layout(width="130px"))
+        self.prev_button = widgets.Button(description=EARLIER_LINES, layout=widgets.Layout(width="130px"))
+        self.next_button = widgets.Button(description=LATER_LINES, layout=widgets.Layout(width="130px"))
         self.prev_button.on_click(lambda _: self.turn(-1))
         self.next_button.on_click(lambda _: self.turn(1))
         self.pager = widgets.HBox([self.prev_button, self.next_button], layout=widgets.Layout(display="none"))
@@ -113,7 +127,7 @@ class PreviewPane(widgets.VBox):
 
     def show(self, preview: Preview | None) -> None:
         self.preview = preview
-        self.html.value = "" if preview is None else preview.html
+        self.html.value = "" if preview is None else preview.pane_html
         paged = preview is not None and (preview.start > 1 or len(preview.lines) > preview.max_lines)
         self.pager.layout.display = "flex" if paged else "none"
         if preview is not None:

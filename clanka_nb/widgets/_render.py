@@ -39,6 +39,10 @@ from ._style import (
 MAX_LINES = 2000  # a page of the preview: more rows than this makes the browser sluggish
 MAX_LINE_CHARS = 1000  # longer lines are cut for display (a minified line would be one huge row)
 BAND_WIDTH = 15  # px: wide enough for a rotated 10px label
+# The preview widget's page buttons; its notices name them instead of the `start=` argument.
+EARLIER_LINES = "◀ earlier lines"
+LATER_LINES = "later lines ▶"
+PAGE_HINTS = ("start", "buttons")
 # Every cell states its alignment, padding, border and line height: notebook front ends style bare
 # tables (JupyterLab right-aligns cells, pads them and stripes rows), and only inline styles win.
 _CELL = "border:none;vertical-align:top;line-height:18px"
@@ -335,6 +339,7 @@ def render_preview(
     note: str | None = None,
     height: int | None = None,
     full_legend: bool = False,
+    page_hints: str = "start",
 ) -> str:
     """HTML of `lines` with a gutter band for every chunk; inline styles only, same input -> same bytes.
 
@@ -344,8 +349,13 @@ def render_preview(
     `selected` (position in `chunks`) outlines one chunk; `meaningful` (one flag per line) defaults
     to the reference's rule; `note` is shown above the lines (e.g. why a file has no chunks);
     `height` (px) makes the lines a scroll box of at most that height, under a fixed header;
-    `full_legend` lists every colour and mark, not only those shown (equal headers side by side).
+    `full_legend` lists every colour and mark, not only those shown (equal headers side by side);
+    `page_hints` is how the notices of a long file say to turn the page: "start" (the `start=`
+    argument, for a still picture) or "buttons" (the preview widget's page buttons).
     """
+    if page_hints not in PAGE_HINTS:
+        msg = f"page_hints must be one of {PAGE_HINTS}, got {page_hints!r}"
+        raise ValueError(msg)
     if isinstance(max_lines, bool) or not isinstance(max_lines, int) or max_lines < 1:
         msg = f"max_lines must be a positive int, got {max_lines!r}; pass e.g. max_lines=2000"
         raise ValueError(msg)
@@ -423,8 +433,12 @@ def render_preview(
     paged = total > stop - start + 1
     if paged:
         long = "Long file: showing" if total > max_lines else "Showing"
-        hints = [f"pass start={stop + 1} for the next page"] if stop < total else []
-        hints += ["start=1 for the top"] if start > 1 else []
+        if page_hints == "buttons":
+            hints = [f"“{LATER_LINES}” shows the next page"] if stop < total else []
+            hints += [f"“{EARLIER_LINES}” the previous one"] if start > 1 else []
+        else:
+            hints = [f"pass start={stop + 1} for the next page"] if stop < total else []
+            hints += ["start=1 for the top"] if start > 1 else []
         parts.append(_notice(f"{long} lines {start:,}–{stop:,} of {total:,}; {' or '.join(hints)}."))
     if total:
         scroll = f"max-height:{height}px;overflow:auto" if height is not None else ""
@@ -432,6 +446,7 @@ def render_preview(
     else:
         parts.append(f'<div style="padding:6px 8px;color:{MUTED}">No lines to show.</div>')
     if stop < total:
-        parts.append(_notice(f"End of page: lines {start:,}–{stop:,} of {total:,}; pass start={stop + 1} for more."))
+        more = f"“{LATER_LINES}” shows more" if page_hints == "buttons" else f"pass start={stop + 1} for more"
+        parts.append(_notice(f"End of page: lines {start:,}–{stop:,} of {total:,}; {more}."))
     parts.append("</div>")
     return "".join(parts)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import warnings
 from html import escape
 from typing import Any
 
@@ -10,7 +11,7 @@ import ipywidgets as widgets
 import pandas as pd
 
 from .. import engine, frames
-from ..frames.probe import BM25Searcher, ProbeSet, probe_columns
+from ..frames.probe import BM25Searcher, NoProbeQueriesWarning, ProbeSet, probe_columns
 from ._browser import settings_text
 from ._charts import render_histogram
 from ._preview import Preview, PreviewPane
@@ -34,6 +35,7 @@ STAT_ROWS: tuple[tuple[str, str, str], ...] = (
     ("mrr", "search MRR (probe)", "{:.3f}"),
     ("precision", "search precision@5 (probe)", "{:.1%}"),
 )
+PROBE_STATS = frozenset({"recall@5", "mrr", "precision"})
 
 
 def _fmt(value: Any, pattern: str) -> str:
@@ -44,8 +46,9 @@ def render_stats(stats: dict[str, Any], before: dict[str, Any] | None = None) ->
     """The statistics of one setting as a small table, with the previous setting's next to them."""
     cell = "padding:1px 8px;text-align:right;white-space:nowrap"
     rows = []
+    reason = stats.get("probe_reason")
     for key, label, pattern in STAT_ROWS:
-        if key not in stats:
+        if key not in stats or (reason and key in PROBE_STATS):
             continue
         now = _fmt(stats.get(key), pattern)
         was = _fmt(before.get(key), pattern) if before is not None else ""
@@ -54,6 +57,12 @@ def render_stats(stats: dict[str, Any], before: dict[str, Any] | None = None) ->
         rows.append(
             f'<tr data-stat="{key}"><td style="padding:1px 8px 1px 0;white-space:nowrap">{escape(label)}</td>'
             f'<td style="{cell};{style}">{now}</td><td style="{cell};color:{MUTED}">{was}</td></tr>'
+        )
+    if reason and any(key in stats for key in PROBE_STATS):
+        # No query: say why instead of a dash in each search row.
+        rows.append(
+            f'<tr data-stat="probe"><td colspan="3" style="padding:1px 8px 1px 0;color:{MUTED};max-width:420px;'
+            f'white-space:normal">search probe (recall, MRR): no queries, because {escape(reason)}</td></tr>'
         )
     settings = escape(settings_text({k: stats[k] for k in ("chunk_size", "chunk_overlap", "chunk_max_characters")}))
     clamped = " (clamped: the engine uses " if stats.get("clamped") else ""
@@ -75,7 +84,8 @@ class Tuner(widgets.VBox):
     (`engine.ChunkSettings`), `.frame` (all chunks at the settings), `.file_frame` (the picked
     file's), `.stats` (the `frames.sweep` row of the settings), `.before` (the previous stats),
     `.seconds` (time of the last update). `update()` recomputes everything. With the `probe`
-    checkbox on, `.stats` also holds the retrieval probe's recall@k, mrr and precision.
+    checkbox on, `.stats` also holds the retrieval probe's recall@k, mrr and precision, and
+    `probe_reason`: why the probe has no query (None when it has), shown in place of the scores.
     """
 
     def __init__(
@@ -206,8 +216,12 @@ class Tuner(widgets.VBox):
         self.stats = self._stats.frame_row(self.frame, settings)
         if self.probe.value:
             if self._probe_set is None:
-                self._probe_set = ProbeSet(self.codebase)  # queries extracted once for the panel's life
+                with warnings.catch_warnings():
+                    # The panel shows the reason in place of the search rows instead.
+                    warnings.simplefilter("ignore", NoProbeQueriesWarning)
+                    self._probe_set = ProbeSet(self.codebase)  # queries extracted once for the panel's life
             self.stats.update(probe_columns(self._probe_set, settings, self._searcher))
+            self.stats["probe_reason"] = self._probe_set.reason
         self.histogram.value = render_histogram(self.frame["lines"].to_numpy(dtype="int64"), marker=settings.chunk_size)
         self._show_file()
         self.seconds = time.perf_counter() - started

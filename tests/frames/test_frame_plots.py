@@ -83,3 +83,19 @@ def test_figures_display_as_images_in_ipython_without_pyplot():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "True"]
+
+
+def test_sweep_metric_that_is_all_na_shows_why_instead_of_an_empty_plot(tmp_path) -> None:
+    import warnings
+
+    (tmp_path / "notes.md").write_text("# Notes\n\nprose only\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the probe's own warning is tested with the probe
+        sweep = frames.sweep(tmp_path, chunk_size=[10, 20], probe=True, progress=False)
+    axes = frames.plot_sweep(sweep, metric="recall@5").axes[0]
+    (text,) = [t.get_text() for t in axes.texts]
+    assert text.startswith("Nothing to plot: recall@5 is NA in all 2 rows")
+    assert "in a language the probe reads" in text.replace("\n", " ")
+    assert not axes.lines and not axes.axison  # no empty axes running from -0.04 to 0.04
+    empty = frames.plot_sweep(sweep.iloc[:0], metric="chunks").axes[0]
+    assert [t.get_text() for t in empty.texts] == ["Nothing to plot: the sweep has no rows."]

@@ -91,7 +91,7 @@ def test_line_comments_and_method_jsdoc_short_comments_give_none():
     assert rows["reset"]["type"] == "method"
 
 
-def test_python_docstrings_and_hash_comments_in_extended_mode_only():
+def test_python_docstrings_and_hash_comments_in_either_mode():
     codebase = engine.Codebase.from_texts({"geo.py": PYTHON}, languages="extended")
     rows = _rows(probe_queries(codebase))
     assert set(rows) == {"area", "distance"}
@@ -101,8 +101,11 @@ def test_python_docstrings_and_hash_comments_in_extended_mode_only():
     assert (rows["area"]["comment_start"], rows["area"]["comment_end"]) == (5, 9)
     assert rows["distance"]["query"] == "Distance between two points in the plane."
     assert (rows["distance"]["start_line"], rows["distance"]["comment_start"]) == (14, 13)
-    # The reference does not parse Python: no declarations, no queries.
-    assert probe_queries(engine.Codebase.from_texts({"geo.py": PYTHON})).empty
+    # The reference cuts Python into line windows, but the queries and targets come from the
+    # declarations all the same: the same rows, with the codebase's own mode in attrs.
+    clanka = probe_queries(engine.Codebase.from_texts({"geo.py": PYTHON}))
+    assert clanka.attrs["languages"] == "clanka"
+    pd.testing.assert_frame_equal(clanka, probe_queries(codebase), check_like=True, check_flags=False)
 
 
 def test_one_line_block_comment_before_code_on_the_same_line():

@@ -57,7 +57,7 @@ def test_type_filter_keeps_only_that_type_in_frame_table_and_files(browser: Brow
     assert set(browser.frame["type"].astype(str)) == {"method"}
     assert set(shown_types(browser)) == {"method"}
     listed = {path for _, path in browser.file_list.options}
-    assert listed == set(chunks.loc[chunks["type"] == "method", "path"])
+    assert listed == {"", *chunks.loc[chunks["type"] == "method", "path"]}  # "": the "(all files)" choice
 
 
 def test_several_types_at_once(browser: Browser, chunks: pd.DataFrame) -> None:
@@ -128,12 +128,38 @@ def test_no_match_shows_an_empty_table(browser: Browser) -> None:
 def test_the_preview_stays_on_a_file_the_filters_leave(browser: Browser) -> None:
     assert browser.preview.preview is not None and browser.preview.preview.path == "cmd/stockcheck.go"
     browser.type_filter.value = ("method",)
-    assert browser.preview.preview.path == browser.file_list.options[0][1] == "src/inventory.ts"
-    browser.file_list.value = "src/legacy/isbn.js"
-    browser.name_filter.value = "record"  # isbn.js still has a match: the preview stays
+    assert browser.preview.preview.path == browser.file_list.options[1][1] == "src/inventory.ts"
+    browser.path_filter.value = "isbn"  # src/legacy/isbn.js still has a match: the preview moves there
+    browser.path_filter.value = ""
     assert browser.preview.preview.path == "src/legacy/isbn.js"
     browser.name_filter.value = "no such name"
     assert browser.preview.preview is None and browser.preview.html.value == ""
+
+
+def test_picking_a_file_lists_only_its_chunks(browser: Browser, chunks: pd.DataFrame) -> None:
+    browser.type_filter.value = ("method",)
+    assert browser.file_list.options[0] == ("(all files)", "")
+    browser.file_list.value = "src/inventory.ts"
+    expected = chunks[(chunks["path"] == "src/inventory.ts") & (chunks["type"] == "method")]
+    assert list(browser.frame.index) == list(expected.index)
+    assert {cell.text for cell in parse(browser.table.html.value).find_all("data-col", "path")} == {"src/inventory.ts"}
+    assert browser.preview.preview is not None and browser.preview.preview.path == "src/inventory.ts"
+    assert f"{len(expected)} of {len(chunks)} chunks match, in <b>src/inventory.ts</b>" in browser.status.value
+    # The other files stay listed with their counts, to pick another one.
+    assert len(browser.file_list.options) == 1 + chunks.loc[chunks["type"] == "method", "path"].nunique()
+    # A filter that leaves the picked file nothing: it stays picked and shown, the table is empty.
+    browser.name_filter.value = "no such name"
+    assert browser.frame.empty and browser.file_list.value == "src/inventory.ts"
+    assert browser.preview.preview.path == "src/inventory.ts"
+    browser.name_filter.value = ""
+    browser.file_list.value = ""  # "(all files)": every file's chunks again
+    assert len(browser.frame) == len(chunks.loc[chunks["type"] == "method"])
+    browser.set_filters(file="src/models.ts")
+    assert set(browser.frame["path"]) <= {"src/models.ts"} and browser.file == "src/models.ts"
+    browser.clear_filters()
+    assert len(browser.frame) == len(chunks) and browser.file == ""
+    with pytest.raises(KeyError, match="has no chunks here"):
+        browser.set_filters(file="nope.ts")
 
 
 def test_file_list_counts_matching_and_total_chunks(browser: Browser, chunks: pd.DataFrame) -> None:
@@ -186,7 +212,8 @@ def test_picking_a_row_shows_that_chunk_in_its_file(browser: Browser, chunks: pd
     row = browser.frame.iloc[position]
     shown = browser.preview.preview
     assert shown is not None and shown.path == row["path"]
-    assert browser.file_list.value == row["path"]
+    # The file list is a filter, not where the preview is: picking a row leaves it (and the table) alone.
+    assert browser.file_list.value == "" and len(browser.frame) > 1
     assert f"{row['path']}:{row['start_line']}–{row['end_line']}" in label
     outlined = [e for e in parse(shown.html).find_all("data-chunk") if "box-shadow" in e.attrs["style"]]
     assert [(int(e.attrs["data-start"]), int(e.attrs["data-end"])) for e in outlined] == [

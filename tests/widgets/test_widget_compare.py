@@ -105,6 +105,19 @@ def test_both_sides_scroll_together_with_level_rows(codebase: engine.Codebase) -
     assert {e.attrs["data-legend"] for e in root.find_all("data-legend")} == {""}
 
 
+def test_panes_wrap_instead_of_growing_past_the_output(codebase: engine.Codebase) -> None:
+    """The layout rules the browser test checks on screen (tests/browser/test_compare_layout.py)."""
+    view = Compare(codebase, {"chunk_size": 30}, {"chunk_size": 8}, "src/inventory.ts")
+    root = parse(view.view.value).find_all("data-clanka", "compare")[0]
+    style = root.attrs["style"]
+    # As wide as the output and no wider, whatever its lines; B goes under A when there is no room.
+    assert "width:0;min-width:100%" in style and "flex-wrap:wrap" in style
+    for side in root.find_all("data-side"):
+        assert "min-width:0" in side.attrs["style"] and "flex:1 1 400px" in side.attrs["style"]
+        label = side.children[0]
+        assert "white-space:nowrap" in label.attrs["style"]  # one line on both sides: rows stay level
+
+
 def test_compare_clanka_with_extended_languages_on_python():
     source = {
         "tools/report.py": (

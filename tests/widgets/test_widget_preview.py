@@ -96,6 +96,39 @@ def test_long_file_pages_in_the_widget() -> None:
     assert pane.preview.start == 201
 
 
+def test_widget_notices_name_its_buttons_and_the_still_picture_names_start() -> None:
+    text = "".join(f"export const v{i} = {i};\n" for i in range(1, 451))
+    shown = preview_text(text, path="long.ts", max_lines=200)
+    pane = shown.widget
+    buttons = {pane.prev_button.description, pane.next_button.description}
+
+    def notices(html: str) -> list[str]:
+        return [e.text for e in parse(html).find_all("data-notice")]
+
+    in_widget = notices(pane.html.value)
+    assert in_widget == [
+        f"Long file: showing lines 1–200 of 450; “{pane.next_button.description}” shows the next page.",
+        f"End of page: lines 1–200 of 450; “{pane.next_button.description}” shows more.",
+    ]
+    pane.next_button.click()
+    in_widget = notices(pane.html.value)
+    assert f"“{pane.prev_button.description}” the previous one" in in_widget[0]
+    assert all("start=" not in text for text in in_widget)
+    assert all(any(label in text for label in buttons) for text in in_widget)
+    # Where no widget runs (nbviewer, the static _repr_html_), the notices keep the Python argument.
+    assert notices(shown._repr_html_())[0] == "Long file: showing lines 1–200 of 450; pass start=201 for the next page."
+    assert notices(pane.preview.html)[0].endswith("pass start=401 for the next page or start=1 for the top.")
+
+
+def test_browser_and_tuner_previews_use_widget_terms(tmp_path: Path) -> None:
+    from clanka_nb.widgets import browse, tune
+
+    (tmp_path / "long.ts").write_text("".join(f"export const v{i} = {i};\n" for i in range(1, 2101)))
+    for viewer in (browse(tmp_path), tune(tmp_path)):
+        shown = viewer.preview.html.value
+        assert "later lines ▶" in shown and "pass start=" not in shown
+
+
 def test_short_file_has_no_pager() -> None:
     pane = preview_text("const a = 1;\n").widget
     assert pane.pager.layout.display == "none"

@@ -167,3 +167,31 @@ def test_probe_checkbox_adds_search_scores_equal_to_a_separate_probe():
     tuner.chunk_size.value = 12  # the probe follows the sliders
     again = probe_summary(probe(codebase, chunk_size=12, chunk_overlap=tuner.chunk_overlap.value))
     assert tuner.stats["mrr"] == pytest.approx(again["mrr"].iloc[0])
+
+
+def test_probe_without_queries_shows_why_instead_of_dashes(tmp_path: Path) -> None:
+    import warnings
+
+    (tmp_path / "a.py").write_text("def f():\n    return 1\n\n\ndef g():\n    return 2\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the panel shows the reason; it does not also warn
+        tuner = tune(tmp_path, probe=True)
+    reason = "none of its 2 declarations has a doc comment"
+    assert tuner.stats["queries"] == 0 and reason in tuner.stats["probe_reason"]
+    shown = parse(tuner.stats_html.value)
+    (row,) = shown.find_all("data-stat", "probe")
+    assert "no queries" in row.text and reason in row.text
+    assert not shown.find_all("data-stat", "recall@5") and not shown.find_all("data-stat", "mrr")
+    assert "–" not in row.text
+
+
+def test_probe_on_python_in_the_default_mode_shows_scores(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text(
+        'def area(width, height):\n    """Return the area of a rectangle given its sides."""\n'
+        "    return width * height\n"
+    )
+    tuner = tune(tmp_path, probe=True)
+    assert tuner.codebase.languages == "clanka"
+    assert tuner.stats["queries"] == 1 and tuner.stats["probe_reason"] is None
+    assert tuner.stats["recall@5"] == 1.0
+    assert 'data-stat="recall@5"' in tuner.stats_html.value

@@ -1,6 +1,6 @@
 """Retrieval probe: score a chunk setting by how often search finds the code a doc comment describes."""
 
-from ._probe import ProbeSet, prepare_probe, probe, probe_columns, probe_frame, probe_summary
+from ._probe import NoProbeQueriesWarning, ProbeSet, prepare_probe, probe, probe_columns, probe_frame, probe_summary
 from ._queries import probe_queries
 from ._search import BM25Searcher, EmbeddingSearcher, Searcher, resolve_searcher
 from ._tokens import code_tokens
@@ -8,6 +8,7 @@ from ._tokens import code_tokens
 __all__ = [
     "BM25Searcher",
     "EmbeddingSearcher",
+    "NoProbeQueriesWarning",
     "ProbeSet",
     "Searcher",
     "code_tokens",

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import sys
+import warnings
 from collections.abc import Iterable
 from typing import Any
 
@@ -36,6 +38,19 @@ PROBE: _columns.Schema = {
 }
 
 
+class NoProbeQueriesWarning(UserWarning):
+    """The probe has no query to score: its recall, MRR and precision are NA. The message says why."""
+
+
+def _caller_outside_package() -> int:
+    """The `stacklevel` that points a warning at the first caller outside clanka_nb (the user's line)."""
+    package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package + os.sep):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def check_k(k: int | Iterable[int]) -> tuple[int, ...]:
     """The cut-offs as a sorted tuple of distinct positive ints (a single int is a tuple of one)."""
     values = [k] if isinstance(k, int | np.integer) else list(k)
@@ -52,16 +67,23 @@ class ProbeSet:
     """A parsed codebase, its queries and its masked lines: all the probe needs that no setting changes.
 
     Build it once with `prepare_probe`, then score any number of settings with `probe_frame` or
-    `probe_columns`: nothing is parsed, extracted or (for BM25) tokenized again.
+    `probe_columns`: nothing is parsed, extracted or (for BM25) tokenized again. When there is no
+    query, `.reason` says why and a `NoProbeQueriesWarning` is issued (once, here).
     """
 
     def __init__(self, codebase: engine.Codebase, queries: pd.DataFrame | None = None, *, mask: bool = True) -> None:
         if not isinstance(codebase, engine.Codebase):
             msg = f"ProbeSet needs an engine.Codebase, got {type(codebase).__name__}; prepare_probe(folder) parses one"
             raise TypeError(msg)
-        found, masks = scan(codebase) if queries is None or mask else (None, {})
+        found, masks, reason = scan(codebase) if queries is None or mask else (None, {}, None)
         self.codebase = codebase
         self.queries = found if queries is None else check_queries(queries, codebase)
+        if queries is not None:
+            reason = None if len(self.queries) else "the queries frame given has no rows"
+        self.reason = reason  # why there are no queries (None when there are)
+        if reason is not None:
+            msg = f"the retrieval probe has no queries, so recall, MRR and precision are NA: {reason}"
+            warnings.warn(msg, NoProbeQueriesWarning, stacklevel=_caller_outside_package())
         self.mask = mask
         self.index = LineIndex(codebase, codebase.files)
         self.masked = MaskedText(self.index, masks if mask else {})
@@ -159,6 +181,7 @@ def probe_frame(
         "searcher": repr(searcher),
         "mask": prepared.mask,
         "chunks": len(chunks),
+        "probe_reason": prepared.reason,  # why there are no queries (None when there are)
     }
     return _columns.build(columns, PROBE, attrs)
 
@@ -228,7 +251,10 @@ def probe(
 
     `source` is a folder or a parsed `engine.Codebase` (reused: nothing is parsed again).
     `queries` defaults to `probe_queries(source)`: one per documented declaration, the target
-    being the declaration's code. Or pass a frame with query, path, start_line, end_line.
+    being the declaration's code, in every language extended mode knows (whatever `languages`
+    is: it only decides how the files are chunked). Or pass a frame with query, path,
+    start_line, end_line. With no query at all, a `NoProbeQueriesWarning` says why (and so does
+    `frame.attrs["probe_reason"]`).
     The chunks are indexed as clanka embeds them (metadata header, numbered lines); with
     `mask=True` every doc comment's lines are blanked first, so a hit means the code was found,
     not the comment the query was taken from. `searcher` is "bm25" (BM25 over code-aware tokens),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -15,7 +15,7 @@ from .. import _columns
 from .._progress import Progress
 from .._source import Source, open_source
 from ._comments import doc_comment
-from ._query_text import query_text
+from ._query_text import MIN_WORDS, query_text
 
 QUERIES: _columns.Schema = {
     "query": _columns.STRING,
@@ -32,19 +32,75 @@ REQUIRED = ("query", "path", "start_line", "end_line")
 Masks = dict[str, dict[int, str]]  # path -> line -> the line's text with the doc comment taken out
 
 
-def scan(codebase: engine.Codebase) -> tuple[pd.DataFrame, Masks]:
-    """The queries of every documented declaration, and every doc comment's lines to mask.
+class Scan(NamedTuple):
+    """What `scan` finds: the queries, the lines to mask, and why there are no queries (None when there are)."""
+
+    queries: pd.DataFrame
+    masks: Masks
+    reason: str | None
+
+
+def declared_texts(codebase: engine.Codebase) -> dict[str, engine.PreparedText]:
+    """Every file's text with its declarations: the codebase's own parse, or extended mode's.
+
+    Queries and their targets come from declarations and doc comments, which extended mode's
+    parsers find in every language of its tables; which chunker cuts a file is another question.
+    So a file the codebase's mode does not parse (Python in "clanka" mode) is parsed here in
+    extended mode, from the lines already read: its line numbers are the same.
+    """
+    texts = {path: text for path in codebase.files if (text := codebase.text(path)) is not None and text.lines}
+    if codebase.languages == "extended":
+        return texts
+    unparsed = [path for path, text in texts.items() if text.grammar is None and engine.language_of(path) != "other"]
+    if unparsed:
+        # The trailing newline keeps a last blank line: the engine drops one empty line at the end.
+        extended = engine.Codebase.from_texts(
+            {path: "\n".join(texts[path].lines) + "\n" for path in unparsed}, languages="extended"
+        )
+        for path in unparsed:
+            reparsed = extended.text(path)
+            if reparsed is not None and reparsed.grammar is not None and reparsed.lines == texts[path].lines:
+                texts[path] = reparsed
+    return texts
+
+
+def _reason(files: int, parsed: int, declarations: int, comments: int) -> str:
+    """Why a codebase gives no query, from how far the search for them got."""
+    if not files:
+        return "the codebase has no file with lines"
+    if not parsed:
+        return (
+            f"none of its {files:,} files is in a language the probe reads declarations from "
+            "(TypeScript, JavaScript, or one of extended mode's languages: see docs/languages.md)"
+        )
+    if not declarations:
+        return f"its {parsed:,} parsed files have no declarations"
+    if not comments:
+        return (
+            f"none of its {declarations:,} declarations has a doc comment "
+            "(a comment right above it, or a Python docstring)"
+        )
+    return (
+        f"none of its {comments:,} doc comments gives a query: each is under {MIN_WORDS} words, reads as code, "
+        "is a license header or documents several declarations"
+    )
+
+
+def scan(codebase: engine.Codebase) -> Scan:
+    """The queries of every documented declaration, every doc comment's lines to mask, and why none (if so).
 
     Every doc comment is masked, also those too short to be a query: any of them would otherwise
     let search find a declaration by its comment instead of its code.
     """
     rows: dict[tuple[str, int], dict[str, Any]] = {}
     masks: Masks = {}
-    for path in codebase.files:
-        text = codebase.text(path)
-        if text is None or not text.declarations:
+    texts = declared_texts(codebase)
+    declarations = 0
+    for path, text in texts.items():
+        if not text.declarations:
             continue
         for start, end, declaration, _ in text.plan():  # the engine's own clamped ranges
+            declarations += 1
             found = doc_comment(text.lines, start, end, text.grammar)
             if found is None or (path, found.comment_start) in rows:
                 continue
@@ -64,7 +120,10 @@ def scan(codebase: engine.Codebase) -> tuple[pd.DataFrame, Masks]:
     seen = Counter(row["query"] for row in kept)
     kept = [row for row in kept if seen[row["query"]] == 1]
     columns = {name: [row[name] for row in kept] for name in QUERIES}
-    return _columns.build(columns, QUERIES, {"root": str(codebase.root), "languages": codebase.languages}), masks
+    frame = _columns.build(columns, QUERIES, {"root": str(codebase.root), "languages": codebase.languages})
+    parsed = sum(text.grammar is not None for text in texts.values())
+    reason = None if kept else _reason(len(texts), parsed, declarations, len(rows))
+    return Scan(frame, masks, reason)
 
 
 def probe_queries(
@@ -79,8 +138,10 @@ def probe_queries(
     """The queries the probe takes from the code itself: one per documented declaration.
 
     Every declaration with a doc comment (a `/** JSDoc */` or `/* */` block, a run of `//` lines,
-    `#` lines in Python, Ruby and shell, `--` in Lua; in extended mode a Python docstring, which
-    wins over `#` comments) gives a query and a target. The query is the comment's first
+    `#` lines in Python, Ruby and shell, `--` in Lua; a Python docstring, which wins over `#`
+    comments) gives a query and a target. Declarations are found in every language extended mode
+    knows, whatever `languages` is: in "clanka" mode a Python file is still cut into line
+    windows, but its queries come from its declarations all the same. The query is the comment's first
     paragraph, cut at the first tag (`@param`) or docstring section (`Args:`), with markers,
     `{@link X}` braces, HTML tags and backticks removed, whitespace collapsed, then cut after
     its second sentence and at 40 words. Queries under 3 words, ones that read as code
@@ -93,7 +154,7 @@ def probe_queries(
     """
     codebase = open_source(source, paths=paths, max_file_size=max_file_size, workers=workers,
                            languages=languages, progress=progress)
-    return scan(codebase)[0]
+    return scan(codebase).queries
 
 
 def check_queries(queries: pd.DataFrame, codebase: engine.Codebase) -> pd.DataFrame:

@@ -78,8 +78,10 @@ class BM25Searcher:
             msg = 'BM25 search needs the bm25s library: pip install "clanka-nb[probe]"'
             raise ImportError(msg) from error
         model = bm25s.BM25(k1=self.k1, b=self.b)
-        # bm25s scores ids 0..len(vocab)-1; an empty corpus gets one token so that it can still be built.
-        model.index((documents, dict(vocab) or {"": 0}), show_progress=False)
+        if documents:
+            # bm25s scores ids 0..len(vocab)-1; a corpus without tokens gets one so that it can be built.
+            model.index((documents, dict(vocab) or {"": 0}), show_progress=False)
+        # (An empty corpus is not given to bm25s, whose average length of no documents warns; nothing matches.)
         self._model, self._count = model, len(documents)
 
     def search(self, query: str, k: int) -> list[int]:

@@ -1,0 +1,62 @@
+"""An empty folder gives empty frames with the usual columns, and no warning from numpy or bm25s."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+
+from clanka_nb import engine, frames
+from clanka_nb.frames.probe import NoProbeQueriesWarning, probe, probe_queries, probe_summary
+
+SETTINGS = {"chunk_size": [10, 20, 30, 40], "chunk_overlap": [0, 5]}
+
+
+@pytest.fixture
+def empty(tmp_path: Path) -> Path:
+    return tmp_path
+
+
+@pytest.fixture
+def sample_columns() -> dict[str, list[str]]:
+    """The columns each function gives on a codebase that has chunks and queries."""
+    codebase = engine.Codebase.from_texts({"a.ts": "/** Adds two numbers together. */\nexport function add() {}\n"})
+    return {
+        "sweep": list(frames.sweep(codebase, **SETTINGS, probe=True, progress=False).columns),
+        "probe": list(probe(codebase).columns),
+        "queries": list(probe_queries(codebase).columns),
+        "chunks": list(frames.chunk_codebase(codebase, progress=False).columns),
+        "files": list(frames.files(codebase).columns),
+        "coverage": list(frames.coverage(codebase).columns),
+    }
+
+
+def test_no_warning_at_all_without_the_probe(empty: Path, sample_columns: dict[str, list[str]]) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        table = frames.sweep(empty, **SETTINGS, progress=False)
+        chunks = frames.chunk_codebase(empty, progress=False)
+        listed = frames.files(empty)
+        covered = frames.coverage(empty)
+    assert len(table) == 8 and (table["chunks"] == 0).all() and table["lines_mean"].isna().all()
+    assert chunks.empty and list(chunks.columns) == sample_columns["chunks"]
+    assert listed.empty and list(listed.columns) == sample_columns["files"]
+    assert covered.empty and list(covered.columns) == sample_columns["coverage"]
+
+
+def test_the_probe_only_says_it_has_no_queries(empty: Path, sample_columns: dict[str, list[str]]) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # numpy's "Mean of empty slice" (from bm25s) would fail here
+        warnings.simplefilter("always", NoProbeQueriesWarning)
+        with pytest.warns(NoProbeQueriesWarning, match="has no file with lines") as caught:
+            table = frames.sweep(empty, **SETTINGS, probe=True, progress=False)
+            frame = probe(empty)
+            summary = probe_summary(frame)
+            queries = probe_queries(empty)
+    assert {type(w.message) for w in caught} == {NoProbeQueriesWarning} and len(caught) == 2
+    assert list(table.columns) == sample_columns["sweep"]
+    assert (table["queries"] == 0).all() and table["recall@5"].isna().all() and table["mrr"].isna().all()
+    assert frame.empty and list(frame.columns) == sample_columns["probe"]
+    assert queries.empty and list(queries.columns) == sample_columns["queries"]
+    assert summary["queries"].iloc[0] == 0 and summary["recall@5"].isna().all()
