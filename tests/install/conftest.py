@@ -1,10 +1,10 @@
 """Fresh clones and fresh virtual environments for the install tests.
 
-A venv is made with `--system-site-packages` (and, when the suite itself runs in a venv, a .pth file
-naming that venv's packages) so the wheels already installed are reused instead of downloaded again
-(a full install fetches ~200 MB per run). pip still installs the package itself into the venv and
-resolves every dependency its pyproject declares, installing whatever is missing; what this cannot
-catch is a dependency missing from pyproject but present in the environment the suite runs in.
+A venv is made with `--system-site-packages`, so the packages of the base Python are reused; when the
+suite itself runs in a virtual environment (as .ci/run does), the new venv does not see that one's
+packages, so pip resolves and installs every dependency pyproject declares, from its cache where it
+can. A dependency missing from pyproject (one the notebooks need but an extra lacks) therefore fails
+here as it would for a user.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,14 +60,6 @@ def venv(tmp_path: Path) -> Venv:
         pytest.skip("the install tests drive a POSIX shell")
     path = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(path)], check=True, timeout=300)
-    if sys.prefix != sys.base_prefix:
-        # The suite itself runs in a venv (as .ci/run does): `--system-site-packages` reaches only the base
-        # Python's packages, so also let the new venv see this venv's, appended after its own.
-        own = subprocess.run(
-            [str(path / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-            check=True, capture_output=True, text=True, timeout=60,
-        ).stdout.strip()
-        Path(own, "_clanka_nb_test_parent.pth").write_text(sysconfig.get_path("purelib") + "\n", encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")}
     env["VIRTUAL_ENV"] = str(path)
     env["PATH"] = f"{path / 'bin'}{os.pathsep}{env.get('PATH', '')}"
