@@ -12,7 +12,7 @@ import pytest
 
 from clanka_nb import engine
 from clanka_nb.frames._embedding import embedding_text
-from clanka_nb.history import ChurnError, churn, churn_files, churn_summary, input_hash, plot_churn
+from clanka_nb.history import ChurnError, churn, churn_files, churn_summary, demo_repository, input_hash, plot_churn
 
 BUNDLE = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "clanka-history.bundle"
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs the git command")
@@ -198,3 +198,15 @@ def test_a_shallow_clone_without_the_baseline_is_refused(tmp_path: Path, history
     with pytest.raises(ChurnError, match=r"shallow.*git fetch --unshallow"):
         churn(shallow, revs="HEAD~5..HEAD")
     assert len(churn(shallow, revs="HEAD~2..HEAD", progress=False)) == 2
+
+
+def test_demo_repository_shows_every_kind_of_reembedding(tmp_path: Path) -> None:
+    repo = demo_repository(tmp_path / "bookshop")
+    frame = churn(repo, revs="HEAD~10..HEAD", progress=False).set_index("subject")
+    assert frame.loc["pricing: a licence header on top", "line_shift"] > 5
+    assert frame.loc["pricing: a licence header on top", "edited"] == 0
+    assert frame.loc["a gift-card module", "new_file"] == 2
+    assert frame.loc["legacy receipts removed", "deleted"] > 0
+    assert frame.loc["pricing: digital VAT goes down", ["embedded", "edited"]].tolist() == [1, 1]
+    with pytest.raises(ChurnError, match="exists"):
+        demo_repository(repo)

@@ -1,0 +1,89 @@
+"""A small git history made from the sample codebase by scripted edits, for lessons and tests without a clone."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from .._sample import sample_codebase
+from ._git import ChurnError
+
+_CSV = """
+/** The report as CSV lines. */
+export function toCsv(rows: string[][]): string {
+  return rows.map((row) => row.join(",")).join("\\n");
+}
+"""
+_GIFT_CARDS = """/** A prepaid card. */
+export interface GiftCard {
+  code: string;
+  balance: number;
+}
+
+/** Spend from a card; never below zero. */
+export function spend(card: GiftCard, amount: number): GiftCard {
+  return { ...card, balance: Math.max(0, card.balance - amount) };
+}
+"""
+_ROUNDING = "/** Round half away from zero, to whole cents. */"
+# (commit message, edits): each edit is (path, action, text). Actions: "prepend" a line, "append"
+# lines, "replace" the first occurrence of text[0] by text[1], "write" a whole new file, "delete".
+_EDITS: list[tuple[str, list[tuple[str, str, object]]]] = [
+    ("pricing: a licence header on top", [("src/pricing.ts", "prepend", "// SPDX-License-Identifier: MIT\n")]),
+    ("pricing: digital VAT goes down", [("src/pricing.ts", "replace", ("DIGITAL = 0.21", "DIGITAL = 0.09"))]),
+    ("reports: a CSV export", [("src/reports.ts", "append", _CSV)]),
+    ("models: a note on Cents", [("src/models.ts", "prepend", "// Money is always kept in whole cents.\n")]),
+    ("a gift-card module", [("src/giftcards.ts", "write", _GIFT_CARDS)]),
+    ("docs: architecture notes", [("docs/architecture.md", "append", "\n## Gift cards\n\nIn src/giftcards.ts.\n")]),
+    ("inventory: a blank first line", [("src/inventory.ts", "prepend", "\n")]),
+    ("legacy receipts removed", [("src/legacy/receipt.mjs", "delete", None)]),
+    ("gift cards: expiry", [("src/giftcards.ts", "replace", ("number;\n}", "number;\n  expires?: string;\n}"))]),
+    ("pricing: rounding comment", [("src/pricing.ts", "replace", (_ROUNDING, _ROUNDING[:-3] + "(as tills do). */"))]),
+]
+
+
+def demo_repository(folder: str | os.PathLike[str]) -> Path:
+    """A git repository in `folder` (created; must not exist) holding the sample codebase, then ten small
+    commits: a header line on top of a file, value edits, a new function, a new file, a deleted file.
+    Churn over `HEAD~10..HEAD` shows every kind of re-embedding."""
+    target = Path(folder).expanduser()
+    if target.exists():
+        msg = f"{str(target)!r} exists; pass a folder that does not exist yet, e.g. a new one in a temporary folder"
+        raise ChurnError(msg)
+    if shutil.which("git") is None:
+        msg = "the git command is not installed; install git (e.g. apt-get install git) to build a history"
+        raise ChurnError(msg)
+    shutil.copytree(sample_codebase(), target, ignore=shutil.ignore_patterns("__pycache__"))
+    env = {**os.environ, "GIT_AUTHOR_NAME": "clanka-nb", "GIT_AUTHOR_EMAIL": "demo@example.invalid",
+           "GIT_COMMITTER_NAME": "clanka-nb", "GIT_COMMITTER_EMAIL": "demo@example.invalid"}  # fmt: skip
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(target), *args], check=True, capture_output=True, env=env)
+
+    git("init", "-q", "-b", "main")
+    git("add", "-A")
+    git("commit", "-q", "-m", "the sample codebase", "--date", "2026-01-01T09:00:00")
+    for day, (message, edits) in enumerate(_EDITS, 2):
+        for path, action, text in edits:
+            _edit(target / path, action, text)
+        git("add", "-A")
+        git("commit", "-q", "-m", message, "--date", f"2026-01-{day:02d}T09:00:00")
+    return target
+
+
+def _edit(path: Path, action: str, text: object) -> None:
+    if action == "delete":
+        path.unlink()
+    elif action == "write":
+        path.write_text(str(text), encoding="utf-8")
+    elif action == "prepend":
+        path.write_text(str(text) + path.read_text(encoding="utf-8"), encoding="utf-8")
+    elif action == "append":
+        path.write_text(path.read_text(encoding="utf-8") + str(text), encoding="utf-8")
+    else:
+        old, new = text  # type: ignore[misc]
+        content = path.read_text(encoding="utf-8")
+        assert old in content, f"the scripted edit of {path.name} no longer applies: {old!r} is gone"
+        path.write_text(content.replace(old, new, 1), encoding="utf-8")
