@@ -23,6 +23,9 @@ from clanka_nb import engine
 from clanka_nb.engine._declarations import GRAMMARS, parser_for
 from clanka_nb.engine._files import extension
 
+# These figures measure parsing: the persistent parse cache stays off (bench_cache.py measures it).
+os.environ.setdefault("CLANKA_NB_CACHE", "off")
+
 DATA = Path(__file__).parent / ".data"
 PACKAGES = {"three": "three@0.170.0", "rxjs": "rxjs@7.8.1", "effect": "effect@3.10.0"}
 

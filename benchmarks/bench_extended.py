@@ -31,6 +31,9 @@ from pathlib import Path
 from clanka_nb import engine
 from clanka_nb.engine._extended import spec_for
 
+# These figures measure parsing: the persistent parse cache stays off (bench_cache.py measures it).
+os.environ.setdefault("CLANKA_NB_CACHE", "off")
+
 DEFAULT_CORPORA = [
     "/usr/share/go-1.19/src",
     "/usr/include",

@@ -16,6 +16,7 @@ a target is missed.
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import tarfile
 import time
@@ -24,6 +25,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from clanka_nb import engine, frames
+
+# These figures measure parsing: the persistent parse cache stays off (bench_cache.py measures it).
+os.environ.setdefault("CLANKA_NB_CACHE", "off")
 
 DATA = Path(__file__).parent / ".data"
 FETCH_SPEC = "effect@3.10.0"

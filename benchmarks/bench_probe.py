@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import time
 from pathlib import Path
 
 from clanka_nb import engine
 from clanka_nb.frames.probe._probe import ProbeSet, probe_columns
 from clanka_nb.frames.probe._search import BM25Searcher
+
+# These figures measure parsing: the persistent parse cache stays off (bench_cache.py measures it).
+os.environ.setdefault("CLANKA_NB_CACHE", "off")
 
 DATA = Path(__file__).parent / ".data"
 TARGET_SECONDS = 60.0

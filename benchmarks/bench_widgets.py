@@ -21,6 +21,9 @@ _BODY = "    total += step * {k};\n"
 _TEMPLATE = """// Module {i}: a service with a few helpers, generated for the widget benchmark.
 import {{ shared }} from "./shared";
 
+# These figures measure parsing: the persistent parse cache stays off (bench_cache.py measures it).
+os.environ.setdefault("CLANKA_NB_CACHE", "off")
+
 export interface Options{i} {{
   size: number;
   label: string;

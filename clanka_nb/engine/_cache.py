@@ -29,6 +29,7 @@ from pathlib import Path
 from ._declarations import Declaration
 
 CACHE_DIR_ENV = "CLANKA_NB_CACHE_DIR"
+CACHE_SWITCH_ENV = "CLANKA_NB_CACHE"  # "off" (or 0, false, no): cache=True parses without it
 DEFAULT_MAX_BYTES = 512 * 2**20
 FILE_NAME = "parse-cache.sqlite3"
 _SCHEMA = """
@@ -263,7 +264,12 @@ _warned: list[str] = []  # one warning per process, whatever fails
 
 
 def resolve_cache(cache: bool | ParseCache | None) -> ParseCache | None:
-    """The `cache=` argument of the entry points: True (the default folder), False/None, or a ParseCache."""
+    """The `cache=` argument of the entry points: True (the default folder), False/None, or a ParseCache.
+
+    `CLANKA_NB_CACHE=off` in the environment makes True mean False (benchmarks of parsing use it).
+    """
+    if cache is True and os.environ.get(CACHE_SWITCH_ENV, "").strip().lower() in ("off", "0", "false", "no"):
+        return None
     if cache is True:
         return shared_cache(str(default_directory()), DEFAULT_MAX_BYTES)
     if cache is False or cache is None:

@@ -261,3 +261,14 @@ def test_conformance_files_give_the_same_chunks_cold_warm_and_uncached(tmp_path:
         assert run(cache) == plain
         assert run(cache) == plain
     assert cache.info()["entries"] > 100
+
+
+def test_the_environment_can_turn_the_default_cache_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(_cache.CACHE_DIR_ENV, str(tmp_path / "default"))
+    monkeypatch.setenv(_cache.CACHE_SWITCH_ENV, "off")
+    root = write_tree(tmp_path / "repo", SOURCES)
+    list(engine.chunk_codebase(root))
+    assert not (tmp_path / "default").exists()
+    explicit = ParseCache(tmp_path / "explicit")
+    list(engine.chunk_codebase(root, cache=explicit))  # an explicit cache is still used
+    assert explicit.info()["entries"] == 3
