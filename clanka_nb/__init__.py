@@ -1,6 +1,7 @@
 """clanka-nb: see, measure and tune how clanka's CodeChunker cuts code into chunks, in notebooks.
 
-Layers depend downward only: `clanka_nb.widgets` -> `clanka_nb.frames` -> `clanka_nb.engine`.
+Layers depend downward only: `clanka_nb.widgets` -> `clanka_nb.frames` -> `clanka_nb.engine`;
+`clanka_nb.index` (the semantic index) sits on the engine and is shown by frames and widgets.
 Top-level names load their layer on first use, so `import clanka_nb.engine` never pulls in
 pandas or ipywidgets. Chunking functions here return DataFrames; `clanka_nb.engine` has the
 same names returning `CodeChunk` objects.
@@ -17,6 +18,7 @@ _FRAMES = (
     "line_coverage", "plot_chunk_sizes", "plot_sweep", "sweep",
 )
 _PROBE = ("BM25Searcher", "EmbeddingSearcher", "probe", "probe_queries", "probe_summary")
+_INDEX = ("SemanticIndex", "VectorCache", "embedders", "open_index")
 _WIDGETS = ("browse", "compare", "preview", "preview_text", "tune")
 
 # name -> module that defines it; resolved lazily by __getattr__.
@@ -24,6 +26,7 @@ _EXPORTS = {
     **dict.fromkeys(_ENGINE, "clanka_nb.engine"),
     **dict.fromkeys(_FRAMES, "clanka_nb.frames"),
     **dict.fromkeys(_PROBE, "clanka_nb.frames.probe"),
+    **dict.fromkeys(_INDEX, "clanka_nb.index"),
     **dict.fromkeys(_WIDGETS, "clanka_nb.widgets"),
     "sample_codebase": "clanka_nb._sample",
 }
@@ -33,6 +36,8 @@ __all__ = [  # kept equal to _EXPORTS by a test
     "CodeChunk",
     "Codebase",
     "EmbeddingSearcher",
+    "SemanticIndex",
+    "VectorCache",
     "browse",
     "chunk_codebase",
     "chunk_file",
@@ -40,10 +45,12 @@ __all__ = [  # kept equal to _EXPORTS by a test
     "chunk_text",
     "compare",
     "coverage",
+    "embedders",
     "embedding_input",
     "files",
     "line_coverage",
     "list_files",
+    "open_index",
     "plot_chunk_sizes",
     "plot_sweep",
     "preview",
@@ -73,6 +80,7 @@ if TYPE_CHECKING:
         sweep,
     )
     from .frames.probe import BM25Searcher, EmbeddingSearcher, probe, probe_queries, probe_summary
+    from .index import SemanticIndex, VectorCache, embedders, open_index
     from .widgets import browse, compare, preview, preview_text, tune
 
 

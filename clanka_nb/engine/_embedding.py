@@ -1,0 +1,21 @@
+"""The exact text clanka's semantic search embeds for a chunk: a metadata header, then numbered lines."""
+
+from __future__ import annotations
+
+import hashlib
+
+
+def embedding_text(
+    path: str, start_line: int, name: str | None, type_: str | None, parent: str | None, content: str
+) -> str:
+    """clanka's `chunkEmbeddingInput`: `---`, `file:`, name/type/parent where set, `---`, blank, numbered lines."""
+    header = ["---", f"file: {path}"]
+    fields = (("name", name), ("type", type_), ("parent", parent))
+    header += [f"{label}: {value}" for label, value in fields if value is not None]
+    numbered = [f"{number}: {line}" for number, line in enumerate(content.split("\n"), start_line)]
+    return "\n".join([*header, "---", "", *numbered])
+
+
+def input_hash(text: str) -> str:
+    """clanka's `hashChunkInput`: hex SHA-256 of the UTF-8 embedding input."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
