@@ -19,6 +19,7 @@ from ._progress import Progress, bar
 from ._source import Source, open_source
 from ._stats import CodebaseStats
 from .probe import ProbeSet, Searcher, probe_columns, resolve_searcher
+from .probe._search import Embed, searcher_for
 
 Tokenizer = Callable[[str], int]
 
@@ -93,6 +94,7 @@ def sweep(
     probe: bool = False,
     searcher: str | Searcher = "bm25",
     k: int | Iterable[int] = (1, 5, 10),
+    embed: Embed | None = None,
 ) -> pd.DataFrame:
     """One row per combination of the settings (in `itertools.product` order), parsing the code once.
 
@@ -108,6 +110,8 @@ def sweep(
     With `probe=True`, also how well search finds documented code at each setting (see
     `clanka_nb.probe`): queries, recall@<k> for each cut-off in `k`, mrr and precision, scored
     with `searcher` over the same parsed codebase (queries are extracted once for all rows).
+    `embed=` (an embedder) scores with vector search over an index of each setting instead;
+    inputs shared between settings are embedded once, and `attrs["embedded"]` says how many were.
     """
     combos = list(
         itertools.product(
@@ -124,7 +128,10 @@ def sweep(
     codebase = open_source(source, max_file_size=max_file_size, workers=workers, languages=languages, progress=progress)
     stats = CodebaseStats(codebase)
     probe_set = ProbeSet(codebase) if probe else None
-    engine_searcher = resolve_searcher(searcher) if probe else None
+    if embed is not None and not probe:
+        msg = "embed= is the probe's embedder: pass probe=True with it"
+        raise ValueError(msg)
+    engine_searcher = resolve_searcher(searcher_for(searcher, embed)) if probe else None
     parse_seconds = time.perf_counter() - started
     rows = []
     whole: dict[int, Spans] = {}
@@ -149,4 +156,6 @@ def sweep(
         "tokens": "characters / 4" if tokenizer is None else getattr(tokenizer, "__name__", repr(tokenizer)),
         "parse_seconds": parse_seconds,
     }
+    if embed is not None:
+        attrs.update(embedded=engine_searcher.embedded, indexed=engine_searcher.indexed)  # type: ignore[union-attr]
     return _columns.build(columns, schema, attrs)

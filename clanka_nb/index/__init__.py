@@ -3,11 +3,13 @@
 from . import embedders
 from ._index import IndexView, SemanticIndex, SyncReport
 from ._open import OpenedIndex, open_index
+from ._searcher import IndexSearcher
 from ._store import parse_input
 from ._tokens import TokenCounter, token_counter
 from ._vectors import VectorCache, default_cache
 
 __all__ = [
+    "IndexSearcher",
     "IndexView",
     "OpenedIndex",
     "SemanticIndex",
