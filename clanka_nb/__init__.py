@@ -18,8 +18,8 @@ _FRAMES = (
     "line_coverage", "plot_chunk_sizes", "plot_sweep", "sweep",
 )
 _PROBE = ("BM25Searcher", "EmbeddingSearcher", "probe", "probe_queries", "probe_summary")
-_INDEX = ("SemanticIndex", "VectorCache", "embedders", "open_index")
-_WIDGETS = ("browse", "compare", "preview", "preview_text", "tune")
+_INDEX = ("IndexSearcher", "SemanticIndex", "VectorCache", "embedders", "open_index")
+_WIDGETS = ("browse", "compare", "preview", "preview_text", "search_panel", "tune")
 
 # name -> module that defines it; resolved lazily by __getattr__.
 _EXPORTS = {
@@ -36,6 +36,7 @@ __all__ = [  # kept equal to _EXPORTS by a test
     "CodeChunk",
     "Codebase",
     "EmbeddingSearcher",
+    "IndexSearcher",
     "SemanticIndex",
     "VectorCache",
     "browse",
@@ -59,6 +60,7 @@ __all__ = [  # kept equal to _EXPORTS by a test
     "probe_queries",
     "probe_summary",
     "sample_codebase",
+    "search_panel",
     "sweep",
     "tune",
 ]
@@ -80,8 +82,8 @@ if TYPE_CHECKING:
         sweep,
     )
     from .frames.probe import BM25Searcher, EmbeddingSearcher, probe, probe_queries, probe_summary
-    from .index import SemanticIndex, VectorCache, embedders, open_index
-    from .widgets import browse, compare, preview, preview_text, tune
+    from .index import IndexSearcher, SemanticIndex, VectorCache, embedders, open_index
+    from .widgets import browse, compare, preview, preview_text, search_panel, tune
 
 
 def __getattr__(name: str) -> Any:
