@@ -9,10 +9,11 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
-__all__ = ["OpenAIEmbedder", "hashed_words", "openai"]
+__all__ = ["Model2VecEmbedder", "OpenAIEmbedder", "hashed_words", "model2vec", "openai"]
 
 _RETRIED = {408, 409, 425, 429, 500, 502, 503, 504}
 _WORD = re.compile(r"[A-Za-z][a-z]*|[A-Z]+(?![a-z])|\d+")
@@ -185,3 +186,41 @@ def openai(
         model=model, base_url=url, api_key=key, batch_size=batch_size, dimensions=dimensions, timeout=timeout,
         max_retries=max_retries,
     )
+
+
+class Model2VecEmbedder:
+    """A model2vec static embedding model loaded from a local folder (see `model2vec()`)."""
+
+    def __init__(self, folder: Path, model: object) -> None:
+        self.folder = folder
+        self.model = model
+        weights = sorted(folder.glob("*.safetensors"))
+        # The folder and its weights' size and time, so a retrained model in the same place is a new cache key.
+        stamp = ",".join(f"{w.name}:{w.stat().st_size}:{w.stat().st_mtime_ns}" for w in weights)
+        self.model_id = f"model2vec:{folder}:{hashlib.sha256(stamp.encode()).hexdigest()[:16]}"
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        return np.asarray(self.model.encode(list(texts), use_multiprocessing=False), dtype=np.float32)  # type: ignore[attr-defined]
+
+    def __repr__(self) -> str:
+        return f"model2vec({str(self.folder)!r})"
+
+
+def model2vec(folder: str | os.PathLike[str]) -> Model2VecEmbedder:
+    """A model2vec model from a local folder (as `StaticModel.save_pretrained` writes it); never downloads.
+
+    Needs `pip install model2vec`. Fetch a model once with the Hugging Face tools, then pass its folder.
+    """
+    path = Path(folder).expanduser()
+    if not (path / "config.json").is_file():
+        msg = (
+            f"{str(folder)!r} is not a local model2vec folder (no config.json); clanka-nb never downloads models: "
+            "save one with StaticModel.save_pretrained(folder) or fetch it once, then pass that folder"
+        )
+        raise FileNotFoundError(msg)
+    try:
+        from model2vec import StaticModel
+    except ImportError as error:
+        msg = "cn.embedders.model2vec needs the model2vec package: pip install model2vec"
+        raise ImportError(msg) from error
+    return Model2VecEmbedder(path.resolve(), StaticModel.from_pretrained(path, force_download=False))

@@ -43,3 +43,14 @@ def test_bad_counters():
         token_counter(3)
     with pytest.raises(ValueError, match="non-negative int"):
         token_counter(lambda text: "many")("x")
+
+
+def test_a_hugging_face_tokenizer():
+    tokenizers = pytest.importorskip("tokenizers")
+    vocab = {"[UNK]": 0, "price": 1, "book": 2}
+    tokenizer = tokenizers.Tokenizer(tokenizers.models.WordLevel(vocab, unk_token="[UNK]"))
+    tokenizer.pre_tokenizer = tokenizers.pre_tokenizers.Whitespace()
+    counter = token_counter(tokenizer)
+    texts = ["price of a book", "", "book: price(1)"]
+    assert counter.count_many(texts) == [len(tokenizer.encode(t, add_special_tokens=False).ids) for t in texts]
+    assert counter.count_many(texts)[0] == 4
