@@ -63,6 +63,7 @@ class SearchPanel(widgets.VBox):
         self.pick.observe(lambda change: self.show(change["new"]), names="value")
         super().__init__([widgets.HBox([self.query, self.limit, self.button]), self.status, self.results, self.pick,
                           self.pane])
+        self.add_class("clanka-search")
         if query:
             self.search(query)
 
