@@ -14,7 +14,8 @@ import numpy as np
 from .. import engine
 from ..engine._embedding import embedding_text, input_hash
 from . import _db, _store
-from ._tokens import TokenCounter, token_counter
+from ._tokens import TokenCounter
+from ._tokens import token_counter as resolve_counter
 from ._vectors import Embedder, VectorCache, default_cache, embed_texts, model_id_of
 
 DEFAULT_MAX_CHARACTERS = 10_000  # clanka's chunkMaxCharacters default
@@ -176,7 +177,7 @@ class SemanticIndex(IndexView):
         self.settings = {"chunk_size": chunk_size, "chunk_overlap": chunk_overlap,
                          "chunk_max_characters": chunk_max_characters, "languages": languages}
         self.batch_size = batch_size
-        self.token_counter: TokenCounter = _resolve_counter(token_counter)
+        self.token_counter: TokenCounter = resolve_counter(token_counter)
         self.workers = workers
         self.progress = progress
         if self.dimensions is not None:
@@ -309,10 +310,6 @@ class SemanticIndex(IndexView):
             [(path, text, digest, vectors[digest], sync_id) for digest, (path, text) in inputs.items()
              if digest in new],
         )
-
-
-def _resolve_counter(spec: object) -> TokenCounter:
-    return token_counter(spec)
 
 
 def _bar(progress: bool | None, total: int) -> Any:
