@@ -35,8 +35,9 @@ def test_typing_a_query_in_the_search_panel(browser_page, lab_server: LabServer,
     box.fill(query)
     box.press("Enter")
     # The same query against the same index, built here with the notebook's stand-in embedder.
-    expected = SemanticIndex(cn.sample_codebase(), embed=embedders.hashed_words(256), cache=VectorCache()).search(
-        query, limit=10)
+    index = SemanticIndex(cn.sample_codebase(), embed=embedders.hashed_words(256), cache=VectorCache())
+    index.sync()
+    expected = index.search(query, limit=10)
     first = expected.iloc[0]
     where = f"{first.path}:{first.start_line}-{first.end_line}"
     page.wait_for_function(
