@@ -1,6 +1,7 @@
 """clanka-nb: see, measure and tune how clanka's CodeChunker cuts code into chunks, in notebooks.
 
-Layers depend downward only: `clanka_nb.widgets` -> `clanka_nb.frames` -> `clanka_nb.engine`.
+Layers depend downward only: `clanka_nb.widgets` -> `clanka_nb.frames` -> `clanka_nb.engine`;
+`clanka_nb.index` (the semantic index) sits on the engine and is shown by frames and widgets.
 Top-level names load their layer on first use, so `import clanka_nb.engine` never pulls in
 pandas or ipywidgets. Chunking functions here return DataFrames; `clanka_nb.engine` has the
 same names returning `CodeChunk` objects.
@@ -18,7 +19,8 @@ _FRAMES = (
 )
 _HISTORY = ("churn", "churn_files", "churn_summary", "plot_churn")
 _PROBE = ("BM25Searcher", "EmbeddingSearcher", "probe", "probe_queries", "probe_summary")
-_WIDGETS = ("browse", "compare", "preview", "preview_text", "tune")
+_INDEX = ("IndexSearcher", "SemanticIndex", "VectorCache", "embedders", "open_index")
+_WIDGETS = ("browse", "compare", "preview", "preview_text", "search_panel", "tune")
 
 # name -> module that defines it; resolved lazily by __getattr__.
 _EXPORTS = {
@@ -26,6 +28,7 @@ _EXPORTS = {
     **dict.fromkeys(_FRAMES, "clanka_nb.frames"),
     **dict.fromkeys(_PROBE, "clanka_nb.frames.probe"),
     **dict.fromkeys(_HISTORY, "clanka_nb.history"),
+    **dict.fromkeys(_INDEX, "clanka_nb.index"),
     **dict.fromkeys(_WIDGETS, "clanka_nb.widgets"),
     "sample_codebase": "clanka_nb._sample",
 }
@@ -35,7 +38,10 @@ __all__ = [  # kept equal to _EXPORTS by a test
     "CodeChunk",
     "Codebase",
     "EmbeddingSearcher",
+    "IndexSearcher",
+    "SemanticIndex",
     "SettingClampedWarning",
+    "VectorCache",
     "browse",
     "chunk_codebase",
     "chunk_file",
@@ -46,10 +52,12 @@ __all__ = [  # kept equal to _EXPORTS by a test
     "churn_summary",
     "compare",
     "coverage",
+    "embedders",
     "embedding_input",
     "files",
     "line_coverage",
     "list_files",
+    "open_index",
     "plot_chunk_sizes",
     "plot_churn",
     "plot_sweep",
@@ -59,6 +67,7 @@ __all__ = [  # kept equal to _EXPORTS by a test
     "probe_queries",
     "probe_summary",
     "sample_codebase",
+    "search_panel",
     "sweep",
     "tune",
 ]
@@ -81,7 +90,8 @@ if TYPE_CHECKING:
     )
     from .frames.probe import BM25Searcher, EmbeddingSearcher, probe, probe_queries, probe_summary
     from .history import churn, churn_files, churn_summary, plot_churn
-    from .widgets import browse, compare, preview, preview_text, tune
+    from .index import IndexSearcher, SemanticIndex, VectorCache, embedders, open_index
+    from .widgets import browse, compare, preview, preview_text, search_panel, tune
 
 
 def __getattr__(name: str) -> Any:

@@ -15,6 +15,7 @@ from . import _columns
 from ._embedding import embedding_text
 from ._progress import Progress
 from ._source import Source, open_source, select
+from ._tokens import add_token_columns
 from ._walk import walk
 
 StrPath = str | os.PathLike[str]
@@ -40,6 +41,8 @@ def chunk_frame(
     settings: engine.ChunkSettings,
     *,
     embedding: bool = False,
+    token_counter: object = None,
+    token_limit: int | None = None,
 ) -> pd.DataFrame:
     """The chunk frame of these files of an already-parsed codebase."""
     cols: dict[str, list[Any]] = {name: [] for name in _columns.CHUNKS}
@@ -71,7 +74,11 @@ def chunk_frame(
                 strict=True,
             )
         ]
-    return _columns.build(cols, _columns.CHUNKS, settings_attrs(codebase, settings))
+    schema, attrs = _columns.CHUNKS, settings_attrs(codebase, settings)
+    if token_counter is not None or token_limit is not None:
+        schema, counted = add_token_columns(cols, token_counter, token_limit)
+        attrs.update(counted)
+    return _columns.build(cols, schema, attrs)
 
 
 def chunk_codebase(
@@ -85,12 +92,17 @@ def chunk_codebase(
     progress: Progress = None,
     languages: str | None = None,
     embedding: bool = False,
+    token_counter: object = None,
+    token_limit: int | None = None,
 ) -> pd.DataFrame:
     """Every chunk of a folder (or of an `engine.Codebase`) as a frame, one row per chunk, in the engine's order.
 
     Columns: path, start_line, end_line, name, type, parent, content (NA where the chunk has none),
     then lines, characters (JavaScript length, as `chunk_max_characters` counts), language and
-    chunker ("ast" or "window"); with `embedding=True` also `embedding_input`. The settings and the
+    chunker ("ast" or "window"); with `embedding=True` also `embedding_input`; with `token_counter=`
+    (a callable, a tiktoken encoding, a `tokenizers.Tokenizer` or "cl100k_base") `tokens`, the tokens
+    of the embedding input, and with `token_limit=` `over_limit` (without a counter: the chars/4
+    estimate, named in `frame.attrs["token_counter"]`). The settings and the
     root are in `frame.attrs`. `languages` defaults to "clanka" for a folder and to the codebase's
     own for a Codebase; `max_file_size` and `workers` only matter for a folder (one worker per core
     when None); `progress=None` shows a bar only for work over a second, False never.
@@ -99,7 +111,8 @@ def chunk_codebase(
     codebase = open_source(
         root, max_file_size=max_file_size, workers=workers, languages=languages, progress=progress
     )
-    return chunk_frame(codebase, None, settings, embedding=embedding)
+    return chunk_frame(codebase, None, settings, embedding=embedding, token_counter=token_counter,
+                       token_limit=token_limit)
 
 
 def chunk_files(
@@ -113,6 +126,8 @@ def chunk_files(
     progress: Progress = None,
     languages: str | None = None,
     embedding: bool = False,
+    token_counter: object = None,
+    token_limit: int | None = None,
 ) -> pd.DataFrame:
     """The chunks of the given files (relative to `root` or absolute inside it, or paths of a Codebase) as a
     frame, in the order given; one path alone is a list of one.
@@ -127,7 +142,8 @@ def chunk_files(
     else:
         codebase = open_source(root, paths=paths, workers=workers, languages=languages, progress=progress)
         chosen = None  # the codebase holds exactly the given files, in order, already normalised
-    return chunk_frame(codebase, chosen, settings, embedding=embedding)
+    return chunk_frame(codebase, chosen, settings, embedding=embedding, token_counter=token_counter,
+                       token_limit=token_limit)
 
 
 def chunk_file(
@@ -139,6 +155,8 @@ def chunk_file(
     chunk_max_characters: float | None = None,
     languages: str | None = None,
     embedding: bool = False,
+    token_counter: object = None,
+    token_limit: int | None = None,
 ) -> pd.DataFrame:
     """The chunks of one file (relative to `root`, or a path of a Codebase) as a frame.
 
@@ -151,7 +169,8 @@ def chunk_file(
         raise TypeError(msg)
     return chunk_files(
         root, [path], chunk_size=chunk_size, chunk_overlap=chunk_overlap, chunk_max_characters=chunk_max_characters,
-        workers=1, progress=False, languages=languages, embedding=embedding,
+        workers=1, progress=False, languages=languages, embedding=embedding, token_counter=token_counter,
+        token_limit=token_limit,
     )
 
 
@@ -164,6 +183,8 @@ def chunk_text(
     chunk_max_characters: float | None = None,
     languages: str = "clanka",
     embedding: bool = False,
+    token_counter: object = None,
+    token_limit: int | None = None,
 ) -> pd.DataFrame:
     """The chunks of one text, as if it were the file `path` (its extension picks the parser)."""
     settings = engine.ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)
@@ -171,4 +192,5 @@ def chunk_text(
         msg = f"content must be str, got {type(content).__name__}; decode bytes first (e.g. data.decode('utf-8'))"
         raise TypeError(msg)
     codebase = engine.Codebase.from_texts({os.fspath(path): content}, languages=languages)
-    return chunk_frame(codebase, None, settings, embedding=embedding)
+    return chunk_frame(codebase, None, settings, embedding=embedding, token_counter=token_counter,
+                       token_limit=token_limit)

@@ -8,19 +8,10 @@ from typing import Any
 import pandas as pd
 
 from .. import engine
+from ..engine._embedding import embedding_text
 
 _FIELDS = ("path", "start_line", "name", "type", "parent", "content")
 _REQUIRED = ("path", "start_line", "content")
-
-
-def embedding_text(
-    path: str, start_line: int, name: str | None, type_: str | None, parent: str | None, content: str
-) -> str:
-    header = ["---", f"file: {path}"]
-    fields = (("name", name), ("type", type_), ("parent", parent))
-    header += [f"{label}: {value}" for label, value in fields if value is not None]
-    numbered = [f"{number}: {line}" for number, line in enumerate(content.split("\n"), start_line)]
-    return "\n".join([*header, "---", "", *numbered])
 
 
 def _present(value: Any) -> Any:

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .. import engine
+from ..index._tokens import token_counter as resolve_counter
 from . import _columns
 from ._declarations import Declarations
 from ._gc import paused_cycle_collection
@@ -19,7 +20,10 @@ from ._lines import LineIndex, span_positions
 from ._progress import Progress, bar
 from ._source import Source, open_source
 from ._stats import CodebaseStats
+from ._sweep_tokens import input_token_columns
+from ._tokens import check_limit
 from .probe import ProbeSet, Searcher, probe_columns, resolve_searcher
+from .probe._search import Embed, searcher_for
 
 Tokenizer = Callable[[str], int]
 
@@ -110,6 +114,9 @@ def sweep(
     probe: bool = False,
     searcher: str | Searcher = "bm25",
     k: int | Iterable[int] = (1, 5, 10),
+    embed: Embed | None = None,
+    token_counter: object = None,
+    token_limit: int | None = None,
 ) -> pd.DataFrame:
     """One row per combination of the settings (in `itertools.product` order), parsing the code once.
 
@@ -128,6 +135,11 @@ def sweep(
     Queries come from doc comments in every language extended mode knows, also in "clanka" mode
     (whose line windows are then what is scored). With no query the probe columns are NA, a
     `NoProbeQueriesWarning` says why, and so does `attrs["probe_reason"]`.
+    `token_counter=` (a callable, a tiktoken encoding, a `tokenizers.Tokenizer` or "cl100k_base")
+    counts the tokens of each chunk's embedding input instead, and `token_limit=` adds `over_limit`,
+    the share of chunks over that many tokens.
+    `embed=` (an embedder) scores with vector search over an index of each setting instead;
+    inputs shared between settings are embedded once, and `attrs["embedded"]` says how many were.
     """
     combos = list(
         itertools.product(
@@ -140,17 +152,27 @@ def sweep(
     if tokenizer is not None and not callable(tokenizer):
         msg = f"tokenizer must be a function str -> int (e.g. lambda s: len(enc.encode(s))), got {tokenizer!r}"
         raise TypeError(msg)
+    counter = None if token_counter is None and token_limit is None else resolve_counter(token_counter)
+    limit = check_limit(token_limit)
+    if counter is not None and tokenizer is not None:
+        msg = "pass either tokenizer= (tokens of the chunk's content) or token_counter=, not both"
+        raise ValueError(msg)
     started = time.perf_counter()
     codebase = open_source(source, max_file_size=max_file_size, workers=workers, languages=languages, progress=progress)
     stats = CodebaseStats(codebase)
     probe_set = ProbeSet(codebase) if probe else None
-    engine_searcher = resolve_searcher(searcher) if probe else None
+    if embed is not None and not probe:
+        msg = "embed= is the probe's embedder: pass probe=True with it"
+        raise ValueError(msg)
+    engine_searcher = resolve_searcher(searcher_for(searcher, embed)) if probe else None
     parse_seconds = time.perf_counter() - started
     rows = []
     whole: dict[int, Spans] = {}
     with bar(progress, len(settings), "sweeping settings", unit="setting") as handle, paused_cycle_collection():
         for setting in settings:
             row = _row(codebase, stats, setting, tokenizer, whole)
+            if counter is not None:
+                row.update(input_token_columns(codebase, stats.index.paths, setting, counter, limit))
             if probe_set is not None:
                 scored = time.perf_counter()
                 row.update(probe_columns(probe_set, setting, engine_searcher, k))
@@ -159,6 +181,8 @@ def sweep(
             if handle is not None:
                 handle.update(1)
     schema = dict(_columns.SWEEP)
+    if limit is not None:
+        schema["over_limit"] = _columns.FLOAT
     if rows and probe_set is not None:
         extra = [name for name in rows[0] if name not in schema]
         schema.update({name: _columns.INT if name == "queries" else _columns.FLOAT for name in extra})
@@ -166,9 +190,12 @@ def sweep(
     attrs = {
         "root": str(codebase.root),
         "languages": codebase.languages,
-        "tokens": "characters / 4" if tokenizer is None else getattr(tokenizer, "__name__", repr(tokenizer)),
+        "tokens": counter.name if counter is not None else "characters / 4" if tokenizer is None
+        else getattr(tokenizer, "__name__", repr(tokenizer)),
         "parse_seconds": parse_seconds,
     }
     if probe_set is not None:
         attrs["probe_reason"] = probe_set.reason  # why there are no queries (None when there are)
+    if embed is not None:
+        attrs.update(embedded=engine_searcher.embedded, indexed=engine_searcher.indexed)  # type: ignore[union-attr]
     return _columns.build(columns, schema, attrs)

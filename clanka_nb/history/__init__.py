@@ -1,8 +1,7 @@
 """Git history: the cost of keeping clanka's index fresh, as re-embedding churn per commit and setting."""
 
 from ._api import churn, churn_files, churn_summary, plot_churn
-from ._churn import input_hash
 from ._demo import demo_repository
 from ._git import ChurnError
 
-__all__ = ["ChurnError", "churn", "churn_files", "churn_summary", "demo_repository", "input_hash", "plot_churn"]
+__all__ = ["ChurnError", "churn", "churn_files", "churn_summary", "demo_repository", "plot_churn"]

@@ -23,7 +23,7 @@ from ..engine._cache import ParseCache, resolve_cache
 from ..engine._chunker import PreparedText, chunks_of
 from ..engine._codebase import load
 from ..engine._declarations import check_languages
-from ..frames._embedding import embedding_text
+from ..engine._embedding import embedding_text, input_hash
 from ..frames._progress import Progress, bar
 from ._git import BlobReader, Commit, changes, first_parent_commits, repository, tree_files
 from ._mirror import Mirror
@@ -33,29 +33,17 @@ TokenCounter = Callable[[str], int]
 REASONS = ("new_file", "edited", "line_shift")
 
 
-def input_hash(text: str) -> bytes:
-    """SHA-256 of an embedding input as clanka hashes it: the UTF-8 of the JavaScript string.
-
-    Node encodes a lone surrogate as U+FFFD; a round trip through UTF-16 does the same here.
-    """
-    import hashlib
-
-    if not text.isascii():
-        text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    return hashlib.sha256(text.encode("utf-8")).digest()
-
-
 @dataclass
 class _Setting:
     """The store clanka would hold at one setting: each file's inputs, and how many files hold each."""
 
     settings: engine.ChunkSettings
-    files: dict[str, dict[bytes, bytes]] = field(default_factory=dict)  # path -> input hash -> shape
-    counts: Counter[bytes] = field(default_factory=Counter)
+    files: dict[str, dict[str, str]] = field(default_factory=dict)  # path -> input hash -> shape
+    counts: Counter[str] = field(default_factory=Counter)
 
-    def cut(self, text: PreparedText | None) -> dict[bytes, tuple[bytes, str]]:
+    def cut(self, text: PreparedText | None) -> dict[str, tuple[str, str]]:
         """A file's inputs: hash -> (shape, text). The shape leaves out line numbers: equal shapes, moved lines."""
-        out: dict[bytes, tuple[bytes, str]] = {}
+        out: dict[str, tuple[str, str]] = {}
         if text is None:
             return out
         for chunk in chunks_of(text, self.settings):
@@ -178,7 +166,7 @@ def _prepare(mirror: Mirror, path: str, languages: str, cache: ParseCache | None
 def _replace(
     state: _Setting,
     path: str,
-    new: dict[bytes, tuple[bytes, str]],
+    new: dict[str, tuple[str, str]],
     tally: _Tally,
     new_file: bool | None,
     token_counter: TokenCounter | None,

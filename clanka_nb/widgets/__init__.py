@@ -1,4 +1,4 @@
-"""Notebook viewers (ipywidgets): codebase browser, chunk-boundary preview, tuning panel, side-by-side compare.
+"""Notebook viewers (ipywidgets): codebase browser, chunk-boundary preview, tuning panel, compare, search panel.
 
 Nothing below this layer imports it. Every viewer keeps its state in public attributes and its
 HTML comes from pure functions (`render_preview`, `render_table`, ...), so both are testable
@@ -9,6 +9,7 @@ from ._browser import Browser, browse
 from ._compare import Compare, compare, declaration_changes
 from ._preview import Preview, PreviewPane, preview, preview_text
 from ._render import assign_columns, render_preview
+from ._search import SearchPanel, render_hits, search_panel
 from ._table import ChunkTable, render_table
 from ._tune import Tuner, tune
 
@@ -18,6 +19,7 @@ __all__ = [
     "Compare",
     "Preview",
     "PreviewPane",
+    "SearchPanel",
     "Tuner",
     "assign_columns",
     "browse",
@@ -25,7 +27,9 @@ __all__ = [
     "declaration_changes",
     "preview",
     "preview_text",
+    "render_hits",
     "render_preview",
     "render_table",
+    "search_panel",
     "tune",
 ]

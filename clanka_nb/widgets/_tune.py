@@ -12,6 +12,7 @@ import pandas as pd
 
 from .. import engine, frames
 from ..frames.probe import BM25Searcher, NoProbeQueriesWarning, ProbeSet, probe_columns
+from ..index import token_counter as resolve_counter
 from ._browser import settings_text
 from ._charts import render_histogram
 from ._preview import Preview, PreviewPane
@@ -50,6 +51,8 @@ def render_stats(stats: dict[str, Any], before: dict[str, Any] | None = None) ->
     for key, label, pattern in STAT_ROWS:
         if key not in stats or (reason and key in PROBE_STATS):
             continue
+        if key == "tokens_total" and stats.get("token_counter"):
+            label = f"tokens ({stats['token_counter']})"
         now = _fmt(stats.get(key), pattern)
         was = _fmt(before.get(key), pattern) if before is not None else ""
         changed = before is not None and was != now
@@ -97,8 +100,10 @@ class Tuner(widgets.VBox):
         chunk_overlap: int = 0,
         chunk_max_characters: int | None = None,
         probe: bool = False,
+        token_counter: object = None,
     ) -> None:
         settings = engine.ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)
+        self.token_counter = None if token_counter is None else resolve_counter(token_counter)
         self._probe_set: ProbeSet | None = None
         self._searcher = BM25Searcher()
         self.codebase = codebase
@@ -210,10 +215,16 @@ class Tuner(widgets.VBox):
             chunk_overlap=settings.requested_overlap,
             chunk_max_characters=settings.chunk_max_characters,
             progress=False,
+            token_counter=self.token_counter,
         )
         if self.stats:
             self.before = self.stats
         self.stats = self._stats.frame_row(self.frame, settings)
+        if self.token_counter is not None:
+            # Tokens of each chunk's embedding input by the real tokenizer, not the chars/4 estimate.
+            tokens = self.frame["tokens"].to_numpy(dtype="float64")
+            self.stats.update(tokens_total=float(tokens.sum()), token_counter=self.token_counter.name,
+                              tokens_mean=float(tokens.mean()) if len(tokens) else None)
         if self.probe.value:
             if self._probe_set is None:
                 with warnings.catch_warnings():
@@ -243,10 +254,15 @@ class Tuner(widgets.VBox):
         )
 
 
-def tune(source: Source = None, *, path: str | None = None, probe: bool = False, **settings: Any) -> Tuner:
+def tune(
+    source: Source = None, *, path: str | None = None, probe: bool = False, token_counter: object = None,
+    **settings: Any,
+) -> Tuner:
     """Open the tuning panel on `source` (a folder, an `engine.Codebase`, a chunk frame; the sample when None).
 
     `path` picks the file to preview; `probe=True` starts with the retrieval probe on;
+    `token_counter=` ("cl100k_base", a tiktoken encoding, a callable...) counts real tokens of the
+    embedding inputs instead of the chars/4 estimate;
     `settings` are the starting chunk_size, chunk_overlap,
     chunk_max_characters (a chunk frame's own settings otherwise) and, for a folder, languages,
     max_file_size and workers.
@@ -258,4 +274,4 @@ def tune(source: Source = None, *, path: str | None = None, probe: bool = False,
             if key in source.attrs:
                 start.setdefault(key, source.attrs[key])
     codebase = open_codebase(source, **{k: v for k, v in settings.items() if k in OPEN_SETTINGS})
-    return Tuner(codebase, path=path, probe=probe, **start)
+    return Tuner(codebase, path=path, probe=probe, token_counter=token_counter, **start)

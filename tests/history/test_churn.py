@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 from clanka_nb import engine
-from clanka_nb.frames._embedding import embedding_text
-from clanka_nb.history import ChurnError, churn, churn_files, churn_summary, demo_repository, input_hash, plot_churn
+from clanka_nb.engine._embedding import embedding_text, input_hash
+from clanka_nb.history import ChurnError, churn, churn_files, churn_summary, demo_repository, plot_churn
 
 BUNDLE = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "clanka-history.bundle"
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs the git command")
@@ -25,7 +25,7 @@ def run_git(repo: Path, *args: str) -> str:
     return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True, env=env).stdout
 
 
-def inputs_of_checkout(folder: Path, size: int, overlap: int, limit: int | None, max_file_size: int) -> set[bytes]:
+def inputs_of_checkout(folder: Path, size: int, overlap: int, limit: int | None, max_file_size: int) -> set[str]:
     """What a fresh index of this folder holds: the SHA-256 of every chunk's embedding input."""
     chunks = engine.chunk_codebase(
         folder, chunk_size=size, chunk_overlap=overlap, chunk_max_characters=limit, max_file_size=max_file_size,

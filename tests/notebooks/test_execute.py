@@ -12,9 +12,9 @@ NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
 
 
-def test_the_three_notebooks_exist() -> None:
+def test_the_four_notebooks_exist() -> None:
     names = {path.name for path in PATHS}
-    assert {"01-quickstart.ipynb", "02-tuning.ipynb", "03-how-chunking-works.ipynb"} <= names
+    assert {"01-quickstart.ipynb", "02-tuning.ipynb", "03-how-chunking-works.ipynb", "04-semantic-index.ipynb"} <= names
 
 
 @pytest.mark.slow

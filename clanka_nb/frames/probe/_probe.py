@@ -20,7 +20,7 @@ from .._progress import Progress
 from .._source import Source, open_source
 from ._index import Chunks, LineTokens, MaskedText
 from ._queries import check_queries, scan, target_arrays
-from ._search import BM25Searcher, Searcher, resolve_searcher, search_many
+from ._search import BM25Searcher, Embed, Searcher, resolve_searcher, search_many, searcher_for
 from ._tokens import code_tokens
 
 PRECISION_AT = 5  # precision looks at the top 5 results, whatever k is
@@ -246,6 +246,7 @@ def probe(
     workers: int | None = None,
     languages: str | None = None,
     progress: Progress = None,
+    embed: Embed | None = None,
 ) -> pd.DataFrame:
     """How well search finds the code each query is about, with the chunks of one setting.
 
@@ -258,7 +259,9 @@ def probe(
     The chunks are indexed as clanka embeds them (metadata header, numbered lines); with
     `mask=True` every doc comment's lines are blanked first, so a hit means the code was found,
     not the comment the query was taken from. `searcher` is "bm25" (BM25 over code-aware tokens),
-    an `EmbeddingSearcher(embed)`, or any object with `index(texts)` and `search(query, k)`.
+    an `EmbeddingSearcher(embed)`, or any object with `index(texts)` and `search(query, k)`;
+    `embed=` (any `list[str] -> (n, d)` embedder) searches a real index instead: sqlite-vec KNN
+    over clanka's schema (`clanka_nb.index.IndexSearcher`), every vector cached.
 
     One row per query: query, path, start_line, end_line (the target); rank, the 1-based
     position of the first retrieved chunk of that file overlapping the target lines (NA when none
@@ -267,7 +270,7 @@ def probe(
     found): small chunks that hit count more than huge ones. `probe_summary(frame)` sums it up.
     """
     cutoffs = check_k(k)
-    resolved = resolve_searcher(searcher)
+    resolved = resolve_searcher(searcher_for(searcher, embed))
     settings = engine.ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)
     prepared = prepare_probe(source, queries, mask=mask, paths=paths, max_file_size=max_file_size,
                              workers=workers, languages=languages, progress=progress)

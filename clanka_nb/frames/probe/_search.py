@@ -176,6 +176,18 @@ class EmbeddingSearcher:
         return np.take_along_axis(top, order, axis=1).tolist()
 
 
+def searcher_for(searcher: str | Searcher, embed: Embed | None) -> str | Searcher:
+    """`embed=` as a searcher: an `IndexSearcher` (sqlite-vec KNN over clanka's schema, vectors cached)."""
+    if embed is None:
+        return searcher
+    if not (isinstance(searcher, str) and searcher == "bm25"):
+        msg = f"pass either embed= or searcher=, not both (got searcher={searcher!r})"
+        raise ValueError(msg)
+    from ...index import IndexSearcher
+
+    return IndexSearcher(embed)
+
+
 def resolve_searcher(searcher: str | Searcher) -> Searcher:
     """The searcher to use: "bm25" for the built-in lexical one, or any object with index() and search()."""
     if isinstance(searcher, str):

@@ -1,0 +1,31 @@
+"""Sweep token figures from a real tokenizer: tokens of each chunk's embedding input, and the share over a limit."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .. import engine
+from ..engine._embedding import embedding_text
+from ..index._tokens import TokenCounter
+from ._stats import _summary
+
+
+def input_token_columns(
+    codebase: engine.Codebase, paths: Sequence[str], settings: engine.ChunkSettings, counter: TokenCounter,
+    limit: int | None,
+) -> dict[str, Any]:
+    """tokens_mean, tokens_p95, tokens_total (and over_limit, the share of chunks over `limit`) at one setting."""
+    texts = [
+        embedding_text(c.path, c.start_line, c.name, c.type, c.parent, c.content)
+        for path in paths
+        for c in codebase.file_chunks(path, settings)
+    ]
+    tokens = np.asarray(counter.count_many(texts), dtype=np.float64)
+    mean, _, p95 = _summary(tokens)
+    row: dict[str, Any] = {"tokens_mean": mean, "tokens_p95": p95, "tokens_total": float(tokens.sum())}
+    if limit is not None:
+        row["over_limit"] = float((tokens > limit).mean()) if len(tokens) else None
+    return row

@@ -1,0 +1,24 @@
+"""clanka's semantic index: embedding inputs, hash reuse, sqlite-vec search; the engine below, pandas for results."""
+
+from . import embedders
+from ._index import IndexView, SemanticIndex, SyncReport
+from ._open import OpenedIndex, open_index
+from ._searcher import IndexSearcher
+from ._store import parse_input
+from ._tokens import TokenCounter, token_counter
+from ._vectors import VectorCache, default_cache
+
+__all__ = [
+    "IndexSearcher",
+    "IndexView",
+    "OpenedIndex",
+    "SemanticIndex",
+    "SyncReport",
+    "TokenCounter",
+    "VectorCache",
+    "default_cache",
+    "embedders",
+    "open_index",
+    "parse_input",
+    "token_counter",
+]

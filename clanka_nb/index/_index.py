@@ -1,0 +1,322 @@
+"""`SemanticIndex`: clanka's SemanticSearch index built, synced and searched from Python."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import dataclass
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import engine
+from ..engine._embedding import embedding_text, input_hash
+from . import _db, _store
+from ._tokens import TokenCounter
+from ._tokens import token_counter as resolve_counter
+from ._vectors import Embedder, VectorCache, default_cache, embed_texts, model_id_of
+
+DEFAULT_MAX_CHARACTERS = 10_000  # clanka's chunkMaxCharacters default
+
+
+@dataclass(frozen=True)
+class SyncReport:
+    """What one `sync()` or `update_file()` did."""
+
+    chunks: int  # chunks the chunker gave
+    inputs: int  # distinct embedding inputs among them
+    embedded: int  # inputs the embedder computed now
+    cached: int  # new rows whose vector came from the vector cache (embedded before, by this model)
+    reused: int  # inputs already in the index (only their syncId changed)
+    deleted: int  # rows no longer produced, removed
+    tokens: int  # tokens of the inputs embedded now
+    token_counter: str  # what counted them ("chars/4 estimate" when no tokenizer was given)
+    seconds: float
+    sync_id: str
+
+    def __repr__(self) -> str:
+        return (
+            f"SyncReport(chunks={self.chunks}, embedded={self.embedded}, cached={self.cached}, reused={self.reused}, "
+            f"deleted={self.deleted}, tokens={self.tokens} [{self.token_counter}], seconds={self.seconds:.2f})"
+        )
+
+
+def _inputs(chunks: list[engine.CodeChunk]) -> dict[str, tuple[str, str]]:
+    """hash -> (path, input) in chunk order, first occurrence kept."""
+    out: dict[str, tuple[str, str]] = {}
+    for chunk in chunks:
+        text = embedding_text(chunk.path, chunk.start_line, chunk.name, chunk.type, chunk.parent, chunk.content)
+        out.setdefault(input_hash(text), (chunk.path, text))
+    return out
+
+
+class IndexView:
+    """Rows and search of an index database (shared by `SemanticIndex` and `open_index`)."""
+
+    def __init__(self, connection: Any, where: str, embed: Embedder | None, model_id: str | None,
+                 cache: VectorCache | None) -> None:
+        self._db = connection
+        self.where = where
+        self.embed = embed
+        self.model_id = None if embed is None else model_id_of(embed, model_id)
+        self.cache = cache if cache is not None else default_cache()
+
+    @property
+    def dimensions(self) -> int | None:
+        """Vector length the database stores (None while it holds nothing)."""
+        return _db.stored_dimensions(self._db)
+
+    def __len__(self) -> int:
+        if "chunks" not in _db.tables(self._db):
+            return 0
+        return int(self._db.execute("SELECT count(*) FROM chunks").fetchone()[0])
+
+    def rows(self) -> Any:
+        """Every stored row: id, path, lines, name, type, parent (parsed from the input), hash, sync id, input."""
+        if "chunks" not in _db.tables(self._db):
+            return _store.row_frame([])
+        return _store.row_frame(
+            self._db.execute("SELECT id, path, content, hash, syncId FROM chunks ORDER BY id").fetchall()
+        )
+
+    def vectors(self) -> tuple[np.ndarray, np.ndarray]:
+        """(ids, vectors) of every stored row, for checks and brute-force comparisons."""
+        rows = self._db.execute("SELECT id, vector FROM chunks ORDER BY id").fetchall()
+        ids = np.asarray([row[0] for row in rows], dtype=np.int64)
+        if not rows:
+            return ids, np.zeros((0, self.dimensions or 0), dtype=np.float32)
+        return ids, np.stack([np.frombuffer(row[1], dtype=np.float32) for row in rows])
+
+    def embed_query(self, query: str) -> np.ndarray:
+        if self.embed is None or self.model_id is None:
+            msg = "this index has no embedder; pass embed= (the model the index was built with) to search it"
+            raise ValueError(msg)
+        if not isinstance(query, str) or not query.strip():
+            msg = f"query must be a non-empty string, got {query!r}"
+            raise ValueError(msg)
+        digest = input_hash(query)
+        done = embed_texts(self.embed, {digest: query}, model=self.model_id, cache=self.cache,
+                           dimensions=self.dimensions)
+        return np.frombuffer(done.blobs[digest], dtype=np.float32)
+
+    def search(self, query: str, limit: int = 10) -> Any:
+        """The `limit` chunks nearest the query by L2 distance (sqlite-vec KNN), nearest first, as a DataFrame."""
+        _store.check_limit(limit)
+        if "chunk_vectors" not in _db.tables(self._db):
+            if len(self) == 0:
+                return _store.knn(self._db, None, limit)
+            msg = (
+                f"{self.where} has no chunk_vectors table yet (clanka creates it on start); open it once with "
+                "cn.SemanticIndex(root, embed=..., db=path) or let clanka start on it"
+            )
+            raise ValueError(msg)
+        return _store.knn(self._db, self.embed_query(query), limit)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> IndexView:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class SemanticIndex(IndexView):
+    """clanka's semantic index of a codebase: chunk, embed only new inputs, store in clanka's schema, search.
+
+    `embed` is any callable `list[str] -> (n, d) array` (see `cn.embedders`). `db` is ":memory:" or a
+    file (clanka's own is `.clanka/search.sqlite`): a database written here is one clanka opens, and the
+    reverse. Vectors go through `cache` (a `VectorCache`, by default one shared in-memory per process),
+    keyed by (model id, SHA-256 of the input), so nothing is embedded twice.
+    """
+
+    def __init__(
+        self,
+        source: str | PathLike[str] | None = None,
+        *,
+        embed: Embedder,
+        db: str | PathLike[str] = ":memory:",
+        chunk_size: int = 30,
+        chunk_overlap: int = 0,
+        chunk_max_characters: float | None = DEFAULT_MAX_CHARACTERS,
+        languages: str = "clanka",
+        batch_size: int = 300,
+        model_id: str | None = None,
+        cache: VectorCache | None = None,
+        token_counter: object = None,
+        workers: int | None = 1,
+        progress: bool | None = None,
+    ) -> None:
+        if not callable(embed):
+            msg = f"embed must be a callable list[str] -> (n, d) array, got {type(embed).__name__}; see cn.embedders"
+            raise TypeError(msg)
+        if source is None:
+            from .._sample import sample_codebase
+
+            source = sample_codebase()
+        root = Path(source)
+        if not root.is_dir():
+            msg = f"source {str(source)!r} is not a folder; pass the root of the codebase to index"
+            raise NotADirectoryError(msg)
+        engine.ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)  # fail early on bad settings
+        if languages not in engine.LANGUAGE_MODES:
+            msg = f"languages must be one of {sorted(engine.LANGUAGE_MODES)}, got {languages!r}"
+            raise ValueError(msg)
+        where = str(db)
+        connection = _db.connect(db)
+        try:
+            _db.check_clanka(connection, where)
+        except ValueError:
+            connection.close()
+            raise
+        super().__init__(connection, where, embed, model_id, cache)
+        self.root = root.resolve()
+        self.settings = {"chunk_size": chunk_size, "chunk_overlap": chunk_overlap,
+                         "chunk_max_characters": chunk_max_characters, "languages": languages}
+        self.batch_size = batch_size
+        self.token_counter: TokenCounter = resolve_counter(token_counter)
+        self.workers = workers
+        self.progress = progress
+        if self.dimensions is not None:
+            _db.create_schema(self._db, self.dimensions)  # clanka's start-up: triggers and backfill
+
+    def __repr__(self) -> str:
+        return f"SemanticIndex({str(self.root)!r}, db={self.where!r}, {len(self)} rows, model={self.model_id!r})"
+
+    def chunks(self) -> list[engine.CodeChunk]:
+        """What the chunker gives now at this index's settings."""
+        return list(engine.chunk_codebase(self.root, workers=self.workers, **self.settings))
+
+    def sync(self) -> SyncReport:
+        """Bring the index in step with the source, as clanka's index run does, in one transaction."""
+        started = time.perf_counter()
+        chunks = self.chunks()
+        inputs = _inputs(chunks)
+        sync_id = str(uuid.uuid4())
+        stored = self._stored_hashes(list(inputs))
+        new = {digest: text for digest, (_, text) in inputs.items() if digest not in stored}
+        vectors, computed, tokens = self._vectors(new)
+        with self._db:  # a savepoint: an error anywhere below rolls every statement back
+            if vectors:
+                _db.create_schema(self._db, len(next(iter(vectors.values()))) // 4)
+            elif "chunks" not in _db.tables(self._db):
+                self._db.execute(_db.CHUNKS_TABLE)
+                self._db.execute(_db.HASH_INDEX)
+            self._db.execute("CREATE TEMP TABLE IF NOT EXISTS current_hashes (hash TEXT PRIMARY KEY)")
+            self._db.execute("DELETE FROM temp.current_hashes")
+            self._db.executemany("INSERT INTO temp.current_hashes VALUES (?)", [(h,) for h in stored])
+            # clanka's exists(hash) finds one row per hash and setSyncId marks that row only.
+            self._db.execute(
+                "UPDATE chunks SET syncId = ? WHERE id IN (SELECT min(id) FROM chunks "
+                "WHERE hash IN (SELECT hash FROM temp.current_hashes) GROUP BY hash)",
+                (sync_id,),
+            )
+            self._insert(inputs, new, vectors, sync_id)
+            self._db.execute("DELETE FROM chunks WHERE syncId != ?", (sync_id,))
+            deleted = self._db.changes()
+            self._db.execute("DROP TABLE temp.current_hashes")
+        return SyncReport(
+            chunks=len(chunks), inputs=len(inputs), embedded=computed, cached=len(new) - computed,
+            reused=len(stored), deleted=deleted, tokens=tokens, token_counter=self.token_counter.name,
+            seconds=time.perf_counter() - started, sync_id=sync_id,
+        )
+
+    def update_file(self, path: str | PathLike[str]) -> SyncReport:
+        """Re-index one file as clanka's `updateFile`: drop its rows, insert its chunks now under a new syncId.
+
+        A path outside the root is ignored (as clanka does); a file that is gone or gives no chunks just
+        loses its rows. Vectors of inputs the file already had are reused rather than computed again.
+        """
+        started = time.perf_counter()
+        relative = self._relative(path)
+        sync_id = str(uuid.uuid4())
+        if relative is None:
+            return SyncReport(0, 0, 0, 0, 0, 0, 0, self.token_counter.name, time.perf_counter() - started, sync_id)
+        chunks = engine.chunk_file(self.root, relative, **self.settings) if (self.root / relative).is_file() else []
+        inputs = _inputs(chunks)
+        has_table = "chunks" in _db.tables(self._db)
+        old = dict(self._db.execute("SELECT hash, vector FROM chunks WHERE path = ?", (relative,)).fetchall()) \
+            if has_table else {}
+        new = {digest: text for digest, (_, text) in inputs.items() if digest not in old}
+        vectors, computed, tokens = self._vectors(new)
+        vectors.update({digest: old[digest] for digest in inputs if digest in old})
+        with self._db:
+            if vectors:
+                _db.create_schema(self._db, len(next(iter(vectors.values()))) // 4)
+            deleted = 0
+            if has_table:
+                self._db.execute("DELETE FROM chunks WHERE path = ?", (relative,))
+                deleted = self._db.changes()
+            self._insert(inputs, inputs, vectors, sync_id)
+        reused = len(inputs) - len(new)
+        return SyncReport(
+            chunks=len(chunks), inputs=len(inputs), embedded=computed, cached=len(new) - computed, reused=reused,
+            deleted=deleted - reused, tokens=tokens, token_counter=self.token_counter.name,
+            seconds=time.perf_counter() - started, sync_id=sync_id,
+        )
+
+    def remove_file(self, path: str | PathLike[str]) -> int:
+        """Drop one file's rows, as clanka's `removeFile`; returns how many were deleted (0 outside the root)."""
+        relative = self._relative(path)
+        if relative is None or "chunks" not in _db.tables(self._db):
+            return 0
+        with self._db:
+            self._db.execute("DELETE FROM chunks WHERE path = ?", (relative,))
+            return int(self._db.changes())
+
+    def _relative(self, path: str | PathLike[str]) -> str | None:
+        candidate = Path(path)
+        absolute = (candidate if candidate.is_absolute() else self.root / candidate).resolve()
+        try:
+            relative = absolute.relative_to(self.root).as_posix()
+        except ValueError:
+            return None
+        return relative if relative not in ("", ".") else None
+
+    def _stored_hashes(self, hashes: list[str]) -> set[str]:
+        if "chunks" not in _db.tables(self._db):
+            return set()
+        found: set[str] = set()
+        for start in range(0, len(hashes), 500):
+            part = hashes[start : start + 500]
+            marks = ",".join("?" * len(part))
+            found.update(row[0] for row in self._db.execute(f"SELECT hash FROM chunks WHERE hash IN ({marks})", part))
+        return found
+
+    def _vectors(self, new: dict[str, str]) -> tuple[dict[str, bytes], int, int]:
+        """Vectors for the new inputs (cache first), how many were computed, and their tokens."""
+        if not new:
+            return {}, 0, 0
+        assert self.embed is not None and self.model_id is not None  # set in __init__
+        bar = _bar(self.progress, len(new))
+        try:
+            done = embed_texts(
+                self.embed, new, model=self.model_id, cache=self.cache, batch_size=self.batch_size,
+                dimensions=self.dimensions, on_batch=None if bar is None else bar.update,
+            )
+        finally:
+            if bar is not None:
+                bar.close()
+        tokens = sum(self.token_counter.count_many([new[digest] for digest in done.computed]))
+        return done.blobs, len(done.computed), tokens
+
+    def _insert(self, inputs: dict[str, tuple[str, str]], new: dict[str, Any], vectors: dict[str, bytes],
+                sync_id: str) -> None:
+        self._db.executemany(
+            "INSERT INTO chunks (path, content, hash, vector, syncId) VALUES (?, ?, ?, ?, ?)",
+            [(path, text, digest, vectors[digest], sync_id) for digest, (path, text) in inputs.items()
+             if digest in new],
+        )
+
+
+def _bar(progress: bool | None, total: int) -> Any:
+    if progress is False:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, desc="embedding", unit="input", delay=0.0 if progress else 1.0, leave=bool(progress))

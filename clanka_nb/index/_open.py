@@ -1,0 +1,93 @@
+"""`open_index`: look inside the `.clanka/search.sqlite` clanka built, and compare it with the chunker now."""
+
+from __future__ import annotations
+
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+from .. import engine
+from . import _db
+from ._index import DEFAULT_MAX_CHARACTERS, IndexView, _inputs
+from ._vectors import Embedder, VectorCache
+
+
+class OpenedIndex(IndexView):
+    """An existing index, opened read-only: `rows()`, `missing()` (with `root=`), `search()` (with `embed=`)."""
+
+    def __init__(self, connection: Any, where: str, root: Path | None, embed: Embedder | None,
+                 model_id: str | None, cache: VectorCache | None, settings: dict[str, Any]) -> None:
+        super().__init__(connection, where, embed, model_id, cache)
+        self.root = root
+        self.settings = settings
+        self._now: dict[str, tuple[str, str]] | None = None
+
+    def __repr__(self) -> str:
+        return f"OpenedIndex({self.where!r}, {len(self)} rows, {self.dimensions} dims, root={self.root})"
+
+    def _current(self) -> dict[str, tuple[str, str]]:
+        if self.root is None:
+            msg = "pass root= (the folder the index was built from) to compare the index with the chunker"
+            raise ValueError(msg)
+        if self._now is None:
+            self._now = _inputs(list(engine.chunk_codebase(self.root, **self.settings)))
+        return self._now
+
+    def rows(self) -> Any:
+        """Stored rows; with `root=`, `status`: `current` when the chunker gives that input now, else `stale`."""
+        frame = super().rows()
+        if self.root is not None:
+            now = self._current()
+            frame["status"] = ["current" if digest in now else "stale" for digest in frame["hash"]]
+        return frame
+
+    def missing(self) -> Any:
+        """Inputs the chunker gives now that the index lacks (what clanka's next run would embed)."""
+        from ._store import row_frame
+
+        now = self._current()
+        stored = set(super().rows()["hash"])
+        frame = row_frame([(None, path, text, digest, None) for digest, (path, text) in now.items()
+                           if digest not in stored])
+        return frame.drop(columns=["id", "sync_id"])
+
+
+def open_index(
+    path: str | PathLike[str],
+    *,
+    root: str | PathLike[str] | None = None,
+    embed: Embedder | None = None,
+    model_id: str | None = None,
+    cache: VectorCache | None = None,
+    chunk_size: int = 30,
+    chunk_overlap: int = 0,
+    chunk_max_characters: float | None = DEFAULT_MAX_CHARACTERS,
+    languages: str = "clanka",
+) -> OpenedIndex:
+    """Open clanka's index (`.clanka/search.sqlite`, or the folder holding `.clanka/`) read-only.
+
+    `root=` compares it with what the chunker gives now at the given settings (clanka's defaults);
+    `embed=` (the model it was built with) lets `.search()` run queries.
+    """
+    file = Path(path)
+    if file.is_dir():
+        file = file / ".clanka" / "search.sqlite"
+    connection = _db.connect(file, read_only=True, must_exist=True)
+    try:
+        _db.check_clanka(connection, str(file))
+        if "chunks" not in _db.tables(connection):
+            msg = f"{file} is empty, not a clanka index; pass clanka's .clanka/search.sqlite"
+            raise ValueError(msg)
+    except ValueError:
+        connection.close()
+        raise
+    folder = None
+    if root is not None:
+        folder = Path(root)
+        if not folder.is_dir():
+            connection.close()
+            msg = f"root {str(root)!r} is not a folder; pass the folder the index was built from"
+            raise NotADirectoryError(msg)
+    settings = {"chunk_size": chunk_size, "chunk_overlap": chunk_overlap,
+                "chunk_max_characters": chunk_max_characters, "languages": languages}
+    return OpenedIndex(connection, str(file), folder, embed, model_id, cache, settings)

@@ -1,0 +1,81 @@
+"""`IndexSearcher`: the retrieval probe's searcher backed by a real index (sqlite-vec KNN over clanka's schema)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..engine._embedding import input_hash
+from . import _db
+from ._store import MAX_K
+from ._vectors import Embedder, VectorCache, default_cache, embed_texts, model_id_of
+
+
+class IndexSearcher:
+    """Index texts into an in-memory index with clanka's schema and rank by sqlite-vec KNN (L2), as clanka searches.
+
+    Vectors go through `cache` keyed by (model id, SHA-256 of the text), so texts shared between the
+    settings of a sweep, and the queries, are embedded once; `embedded` counts texts the model computed
+    and `indexed` the texts indexed over all settings.
+    """
+
+    def __init__(self, embed: Embedder, *, cache: VectorCache | None = None, model_id: str | None = None,
+                 batch_size: int = 300) -> None:
+        if not callable(embed):
+            msg = f"embed must be a callable list[str] -> (n, d) array, got {type(embed).__name__}; see cn.embedders"
+            raise TypeError(msg)
+        self.embed = embed
+        self.model_id = model_id_of(embed, model_id)
+        self.cache = cache if cache is not None else default_cache()
+        self.batch_size = batch_size
+        self.embedded = 0
+        self.indexed = 0
+        self.dimensions: int | None = None
+        self._db: object | None = None
+        self._count = 0
+
+    def __repr__(self) -> str:
+        return f"IndexSearcher({self.model_id!r}, embedded={self.embedded}, indexed={self.indexed})"
+
+    def _vectors(self, texts: Sequence[str]) -> list[bytes]:
+        by_hash = {input_hash(text): text for text in texts}
+        done = embed_texts(self.embed, by_hash, model=self.model_id, cache=self.cache, batch_size=self.batch_size,
+                           dimensions=self.dimensions)
+        self.embedded += len(done.computed)
+        self.dimensions = done.dimensions
+        return [done.blobs[input_hash(text)] for text in texts]
+
+    def index(self, texts: Sequence[str]) -> None:
+        texts = list(texts)
+        blobs = self._vectors(texts)
+        self.indexed += len(texts)
+        connection = _db.connect(":memory:")
+        if blobs:
+            _db.create_schema(connection, len(blobs[0]) // 4)
+            with connection:
+                connection.executemany(
+                    "INSERT INTO chunks (id, path, content, hash, vector, syncId) VALUES (?, '', ?, ?, ?, 'probe')",
+                    ((i + 1, text, input_hash(text), blob) for i, (text, blob) in enumerate(zip(texts, blobs,
+                                                                                                  strict=True))),
+                )
+        if self._db is not None:
+            self._db.close()  # type: ignore[attr-defined]
+        self._db, self._count = connection, len(texts)
+
+    def search(self, query: str, k: int) -> list[int]:
+        return self.search_many([query], k)[0]
+
+    def search_many(self, queries: Sequence[str], k: int) -> list[list[int]]:
+        if self._db is None:
+            msg = "nothing is indexed yet; call index(texts) before searching"
+            raise RuntimeError(msg)
+        if not queries or self._count == 0:
+            return [[] for _ in queries]
+        depth = min(int(k), self._count, MAX_K)
+        out = []
+        for blob in self._vectors(list(queries)):
+            rows = self._db.execute(  # type: ignore[attr-defined]
+                "SELECT rowid FROM chunk_vectors WHERE vector MATCH ? AND k = ? ORDER BY distance",
+                (blob, depth),
+            ).fetchall()
+            out.append([row[0] - 1 for row in rows])
+        return out
