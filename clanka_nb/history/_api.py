@@ -10,7 +10,7 @@ import pandas as pd
 
 from ..engine._cache import ParseCache
 from ..frames._progress import Progress
-from ._churn import REASONS, TokenCounter, _walk
+from ._churn import REASONS, _walk
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -27,7 +27,7 @@ def churn(
     chunk_overlap: int | list[int] = 0,
     chunk_max_characters: int | list[int | None] | None = CLANKA_MAX_CHARACTERS,
     languages: str = "clanka",
-    token_counter: TokenCounter | None = None,
+    token_counter: object = None,
     max_file_size: str | int = "1M",
     cache: bool | ParseCache = True,
     progress: Progress = None,
@@ -38,7 +38,8 @@ def churn(
     `date`, `subject`, `files_changed`, the settings, `inputs` (distinct embedding inputs after the
     commit), `embedded` (inputs whose SHA-256 the previous commit's index lacks), `reused`, `deleted`,
     why inputs were embedded (`new_file`, `edited`, `line_shift`: same chunk text, moved lines),
-    `seconds`, and `tokens_embedded` when a `token_counter` (text -> int) is given. The commit just
+    `seconds`, and `tokens_embedded` when a `token_counter` is given (as for chunk frames: a callable
+    text -> int, a tiktoken encoding, a `tokenizers.Tokenizer` or "cl100k_base"). The commit just
     before the range is the baseline; only the files each commit changed are read and parsed.
     """
     steps = _walk(

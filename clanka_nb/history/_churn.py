@@ -13,7 +13,7 @@ import itertools
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,10 +25,11 @@ from ..engine._codebase import load
 from ..engine._declarations import check_languages
 from ..engine._embedding import embedding_text, input_hash
 from ..frames._progress import Progress, bar
+from ..index import TokenCounter
+from ..index import token_counter as resolve_counter
 from ._git import BlobReader, Commit, changes, first_parent_commits, repository, tree_files
 from ._mirror import Mirror
 
-TokenCounter = Callable[[str], int]
 # Why an input is embedded again: its file is new, its text is new, or only its line numbers moved.
 REASONS = ("new_file", "edited", "line_shift")
 
@@ -87,15 +88,13 @@ def _walk(
     chunk_overlap: object,
     chunk_max_characters: object,
     languages: str,
-    token_counter: TokenCounter | None,
+    token_counter: object,
     max_file_size: str | int,
     cache: bool | ParseCache,
     progress: Progress,
 ) -> Iterator[_Step]:
     languages = check_languages(languages)
-    if token_counter is not None and not callable(token_counter):
-        msg = f"token_counter must be a function text -> number of tokens, got {token_counter!r}"
-        raise TypeError(msg)
+    counter = None if token_counter is None else resolve_counter(token_counter)
     grid = [
         engine.ChunkSettings.build(size, overlap, limit)
         for size, overlap, limit in itertools.product(
@@ -114,7 +113,7 @@ def _walk(
         for path in sorted(listed):
             text = _prepare(mirror, path, languages, parse_cache)
             for state in states:
-                _replace(state, path, state.cut(text), _Tally(), None, token_counter)
+                _replace(state, path, state.cut(text), _Tally(), None, None)
         previous = baseline
         with bar(progress, len(commits), "commits", unit="commit") as shown:
             for commit in commits:
@@ -139,7 +138,7 @@ def _walk(
                             continue
                         file_tally = _Tally()
                         new = state.cut(texts.get(path)) if path in now else {}
-                        _replace(state, path, new, file_tally, path not in listed, token_counter)
+                        _replace(state, path, new, file_tally, path not in listed, counter)
                         tally.embedded += file_tally.embedded
                         tally.deleted += file_tally.deleted
                         tally.reasons.update(file_tally.reasons)
@@ -147,7 +146,7 @@ def _walk(
                         if file_tally.embedded or file_tally.deleted:
                             change = "added" if path not in listed else "deleted" if path not in now else "modified"
                             per_file.append(_file_row(commit, state.settings, path, change, file_tally))
-                    rows.append(_commit_row(commit, len(changed), state, tally, token_counter is not None))
+                    rows.append(_commit_row(commit, len(changed), state, tally, counter is not None))
                     file_rows.extend(per_file)
                 listed, previous = now, commit.hash
                 seconds = time.perf_counter() - started
@@ -187,17 +186,9 @@ def _replace(
                 reason = "new_file" if new_file else "line_shift" if shape in old_shapes else "edited"
                 tally.reasons[reason] += 1
             if token_counter is not None:
-                tally.tokens += _count(token_counter, source)
+                tally.tokens += token_counter(source)
         state.counts[digest] += 1
     state.files[path] = {digest: shape for digest, (shape, _) in new.items()}
-
-
-def _count(token_counter: TokenCounter, text: str) -> int:
-    count = token_counter(text)
-    if isinstance(count, bool) or not isinstance(count, int | float) or count != count:
-        msg = f"token_counter returned {count!r} for an input; it must return a number of tokens (an int)"
-        raise TypeError(msg)
-    return int(count)
 
 
 def _settings_columns(settings: engine.ChunkSettings) -> dict[str, Any]:

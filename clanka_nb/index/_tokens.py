@@ -73,9 +73,9 @@ def token_counter(spec: object) -> TokenCounter:
 
         def count_many(texts: Sequence[str]) -> list[int]:
             counts = [function(text) for text in texts]
-            bad = next((c for c in counts if isinstance(c, bool) or not isinstance(c, int) or c < 0), None)
-            if bad is not None:
-                msg = f"token_counter returned {bad!r}; it must return a non-negative int per text"
+            bad = [c for c in counts if isinstance(c, bool) or not isinstance(c, int) or c < 0]
+            if bad:  # a list, not next(..., None): the bad value may itself be None
+                msg = f"token_counter returned {bad[0]!r}; it must return a non-negative int per text"
                 raise ValueError(msg)
             return counts
 

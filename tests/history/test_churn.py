@@ -164,7 +164,7 @@ def test_token_counts_are_summed_over_embedded_inputs(tmp_path: Path) -> None:
     frame = churn(repo, revs="HEAD~1..HEAD", token_counter=len, progress=False)
     text = embedding_text("b.ts", 1, "b", "variable", None, "export const b = 2;")
     assert frame["tokens_embedded"].tolist() == [len(text)]
-    with pytest.raises(TypeError, match="token_counter"):
+    with pytest.raises(ValueError, match="token_counter returned None"):
         churn(repo, revs="HEAD~1..HEAD", token_counter=lambda text: None, progress=False)  # type: ignore[arg-type]
 
 
