@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from ._chunker import CodeChunk, PreparedText, astuple_chunk, chunks_of, prepare, spans_of
@@ -13,6 +12,7 @@ from ._declarations import check_languages
 from ._listing import list_files, resolve_root
 from ._reading import CONTENT_REASONS, FileReport, FileStatus, read_text, relative_path
 from ._settings import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings
+from ._workers import ordered_map
 
 Progress = Callable[[int], None]
 
@@ -72,11 +72,10 @@ def _in_order(func: Callable, jobs: list, workers: int, progress: Progress | Non
     if not _parallel(workers, jobs):
         yield from _counted(map(func, jobs), progress)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        # Small batches amortise the cost of sending results between processes, while keeping
-        # both processes busy to the end even when a few files are much bigger than the rest.
-        batch = max(1, min(16, len(jobs) // (workers * 16)))
-        yield from _counted(pool.map(func, jobs, chunksize=batch), progress)
+    # Small batches amortise the cost of sending results between processes, while keeping
+    # both processes busy to the end even when a few files are much bigger than the rest.
+    batch = max(1, min(16, len(jobs) // (workers * 16)))
+    yield from _counted(ordered_map(func, jobs, workers, batch), progress)
 
 
 def load_all(
