@@ -17,6 +17,54 @@ from ._files import IGNORED_SEGMENTS, is_meaningful_file
 _DIR_MARK = "ps_d"
 _RULE_FILES = (".rgignore", ".ignore", ".gitignore")
 
+# How pathspec writes a glob `*` (any run of characters within one path segment).
+_STAR = "[^/]*"
+# One fixed-width piece of a segment that cannot match `/`: an escaped symbol, `?`, a bracket set or a
+# plain character.
+_FIXED = re.compile(r"(?:\\[^\w/]|\[\^/\]|\[(?!\^)[^\]\\/]*\]|[^\\\[\]().*+?{}|^$/])+")
+_SET = re.compile(r"\[(?!\^/\])[^\]]*\]")
+# How pathspec writes a `/**/` inside a glob (any number of whole folders), and the whole folders
+# (no star, none ending in `/`) that may stand between two of them.
+_FOLDERS = "(?:/.+)?"
+_SEGMENTS = re.compile(r"(?:/" + _FIXED.pattern + r")+")
+
+
+def _linear(pattern: str) -> str:
+    """pathspec's regex for a glob, rewritten so that matching cannot backtrack catastrophically.
+
+    Consecutive stars become one (`**********` was ten nested `[^/]*`: minutes on a 40-character
+    name), and `*piece*` commits to the first place `piece` fits (`(?>[^/]*?piece)`): a glob's star
+    followed by a fixed-width piece and then another star can always take the leftmost fit, so the
+    set of matched paths is unchanged while `*a*a*a*...` no longer tries every split. A piece that
+    might match `/` or is not fixed-width is left alone. Each star then costs one pass over the name.
+    """
+    while _STAR + _STAR in pattern:
+        pattern = pattern.replace(_STAR + _STAR, _STAR)
+    parts = pattern.split(_STAR)
+    out = [parts[0]]
+    for index, part in enumerate(parts[1:], 1):
+        followed_by_star = index < len(parts) - 1
+        if followed_by_star and _FIXED.fullmatch(part) and not any(
+            re.fullmatch(found, "/") for found in _SET.findall(part)
+        ):
+            out.append(f"(?>[^/]*?{part})")
+        else:
+            out.append(_STAR + part)
+    return _linear_folders("".join(out))
+
+
+def _linear_folders(pattern: str) -> str:
+    """`a/**/x/**/b` the same way: `/**/x` followed by another `/**` takes the first folder `x` fits."""
+    parts = pattern.split(_FOLDERS)
+    out = [parts[0]]
+    for index, part in enumerate(parts[1:], 1):
+        followed = index < len(parts) - 1
+        if followed and _SEGMENTS.fullmatch(part) and not any(re.fullmatch(found, "/") for found in _SET.findall(part)):
+            out.append(f"(?>(?:/.+?)??{part}(?=/))")
+        else:
+            out.append(_FOLDERS + part)
+    return "".join(out)
+
 
 def resolve_root(root: str | os.PathLike[str]) -> Path:
     """The root as an absolute path; a clear error when it is missing or not a folder."""
@@ -91,9 +139,9 @@ class _IgnoreFile:
         self.strip, self.prefix = strip, prefix
         self.patterns: list[tuple[bool, re.Pattern[str], bool]] = []
         for pattern in reversed(_compile(lines)):  # the last matching line decides, so try it first
-            regex = pattern.regex
-            if pattern.include is None or regex is None:
+            if pattern.include is None or pattern.regex is None:
                 continue
+            regex = re.compile(_linear(pattern.regex.pattern), pattern.regex.flags)
             if _DIR_MARK in regex.groupindex:
                 # ripgrep matches a path by itself, never through its parent folders (an ignored folder
                 # is pruned instead), so the match must reach the end: a dir as `a/b/`, a file as `a/b`.
