@@ -5,7 +5,7 @@ from ._chunker import CodeChunk, PreparedText
 from ._codebase import Codebase, UnreadableFileWarning
 from ._declarations import LANGUAGE_MODES, Declaration
 from ._files import is_meaningful_file, is_probably_minified, language_of
-from ._listing import list_files
+from ._listing import list_file_names, list_files
 from ._reading import FileReport, FileStatus
 from ._settings import ChunkSettings
 from ._text import is_meaningful_line, js_length
@@ -32,5 +32,6 @@ __all__ = [
     "is_probably_minified",
     "js_length",
     "language_of",
+    "list_file_names",
     "list_files",
 ]

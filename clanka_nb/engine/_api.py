@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from ._chunker import CodeChunk, chunks_of, prepare
 from ._codebase import check_workers, chunk_all
 from ._declarations import check_languages
-from ._listing import list_files, resolve_root
+from ._listing import list_file_names, resolve_root
 from ._reading import relative_path
 from ._settings import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings
 
@@ -82,9 +82,9 @@ def chunk_codebase(
     languages: str = "clanka",
     workers: int | None = 1,
 ) -> Iterator[CodeChunk]:
-    """Chunks of every file `list_files` gives, in its order."""
+    """Chunks of every file `list_files` gives, in its order, each read by its own name."""
     ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)  # fail before listing
-    files = list_files(root, max_file_size=max_file_size)
+    files = list_file_names(root, max_file_size=max_file_size)
     return chunk_files(
         root, files, chunk_size=chunk_size, chunk_overlap=chunk_overlap,
         chunk_max_characters=chunk_max_characters, languages=languages, workers=workers,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -9,8 +10,8 @@ from pathlib import Path
 
 from ._chunker import CodeChunk, PreparedText, astuple_chunk, chunks_of, prepare, spans_of
 from ._declarations import check_languages
-from ._listing import list_files, resolve_root
-from ._reading import CONTENT_REASONS, FileReport, FileStatus, read_text, relative_path
+from ._listing import list_file_names, resolve_root
+from ._reading import CONTENT_REASONS, OUTSIDE_ROOT, FileReport, FileStatus, read_text, relative_path
 from ._settings import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings
 from ._workers import ordered_map
 
@@ -50,11 +51,11 @@ def _chunk_star(job: tuple[Path, str, str, ChunkSettings]) -> tuple[FileReport, 
 
 
 class UnreadableFileWarning(UserWarning):
-    """A listed file could not be read, so it gives no chunks (the reference skips it silently)."""
+    """A listed file could not be read (or was refused: it resolves outside the root), so it gives no chunks."""
 
 
 def _warn_unreadable(report: FileReport) -> None:
-    if report.status is FileStatus.UNREADABLE:
+    if report.status is FileStatus.UNREADABLE or (report.reason or "").startswith(OUTSIDE_ROOT):
         msg = f"{report.path}: {report.reason}; it gives no chunks (Codebase(root).reports lists every file's fate)"
         warnings.warn(msg, UnreadableFileWarning, stacklevel=4)
 
@@ -132,7 +133,8 @@ class Codebase:
         self._texts: dict[str, PreparedText] = {}
         self._reports: dict[str, FileReport] = {}
         if paths is None:
-            listed = list_files(self.root, max_file_size=max_file_size)
+            # Read by their names on disk: two names may give one reported path (see _flag_collisions).
+            listed = list_file_names(self.root, max_file_size=max_file_size)
             self.files: list[str] = listed
         else:
             listed, self.files = [], []
@@ -149,6 +151,22 @@ class Codebase:
             self._reports[report.path] = report
             if text is not None:
                 self._texts[report.path] = text
+        self._flag_collisions()
+
+    def _flag_collisions(self) -> None:
+        """Say so in the reports when two files' chunks carry one path (`back\\slash.ts`, `back/slash.ts`)."""
+        names: dict[str, set[str]] = {}
+        for name in self.files:
+            names.setdefault(name.replace("\\", "/"), set()).add(name)
+        for shown, group in names.items():
+            if len(group) < 2:
+                continue
+            others = ", ".join(repr(name) for name in sorted(group))
+            note = f"files {others} are all reported as {shown!r} (a '\\' in a name becomes '/', as in the reference)"
+            for name in group:
+                report = self._reports[name]
+                reason = note if report.reason is None else f"{report.reason}; {note}"
+                self._reports[name] = dataclasses.replace(report, reason=reason)
 
     @classmethod
     def from_texts(cls, texts: Mapping[str, str], *, languages: str = "clanka") -> Codebase:
@@ -183,7 +201,8 @@ class Codebase:
         return self._texts.get(self._known(path))
 
     def _known(self, path: str) -> str:
-        key = path.replace("\\", "/")
+        # A file's own name first (`back\\slash.ts` is not `back/slash.ts`), then the reported path.
+        key = path if path in self._reports else path.replace("\\", "/")
         if key not in self._reports:
             msg = f"{path!r} is not a file of this codebase; see Codebase.files for the listed paths"
             raise KeyError(msg)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pathspec
 
-from ._collation import sorted_like_js
+from ._collation import collation_key
 from ._files import IGNORED_SEGMENTS, is_meaningful_file
 
 # pathspec captures the `/` that means "this path is a directory" in a group of this name. A pattern
@@ -263,12 +263,22 @@ def list_files(root: str | os.PathLike[str], *, max_file_size: str | int = "1M")
     """The meaningful files `rg --files --hidden --max-filesize 1M --glob '!.git'` lists in `root`.
 
     Paths are relative to the root, with forward slashes (a `\\` in a file name becomes one too, as in the
-    reference), in JavaScript `localeCompare` order. Hidden
+    reference), in JavaScript `localeCompare` order. `list_file_names` gives the same files by the
+    names they have on disk, to read them by. Hidden
     files count; the `.git` folder, symbolic links, FIFOs, sockets, devices and files over
     `max_file_size` bytes do not. `.rgignore` and `.ignore` files apply everywhere (those of the folders
     above the root too, as in ripgrep); `.gitignore` files and `.git/info/exclude` only inside a git
     work tree. Unlike ripgrep, the user's global git excludes (`core.excludesFile`) are never read, so
     the listing depends on the tree alone. Unreadable folders and files vanishing mid-walk are skipped.
+    """
+    return [name.replace("\\", "/") for name in list_file_names(root, max_file_size=max_file_size)]
+
+
+def list_file_names(root: str | os.PathLike[str], *, max_file_size: str | int = "1M") -> list[str]:
+    """`list_files`, each file by its own name on disk (relative, a `\\` in a name kept), in the same order.
+
+    Two files can have one listed path (`back\\slash.ts` and `back/slash.ts`); reading each by its
+    own name, as the reference does, keeps both contents.
     """
     base = resolve_root(root)
     limit = parse_size(max_file_size)
@@ -299,7 +309,9 @@ def list_files(root: str | os.PathLike[str], *, max_file_size: str | int = "1M")
                     and not rules.ignores(rel, False)
                     and entry.stat(follow_symlinks=False).st_size <= limit
                 ):
-                    found.append(rel.replace("\\", "/"))  # the reference normalises a `\` in a name too
+                    found.append(rel)
             except OSError:
                 continue  # vanished since the scan
-    return sorted_like_js(found)
+    # Ordered by the reported path (a `\` in a name becomes `/`, as in the reference); of two names
+    # with one path, the one spelled with `/` first.
+    return sorted(found, key=lambda rel: (collation_key(rel.replace("\\", "/")), "\\" in rel))

@@ -57,6 +57,8 @@ def _serve(conn: Connection, func: Callable, parent_pid: int, ppid: int | None) 
     # Ctrl-C in a terminal reaches the whole process group; only the parent decides what it means
     # (it then ends the workers), so a worker never dies half-way through a reply.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # blocked from birth by _Pool, so no Ctrl-C came before the line above
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     threading.Thread(target=_exit_when_parent_dies, args=(parent_pid, ppid), daemon=True).start()
     while True:
         try:
@@ -70,12 +72,20 @@ def _serve(conn: Connection, func: Callable, parent_pid: int, ppid: int | None) 
 
 
 class _Pool:
-    """`workers` processes, each with its own duplex pipe; ended for sure by `close()`."""
+    """Worker processes, each with its own duplex pipe; ended for sure by `close()`."""
 
-    def __init__(self, func: Callable, workers: int) -> None:
-        context = multiprocessing.get_context()
+    def __init__(self) -> None:
         self.processes: list[multiprocessing.process.BaseProcess] = []
         self.conns: list[Connection] = []
+
+    def start(self, func: Callable, workers: int) -> None:
+        """Start the workers; the caller closes the pool whatever happens, so none is left behind."""
+        context = multiprocessing.get_context()
+        # Ctrl-C is held back (not lost) while the workers start: one that came between a fork and the
+        # worker's SIG_IGN would kill it. The parent gets it as soon as they all run.
+        masked = hasattr(signal, "pthread_sigmask")
+        if masked:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             for _ in range(workers):
                 mine, theirs = context.Pipe()
@@ -86,9 +96,9 @@ class _Pool:
                 theirs.close()
                 self.processes.append(process)
                 self.conns.append(mine)
-        except BaseException:
-            self.close(graceful=False)
-            raise
+        finally:
+            if masked:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
     def close(self, *, graceful: bool) -> None:
         """Stop every worker: ask politely after a full run, terminate at once after an error or Ctrl-C."""
@@ -128,9 +138,10 @@ def ordered_map(func: Callable, jobs: Sequence, workers: int, batch: int) -> Ite
     """
     batches = [jobs[i : i + batch] for i in range(0, len(jobs), batch)]
     window = workers * BATCHES_IN_FLIGHT
-    pool = _Pool(func, workers)
+    pool = _Pool()
     finished = False
     try:
+        pool.start(func, workers)
         sent = 0
         ready: dict[int, list] = {}
         busy: dict[Connection, list[int]] = {conn: [] for conn in pool.conns}

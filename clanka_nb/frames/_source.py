@@ -33,7 +33,8 @@ def open_source(
     if isinstance(source, engine.Codebase):
         check_languages(source, languages)
         return source
-    listed = engine.list_files(source, max_file_size=max_file_size) if paths is None else list(paths)
+    # Each file by its own name on disk: two names can share one reported path (`a\\b.ts`, `a/b.ts`).
+    listed = engine.list_file_names(source, max_file_size=max_file_size) if paths is None else list(paths)
     with bar(progress, len(listed), "reading and parsing") as handle:
         return engine.Codebase(
             source,
@@ -48,8 +49,5 @@ def select(codebase: engine.Codebase, paths: Iterable[str | os.PathLike[str]] | 
     """The codebase's paths to work on: all files, or the given ones (checked to belong to it)."""
     if paths is None:
         return list(codebase.files)
-    chosen = []
-    for path in paths:
-        codebase.report(os.fspath(path))  # raises KeyError naming the path when it is not in the codebase
-        chosen.append(os.fspath(path).replace("\\", "/"))
-    return chosen
+    # The report's path is the codebase's own key for the file; KeyError names an unknown path.
+    return [codebase.report(os.fspath(path)).path for path in paths]

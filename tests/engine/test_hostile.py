@@ -14,6 +14,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from clanka_nb.engine import (
+    Codebase,
+    FileStatus,
+    UnreadableFileWarning,
+    _codebase,
+    chunk_codebase,
+    chunk_file,
+    chunk_files,
+    list_file_names,
+    list_files,
+)
 from clanka_nb.engine._chunker import PreparedText, plan_ranges
 from clanka_nb.engine._declarations import Declaration, parent_label
 from clanka_nb.engine._listing import _linear
@@ -106,3 +117,89 @@ def test_a_hostile_ignore_rule_lists_in_bounded_time(tmp_path, rule, hidden):
             (folder / name).write_text("const x = 1\n", encoding="utf-8")
     listed = list_within(20, tmp_path)
     assert sorted(listed) == [path for path in _ALL if path not in hidden]
+
+
+# --- paths that resolve outside the root ---------------------------------------------------------------
+
+SECRET = "export const secret = 'outside the root'\n"
+
+
+@pytest.fixture
+def linked(tmp_path: Path) -> Path:
+    """root/ with outside.ts (a link to a file outside), linkdir/ (a link to a folder outside), inner.ts
+    (a link to a file inside) and own.ts."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.ts").write_text(SECRET, encoding="utf-8")
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "own.ts").write_text("export const own = 1\n", encoding="utf-8")
+    (root / "outside.ts").symlink_to(outside / "secret.ts")
+    (root / "linkdir").symlink_to(outside, target_is_directory=True)
+    (root / "inner.ts").symlink_to(root / "own.ts")
+    return root
+
+
+REFUSED = ["outside.ts", "linkdir/secret.ts"]
+
+
+@pytest.mark.parametrize("path", REFUSED)
+def test_chunk_file_refuses_a_path_resolving_outside_the_root(linked, path):
+    with pytest.warns(UnreadableFileWarning, match="resolves outside the root folder"):
+        assert chunk_file(linked, path) == []
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_chunk_files_and_codebase_never_read_outside_the_root(linked, workers, monkeypatch):
+    monkeypatch.setattr(_codebase, "MIN_FILES_FOR_PROCESSES", 0)
+    with pytest.warns(UnreadableFileWarning, match="resolves outside the root folder"):
+        chunks = list(chunk_files(linked, [*REFUSED, "own.ts", "inner.ts"], workers=workers))
+    assert [c.path for c in chunks] == ["own.ts", "inner.ts"]  # a link that stays inside is read
+    assert all("secret" not in c.content for c in list(chunk_codebase(linked, workers=workers)))
+
+
+def test_codebase_reports_a_refused_path(linked):
+    codebase = Codebase(linked, paths=[*REFUSED, "own.ts"])
+    for path in REFUSED:
+        report = codebase.report(path)
+        assert report.status is FileStatus.NOT_INDEXED
+        assert "resolves outside the root folder" in report.reason
+        assert codebase.text(path) is None
+    assert [c.path for c in codebase.chunks()] == ["own.ts"]
+
+
+def test_the_root_itself_may_be_a_link(linked, tmp_path):
+    alias = tmp_path / "alias"
+    alias.symlink_to(linked, target_is_directory=True)
+    assert [c.path for c in chunk_file(alias, "own.ts")] == ["own.ts"]
+    with pytest.warns(UnreadableFileWarning):
+        assert chunk_file(alias, "outside.ts") == []
+
+
+# --- two files, one reported path -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def slashes(tmp_path: Path) -> Path:
+    (tmp_path / "back").mkdir()
+    (tmp_path / "back" / "slash.ts").write_text("export const real = 1\n", encoding="utf-8")
+    (tmp_path / "back\\slash.ts").write_text("export const backslash = 2\n", encoding="utf-8")
+    return tmp_path
+
+
+def test_each_listed_file_is_read_by_its_own_name(slashes):
+    assert list_files(slashes) == ["back/slash.ts", "back/slash.ts"]
+    assert list_file_names(slashes) == ["back/slash.ts", "back\\slash.ts"]
+    for chunks in (list(chunk_codebase(slashes)), Codebase(slashes).chunks()):
+        assert [(c.path, c.name) for c in chunks] == [("back/slash.ts", "real"), ("back/slash.ts", "backslash")]
+
+
+def test_a_collision_is_flagged_in_both_reports(slashes):
+    codebase = Codebase(slashes)
+    assert codebase.files == ["back/slash.ts", "back\\slash.ts"]
+    for name in codebase.files:
+        report = codebase.report(name)
+        assert report.status is FileStatus.CHUNKED
+        assert "are all reported as 'back/slash.ts'" in report.reason
+    assert codebase.text("back\\slash.ts").declarations[0].name == "backslash"
+    assert codebase.text("back/slash.ts").declarations[0].name == "real"
