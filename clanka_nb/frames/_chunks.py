@@ -21,7 +21,7 @@ StrPath = str | os.PathLike[str]
 def settings_attrs(codebase: engine.Codebase, settings: engine.ChunkSettings) -> dict[str, Any]:
     """JSON-serialisable description of where a frame comes from (kept by `to_parquet`)."""
     return {
-        "root": str(codebase.root),
+        "root": _columns.readable(str(codebase.root)),  # attrs go into Parquet's metadata, as UTF-8
         "languages": codebase.languages,
         "chunk_size": settings.chunk_size,
         "chunk_overlap": settings.chunk_overlap,

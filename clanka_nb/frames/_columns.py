@@ -7,6 +7,7 @@ text is the `string` dtype, counts are `Int64`, ratios and statistics `Float64`,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -99,12 +100,41 @@ SWEEP: Schema = {
 }
 
 
+# A code point UTF-8 cannot hold: a lone surrogate. Python keeps a file name's undecodable bytes as
+# U+DC80..U+DCFF (surrogateescape); text can hold any lone surrogate (`"\\ud800"`).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    point = ord(match.group())
+    # A byte the file system gave (0x80..0xFF) reads as `\xff`, as `ls -b` shows it; any other as `\ud800`.
+    return f"\\x{point - 0xDC00:02x}" if 0xDC80 <= point <= 0xDCFF else f"\\u{point:04x}"
+
+
+def readable(text: str) -> str:
+    """`text` with each code point that cannot be UTF-8 written as an escape (`bad\\xff\\xfename.ts`).
+
+    The one policy for paths and text at the frame boundary: Arrow, Parquet, JSON and CSV need UTF-8,
+    so a name that is not UTF-8, or text with a lone surrogate, is shown readably instead of failing.
+    The engine keeps the exact text (its chunks are the reference's); only what frames show changes.
+    """
+    return _SURROGATE.sub(_escape, text)
+
+
+def _readable_strings(values: list[Any]) -> list[Any]:
+    return [readable(v) if isinstance(v, str) else v for v in values]
+
+
 def _array(values: Sequence[Any] | np.ndarray, dtype: Any) -> Any:
     if isinstance(dtype, pd.CategoricalDtype):
         return pd.Categorical(values, dtype=dtype)
     if isinstance(values, np.ndarray) and values.dtype.kind in "iufb":
         return pd.array(values, dtype=dtype)  # no per-item None checks on the fast path
-    return pd.array(list(values), dtype=dtype)
+    items = list(values)
+    try:
+        return pd.array(items, dtype=dtype)
+    except UnicodeEncodeError:  # rare, so the common case pays nothing for the check
+        return pd.array(_readable_strings(items), dtype=dtype)
 
 
 def build(columns: Mapping[str, Sequence[Any] | np.ndarray], schema: Schema, attrs: Mapping[str, Any]) -> pd.DataFrame:

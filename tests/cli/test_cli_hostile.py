@@ -1,0 +1,45 @@
+"""A tree with names that are not UTF-8 through every command and output format."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from clanka_nb._cli._parser import FORMATS
+from clanka_nb.cli import main
+
+SHOWN = "bad\\xff\\xfename.ts"
+
+
+@pytest.fixture
+def bad_names(tmp_path: Path) -> Path:
+    root = tmp_path / "tree"
+    root.mkdir()
+    with open(os.path.join(os.fsencode(root), b"bad\xff\xfename.ts"), "w", encoding="utf-8") as handle:
+        handle.write("export const x = 1\n")
+    (root / "good.ts").write_text("export function g() {}\n", encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("command", ["chunk", "files", "sweep"])
+def test_every_command_and_format_writes_a_tree_with_a_non_utf8_name(capsys, tmp_path, bad_names, command, fmt):
+    out_file = tmp_path / f"out.{fmt}"
+    extra = ["--chunk-size", "10,20"] if command == "sweep" else []
+    assert main([command, str(bad_names), "--format", fmt, "-o", str(out_file), "-q", *extra]) == 0
+    assert capsys.readouterr().err == ""
+    if command == "sweep":
+        return  # one row per setting: no paths, but it must not fail either
+    if fmt == "parquet":
+        paths = pd.read_parquet(out_file)["path"].tolist()
+    elif fmt == "jsonl":
+        paths = [json.loads(line)["path"] for line in out_file.read_text(encoding="utf-8").splitlines()]
+    elif fmt == "csv":
+        paths = pd.read_csv(out_file)["path"].tolist()
+    else:
+        paths = [line.split()[0] for line in out_file.read_text(encoding="utf-8").splitlines()[1:]]
+    assert sorted(paths) == sorted([SHOWN, "good.ts"])
