@@ -2,7 +2,7 @@
 
 from ._api import chunk_codebase, chunk_file, chunk_file_content, chunk_files
 from ._chunker import CodeChunk, PreparedText
-from ._codebase import Codebase, UnreadableFileWarning
+from ._codebase import Codebase, UnreadableFileWarning, prepared_texts
 from ._declarations import LANGUAGE_MODES, Declaration
 from ._files import is_meaningful_file, is_probably_minified, language_of
 from ._listing import list_file_names, list_files
@@ -34,4 +34,5 @@ __all__ = [
     "language_of",
     "list_file_names",
     "list_files",
+    "prepared_texts",
 ]

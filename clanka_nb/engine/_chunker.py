@@ -74,6 +74,10 @@ class PreparedText:
             self._plan = plan_ranges(self)
         return self._plan
 
+    def chunks(self, settings: ChunkSettings) -> list[CodeChunk]:
+        """This file's chunks at already-built settings (none unless its status is `chunked`)."""
+        return chunks_of(self, settings)
+
     def __getstate__(self) -> tuple:
         return tuple(getattr(self, name) for name in self.__slots__)
 

@@ -86,6 +86,21 @@ def load_all(
     return _in_order(_load_star, [(root, rel, languages) for rel in paths], workers, progress)
 
 
+def prepared_texts(
+    root: str | os.PathLike[str],
+    paths: Iterable[str],
+    *,
+    languages: str = "clanka",
+    workers: int | None = 1,
+    progress: Progress | None = None,
+) -> Iterator[tuple[PreparedText | None, FileReport]]:
+    """Each file of `paths` (names relative to `root`, e.g. from `list_file_names`) read and prepared, in
+    order, in `workers` processes, keeping none: a frame built file by file needs one at a time. A name
+    that resolves outside the root is refused and reported, as everywhere."""
+    base = resolve_root(root)
+    return load_all(base, list(paths), check_languages(languages), check_workers(workers), progress)
+
+
 def chunk_all(
     root: Path, paths: Iterable[str], languages: str, settings: ChunkSettings, workers: int
 ) -> Iterator[CodeChunk]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 import clanka_nb as cn
@@ -103,3 +104,13 @@ def test_the_files_table_flags_two_files_with_one_reported_path(tmp_path):
     chunks = cn.chunk_codebase(tmp_path)
     assert chunks["name"].tolist() == ["real", "backslash"]
     assert chunks["path"].tolist() == ["back/slash.ts", "back/slash.ts"]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("embedding", [False, True])
+def test_a_folder_streamed_file_by_file_gives_the_frame_of_its_codebase(workers, embedding):
+    root = cn.sample_codebase()
+    streamed = cn.chunk_codebase(root, workers=workers, embedding=embedding, progress=False)
+    parsed = cn.chunk_codebase(engine.Codebase(root), embedding=embedding)
+    pd.testing.assert_frame_equal(streamed, parsed)
+    assert streamed.attrs == parsed.attrs
