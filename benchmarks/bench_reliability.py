@@ -124,11 +124,14 @@ def bench_unread(root: Path) -> None:
           f"vs {full:.1f} MB after reading all: {grew / full:.2f}x")
 
 
+def peak_mb(setup: str, run: str, root: Path) -> tuple[float, float]:
+    """Peak RSS in MB of a fresh process that runs `setup` then `run` (with `root` bound), and of its largest child."""
+    me, workers = map(int, _python(PEAK.format(setup=setup, run=run), str(root)).split())
+    return me / 1024, workers / 1024
+
+
 def bench_peaks(root: Path) -> bool:
-    peaks = {}
-    for name, (setup, run) in PEAK_RUNS.items():
-        me, workers = map(int, _python(PEAK.format(setup=setup, run=run), str(root)).split())
-        peaks[name] = (me / 1024, workers / 1024)
+    peaks = {name: peak_mb(setup, run, root) for name, (setup, run) in PEAK_RUNS.items()}
     base = peaks["engine chunk_codebase, 1 worker (baseline)"][0]
     print(f"{'peak RSS, fresh process each':<44} {'MB':>6} {'x engine':>9} {'workers MB':>11}")
     for name, (me, workers) in peaks.items():
