@@ -43,3 +43,16 @@ def test_every_command_and_format_writes_a_tree_with_a_non_utf8_name(capsys, tmp
     else:
         paths = [line.split()[0] for line in out_file.read_text(encoding="utf-8").splitlines()[1:]]
     assert sorted(paths) == sorted([SHOWN, "good.ts"])
+
+
+def test_a_file_linking_out_of_its_folder_is_refused_with_a_note(capsys, tmp_path):
+    (tmp_path / "secret.ts").write_text("export const secret = 1\n", encoding="utf-8")
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "outside.ts").symlink_to(tmp_path / "secret.ts")
+    assert main(["chunk", str(root / "outside.ts"), "--format", "jsonl"]) == 0
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "resolves outside the root folder" in err
+    assert main(["chunk", str(root), "--format", "jsonl"]) == 0  # a folder never lists the link
+    assert "secret" not in capsys.readouterr().out

@@ -24,6 +24,7 @@ from clanka_nb.engine import (
     chunk_files,
     list_file_names,
     list_files,
+    prepared_texts,
 )
 from clanka_nb.engine._chunker import PreparedText, plan_ranges
 from clanka_nb.engine._declarations import Declaration, parent_label
@@ -203,3 +204,15 @@ def test_a_collision_is_flagged_in_both_reports(slashes):
         assert "are all reported as 'back/slash.ts'" in report.reason
     assert codebase.text("back\\slash.ts").declarations[0].name == "backslash"
     assert codebase.text("back/slash.ts").declarations[0].name == "real"
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_prepared_texts_refuses_what_resolves_outside_the_root(linked, workers, monkeypatch):
+    monkeypatch.setattr(_codebase, "MIN_FILES_FOR_PROCESSES", 0)
+    results = list(prepared_texts(linked, [*REFUSED, "own.ts", "../outside/secret.ts"], workers=workers))
+    assert [report.path for _, report in results] == [*REFUSED, "own.ts", "../outside/secret.ts"]
+    for text, report in results:
+        if report.path == "own.ts":
+            assert text is not None and report.status is FileStatus.CHUNKED
+        else:
+            assert text is None and "resolves outside the root folder" in report.reason
