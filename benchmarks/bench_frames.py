@@ -9,8 +9,8 @@ time of this process are kept (all runs use one worker), and the targets are jud
 which other work on a busy machine does not inflate. Targets from the issue:
   frames.chunk_codebase, 1 worker      <= 1.2x list(engine.chunk_codebase(root, workers=1))
   frames.sweep, 20 settings, 1 worker  <  2x  one engine.chunk_codebase
-Peak memory (tracemalloc, in separate untimed runs) is reported, not judged. --check exits 1 when
-a target is missed.
+Peak memory (peak RSS of a fresh process per run, as bench_reliability.py measures it, so pandas,
+Arrow and tree-sitter count) is reported, not judged here. --check exits 1 when a target is missed.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ import os
 import subprocess
 import tarfile
 import time
-import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
@@ -55,15 +54,6 @@ def default_folder() -> Path | None:
     return max(candidates, key=folder_bytes, default=None)
 
 
-def peak_mb(run: Callable[[], object]) -> float:
-    tracemalloc.start()
-    try:
-        run()
-        return tracemalloc.get_traced_memory()[1] / 2**20
-    finally:
-        tracemalloc.stop()
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("folder", nargs="?", help="a folder of source code (default: largest benchmarks/.data package)")
@@ -90,7 +80,16 @@ def main() -> int:
             run()
             wall[name] = min(wall[name], time.perf_counter() - started)
             cpu[name] = min(cpu[name], time.process_time() - started_cpu)
-    memory = {name: peak_mb(run) for name, run in runs.items()}
+    from bench_reliability import peak_mb  # imports this module: only when run as a script
+
+    expressions = {
+        "engine.chunk_codebase": "list(engine.chunk_codebase(root, workers=1))",
+        "frames.chunk_codebase": "frames.chunk_codebase(root, workers=1, progress=False)",
+        "frames.sweep (20 settings)": f"frames.sweep(root, **{SWEEP!r}, workers=1, progress=False)",
+    }
+    setups = {name: "from clanka_nb import engine" if name.startswith("engine") else "from clanka_nb import frames"
+              for name in runs}
+    memory = {name: peak_mb(setups[name], expressions[name], root)[0] for name in runs}
 
     chunks = len(frames.chunk_codebase(root, workers=1, progress=False))
     print(f"{root}: {len(engine.list_files(root))} files, {chunks} chunks at chunk_size=30; best of {args.repeat}")

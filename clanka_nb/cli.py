@@ -193,7 +193,12 @@ def _source(args: argparse.Namespace, *, folder_only: bool) -> str | engine.Code
             "so it has no chunks",
             file=sys.stderr,
         )
-    return engine.Codebase(path.parent, paths=[path.name], languages=args.languages, workers=1)
+    codebase = engine.Codebase(path.parent, paths=[path.name], languages=args.languages, workers=1)
+    report = codebase.report(path.name)
+    if report.status is engine.FileStatus.NOT_INDEXED and engine.is_meaningful_file(path.name):
+        # Refused, not merely empty: a link leading out of its folder is never read.
+        print(f"{_parser.PROG}: note: {args.path!r} {report.reason}", file=sys.stderr)
+    return codebase
 
 
 def _check_settings(args: argparse.Namespace) -> None:

@@ -3,10 +3,10 @@
 from ._api import chunk_codebase, chunk_file, chunk_file_content, chunk_files
 from ._cache import ParseCache, ParseCacheWarning
 from ._chunker import CodeChunk, PreparedText
-from ._codebase import Codebase, UnreadableFileWarning
+from ._codebase import Codebase, UnreadableFileWarning, prepared_texts
 from ._declarations import LANGUAGE_MODES, Declaration
 from ._files import is_meaningful_file, is_probably_minified, language_of
-from ._listing import list_files
+from ._listing import list_file_names, list_files
 from ._reading import FileReport, FileStatus
 from ._settings import ChunkSettings, SettingClampedWarning
 from ._skipped import skipped_files
@@ -37,6 +37,8 @@ __all__ = [
     "is_probably_minified",
     "js_length",
     "language_of",
+    "list_file_names",
     "list_files",
+    "prepared_texts",
     "skipped_files",
 ]

@@ -10,7 +10,7 @@ from ._cache import ParseCache, resolve_cache
 from ._chunker import CodeChunk, chunks_of, prepare
 from ._codebase import chunk_all
 from ._declarations import check_languages
-from ._listing import list_files, resolve_root
+from ._listing import list_file_names, resolve_root
 from ._reading import relative_path
 from ._settings import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings, check_workers, path_list
 
@@ -93,9 +93,9 @@ def chunk_codebase(
     workers: int | None = 1,
     cache: bool | ParseCache = True,
 ) -> Iterator[CodeChunk]:
-    """Chunks of every file `list_files` gives, in its order."""
+    """Chunks of every file `list_files` gives, in its order, each read by its own name."""
     ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters, warn=False)  # fail before listing
-    files = list_files(root, max_file_size=max_file_size)
+    files = list_file_names(root, max_file_size=max_file_size)
     return chunk_files(
         root, files, chunk_size=chunk_size, chunk_overlap=chunk_overlap,
         chunk_max_characters=chunk_max_characters, languages=languages, workers=workers, cache=cache,

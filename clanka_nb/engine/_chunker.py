@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from itertools import accumulate, groupby
 from operator import attrgetter
@@ -74,6 +74,10 @@ class PreparedText:
         if self._plan is None:
             self._plan = plan_ranges(self)
         return self._plan
+
+    def chunks(self, settings: ChunkSettings) -> list[CodeChunk]:
+        """This file's chunks at already-built settings (none unless its status is `chunked`)."""
+        return chunks_of(self, settings)
 
     def __getstate__(self) -> tuple:
         return tuple(getattr(self, name) for name in self.__slots__)
@@ -208,21 +212,30 @@ def plan_ranges(text: PreparedText) -> list[Range]:
     """The settings-independent part of declaration chunking, worked out once per file."""
     count = text.line_count
     decls = text.declarations
-    methods: dict[str | None, list[Declaration]] = {}
+    methods: dict[str | None, list[tuple[int, int]]] = {}
     for d in decls:
         # Only ranges typed "method" count: a bodiless signature (type None) does not truncate,
         # which is what the reference's output shows although SPEC.md says "method range".
         if d.type == "method":
-            methods.setdefault(d.parent, []).append(d)
+            methods.setdefault(d.parent, []).append((d.start_line, d.end_line))
+    # A class truncates when one of its methods lies within it: some method starting at or after the
+    # class's start ends by its end. Per parent, methods by start with the least end from each one on
+    # answer that with one bisection (thousands of same-named classes made a scan quadratic).
+    inside: dict[str | None, tuple[list[int], list[int]]] = {}
+    for parent, spans in methods.items():
+        spans.sort()
+        least_ends = list(accumulate(reversed([end for _, end in spans]), min))[::-1]
+        inside[parent] = ([start for start, _ in spans], least_ends)
     plan = []
     for d in decls:
         start, end = max(1, min(count, d.start_line)), max(1, min(count, d.end_line))
         if end < start:
             continue
-        truncates = d.type == "class" and any(
-            m.start_line >= d.start_line and m.end_line <= d.end_line
-            for m in methods.get(parent_label("class", d.name), ())
-        )
+        truncates = False
+        if d.type == "class":
+            starts, least_ends = inside.get(parent_label("class", d.name), ((), ()))
+            first = bisect_left(starts, d.start_line)
+            truncates = first < len(starts) and least_ends[first] <= d.end_line
         plan.append(Range(start, end, d, truncates))
     return plan
 

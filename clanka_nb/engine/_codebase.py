@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from ._cache import ParseCache, resolve_cache
 from ._chunker import CodeChunk, PreparedText, astuple_chunk, chunks_of, prepare, spans_of
 from ._declarations import check_languages
-from ._listing import list_files, resolve_root
-from ._reading import CONTENT_REASONS, FileReport, FileStatus, looks_binary, read_text, relative_path
+from ._listing import list_file_names, resolve_root
+from ._reading import CONTENT_REASONS, OUTSIDE_ROOT, FileReport, FileStatus, looks_binary, read_text, relative_path
 from ._settings import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings, check_workers, path_list
+from ._workers import ordered_map
 
 Progress = Callable[[int], None]
 
@@ -41,11 +41,11 @@ def _chunk_star(job: tuple[Path, str, str, ParseCache | None, ChunkSettings]) ->
 
 
 class UnreadableFileWarning(UserWarning):
-    """A listed file could not be read, so it gives no chunks (the reference skips it silently)."""
+    """A listed file could not be read (or was refused: it resolves outside the root), so it gives no chunks."""
 
 
 def _warn_unreadable(report: FileReport) -> None:
-    if report.status is FileStatus.UNREADABLE:
+    if report.status is FileStatus.UNREADABLE or (report.reason or "").startswith(OUTSIDE_ROOT):
         msg = f"{report.path}: {report.reason}; it gives no chunks (Codebase(root).reports lists every file's fate)"
         warnings.warn(msg, UnreadableFileWarning, stacklevel=4)
 
@@ -63,30 +63,11 @@ def _in_order(func: Callable, jobs: list, workers: int, progress: Progress | Non
     if not _parallel(workers, jobs):
         yield from _counted(map(func, jobs), progress)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        # Small batches amortise the cost of sending results between processes, while keeping
-        # both processes busy to the end even when a few files are much bigger than the rest.
-        batch = max(1, min(16, len(jobs) // (workers * 16)))
-        done = 0
-        try:
-            for result in _counted(pool.map(func, jobs, chunksize=batch), progress):
-                done += 1
-                yield result
-        except BrokenProcessPool as error:
-            # The pool hands out batches in order and queues one more than it has workers.
-            raise BrokenProcessPool(_died_reading(jobs, done, (workers + 1) * batch)) from error
-
-
-def _died_reading(jobs: list, done: int, in_flight: int) -> str:
-    """Which files a worker that died (killed, out of memory, a crash) may have been reading."""
-    suspects = [job[1] for job in jobs[done : done + in_flight]]
-    shown = ", ".join(suspects[:5]) + (f" and {len(suspects) - 5} more" if len(suspects) > 5 else "")
-    return (
-        f"a worker process died (killed, out of memory or crashed) while reading one of: {shown}; "
-        f"run again with workers=1 to find the file, or leave it out (files before {suspects[0]!r} were done)"
-        if suspects
-        else "a worker process died (killed, out of memory or crashed); run again with workers=1"
-    )
+    # Small batches amortise the cost of sending results between processes, while keeping
+    # both processes busy to the end even when a few files are much bigger than the rest.
+    batch = max(1, min(16, len(jobs) // (workers * 16)))
+    # Every job's second item is the file's path: errors name the files a dead worker held.
+    yield from _counted(ordered_map(func, jobs, workers, batch, describe=lambda job: str(job[1])), progress)
 
 
 def load_all(
@@ -99,6 +80,23 @@ def load_all(
 ) -> Iterator[tuple[PreparedText | None, FileReport]]:
     """Read and prepare files in the given order."""
     return _in_order(_load_star, [(root, rel, languages, cache) for rel in paths], workers, progress)
+
+
+def prepared_texts(
+    root: str | os.PathLike[str],
+    paths: Iterable[str],
+    *,
+    languages: str = "clanka",
+    workers: int | None = 1,
+    progress: Progress | None = None,
+    cache: bool | ParseCache = True,
+) -> Iterator[tuple[PreparedText | None, FileReport]]:
+    """Each file of `paths` (names relative to `root`, e.g. from `list_file_names`) read and prepared, in
+    order, in `workers` processes, keeping none: a frame built file by file needs one at a time. A name
+    that resolves outside the root is refused and reported, as everywhere."""
+    base = resolve_root(root)
+    languages, workers = check_languages(languages), check_workers(workers)
+    return load_all(base, list(paths), languages, workers, progress, resolve_cache(cache))
 
 
 def chunk_all(
@@ -157,7 +155,8 @@ class Codebase:
         self._texts: dict[str, PreparedText] = {}
         self._reports: dict[str, FileReport] = {}
         if paths is None:
-            listed = list_files(self.root, max_file_size=max_file_size)
+            # Read by their names on disk: two names may give one reported path (see _flag_collisions).
+            listed = list_file_names(self.root, max_file_size=max_file_size)
             self.files: list[str] = listed
         else:
             listed, self.files = [], []
@@ -175,6 +174,22 @@ class Codebase:
             self._reports[report.path] = report
             if text is not None:
                 self._texts[report.path] = text
+        self._flag_collisions()
+
+    def _flag_collisions(self) -> None:
+        """Say so in the reports when two files' chunks carry one path (`back\\slash.ts`, `back/slash.ts`)."""
+        names: dict[str, set[str]] = {}
+        for name in self.files:
+            names.setdefault(name.replace("\\", "/"), set()).add(name)
+        for shown, group in names.items():
+            if len(group) < 2:
+                continue
+            others = ", ".join(repr(name) for name in sorted(group))
+            note = f"files {others} are all reported as {shown!r} (a '\\' in a name becomes '/', as in the reference)"
+            for name in group:
+                report = self._reports[name]
+                reason = note if report.reason is None else f"{report.reason}; {note}"
+                self._reports[name] = dataclasses.replace(report, reason=reason)
 
     @classmethod
     def from_texts(cls, texts: Mapping[str, str], *, languages: str = "clanka") -> Codebase:
@@ -210,7 +225,9 @@ class Codebase:
         return self._texts.get(self._known(path))
 
     def _known(self, path: str | os.PathLike[str]) -> str:
-        key = os.fspath(path).replace("\\", "/")
+        given = os.fspath(path)
+        # A file's own name first (`back\\slash.ts` is not `back/slash.ts`), then the reported path.
+        key = given if given in self._reports else given.replace("\\", "/")
         if key not in self._reports and os.path.isabs(key) and self.root != Path():
             key = relative_path(self.root, key) or key  # an absolute path inside the root names the same file
         if key not in self._reports:

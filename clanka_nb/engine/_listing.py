@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pathspec
 
-from ._collation import sorted_like_js
+from ._collation import collation_key
 from ._files import IGNORED_SEGMENTS, is_meaningful_file
 from ._settings import parse_size
 
@@ -18,6 +18,54 @@ from ._settings import parse_size
 # whose regex has no such group ends in a plain `/` that needs more path after it (`dir/**`).
 _DIR_MARK = "ps_d"
 _RULE_FILES = (".rgignore", ".ignore", ".gitignore")
+
+# How pathspec writes a glob `*` (any run of characters within one path segment).
+_STAR = "[^/]*"
+# One fixed-width piece of a segment that cannot match `/`: an escaped symbol, `?`, a bracket set or a
+# plain character.
+_FIXED = re.compile(r"(?:\\[^\w/]|\[\^/\]|\[(?!\^)[^\]\\/]*\]|[^\\\[\]().*+?{}|^$/])+")
+_SET = re.compile(r"\[(?!\^/\])[^\]]*\]")
+# How pathspec writes a `/**/` inside a glob (any number of whole folders), and the whole folders
+# (no star, none ending in `/`) that may stand between two of them.
+_FOLDERS = "(?:/.+)?"
+_SEGMENTS = re.compile(r"(?:/" + _FIXED.pattern + r")+")
+
+
+def _linear(pattern: str) -> str:
+    """pathspec's regex for a glob, rewritten so that matching cannot backtrack catastrophically.
+
+    Consecutive stars become one (`**********` was ten nested `[^/]*`: minutes on a 40-character
+    name), and `*piece*` commits to the first place `piece` fits (`(?>[^/]*?piece)`): a glob's star
+    followed by a fixed-width piece and then another star can always take the leftmost fit, so the
+    set of matched paths is unchanged while `*a*a*a*...` no longer tries every split. A piece that
+    might match `/` or is not fixed-width is left alone. Each star then costs one pass over the name.
+    """
+    while _STAR + _STAR in pattern:
+        pattern = pattern.replace(_STAR + _STAR, _STAR)
+    parts = pattern.split(_STAR)
+    out = [parts[0]]
+    for index, part in enumerate(parts[1:], 1):
+        followed_by_star = index < len(parts) - 1
+        if followed_by_star and _FIXED.fullmatch(part) and not any(
+            re.fullmatch(found, "/") for found in _SET.findall(part)
+        ):
+            out.append(f"(?>[^/]*?{part})")
+        else:
+            out.append(_STAR + part)
+    return _linear_folders("".join(out))
+
+
+def _linear_folders(pattern: str) -> str:
+    """`a/**/x/**/b` the same way: `/**/x` followed by another `/**` takes the first folder `x` fits."""
+    parts = pattern.split(_FOLDERS)
+    out = [parts[0]]
+    for index, part in enumerate(parts[1:], 1):
+        followed = index < len(parts) - 1
+        if followed and _SEGMENTS.fullmatch(part) and not any(re.fullmatch(found, "/") for found in _SET.findall(part)):
+            out.append(f"(?>(?:/.+?)??{part}(?=/))")
+        else:
+            out.append(_FOLDERS + part)
+    return "".join(out)
 
 
 def resolve_root(root: str | os.PathLike[str]) -> Path:
@@ -89,10 +137,10 @@ class _IgnoreFile:
         self.patterns: list[tuple[bool, re.Pattern[str], bool]] = []
         self.texts: list[str] = []  # each pattern's line as written, parallel to `patterns`
         for pattern in reversed(_compile(lines)):  # the last matching line decides, so try it first
-            regex = pattern.regex
-            if pattern.include is None or regex is None:
+            if pattern.include is None or pattern.regex is None:
                 continue
             self.texts.append(str(pattern.pattern))
+            regex = _quiet_compile(_linear(pattern.regex.pattern), pattern.regex.flags)
             if _DIR_MARK in regex.groupindex:
                 # ripgrep matches a path by itself, never through its parent folders (an ignored folder
                 # is pruned instead), so the match must reach the end: a dir as `a/b/`, a file as `a/b`.
@@ -231,12 +279,22 @@ def list_files(root: str | os.PathLike[str], *, max_file_size: str | int = "1M")
     """The meaningful files `rg --files --hidden --max-filesize 1M --glob '!.git'` lists in `root`.
 
     Paths are relative to the root, with forward slashes (a `\\` in a file name becomes one too, as in the
-    reference), in JavaScript `localeCompare` order. Hidden
+    reference), in JavaScript `localeCompare` order. `list_file_names` gives the same files by the
+    names they have on disk, to read them by. Hidden
     files count; the `.git` folder, symbolic links, FIFOs, sockets, devices and files over
     `max_file_size` bytes do not. `.rgignore` and `.ignore` files apply everywhere (those of the folders
     above the root too, as in ripgrep); `.gitignore` files and `.git/info/exclude` only inside a git
     work tree. Unlike ripgrep, the user's global git excludes (`core.excludesFile`) are never read, so
     the listing depends on the tree alone. Unreadable folders and files vanishing mid-walk are skipped.
+    """
+    return [name.replace("\\", "/") for name in list_file_names(root, max_file_size=max_file_size)]
+
+
+def list_file_names(root: str | os.PathLike[str], *, max_file_size: str | int = "1M") -> list[str]:
+    """`list_files`, each file by its own name on disk (relative, a `\\` in a name kept), in the same order.
+
+    Two files can have one listed path (`back\\slash.ts` and `back/slash.ts`); reading each by its
+    own name, as the reference does, keeps both contents.
     """
     base = resolve_root(root)
     limit = parse_size(max_file_size)
@@ -267,10 +325,12 @@ def list_files(root: str | os.PathLike[str], *, max_file_size: str | int = "1M")
                     and not rules.ignores(rel, False)
                     and entry.stat(follow_symlinks=False).st_size <= limit
                 ):
-                    found.append(rel.replace("\\", "/"))  # the reference normalises a `\` in a name too
+                    found.append(rel)
             except OSError:
                 continue  # vanished since the scan
-    return sorted_like_js(found)
+    # Ordered by the reported path (a `\` in a name becomes `/`, as in the reference); of two names
+    # with one path, the one spelled with `/` first.
+    return sorted(found, key=lambda rel: (collation_key(rel.replace("\\", "/")), "\\" in rel))
 
 
 class ListingCache:

@@ -6,6 +6,7 @@ import os
 import stat
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from pathlib import Path
 
 from ._files import is_meaningful_file
@@ -52,14 +53,35 @@ def relative_path(root: Path, path: str | os.PathLike[str]) -> str | None:
     return rel
 
 
+# The reason given for a file that is refused because it resolves outside the root (a symbolic link).
+OUTSIDE_ROOT = "resolves outside the root folder"
+
+
+@lru_cache(maxsize=8)
+def _real_root(root: str) -> str:
+    return os.path.realpath(root)
+
+
+def _inside(real: str, real_root: str) -> bool:
+    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+
+
 def read_text(root: Path, rel: str) -> tuple[str | None, FileReport]:
-    """Decode a file as WHATWG's TextDecoder('utf-8') does; never blocks on FIFOs or devices."""
+    """Decode a file as WHATWG's TextDecoder('utf-8') does; never blocks on FIFOs or devices.
+
+    A path that resolves outside the root (a symbolic link to `/etc/passwd`, a linked folder) is
+    refused, not read: what is inside the root is all a codebase may show or send anywhere.
+    """
     if not is_meaningful_file(rel):
         return None, FileReport(rel, FileStatus.NOT_INDEXED, 0, "the reference never indexes this file name")
-    full = os.path.join(root, rel)
+    real = os.path.realpath(os.path.join(root, rel))
+    if not _inside(real, _real_root(os.fspath(root))):
+        reason = f"{OUTSIDE_ROOT} (a symbolic link to {real!r}); not read"
+        return None, FileReport(rel, FileStatus.NOT_INDEXED, 0, reason)
     try:
-        # O_NONBLOCK: opening a FIFO with no writer must not hang; fstat then rejects it.
-        fd = os.open(full, os.O_RDONLY | os.O_NONBLOCK)
+        # O_NONBLOCK: opening a FIFO with no writer must not hang; fstat then rejects it. O_NOFOLLOW: the
+        # path was resolved above, so a link appearing there since is a swap, and is not followed.
+        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
     except OSError as exc:
         return None, FileReport(rel, FileStatus.UNREADABLE, 0, f"cannot open: {exc.strerror or exc}")
     try:

@@ -13,19 +13,23 @@ from ..engine._api import one_file
 from ..engine._settings import path_list
 from . import _columns
 from ._embedding import embedding_text
-from ._progress import Progress
+from ._progress import Progress, bar
 from ._source import Source, open_source, select
-from ._tokens import add_token_columns
-from ._walk import walk
+from ._tokens import TokenColumns
+from ._walk import FileChunks, chunker_of, walk
 
 StrPath = str | os.PathLike[str]
 
 
 def settings_attrs(codebase: engine.Codebase, settings: engine.ChunkSettings) -> dict[str, Any]:
     """JSON-serialisable description of where a frame comes from (kept by `to_parquet`)."""
+    return _attrs(str(codebase.root), codebase.languages, settings)
+
+
+def _attrs(root: str, languages: str, settings: engine.ChunkSettings) -> dict[str, Any]:
     return {
-        "root": str(codebase.root),
-        "languages": codebase.languages,
+        "root": _columns.readable(root),  # attrs go into Parquet's metadata, as UTF-8
+        "languages": languages,
         "chunk_size": settings.chunk_size,
         "chunk_overlap": settings.chunk_overlap,
         "chunk_max_characters": settings.chunk_max_characters,
@@ -45,8 +49,44 @@ def chunk_frame(
     token_limit: int | None = None,
 ) -> pd.DataFrame:
     """The chunk frame of these files of an already-parsed codebase."""
-    cols: dict[str, list[Any]] = {name: [] for name in _columns.CHUNKS}
-    for path, _text, chunks, chunker in walk(codebase, select(codebase, paths), settings):
+    files = walk(codebase, select(codebase, paths), settings)
+    tokens = _tokens(token_counter, token_limit)
+    return _frame(files, settings_attrs(codebase, settings), embedding=embedding, tokens=tokens)
+
+
+def _tokens(token_counter: object, token_limit: object) -> TokenColumns | None:
+    """The token columns asked for, if any (a limit alone counts with the chars/4 estimate)."""
+    return None if token_counter is None and token_limit is None else TokenColumns(token_counter, token_limit)
+
+
+def _streamed(
+    root: StrPath, settings: engine.ChunkSettings, max_file_size: str | int, workers: int | None,
+    progress: Progress, languages: str, embedding: bool, tokens: TokenColumns | None,
+) -> pd.DataFrame:
+    """The chunk frame of a folder, each file parsed, chunked and let go in turn (no Codebase kept):
+    at its peak this holds one window of parsed files and the frame, not every file's lines too."""
+    names = engine.list_file_names(root, max_file_size=max_file_size)
+    with bar(progress, len(names), "reading and parsing") as handle:
+        texts = engine.prepared_texts(
+            root, names, languages=languages, workers=workers, progress=None if handle is None else handle.update
+        )
+        files = (
+            FileChunks(report.path, text, chunks, None if text is None else chunker_of(text, chunks))
+            for text, report in texts
+            for chunks in ([] if text is None else text.chunks(settings),)
+        )
+        attrs = _attrs(os.path.abspath(os.path.expanduser(root)), languages, settings)
+        return _frame(files, attrs, embedding=embedding, tokens=tokens)
+
+
+def _frame(
+    files: Iterable[FileChunks], attrs: dict[str, Any], *, embedding: bool, tokens: TokenColumns | None
+) -> pd.DataFrame:
+    cols: dict[str, Any] = {name: [] for name in _columns.CHUNKS}
+    # The two big text columns go to Arrow as they grow, so their Python strings do not pile up.
+    content = _columns.TextColumn()
+    embedded = _columns.TextColumn()
+    for path, _text, chunks, chunker in files:
         if not chunks:
             continue
         count = len(chunks)
@@ -56,27 +96,28 @@ def chunk_frame(
         cols["name"] += [c.name for c in chunks]
         cols["type"] += [c.type for c in chunks]
         cols["parent"] += [c.parent for c in chunks]
-        cols["content"] += [c.content for c in chunks]
+        content.extend([c.content for c in chunks])
         cols["lines"] += [c.end_line - c.start_line + 1 for c in chunks]
         cols["characters"] += [engine.js_length(c.content) for c in chunks]
         cols["language"] += [engine.language_of(path)] * count
         cols["chunker"] += [chunker] * count
+        if embedding:
+            embedded.extend([
+                embedding_text(c.path, c.start_line, c.name, c.type, c.parent, c.content) for c in chunks
+            ])
+        if tokens is not None:
+            tokens.count(chunks)
     unknown = set(cols["type"]) - set(engine.CHUNK_TYPES) - {None}
     if unknown:
         # A categorical would turn them into NA without a word; say so instead.
         msg = f"the engine gave chunk types {sorted(unknown)} outside engine.CHUNK_TYPES; add them there"
         raise ValueError(msg)
+    cols["content"] = content.array()
     if embedding:
-        cols[_columns.EMBEDDING_COLUMN] = [
-            embedding_text(*fields)
-            for fields in zip(
-                cols["path"], cols["start_line"], cols["name"], cols["type"], cols["parent"], cols["content"],
-                strict=True,
-            )
-        ]
-    schema, attrs = _columns.CHUNKS, settings_attrs(codebase, settings)
-    if token_counter is not None or token_limit is not None:
-        schema, counted = add_token_columns(cols, token_counter, token_limit)
+        cols[_columns.EMBEDDING_COLUMN] = embedded.array()
+    schema = _columns.CHUNKS
+    if tokens is not None:
+        schema, counted = tokens.add_to(cols)
         attrs.update(counted)
     return _columns.build(cols, schema, attrs)
 
@@ -108,6 +149,9 @@ def chunk_codebase(
     when None); `progress=None` shows a bar only for work over a second, False never.
     """
     settings = engine.ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)
+    if not isinstance(root, engine.Codebase):
+        tokens = _tokens(token_counter, token_limit)
+        return _streamed(root, settings, max_file_size, workers, progress, languages or "clanka", embedding, tokens)
     codebase = open_source(
         root, max_file_size=max_file_size, workers=workers, languages=languages, progress=progress
     )

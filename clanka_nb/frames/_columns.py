@@ -7,11 +7,13 @@ text is the `string` dtype, counts are `Int64`, ratios and statistics `Float64`,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from .. import engine
 
@@ -100,12 +102,80 @@ SWEEP: Schema = {
 }
 
 
+# A code point UTF-8 cannot hold: a lone surrogate. Python keeps a file name's undecodable bytes as
+# U+DC80..U+DCFF (surrogateescape); text can hold any lone surrogate (`"\\ud800"`).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    point = ord(match.group())
+    # A byte the file system gave (0x80..0xFF) reads as `\xff`, as `ls -b` shows it; any other as `\ud800`.
+    return f"\\x{point - 0xDC00:02x}" if 0xDC80 <= point <= 0xDCFF else f"\\u{point:04x}"
+
+
+def readable(text: str) -> str:
+    """`text` with each code point that cannot be UTF-8 written as an escape (`bad\\xff\\xfename.ts`).
+
+    The one policy for paths and text at the frame boundary: Arrow, Parquet, JSON and CSV need UTF-8,
+    so a name that is not UTF-8, or text with a lone surrogate, is shown readably instead of failing.
+    The engine keeps the exact text (its chunks are the reference's); only what frames show changes.
+    """
+    return _SURROGATE.sub(_escape, text)
+
+
+def _readable_strings(values: list[Any]) -> list[Any]:
+    return [readable(v) if isinstance(v, str) else v for v in values]
+
+
 def _array(values: Sequence[Any] | np.ndarray, dtype: Any) -> Any:
     if isinstance(dtype, pd.CategoricalDtype):
         return pd.Categorical(values, dtype=dtype)
     if isinstance(values, np.ndarray) and values.dtype.kind in "iufb":
         return pd.array(values, dtype=dtype)  # no per-item None checks on the fast path
-    return pd.array(list(values), dtype=dtype)
+    if isinstance(values, pd.api.extensions.ExtensionArray) and values.dtype == dtype:
+        return values  # built column by column already (TextColumn): no second copy
+    items = list(values)
+    try:
+        return pd.array(items, dtype=dtype)
+    except UnicodeEncodeError:  # rare, so the common case pays nothing for the check
+        return pd.array(_readable_strings(items), dtype=dtype)
+
+
+class TextColumn:
+    """A big text column built piece by piece into Arrow, so the Python strings are freed as it grows.
+
+    A chunk frame's content would otherwise exist twice at its peak: as Python strings and as the
+    Arrow copy pandas makes of them.
+    """
+
+    __slots__ = ("_arrays", "_pending", "_pending_chars")
+    _FLUSH_CHARS = 1 << 20
+
+    def __init__(self) -> None:
+        self._arrays: list[pa.Array] = []
+        self._pending: list[str | None] = []
+        self._pending_chars = 0
+
+    def extend(self, texts: Sequence[str | None]) -> None:
+        self._pending.extend(texts)
+        self._pending_chars += sum(len(t) for t in texts if t is not None)
+        if self._pending_chars >= self._FLUSH_CHARS:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._pending:
+            try:
+                self._arrays.append(pa.array(self._pending, type=pa.large_string()))
+            except UnicodeEncodeError:
+                self._arrays.append(pa.array(_readable_strings(self._pending), type=pa.large_string()))
+        self._pending, self._pending_chars = [], 0
+
+    def array(self) -> Any:
+        """The column as a pandas `string` array (the builder is spent afterwards)."""
+        self._flush()
+        chunks = pa.chunked_array(self._arrays, type=pa.large_string())
+        self._arrays = []
+        return pd.array(chunks, dtype=STRING)
 
 
 def build(columns: Mapping[str, Sequence[Any] | np.ndarray], schema: Schema, attrs: Mapping[str, Any]) -> pd.DataFrame:

@@ -35,9 +35,8 @@ def files_frame(measured: Measured) -> pd.DataFrame:
         "bytes": [r.bytes for r in reports],
         "lines": [f.text.line_count if ok else None for f, ok in zip(measured.files, known, strict=True)],
         "status": [r.status.value for r in reports],
-        "reason": [
-            None if r.status is engine.FileStatus.CHUNKED else r.reason or _DEFAULT_REASONS[r.status] for r in reports
-        ],
+        # A chunked file has a reason only when something about it needs saying (two names, one path).
+        "reason": [r.reason or _DEFAULT_REASONS.get(r.status) for r in reports],
         "chunker": [f.chunker for f in measured.files],
         "chunks": [len(f.chunks) for f in measured.files],
         "meaningful_lines": meaningful,

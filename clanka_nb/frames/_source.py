@@ -34,8 +34,9 @@ def open_source(
     if isinstance(source, engine.Codebase):
         check_languages(source, languages)
         return source
+    # Each file by its own name on disk: two names can share one reported path (`a\\b.ts`, `a/b.ts`).
     if paths is None:
-        listed = engine.list_files(source, max_file_size=max_file_size)
+        listed = engine.list_file_names(source, max_file_size=max_file_size)
     else:
         listed = engine_path_list("paths", paths)
     with bar(progress, len(listed), "reading and parsing") as handle:
@@ -54,5 +55,6 @@ def select(
     """The codebase's paths to work on: all files, or the given ones (checked to belong to it)."""
     if paths is None:
         return list(codebase.files)
-    # report() raises KeyError naming a path the codebase does not hold, and knows absolute paths inside it.
+    # report() raises KeyError naming a path the codebase does not hold, and knows absolute paths inside it;
+    # the report's path is the codebase's own key for the file.
     return [codebase.report(path).path for path in engine_path_list("paths", paths)]

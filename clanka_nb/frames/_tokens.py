@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from ..engine import CodeChunk
 from ..engine._embedding import embedding_text
+from ..index._tokens import TokenCounter
 from ..index._tokens import token_counter as resolve
 from . import _columns
 
@@ -21,17 +24,28 @@ def check_limit(token_limit: object) -> int | None:
     return token_limit
 
 
-def add_token_columns(cols: dict[str, list[Any]], token_counter: object, token_limit: object) -> tuple[
-        _columns.Schema, dict[str, Any]]:
+class TokenColumns:
+    """The `tokens` (and `over_limit`) columns of a chunk frame, counted file by file as the frame is built."""
+
+    def __init__(self, token_counter: object, token_limit: object) -> None:
+        self.limit = check_limit(token_limit)
+        self.counter = resolve(token_counter)
+        self.tokens: list[int] = []
+
+    def count(self, chunks: Sequence[CodeChunk]) -> None:
+        inputs = [embedding_text(c.path, c.start_line, c.name, c.type, c.parent, c.content) for c in chunks]
+        self.tokens += self.counter.count_many(inputs)
+
+    def add_to(self, cols: dict[str, Any]) -> tuple[_columns.Schema, dict[str, Any]]:
+        """Add the columns; returns the schema and attrs to use."""
+        return add_token_columns(cols, self.tokens, self.counter, self.limit)
+
+
+def add_token_columns(
+    cols: dict[str, Any], tokens: list[int], counter: TokenCounter, limit: int | None
+) -> tuple[_columns.Schema, dict[str, Any]]:
     """Add `tokens` (and `over_limit` with a limit) to the frame's columns; returns the schema and attrs to use."""
-    limit = check_limit(token_limit)
-    counter = resolve(token_counter)
-    inputs = [
-        embedding_text(*fields)
-        for fields in zip(cols["path"], cols["start_line"], cols["name"], cols["type"], cols["parent"],
-                          cols["content"], strict=True)
-    ]
-    cols["tokens"] = counter.count_many(inputs)
+    cols["tokens"] = tokens
     schema = {**_columns.CHUNKS, "tokens": _columns.INT}
     if limit is not None:
         cols["over_limit"] = [count > limit for count in cols["tokens"]]

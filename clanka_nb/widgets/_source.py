@@ -49,7 +49,7 @@ def open_codebase(source: Source, **settings: Any) -> engine.Codebase:
         source = root
     root = sample_codebase() if source is None else source
     max_file_size = settings.get("max_file_size", "1M")
-    listed = engine.list_files(root, max_file_size=max_file_size)
+    listed = engine.list_file_names(root, max_file_size=max_file_size)
     workers = settings.get("workers")
     if workers is None:
         workers = 1 if len(listed) < _POOL_FROM else None

@@ -253,9 +253,8 @@ def test_a_few_files_are_read_in_this_process_whatever_workers_says(tree, monkey
 
     monkeypatch.setattr(_codebase, "MIN_FILES_FOR_PROCESSES", 10_000)
 
-    class NoPool:
-        def __init__(self, *args, **kwargs):
-            raise AssertionError("no worker processes for a small codebase")
+    def no_pool(*args, **kwargs):
+        raise AssertionError("no worker processes for a small codebase")
 
-    monkeypatch.setattr(_codebase, "ProcessPoolExecutor", NoPool)
+    monkeypatch.setattr(_codebase, "ordered_map", no_pool)
     assert Codebase(tree, workers=2).chunks() == Codebase(tree, workers=1).chunks()

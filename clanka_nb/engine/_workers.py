@@ -1,0 +1,195 @@
+"""Worker processes that stop with their parent and on Ctrl-C, fed through a bounded window of batches."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import select
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+# Batches in flight per worker: enough to keep each busy while the parent unpickles, and a bound on
+# what sits in the parent's memory when its consumer stops reading.
+BATCHES_IN_FLIGHT = 2
+# How often a worker without pidfd support checks that its parent still lives.
+_POLL_SECONDS = 0.5
+# How long a worker may take to exit before it is killed outright.
+_GRACE_SECONDS = 2.0
+
+
+class WorkerError(BrokenProcessPool):
+    """A worker process died (killed, out of memory, a bug) while working on the named jobs.
+
+    A `BrokenProcessPool`, as concurrent.futures would raise, so code catching that still works.
+    """
+
+
+def _exit_when_parent_dies(parent_pid: int, ppid: int | None) -> None:
+    """Exit this worker as soon as `parent_pid` ends, even by `kill -9`.
+
+    The parent may die without a word (a notebook kernel restart is `kill -9`), so the worker
+    watches it instead of waiting for a message. On Linux a pidfd becomes readable the moment the
+    parent exits (zombie or not); everywhere, a changed `getppid()` means the parent is gone (the
+    worker was adopted). PR_SET_PDEATHSIG is not used: it fires when the *thread* that started the
+    worker ends, which in a notebook or a thread pool is not the parent's death.
+    """
+    pidfd = None
+    if hasattr(os, "pidfd_open"):
+        try:
+            pidfd = os.pidfd_open(parent_pid)
+        except ProcessLookupError:
+            os._exit(1)
+        except OSError:  # kernel without pidfd (before 5.3) or a sandbox: fall back to polling
+            pidfd = None
+    while True:
+        if pidfd is not None:
+            readable, _, _ = select.select([pidfd], [], [], _POLL_SECONDS)
+            if readable:
+                os._exit(1)
+        else:
+            time.sleep(_POLL_SECONDS)
+        if ppid is not None and os.getppid() != ppid:
+            os._exit(1)
+
+
+def _serve(conn: Connection, func: Callable, parent_pid: int, ppid: int | None) -> None:
+    """A worker's life: run `func` over each batch received, send the results back, until told to stop."""
+    # Ctrl-C in a terminal reaches the whole process group; only the parent decides what it means
+    # (it then ends the workers), so a worker never dies half-way through a reply.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # blocked from birth by _Pool, so no Ctrl-C came before the line above
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    threading.Thread(target=_exit_when_parent_dies, args=(parent_pid, ppid), daemon=True).start()
+    while True:
+        try:
+            message = conn.recv()
+        except EOFError:
+            return
+        if message is None:
+            return
+        index, batch = message
+        conn.send((index, [func(job) for job in batch]))
+
+
+class _Pool:
+    """Worker processes, each with its own duplex pipe; ended for sure by `close()`."""
+
+    def __init__(self) -> None:
+        self.processes: list[multiprocessing.process.BaseProcess] = []
+        self.conns: list[Connection] = []
+
+    def start(self, func: Callable, workers: int) -> None:
+        """Start the workers; the caller closes the pool whatever happens, so none is left behind."""
+        context = multiprocessing.get_context()
+        # Ctrl-C is held back (not lost) while the workers start: one that came between a fork and the
+        # worker's SIG_IGN would kill it. The parent gets it as soon as they all run.
+        masked = hasattr(signal, "pthread_sigmask")
+        if masked:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            for _ in range(workers):
+                mine, theirs = context.Pipe()
+                process = context.Process(
+                    target=_serve, args=(theirs, func, os.getpid(), _expected_ppid(context)), daemon=True
+                )
+                process.start()
+                theirs.close()
+                self.processes.append(process)
+                self.conns.append(mine)
+        finally:
+            if masked:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+    def close(self, *, graceful: bool) -> None:
+        """Stop every worker: ask politely after a full run, terminate at once after an error or Ctrl-C."""
+        if graceful:
+            for conn in self.conns:
+                try:
+                    conn.send(None)
+                except OSError:  # already gone
+                    continue
+        else:
+            # Signals first, for all of them, before anything that blocks: a second Ctrl-C during the
+            # joins below must not leave a worker that was never told to stop.
+            for process in self.processes:
+                if process.exitcode is None:
+                    process.terminate()
+        deadline = time.monotonic() + _GRACE_SECONDS
+        for process in self.processes:
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.exitcode is None:
+                process.kill()
+                process.join(_GRACE_SECONDS)
+        for conn in self.conns:
+            conn.close()
+
+
+def _expected_ppid(context: multiprocessing.context.BaseContext) -> int | None:
+    # A forkserver's workers are its children, not ours: only the pidfd (or nothing) watches us then.
+    return None if context.get_start_method() == "forkserver" else os.getpid()
+
+
+def ordered_map(
+    func: Callable, jobs: Sequence, workers: int, batch: int, describe: Callable[[Any], str] = repr
+) -> Iterator:
+    """`map(func, jobs)` in `workers` processes, results in job order; `describe` names a job in errors.
+
+    At most BATCHES_IN_FLIGHT batches per worker are sent ahead of what the consumer has taken, so
+    an iterator that is held but not read stops the workers instead of filling this process's
+    memory. Closing the iterator, an exception or Ctrl-C ends the workers before it returns.
+    """
+    batches = [jobs[i : i + batch] for i in range(0, len(jobs), batch)]
+    window = workers * BATCHES_IN_FLIGHT
+    pool = _Pool()
+    finished = False
+    try:
+        pool.start(func, workers)
+        sent = 0
+        ready: dict[int, list] = {}
+        busy: dict[Connection, list[int]] = {conn: [] for conn in pool.conns}
+        for taken in range(len(batches)):
+            while sent < len(batches) and sent - taken < window:
+                conn = min(busy, key=lambda c: len(busy[c]))  # the least loaded worker
+                busy[conn].append(sent)
+                try:
+                    conn.send((sent, batches[sent]))
+                except OSError:  # BrokenPipeError: the worker died before it read its next batch
+                    raise _died(conn, busy, pool, batches, describe) from None
+                sent += 1
+            while taken not in ready:
+                for conn in wait([c for c in busy if busy[c]]):
+                    _receive(conn, busy, ready, pool, batches, describe)
+            yield from ready.pop(taken)
+        finished = True
+    finally:
+        pool.close(graceful=finished)
+
+
+def _receive(
+    conn: Connection, busy: dict, ready: dict, pool: _Pool, batches: list, describe: Callable[[Any], str]
+) -> None:
+    try:
+        index, results = conn.recv()
+    except (EOFError, OSError):
+        raise _died(conn, busy, pool, batches, describe) from None
+    busy[conn].remove(index)
+    ready[index] = results
+
+
+def _died(conn: Connection, busy: dict, pool: _Pool, batches: list, describe: Callable[[Any], str]) -> WorkerError:
+    """The error for a worker whose connection broke: its exit code and the files it held."""
+    process = pool.processes[pool.conns.index(conn)]
+    process.join(_GRACE_SECONDS)
+    jobs = [describe(job) for i in busy[conn] for job in batches[i]]
+    shown = ", ".join(jobs[:5]) + (f" and {len(jobs) - 5} more" if len(jobs) > 5 else "")
+    msg = (
+        f"a worker process died (exit code {process.exitcode}: killed, out of memory or crashed) while "
+        f"working on one of: {shown}; its traceback, if any, is above. Run again with workers=1 to see "
+        "the error here, or leave that file out"
+    )
+    return WorkerError(msg)
