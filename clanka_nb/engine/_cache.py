@@ -41,11 +41,9 @@ CREATE TABLE IF NOT EXISTS entries (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS entries_used ON entries(used);
 """
-# Packages whose release changes what a parse gives (grammars, the parser core, Unicode tables).
-_VERSIONED = (
-    "tree-sitter", "tree-sitter-language-pack", "tree-sitter-javascript", "tree-sitter-typescript",
-    "pyuca", "PyICU", "pyicu-wheels", "regex", "unicodedata2",
-)  # fmt: skip
+# Packages whose release changes what a parse gives: the parser core and the grammars. (The Unicode
+# tables are engine source, already in the fingerprint.)
+_VERSIONED = ("tree-sitter", "tree-sitter-language-pack", "tree-sitter-javascript", "tree-sitter-typescript")
 
 
 class ParseCacheWarning(UserWarning):

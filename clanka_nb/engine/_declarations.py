@@ -6,7 +6,9 @@ from collections.abc import Iterator
 from functools import cache
 from typing import NamedTuple
 
-from tree_sitter import Node, Parser
+import tree_sitter_javascript
+import tree_sitter_typescript
+from tree_sitter import Language, Node, Parser
 from tree_sitter_language_pack import get_parser
 
 from ._files import extension
@@ -42,14 +44,39 @@ _VARIABLES = ("lexical_declaration", "variable_declaration")
 _NAMESPACES = ("internal_module", "module")
 
 
+# The reference's own grammar versions (tree-sitter-javascript 0.23.1, tree-sitter-typescript 0.23.2):
+# on code with syntax errors another grammar version recovers differently, and so cuts differently.
+_REFERENCE_LANGUAGES = {
+    "typescript": tree_sitter_typescript.language_typescript,
+    "tsx": tree_sitter_typescript.language_tsx,
+    "javascript": tree_sitter_javascript.language,
+}
+
+
 @cache
 def parser_for(grammar: str) -> Parser:
-    """One parser per grammar and process (the language pack loads grammars from its own files)."""
+    """One language-pack parser per grammar and process (extended mode; the pack bundles its grammars)."""
     return get_parser(grammar)  # type: ignore[arg-type]
 
 
+@cache
+def reference_parser(grammar: str) -> Parser:
+    """One parser per grammar and process with the grammar version the reference uses (clanka mode)."""
+    return Parser(Language(_REFERENCE_LANGUAGES[grammar]()))
+
+
+def parse_like_reference(grammar: str, text: str) -> Node:
+    """The root node of `text` parsed as the reference's Node binding parses it: as UTF-16.
+
+    tree-sitter's error recovery weighs candidate trees by their size in bytes, so on code with
+    errors UTF-8 input can win another recovery than the reference's. Byte offsets in the tree are
+    then twice JavaScript string indices; node text is UTF-16-LE (see `_text`).
+    """
+    return reference_parser(grammar).parse(text.encode("utf-16-le", "surrogatepass"), encoding="utf16").root_node
+
+
 def _text(node: Node) -> str:
-    return (node.text or b"").decode("utf-8", "surrogatepass")
+    return (node.text or b"").decode("utf-16-le", "surrogatepass")
 
 
 def _clean(text: str) -> str | None:
@@ -214,5 +241,4 @@ def find_declarations(path: str, text: str, lines: list[str], languages: str) ->
     grammar = GRAMMARS.get(extension(path))
     if grammar is None:
         return None, []
-    tree = parser_for(grammar).parse(text.encode("utf-8", "surrogatepass"))
-    return grammar, collect(tree.root_node, lines)
+    return grammar, collect(parse_like_reference(grammar, text), lines)

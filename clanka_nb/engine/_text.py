@@ -3,37 +3,31 @@
 from __future__ import annotations
 
 import re
-import sys
-import unicodedata
 
-# JavaScript's `\s`. Python's str.isspace differs (it accepts U+0085 and U+001C-U+001F, and not U+FEFF).
-JS_WHITESPACE = (
-    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
-    "\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
+from ._unicode_tables import PUNCTUATION, SPACE_SEPARATORS
+
+# The reference's regular expressions follow the Unicode version of Node's ICU (Node 20 LTS: ICU 78,
+# Unicode 17.0), not Python's `unicodedata` (3.11: Unicode 14.0), so both classes come from Unicode
+# 17.0 tables generated into `_unicode_tables` (tools/make_unicode_tables.py).
 
 
-def _punctuation_class() -> str:
-    """Regex class body for every code point of general category P* (what `\\p{P}` matches)."""
-    parts: list[str] = []
-    start = prev = -2
-    for cp in range(sys.maxunicode + 1):
-        if unicodedata.category(chr(cp)).startswith("P"):
-            if cp != prev + 1:
-                if start >= 0:
-                    parts.append(_range(start, prev))
-                start = cp
-            prev = cp
-    parts.append(_range(start, prev))
-    return "".join(parts)
+def _chars(ranges: tuple[tuple[int, int], ...]) -> str:
+    return "".join(chr(cp) for lo, hi in ranges for cp in range(lo, hi + 1))
 
 
-def _range(lo: int, hi: int) -> str:
-    return re.escape(chr(lo)) if lo == hi else f"{re.escape(chr(lo))}-{re.escape(chr(hi))}"
+def _class(ranges: tuple[tuple[int, int], ...]) -> str:
+    """Regex class body matching the code points of `ranges`."""
+    return "".join(
+        re.escape(chr(lo)) if lo == hi else f"{re.escape(chr(lo))}-{re.escape(chr(hi))}" for lo, hi in ranges
+    )
 
 
-# A line is meaningful when it holds one character that is neither JS whitespace nor punctuation.
-_MEANINGFUL = re.compile(f"[^{re.escape(JS_WHITESPACE)}{_punctuation_class()}]")
+# JavaScript's `\s`: WhiteSpace (TAB, VT, FF, U+FEFF and every space separator Zs) and LineTerminator
+# (LF, CR, U+2028, U+2029). Python's str.isspace differs: it accepts U+0085 and U+001C-U+001F, not U+FEFF.
+JS_WHITESPACE = "\t\n\v\f\r\u2028\u2029\ufeff" + _chars(SPACE_SEPARATORS)
+
+# A line is meaningful when it holds one character that is neither JS whitespace nor punctuation (`\p{P}`).
+_MEANINGFUL = re.compile(f"[^{re.escape(JS_WHITESPACE)}{_class(PUNCTUATION)}]")
 _WHITESPACE_RUN = re.compile(f"[{re.escape(JS_WHITESPACE)}]+")
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 

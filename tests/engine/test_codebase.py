@@ -52,8 +52,9 @@ class CountingParser:
 @pytest.fixture
 def parses(monkeypatch) -> list[int]:
     calls: list[int] = []
-    real = _declarations.parser_for
-    monkeypatch.setattr(_declarations, "parser_for", lambda grammar: CountingParser(real(grammar), calls))
+    for factory in ("parser_for", "reference_parser"):  # extended mode's parsers and clanka mode's
+        real = getattr(_declarations, factory)
+        monkeypatch.setattr(_declarations, factory, lambda grammar, real=real: CountingParser(real(grammar), calls))
     return calls
 
 

@@ -230,6 +230,15 @@ def test_icu_order(tmp_path: Path) -> None:
     assert list_files(tmp_path) == names
 
 
+def test_icu_order_of_non_ascii_names(tmp_path: Path) -> None:
+    # The order Node 20 (ICU 78) gives these with localeCompare: emoji before digits, U+A7C0 among the
+    # letters, CJK Extension B before the core block.
+    names = ["docs/_x.md", "docs/🧿.md", "docs/10.md", "docs/9.md", "docs/a.md", "docs/Ꟁ.md", "docs/e.md"]
+    names += ["docs/É.md", "docs/z.md", "docs/𠀑.md", "docs/中.md"]
+    make(tmp_path, list(reversed(names)))
+    assert list_files(tmp_path) == names
+
+
 # --- robustness ----------------------------------------------------------------------------------
 
 
