@@ -99,7 +99,14 @@ def chunk_codebases(
     runs when the frame is computed or written (`.compute()`, `.to_parquet(folder)`). Each
     partition is `files_per_partition` consecutive files of one root, so a worker holds one batch
     at a time and no partition mixes roots; within a root, rows come in the engine's order, and
-    the roots come in the order given. Each partition keeps its root and settings in `attrs`.
+    the roots come in the order given. Partitions keep the settings in `attrs` and the root in the
+    `root` column (Parquet keeps one file's attrs for a whole folder, so the root is not there).
+
+    `client` is where the roots are listed: a `distributed.Client`, a scheduler address, or None
+    for the current client (else a new `LocalCluster`, one process worker per core). The frame
+    computes on the *current* client, like any Dask collection: with several clients, use
+    `with client.as_current(): frame.to_parquet(...)`. Every worker must see the roots at the
+    same absolute paths (relative ones are made absolute here), e.g. on a shared filesystem.
     """
     settings = _settings(chunk_size, chunk_overlap, chunk_max_characters)
     work = plan(roots, client, files_per_partition, max_file_size, languages)
