@@ -150,3 +150,13 @@ def test_unreadable_and_failing_files_are_status_rows(client, tmp_path) -> None:
     assert sorted(set(chunks["path"])) == ["a.ts", "z.ts"]
     assert len(swept.attrs["failed"]) == 1 and "boom.ts: the engine failed" in swept.attrs["failed"][0]
     assert swept["chunks"].iloc[0] == len(chunks)
+
+
+def test_an_empty_root_gives_empty_tables_and_the_empty_sweep(client, tmp_path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    chunks = cd.chunk_codebases([empty], client=client).compute()
+    assert chunks.empty and list(chunks.columns) == [*cn.chunk_text("").columns, "root"]
+    got = cd.sweep([empty], client=client, chunk_size=[30])
+    expected = cn.sweep(empty, chunk_size=[30], progress=False)
+    pd.testing.assert_frame_equal(got.drop(columns="seconds"), expected.drop(columns="seconds"), check_exact=True)
