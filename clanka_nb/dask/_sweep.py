@@ -136,7 +136,7 @@ def sweep(
         extra = [name for name in rows[0] if name not in schema]
         schema.update({name: _columns.INT if name == "queries" else _columns.FLOAT for name in extra})
     attrs = {
-        "roots": sorted({batch.root for batch in work}, key=[batch.root for batch in work].index),
+        "roots": list(dict.fromkeys(batch.root for batch in work)),
         "languages": languages,
         "tokens": "characters / 4" if tokenizer is None else getattr(tokenizer, "__name__", repr(tokenizer)),
         "parse_seconds": parse_seconds,
