@@ -28,6 +28,26 @@ def check_settings(settings: Mapping[str, Any], allowed: tuple[str, ...] = CHUNK
         raise TypeError(msg)
 
 
+def frame_root(frame: pd.DataFrame) -> str | None:
+    """The folder a chunk frame's paths are relative to: `attrs["root"]`, else its one-valued `root` column.
+
+    Frames of many roots (`clanka_nb.dask`) carry a `root` column, which survives Parquet where a
+    per-root attribute would not; one frame shows one root at a time.
+    """
+    if "root" in frame.columns:
+        roots = frame["root"].dropna().unique()
+        if len(roots) > 1:
+            msg = (
+                f"this frame holds chunks of {len(roots)} roots (its `root` column); a viewer shows one: "
+                f"pass frame[frame['root'] == {str(roots[0])!r}]"
+            )
+            raise ValueError(msg)
+        if len(roots) == 1:
+            return str(roots[0])
+    root = frame.attrs.get("root")
+    return None if root is None else str(root)
+
+
 def open_codebase(source: Source, **settings: Any) -> engine.Codebase:
     """A parsed Codebase of `source` (the bundled sample when None); a Codebase is returned as is."""
     check_settings(settings, OPEN_SETTINGS)
@@ -41,9 +61,9 @@ def open_codebase(source: Source, **settings: Any) -> engine.Codebase:
             raise ValueError(msg)
         return source
     if isinstance(source, pd.DataFrame):
-        root = source.attrs.get("root")
+        root = frame_root(source)
         if root is None:
-            msg = "this chunk frame has no attrs['root'], so its files cannot be re-chunked; pass the folder instead"
+            msg = "this chunk frame names no root (attrs or a root column), so it cannot be re-chunked; pass the folder"
             raise ValueError(msg)
         settings = {**settings, "languages": settings.get("languages") or source.attrs.get("languages")}
         source = root
@@ -79,7 +99,7 @@ class Texts:
     @classmethod
     def of_frame(cls, frame: pd.DataFrame) -> Texts:
         """The texts behind a chunk frame: its files, read under `frame.attrs["root"]` when they are there."""
-        root = frame.attrs.get("root")
+        root = frame_root(frame)
         return cls(root=None if root is None else Path(root), languages=frame.attrs.get("languages") or "clanka")
 
     def text(self, path: str) -> engine.PreparedText | None:

@@ -1,0 +1,134 @@
+"""Chunk and file tables of many roots as Dask DataFrames: one partition per batch of files, built by `frames`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import dask.dataframe as dd
+import pandas as pd
+
+from .. import engine, frames
+from ._batch import parse, with_failed
+from ._cluster import ClientLike, resolve_client
+from ._plan import Batch, StrPath, batches, check_files_per_partition, check_languages, check_roots, list_roots
+
+ROOT = "root"
+FILES_PER_PARTITION = 200
+
+
+def with_root(frame: pd.DataFrame, root: str) -> pd.DataFrame:
+    """The frame with a last `root` column (text) naming the folder its paths are relative to.
+
+    The root leaves `attrs`: Parquet keeps one file's attrs for a whole dataset, so a per-root
+    value there would be wrong for every other root; the column is right row by row.
+    """
+    frame[ROOT] = pd.array([root] * len(frame), dtype=pd.StringDtype())
+    frame.attrs.pop(ROOT, None)
+    return frame
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """Builds one partition of the chunk table on a worker (a picklable callable, so Dask can name and retry it)."""
+
+    settings: tuple[int, int, float | None]
+    embedding: bool
+
+    def __call__(self, batch: Batch) -> pd.DataFrame:
+        codebase = parse(batch).codebase  # a file the engine fails on gives no chunks (files() says why)
+        size, overlap, limit = self.settings
+        frame = frames.chunk_codebase(
+            codebase, chunk_size=size, chunk_overlap=overlap, chunk_max_characters=limit, progress=False,
+            embedding=self.embedding,
+        )
+        return with_root(frame, batch.root)
+
+
+@dataclass(frozen=True)
+class FilesTask:
+    """Builds one partition of the files table on a worker."""
+
+    settings: tuple[int, int, float | None]
+
+    def __call__(self, batch: Batch) -> pd.DataFrame:
+        codebase, failed = parse(batch)
+        size, overlap, limit = self.settings
+        frame = frames.files(
+            codebase, chunk_size=size, chunk_overlap=overlap, chunk_max_characters=limit, progress=False
+        )
+        return with_root(with_failed(frame, batch, failed), batch.root)
+
+
+def plan(
+    roots: StrPath | Iterable[StrPath],
+    client: ClientLike,
+    files_per_partition: int,
+    max_file_size: str | int,
+    languages: str,
+) -> list[Batch]:
+    """Check the arguments, list every root on the cluster, and cut the listings into batches."""
+    given = check_roots(roots)
+    per_partition = check_files_per_partition(files_per_partition)
+    check_languages(languages)
+    listings = list_roots(resolve_client(client), given, max_file_size)
+    return batches(listings, languages, per_partition)
+
+
+def _settings(chunk_size: int, chunk_overlap: int, chunk_max_characters: float | None) -> tuple[Any, ...]:
+    engine.ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)  # bad values fail before listing
+    return (chunk_size, chunk_overlap, chunk_max_characters)
+
+
+def chunk_codebases(
+    roots: StrPath | Iterable[StrPath],
+    *,
+    client: ClientLike = None,
+    files_per_partition: int = FILES_PER_PARTITION,
+    chunk_size: int = 30,
+    chunk_overlap: int = 0,
+    chunk_max_characters: float | None = None,
+    max_file_size: str | int = "1M",
+    languages: str = "clanka",
+    embedding: bool = False,
+) -> dd.DataFrame:
+    """Every chunk of every root as a Dask DataFrame: `frames.chunk_codebase`'s columns and dtypes, plus `root`.
+
+    The roots are listed now, on the cluster (a missing root fails here, naming it); the chunking
+    runs when the frame is computed or written (`.compute()`, `.to_parquet(folder)`). Each
+    partition is `files_per_partition` consecutive files of one root, so a worker holds one batch
+    at a time and no partition mixes roots; within a root, rows come in the engine's order, and
+    the roots come in the order given. Partitions keep the settings in `attrs` and the root in the
+    `root` column (Parquet keeps one file's attrs for a whole folder, so the root is not there).
+
+    `client` is where the roots are listed: a `distributed.Client`, a scheduler address, or None
+    for the current client (else a new `LocalCluster`, one process worker per core). The frame
+    computes on the *current* client, like any Dask collection: with several clients, use
+    `with client.as_current(): frame.to_parquet(...)`. Every worker must see the roots at the
+    same absolute paths (relative ones are made absolute here), e.g. on a shared filesystem.
+    """
+    settings = _settings(chunk_size, chunk_overlap, chunk_max_characters)
+    work = plan(roots, client, files_per_partition, max_file_size, languages)
+    meta = with_root(frames.chunk_text("", embedding=embedding), "")
+    meta.attrs.clear()
+    return dd.from_map(ChunkTask(settings, embedding), work, meta=meta, label="clanka-chunks", enforce_metadata=False)
+
+
+def files(
+    roots: StrPath | Iterable[StrPath],
+    *,
+    client: ClientLike = None,
+    files_per_partition: int = FILES_PER_PARTITION,
+    chunk_size: int = 30,
+    chunk_overlap: int = 0,
+    chunk_max_characters: float | None = None,
+    max_file_size: str | int = "1M",
+    languages: str = "clanka",
+) -> dd.DataFrame:
+    """One row per listed file of every root, as `frames.files` gives it, plus `root`; batched as `chunk_codebases`."""
+    settings = _settings(chunk_size, chunk_overlap, chunk_max_characters)
+    work = plan(roots, client, files_per_partition, max_file_size, languages)
+    meta = with_root(frames.files(engine.Codebase.from_texts({}), progress=False), "")
+    meta.attrs.clear()
+    return dd.from_map(FilesTask(settings), work, meta=meta, label="clanka-files", enforce_metadata=False)

@@ -1,0 +1,114 @@
+"""One batch's share of a sweep row: counts and exact histograms that add up across batches and roots."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .. import engine, frames
+from ..frames._lines import span_positions
+from ._histogram import Histogram
+
+Tokenizer = Callable[[str], int]
+CHARACTERS_PER_TOKEN = 4  # frames' default token estimate: characters / 4
+
+
+@dataclass
+class Partial:
+    """What a sweep row needs from some files at one setting; `+` merges two disjoint sets of files."""
+
+    lines: list[Histogram] = field(default_factory=list)
+    characters: list[Histogram] = field(default_factory=list)
+    tokens: list[Histogram] = field(default_factory=list)  # only with a tokenizer
+    meaningful: int = 0  # meaningful lines
+    held: int = 0  # lines in at least one chunk
+    held_meaningful: int = 0
+    declarations: int = 0  # declarations of AST-chunked files
+    cut: int = 0  # of those, the ones that do not fit in one chunk
+    seconds: float = 0.0
+
+    def __add__(self, other: Partial) -> Partial:
+        return Partial(
+            self.lines + other.lines, self.characters + other.characters, self.tokens + other.tokens,
+            self.meaningful + other.meaningful, self.held + other.held, self.held_meaningful + other.held_meaningful,
+            self.declarations + other.declarations, self.cut + other.cut, self.seconds + other.seconds,
+        )
+
+    def compacted(self) -> Partial:
+        """The same partial with each histogram list merged into one (keeps a long reduction small)."""
+        return Partial(
+            [Histogram.merged(self.lines, np.int64)], [Histogram.merged(self.characters, np.int64)],
+            [Histogram.merged(self.tokens, np.float64)] if self.tokens else [],
+            self.meaningful, self.held, self.held_meaningful, self.declarations, self.cut, self.seconds,
+        )
+
+
+def measure(
+    codebase: engine.Codebase, settings: list[engine.ChunkSettings], tokenizer: Tokenizer | None
+) -> list[Partial]:
+    """One partial per setting for all files of `codebase`, parsed once."""
+    stats = frames.CodebaseStats(codebase)
+    index, declarations = stats.index, stats.declarations
+    out = []
+    for setting in settings:
+        started = time.perf_counter()
+        walked = [codebase.file_spans(path, setting) for path in index.paths]
+        starts, ends = span_positions(index, [spans for spans, _ in walked])
+        lines = ends - starts + 1
+        characters = index.characters(starts, ends)
+        held = index.chunk_counts(starts, ends) > 0
+        ast_files = np.array([chunker == "ast" for _, chunker in walked], dtype=bool)
+        counted = int(ast_files[declarations.file].sum()) if len(declarations.file) else 0
+        share = declarations.split_share(setting, ast_files)
+        # frames owns the rule for "cut"; its share times the count gives the count back exactly.
+        cut = round(share * counted) if share is not None else 0
+        tokens = []
+        if tokenizer is not None:
+            contents = (
+                text.content(s, e) for text, (spans, _) in zip(index.texts, walked, strict=True) for s, e in spans
+            )
+            tokens = [Histogram.of(np.fromiter(map(tokenizer, contents), dtype=np.float64, count=len(starts)))]
+        out.append(
+            Partial(
+                [Histogram.of(lines)], [Histogram.of(characters)], tokens,
+                int(index.meaningful.sum()), int(held.sum()), int((held & index.meaningful).sum()),
+                counted, cut, time.perf_counter() - started,
+            )
+        )
+    return out
+
+
+def row(setting: engine.ChunkSettings, partial: Partial, tokenizer: Tokenizer | None) -> dict[str, Any]:
+    """The sweep row of the merged partial, as `frames.sweep` computes it from the whole sample."""
+    lines = Histogram.merged(partial.lines, np.int64)
+    characters = Histogram.merged(partial.characters, np.int64)
+    if tokenizer is None:
+        tokens = Histogram(characters.values / CHARACTERS_PER_TOKEN, characters.counts)
+    else:
+        tokens = Histogram.merged(partial.tokens, np.float64)
+    return {
+        "chunk_size": setting.requested_size,
+        "chunk_overlap": setting.requested_overlap,
+        "chunk_max_characters": setting.chunk_max_characters,
+        "effective_size": setting.chunk_size,
+        "effective_overlap": setting.chunk_overlap,
+        "clamped": setting.clamped,
+        "chunks": lines.size,
+        "lines_mean": lines.mean(),
+        "lines_median": lines.median(),
+        "lines_p95": lines.percentile(95),
+        "characters_mean": characters.mean(),
+        "characters_median": characters.median(),
+        "characters_p95": characters.percentile(95),
+        "tokens_mean": tokens.mean(),
+        "tokens_p95": tokens.percentile(95),
+        "tokens_total": tokens.total(),
+        "split_declarations": partial.cut / partial.declarations if partial.declarations else None,
+        "coverage": partial.held_meaningful / partial.meaningful if partial.meaningful else None,
+        "duplication": lines.total() / partial.held if partial.held else None,
+        "seconds": partial.seconds,
+    }

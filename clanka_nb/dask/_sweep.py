@@ -1,0 +1,145 @@
+"""A settings sweep over many roots: each batch parsed once on a worker, its partial statistics merged exactly."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+from distributed import as_completed
+
+from .. import engine
+from ..frames import _columns
+from ..frames.probe import ProbeSet, Searcher, probe_frame, probe_summary, resolve_searcher
+from ._batch import parse
+from ._cluster import ClientLike, resolve_client
+from ._frames import FILES_PER_PARTITION, plan
+from ._partial import Partial, Tokenizer, measure, row
+from ._plan import Batch, StrPath
+
+# Histograms of chunk sizes are small, but a thousand batches' worth are merged every this many.
+_COMPACT_EVERY = 64
+
+
+def _values(name: str, value: object) -> list[Any]:
+    """A setting as a list of values to try (a single value is a list of one)."""
+    values = list(value) if isinstance(value, Iterable) and not isinstance(value, str) else [value]
+    if not values:
+        msg = f"{name} is empty; give at least one value to try, e.g. {name}=[30]"
+        raise ValueError(msg)
+    return values
+
+
+@dataclass(frozen=True)
+class SweepTask:
+    """Runs on a worker: parse one batch once, then measure it at every setting (and probe it, per root)."""
+
+    settings: tuple[engine.ChunkSettings, ...]
+    tokenizer: Tokenizer | None
+    searcher: Searcher | None  # set only when probing: then a batch is a whole root
+    k: tuple[int, ...]
+
+    def __call__(self, batch: Batch) -> tuple[list[Partial], list[pd.DataFrame], float, list[str]]:
+        started = time.perf_counter()
+        codebase, failed = parse(batch)  # a file the engine fails on is left out, and named in attrs
+        probe_set = ProbeSet(codebase) if self.searcher is not None else None
+        parsed = time.perf_counter() - started
+        partials = measure(codebase, list(self.settings), self.tokenizer)
+        probes = []
+        if probe_set is not None:
+            for setting, partial in zip(self.settings, partials, strict=True):
+                scored = time.perf_counter()
+                probes.append(probe_frame(probe_set, setting, self.searcher, self.k))
+                partial.seconds += time.perf_counter() - scored
+        return partials, probes, parsed, [f"{batch.root}/{path}: {why}" for path, why in failed.items()]
+
+
+def _probe_values(frames: list[pd.DataFrame], k: tuple[int, ...]) -> dict[str, Any]:
+    """The probe columns of all roots' queries together, as `frames.sweep` computes them for one codebase."""
+    pooled = pd.concat(frames, ignore_index=True)
+    summary = probe_summary(pooled, k)
+    values = {name: summary[name].iloc[0] for name in summary.columns}
+    return {name: None if pd.isna(v) else v.item() if hasattr(v, "item") else v for name, v in values.items()}
+
+
+def sweep(
+    roots: StrPath | Iterable[StrPath],
+    *,
+    client: ClientLike = None,
+    chunk_size: int | Iterable[int] = (10, 20, 30, 40, 60),
+    chunk_overlap: int | Iterable[int] = (0,),
+    chunk_max_characters: float | Iterable[float | None] | None = (None,),
+    tokenizer: Tokenizer | None = None,
+    files_per_partition: int = FILES_PER_PARTITION,
+    max_file_size: str | int = "1M",
+    languages: str = "clanka",
+    probe: bool = False,
+    searcher: str | Searcher = "bm25",
+    k: int | Iterable[int] = (1, 5, 10),
+) -> pd.DataFrame:
+    """`frames.sweep`'s table for all the roots taken together, as if they were one codebase.
+
+    Together means: every chunk of every root is one sample (mean, median and p95 of lines,
+    characters and tokens are over all of them), coverage is meaningful lines held by some chunk
+    over meaningful lines of all roots, duplication and split_declarations likewise pooled. For one
+    root it equals `frames.sweep(root)` (but `seconds`, which here is worker time summed).
+
+    Each batch of `files_per_partition` files is parsed once on a worker and measured at every
+    setting; the workers send back counts and exact histograms of chunk sizes, which add up to
+    the same numbers as the whole sample (percentiles included). With `probe=True` each root is
+    searched on its own (a query only searches its own repository) and a batch is a whole root;
+    recall, mrr and precision are over all roots' queries together. A file the engine fails on
+    is left out and named in `attrs["failed"]`; `attrs["roots"]` lists the roots as resolved.
+    """
+    combos = list(
+        itertools.product(
+            _values("chunk_size", chunk_size),
+            _values("chunk_overlap", chunk_overlap),
+            _values("chunk_max_characters", chunk_max_characters),
+        )
+    )
+    settings = tuple(engine.ChunkSettings.build(*combo) for combo in combos)  # bad values fail before listing
+    if tokenizer is not None and not callable(tokenizer):
+        msg = f"tokenizer must be a function str -> int (e.g. lambda s: len(enc.encode(s))), got {tokenizer!r}"
+        raise TypeError(msg)
+    cutoffs = tuple(sorted(set(_values("k", k))))
+    resolved = resolve_searcher(searcher) if probe else None
+    # Probing searches a whole root at once, so its batch must be the whole root.
+    work = plan(roots, client, 2**62 if probe else files_per_partition, max_file_size, languages)
+    task = SweepTask(settings, tokenizer, resolved, cutoffs)
+    merged = [Partial() for _ in settings]
+    probes: list[list[pd.DataFrame]] = [[] for _ in settings]
+    parse_seconds = 0.0
+    failed: list[str] = []
+    running = resolve_client(client)
+    for done, future in enumerate(as_completed(running.map(task, work, pure=False)), start=1):
+        partials, probe_frames, parsed, failures = future.result()
+        parse_seconds += parsed
+        failed += failures
+        merged = [total + part for total, part in zip(merged, partials, strict=True)]
+        for kept, frame in zip(probes, probe_frames, strict=False):  # no frames unless probing
+            kept.append(frame)
+        if done % _COMPACT_EVERY == 0:
+            merged = [partial.compacted() for partial in merged]
+        future.release()
+    rows = []
+    for setting, partial, kept in zip(settings, merged, probes, strict=True):
+        values = row(setting, partial, tokenizer)
+        if probe:
+            values.update(_probe_values(kept, cutoffs))
+        rows.append(values)
+    schema = dict(_columns.SWEEP)
+    if probe and rows:
+        extra = [name for name in rows[0] if name not in schema]
+        schema.update({name: _columns.INT if name == "queries" else _columns.FLOAT for name in extra})
+    attrs = {
+        "roots": list(dict.fromkeys(batch.root for batch in work)),
+        "languages": languages,
+        "tokens": "characters / 4" if tokenizer is None else getattr(tokenizer, "__name__", repr(tokenizer)),
+        "parse_seconds": parse_seconds,
+        "failed": sorted(failed),  # files the engine failed on, left out of every row
+    }
+    return _columns.build({name: [r[name] for r in rows] for name in schema}, schema, attrs)
