@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -36,15 +37,27 @@ def test_lab_starts_a_server_on_the_notebooks(tmp_path: Path) -> None:
         server = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, env=env)
         try:
             url = _wait_for_url(log, server, timeout=60)
-            contents = f"{url}api/contents?token=clanka-test"
-            with urllib.request.urlopen(contents, timeout=10) as response:  # local server only
-                listing = response.read().decode()
+            listing = _get(f"{url}api/contents?token=clanka-test", timeout=60)
             assert '"name": "hello.ipynb"' in listing or '"name":"hello.ipynb"' in listing
         finally:
             server.terminate()
             server.wait(timeout=30)
     # The command became the server, so stopping it left no JupyterLab behind.
     assert _processes_mentioning(str(notebooks)) == []
+
+
+def _get(url: str, *, timeout: float) -> str:
+    """The body at `url` on this machine's server, asking again while it is not listening yet."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=10) as response:  # local server only
+                return response.read().decode()
+        except urllib.error.URLError:
+            # The log can name the URL a moment before the socket accepts (seen on a loaded machine).
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
 
 
 def _processes_mentioning(text: str) -> list[str]:

@@ -126,10 +126,10 @@ def test_unreadable_and_failing_files_are_status_rows(client, tmp_path) -> None:
 
         real = _codebase.prepare
 
-        def prepare(path: str, content: str, languages: str = "clanka"):
+        def prepare(path: str, content: str, *rest: object):
             if path.endswith("boom.ts"):
                 raise RecursionError("maximum recursion depth exceeded")
-            return real(path, content, languages)
+            return real(path, content, *rest)
 
         _codebase.prepare = prepare
 
