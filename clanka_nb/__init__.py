@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 _ENGINE = ("CodeChunk", "Codebase", "SettingClampedWarning", "list_files")
 _FRAMES = (
-    "chunk_codebase", "chunk_file", "chunk_files", "chunk_text", "coverage", "embedding_input", "files",
+    "chunk_codebase", "chunk_file", "chunk_files", "chunk_text", "coverage", "embedding_input", "explain", "files",
     "line_coverage", "plot_chunk_sizes", "plot_sweep", "sweep",
 )
 _HISTORY = ("churn", "churn_files", "churn_summary", "plot_churn")
@@ -54,6 +54,7 @@ __all__ = [  # kept equal to _EXPORTS by a test
     "coverage",
     "embedders",
     "embedding_input",
+    "explain",
     "files",
     "line_coverage",
     "list_files",
@@ -82,6 +83,7 @@ if TYPE_CHECKING:
         chunk_text,
         coverage,
         embedding_input,
+        explain,
         files,
         line_coverage,
         plot_chunk_sizes,

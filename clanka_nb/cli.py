@@ -109,6 +109,26 @@ def _sweep(args: argparse.Namespace) -> int:
     return 0
 
 
+def _explain(args: argparse.Namespace) -> int:
+    from . import frames
+    from ._cli import _output
+
+    _output.check_destination(args.format, args.output)
+    options = {"chunk_size": args.chunk_size, "chunk_overlap": args.chunk_overlap,
+               "chunk_max_characters": args.max_chars, "languages": args.languages}  # fmt: skip
+    try:
+        frame = frames.explain(args.path, args.file, **options)
+    except (FileNotFoundError, KeyError, TypeError) as error:
+        message = str(error.args[0]) if error.args else str(error)
+        raise CommandError(message, exit_code=1) from None
+    if frame.empty and not args.quiet:
+        why = frame.attrs.get("reason") or f"its status is {frame.attrs.get('status')}"
+        print(f"{_parser.PROG}: note: {frame.attrs.get('path')} has no chunks: {why}", file=sys.stderr)
+    table = frame.assign(lines=frame["start_line"].astype(str) + "-" + frame["end_line"].astype(str))
+    _output.write(frame, args.format, args.output, table=table[["lines", "type", "name", "rule", "why"]])
+    return 0
+
+
 def _churn(args: argparse.Namespace) -> int:
     from . import history
     from ._cli import _output
@@ -145,7 +165,7 @@ def _cache(args: argparse.Namespace) -> int:
     return 0
 
 
-_COMMANDS = {"cache": _cache, "chunk": _chunk, "churn": _churn, "files": _files, "sweep": _sweep}
+_COMMANDS = {"cache": _cache, "chunk": _chunk, "churn": _churn, "explain": _explain, "files": _files, "sweep": _sweep}
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:

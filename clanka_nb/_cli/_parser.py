@@ -89,6 +89,12 @@ def build() -> Parser:
         help="with --probe: the cut-offs of recall@K, comma-separated (default: 1,5,10)",
     )
 
+    explain = _command(commands, "explain", "why each chunk of one file starts and ends where it does")
+    explain.add_argument("path", metavar="PATH", help="folder of source code (or one file alone, then no FILE)")
+    explain.add_argument("file", metavar="FILE", nargs="?", help="the file inside PATH to explain")
+    _settings(explain, many=False)
+    _common(explain, table_note="one row per chunk: lines, type, name, rule and why")
+
     churn = _command(commands, "churn", "what keeping clanka's index fresh costs: inputs embedded per commit")
     churn.add_argument("path", metavar="PATH", help="a git clone (its history is read from git objects)")
     churn.add_argument(

@@ -5,6 +5,7 @@ from ._cache import ParseCache, ParseCacheWarning
 from ._chunker import CodeChunk, PreparedText
 from ._codebase import Codebase, UnreadableFileWarning, prepared_texts
 from ._declarations import LANGUAGE_MODES, Declaration
+from ._explain import RULES, ExplainedChunk, explain_file
 from ._files import is_meaningful_file, is_probably_minified, language_of
 from ._listing import list_file_names, list_files
 from ._reading import FileReport, FileStatus
@@ -17,10 +18,12 @@ CHUNK_TYPES = ("class", "enum", "function", "interface", "method", "namespace", 
 __all__ = [
     "CHUNK_TYPES",
     "LANGUAGE_MODES",
+    "RULES",
     "ChunkSettings",
     "CodeChunk",
     "Codebase",
     "Declaration",
+    "ExplainedChunk",
     "FileReport",
     "FileStatus",
     "ParseCache",
@@ -32,6 +35,7 @@ __all__ = [
     "chunk_file",
     "chunk_file_content",
     "chunk_files",
+    "explain_file",
     "is_meaningful_file",
     "is_meaningful_line",
     "is_probably_minified",

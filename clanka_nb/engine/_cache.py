@@ -110,6 +110,7 @@ def _well_formed(d: Declaration) -> bool:
     return (
         type(d.start_line) is int
         and type(d.end_line) is int
+        and (d.body_start is None or type(d.body_start) is int)
         and all(v is None or isinstance(v, str) for v in (d.name, d.type, d.parent))
     )
 

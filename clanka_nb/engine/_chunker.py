@@ -240,9 +240,25 @@ def plan_ranges(text: PreparedText) -> list[Range]:
     return plan
 
 
-def declaration_segments(text: PreparedText, settings: ChunkSettings) -> list[tuple[int, int, Declaration]]:
+class Cut(NamedTuple):
+    """How one declaration chunk came about, recorded only when `explain` asks (see `_explain`)."""
+
+    start: int
+    end: int
+    declaration: Declaration
+    range_start: int  # the declaration's clamped range
+    range_end: int
+    piece: int  # 1-based, among the pieces the range was split into
+    pieces: int
+    head_only: bool  # a class split in pieces and cut to its first, as its methods are chunks
+
+
+def declaration_segments(
+    text: PreparedText, settings: ChunkSettings, record: list[Cut] | None = None
+) -> list[tuple[int, int, Declaration]]:
     """The (start, end, declaration) of every declaration chunk, unsorted: split, truncated, deduplicated
-    and stripped of segments with no meaningful line, as the reference does."""
+    and stripped of segments with no meaningful line, as the reference does. With `record`, how each
+    chunk came about is appended to it too."""
     size, limit = settings.chunk_size, settings.chunk_max_characters
     # Prefix sums read directly: this loop runs once per declaration and setting in a sweep.
     char_ends, meaningful_before = text.length_prefix, text.meaningful_prefix
@@ -251,11 +267,13 @@ def declaration_segments(text: PreparedText, settings: ChunkSettings) -> list[tu
     for start, end, d, truncates in text.plan():
         if end - start < size and (limit is None or char_ends[end] - char_ends[start - 1] - 1 <= limit):
             segments = ((start, end),)  # fits whole: the common case, without the splitting loop
+            pieces = 1
         else:
             segments = _segments(text, start, end, settings)
+            pieces = len(segments)
             if truncates:
                 segments = segments[:1]
-        for s, e in segments:
+        for piece, (s, e) in enumerate(segments, 1):
             if meaningful_before[e] == meaningful_before[s - 1]:
                 continue
             key = (s, e, d.name, d.type, d.parent)
@@ -263,6 +281,8 @@ def declaration_segments(text: PreparedText, settings: ChunkSettings) -> list[tu
                 continue
             emitted.add(key)
             out.append((s, e, d))
+            if record is not None:
+                record.append(Cut(s, e, d, start, end, piece, pieces, truncates and pieces > 1))
     return out
 
 

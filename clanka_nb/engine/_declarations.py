@@ -23,6 +23,9 @@ class Declaration(NamedTuple):
     name: str | None
     type: str | None
     parent: str | None
+    # The declaration's own first line, after the leading comments its range takes in (None: not recorded).
+    # Chunking never reads it; `explain` names the comment lines with it.
+    body_start: int | None = None
 
 
 # Grammar per extension; the reference parses only these four (`mjs`, `mts`, `cts` stay windows).
@@ -155,8 +158,10 @@ def _start_with_comments(siblings: list[Node], index: int, lines: list[str]) -> 
     return start
 
 
-def _range(siblings: list[Node], index: int, lines: list[str]) -> tuple[int, int]:
-    return _start_with_comments(siblings, index, lines) + 1, siblings[index].end_point.row + 1
+def _range(siblings: list[Node], index: int, lines: list[str]) -> tuple[int, int, int]:
+    """1-based first line (with leading comments), last line, and the declaration's own first line."""
+    node = siblings[index]
+    return _start_with_comments(siblings, index, lines) + 1, node.end_point.row + 1, node.start_point.row + 1
 
 
 def collect(root: Node, lines: list[str]) -> list[Declaration]:
@@ -179,8 +184,8 @@ def collect(root: Node, lines: list[str]) -> list[Declaration]:
         kind, name = describe(node)
         if kind is None and name is None:
             continue
-        start, end = _range(siblings, index, lines)
-        out.append(Declaration(start, end, name, kind, parent))
+        start, end, body = _range(siblings, index, lines)
+        out.append(Declaration(start, end, name, kind, parent, body))
         if node.type == "class_declaration":
             out.extend(_methods(node, name, lines))
         elif node.type in _NAMESPACES:
@@ -203,9 +208,9 @@ def _methods(cls: Node, class_name: str | None, lines: list[str]) -> Iterator[De
     parent = parent_label("class", class_name)
     for index, member in enumerate(members):
         if "method" in member.type:
-            start, end = _range(members, index, lines)
+            start, end, body = _range(members, index, lines)
             kind, name = describe(member)
-            yield Declaration(start, end, name, kind, parent)
+            yield Declaration(start, end, name, kind, parent, body)
 
 
 LANGUAGE_MODES = ("clanka", "extended")

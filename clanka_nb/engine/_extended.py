@@ -200,7 +200,8 @@ class _Walker:
             if kind == "function":
                 kind = "method"
         start = self._start(frame.nodes, index)
-        out.append(Declaration(start + 1, last_row(original, self.lines) + 1, name, kind, owner or frame.parent))
+        end, own = last_row(original, self.lines) + 1, original.start_point.row + 1
+        out.append(Declaration(start + 1, end, name, kind, owner or frame.parent, own))
         if body is None:
             return None
         if rule.role == "class" and kind == "class":

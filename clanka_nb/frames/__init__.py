@@ -3,6 +3,7 @@
 from ._chunks import chunk_codebase, chunk_file, chunk_files, chunk_text
 from ._coverage import coverage, line_coverage
 from ._embedding import embedding_input
+from ._explain import explain
 from ._files import files
 from ._plots import plot_chunk_sizes, plot_sweep
 from ._stats import CodebaseStats
@@ -16,6 +17,7 @@ __all__ = [
     "chunk_text",
     "coverage",
     "embedding_input",
+    "explain",
     "files",
     "line_coverage",
     "plot_chunk_sizes",

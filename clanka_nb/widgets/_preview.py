@@ -151,11 +151,34 @@ def _preview_of(
     frame: pd.DataFrame, texts: Texts, path: str, *, start: int, max_lines: int, selected: int | None = None
 ) -> Preview:
     chunks = frame[(frame["path"] == path).to_numpy(dtype=bool)]
+    chunks = _with_why(chunks, texts, path)
     lines, flags, note = file_lines(texts, path, chunks)
     return Preview(
         lines, chunks, path=path, language=engine.language_of(path), meaningful=flags, note=note,
         start=start, max_lines=max_lines, selected=selected,
     )  # fmt: skip
+
+
+def _with_why(chunks: pd.DataFrame, texts: Texts, path: str) -> pd.DataFrame:
+    """The file's chunks with `why` (engine.explain_file), for the bands' hover text and the side panel."""
+    attrs = chunks.attrs
+    text = texts.text(path)
+    if "why" in chunks.columns or text is None or "chunk_size" not in attrs:
+        return chunks
+    settings = engine.ChunkSettings.build(
+        attrs["chunk_size"], attrs["chunk_overlap"], attrs.get("chunk_max_characters"), warn=False
+    )
+    # Matched by lines and metadata, so a filtered frame (the browser's) still finds its rows' reasons.
+    reasons = {
+        (e.chunk.start_line, e.chunk.end_line, e.chunk.name, e.chunk.type, e.chunk.parent): e.why
+        for e in engine.explain_file(text, settings)
+    }
+    columns = [
+        [None if pd.isna(v) else v for v in chunks[c].tolist()] if c in chunks else [None] * len(chunks)
+        for c in ("start_line", "end_line", "name", "type", "parent")
+    ]
+    rows = zip(*columns, strict=True)
+    return chunks.assign(why=[reasons.get(row) for row in rows])
 
 
 def preview(

@@ -68,6 +68,7 @@ class Band:
     parent: str | None = None
     characters: int | None = None
     chunker: str | None = None
+    why: str | None = None  # the rule that made the chunk, in words (engine.explain_file)
 
     @property
     def label(self) -> str:
@@ -91,6 +92,8 @@ class Band:
             facts.append(f"{self.characters:,} characters")
         if self.chunker:
             facts.append(f"chunker: {self.chunker}")
+        if self.why:
+            facts.append(f"why: {self.why}")
         return "\n".join(facts)
 
 
@@ -112,7 +115,7 @@ def _text(value: Any) -> str | None:
 
 def chunk_bands(chunks: Any, path: str | None = None) -> list[Band]:
     """Bands from a chunk frame, `CodeChunk`s or dicts; only those of `path` when they carry paths."""
-    fields = ("path", "start_line", "end_line", "type", "name", "parent", "characters", "chunker")
+    fields = ("path", "start_line", "end_line", "type", "name", "parent", "characters", "chunker", "why")
     if isinstance(chunks, pd.DataFrame):
         missing = {"start_line", "end_line"} - set(chunks.columns)
         if missing:
@@ -143,6 +146,7 @@ def chunk_bands(chunks: Any, path: str | None = None) -> list[Band]:
                 _text(row.get("parent")),
                 None if characters is None else int(characters),
                 _text(row.get("chunker")),
+                _text(row.get("why")),
             )
         )
     return bands
@@ -428,6 +432,13 @@ def render_preview(
         f'overflow:hidden;text-overflow:ellipsis">{" · ".join(head)}</div>',
         _legend(bands, uncovered_code, uncovered_blank, full_legend),
     ]
+    picked = next((band for band in bands if band.index == selected), None)
+    if picked is not None and picked.why:
+        # The side panel of the selected chunk: why it starts and ends where it does.
+        parts.append(
+            f'<div data-why="" style="padding:4px 8px;border-bottom:1px solid {RULE};background:{SELECTED}">'
+            f"<b>why</b> {escape(picked.why)}</div>"
+        )
     if note:
         parts.append(_notice(note))
     paged = total > stop - start + 1

@@ -236,9 +236,9 @@ def test_prepared_text_lines_meaning_and_declarations():
     assert text.line_count == 7
     assert text.status is FileStatus.CHUNKED
     assert text.declarations == [
-        Declaration(1, 6, "Shelf", "class", None),
-        Declaration(3, 5, "add", "method", "class Shelf"),
-        Declaration(7, 7, "limit", "variable", None),
+        Declaration(1, 6, "Shelf", "class", None, body_start=2),  # its comment on line 1
+        Declaration(3, 5, "add", "method", "class Shelf", body_start=3),
+        Declaration(7, 7, "limit", "variable", None, body_start=7),
     ]
     guide = Codebase.from_texts(TEXTS).text("docs/guide.md")
     # "# Guide", "", "Some words.", "", "## More", "", "Text here."

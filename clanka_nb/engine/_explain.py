@@ -1,0 +1,131 @@
+"""Which rule made each chunk of a file, and why it starts and ends where it does, in words.
+
+The rules are not implemented again here: chunking records how it cut each declaration (`Cut`, only
+when asked), and this turns those records and the window segments into sentences with the numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ._chunker import CodeChunk, Cut, PreparedText, _sorted, declaration_segments, window_segments
+from ._declarations import parent_label
+from ._files import extension
+from ._reading import FileStatus
+from ._settings import ChunkSettings
+
+# The rules `explain` names (docs/explaining-chunks.md says what each means).
+RULES = ("declaration", "class-head", "declaration-piece", "character-split", "window")
+
+
+@dataclass(frozen=True, slots=True)
+class ExplainedChunk:
+    """A chunk, the rule that made it (one of RULES) and why it starts and ends where it does."""
+
+    chunk: CodeChunk
+    rule: str
+    why: str
+
+
+def explain_file(text: PreparedText, settings: ChunkSettings) -> list[ExplainedChunk]:
+    """One entry per chunk of `chunks_of(text, settings)`, in the same order."""
+    if text.status is not FileStatus.CHUNKED:
+        return []
+    path, lines = text.path, text.lines
+    if text.declarations:
+        cuts: list[Cut] = []
+        declaration_segments(text, settings, record=cuts)
+        if cuts:
+            methods = _methods_by_class(text)
+            made = {}
+            for cut in cuts:
+                d = cut.declaration
+                chunk = CodeChunk(path, cut.start, cut.end, d.name, d.type, d.parent, _join(lines, cut.start, cut.end))
+                made[id(chunk)] = (chunk, *_declaration_rule(cut, settings, methods))
+            return [ExplainedChunk(*made[id(chunk)]) for chunk in _sorted([entry[0] for entry in made.values()])]
+    segments = window_segments(text, settings)
+    reason = _why_windows(text)
+    out = []
+    for number, (s, e) in enumerate(segments, 1):
+        chunk = CodeChunk(path, s, e, None, None, None, _join(lines, s, e))
+        cap = min(text.line_count, s + settings.chunk_size - 1)
+        where = f"{_lines(s, e)}: line window {number} of {len(segments)}"
+        if e < cap:
+            why = f"{where}, ended at line {e} to stay within {_chars(settings)}; {reason}"
+            out.append(ExplainedChunk(chunk, "character-split", why))
+        else:
+            why = f"{where}, {_cutting(settings)}; {reason}"
+            out.append(ExplainedChunk(chunk, "window", why))
+    return out
+
+
+def _lines(start: int, end: int) -> str:
+    return f"line {start}" if start == end else f"lines {start}-{end}"
+
+
+def _join(lines: list[str], start: int, end: int) -> str:
+    return "\n".join(lines[start - 1 : end])
+
+
+def _what(cut: Cut) -> str:
+    d = cut.declaration
+    kind = d.type or "declaration"
+    named = f"{kind} `{d.name}`" if d.name else f"an unnamed {kind}"
+    return f"{named} in {d.parent}" if d.parent else named
+
+
+def _comment(cut: Cut) -> str:
+    """", with its leading comment (lines a-b)" when this chunk starts with the declaration's comments."""
+    body = cut.declaration.body_start
+    if body is None or cut.start != cut.range_start or body <= cut.start:
+        return ""
+    return f", with its leading comment ({_lines(cut.start, body - 1)})"
+
+
+def _declaration_rule(cut: Cut, settings: ChunkSettings, methods: dict[str | None, int]) -> tuple[str, str]:
+    where, what, comment = _lines(cut.start, cut.end), _what(cut), _comment(cut)
+    whole = _lines(cut.range_start, cut.range_end)
+    if cut.pieces == 1:
+        return "declaration", f"{where}: {what} whole{comment}; it fits in {_limits(settings)}"
+    if cut.head_only:
+        count = methods.get(parent_label("class", cut.declaration.name), 0)
+        return "class-head", (
+            f"{where}: class `{cut.declaration.name}` ({whole}) cut to its head{comment}, its first piece; "
+            f"its {count} method{'s' * (count != 1)} are chunks of their own"
+        )
+    piece = f"piece {cut.piece} of {cut.pieces} of {what} ({whole})"
+    if cut.end < min(cut.range_end, cut.start + settings.chunk_size - 1):
+        ended = f"ended at line {cut.end} to stay within {_chars(settings)}"
+        return "character-split", f"{where}: {piece}{comment}, {ended}"
+    return "declaration-piece", f"{where}: {piece}{comment}, {_cutting(settings)}"
+
+
+def _methods_by_class(text: PreparedText) -> dict[str | None, int]:
+    counts: dict[str | None, int] = {}
+    for d in text.declarations:
+        if d.type == "method":
+            counts[d.parent] = counts.get(d.parent, 0) + 1
+    return counts
+
+
+def _cutting(settings: ChunkSettings) -> str:
+    overlap = settings.chunk_overlap
+    return f"cut every {settings.chunk_size} lines with {overlap} line{'s' * (overlap != 1)} of overlap"
+
+
+def _chars(settings: ChunkSettings) -> str:
+    return f"{settings.chunk_max_characters:,} characters (chunk_max_characters)"
+
+
+def _limits(settings: ChunkSettings) -> str:
+    lines = f"{settings.chunk_size} lines"
+    return lines if settings.chunk_max_characters is None else f"{lines} and {_chars(settings)}"
+
+
+def _why_windows(text: PreparedText) -> str:
+    if text.grammar is None:
+        ext = extension(text.path)
+        return f"files ending .{ext} are not parsed, so they get line windows" if ext else "the file is not parsed"
+    if not text.declarations:
+        return "the parser found no declaration, so the file gets line windows"
+    return "no declaration gives a chunk with a meaningful line, so the file gets line windows"
