@@ -35,3 +35,22 @@ def test_bad_numbers_are_rejected_before_any_work(tmp_path):
     result = run(str(tmp_path), "--repeat", "0")
     assert result.returncode != 0
     assert "--repeat and --size must be at least 1" in result.stderr
+
+
+def test_the_network_guard_refuses_and_records_a_connection():
+    code = (
+        "import socket, sys\n"
+        "import bench_peers\n"
+        "sys.addaudithook(bench_peers.refuse_network)\n"
+        "try:\n"
+        "    socket.create_connection(('127.0.0.1', 9), timeout=1)\n"
+        "except ConnectionRefusedError as exc:\n"
+        "    print(exc)\n"
+        "print(len(bench_peers.NETWORK_ATTEMPTS))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "benchmarks"), str(ROOT)])}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    message, count = result.stdout.strip().splitlines()
+    assert "bench_peers refuses network access" in message
+    assert int(count) >= 1
