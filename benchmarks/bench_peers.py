@@ -1,0 +1,209 @@
+"""clanka-nb against the code chunkers people pick instead, on the same files in one run, as ratios to read + parse.
+
+Usage: python benchmarks/bench_peers.py [FOLDER] [--package three|rxjs|effect] [--fetch] [--repeat N] [--size N]
+
+The peers come from the `bench` extra (`pip install -e ".[bench]"`); one that is not installed is
+reported as such and skipped. The files are the listed files with a JavaScript or TypeScript
+grammar, and every chunker gets exactly those. Each peer is set up so that nothing can download at
+run time: character counts, not a tokenizer from a hub, and the grammars bundled in
+tree-sitter-language-pack. The run also refuses every network connection from Python (an audit
+hook) and says whether anything tried.
+
+Every time is divided by the floor measured in the same run: reading every file and parsing the
+ones the engine parses (bench_engine.floor). The tree-sitter peers also parse the few files the
+engine leaves out as empty or minified (the script prints how many), so their own floor is at most
+that little higher. LangChain's splitter parses nothing (it splits on regular expressions), so its
+ratio is against a floor it does not pay. Each round runs every entry once, starting one entry later
+than the round before, so that a busy spell on the machine or a garbage collection left by the
+previous entry does not always land on the same one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from bench_engine import DATA, PACKAGES, fetch, floor
+
+from clanka_nb import engine
+from clanka_nb.engine._declarations import GRAMMARS
+from clanka_nb.engine._files import extension
+
+# chunk(grammar, text) -> the chunks' texts; grammar is "javascript", "typescript" or "tsx".
+Chunk = Callable[[str, str], list[str]]
+
+NETWORK_ATTEMPTS: list[str] = []
+FLOOR = "read + parse (floor)"
+LONG = 60.0  # seconds: an entry slower than this in one run is not repeated
+
+
+def refuse_network(event: str, args: tuple[object, ...]) -> None:
+    """An audit hook: record and refuse any connection or name look-up made from Python."""
+    if event in ("socket.connect", "socket.getaddrinfo", "urllib.Request"):
+        NETWORK_ATTEMPTS.append(f"{event} {args[:2]!r}")
+        msg = f"bench_peers refuses network access at run time ({event}); a peer tried to download something"
+        raise ConnectionRefusedError(msg)
+
+
+def langchain(size: int) -> Chunk:
+    from langchain_text_splitters import Language, RecursiveCharacterTextSplitter
+
+    splitters = {
+        grammar: RecursiveCharacterTextSplitter.from_language(language, chunk_size=size, chunk_overlap=0)
+        for grammar, language in (("javascript", Language.JS), ("typescript", Language.TS), ("tsx", Language.TS))
+    }
+    return lambda grammar, text: splitters[grammar].split_text(text)
+
+
+def semantic_text_splitter(size: int) -> Chunk:
+    from semantic_text_splitter import CodeSplitter
+    from tree_sitter_language_pack import get_binding
+
+    splitters = {grammar: CodeSplitter(get_binding(grammar), size) for grammar in ("javascript", "typescript", "tsx")}
+    return lambda grammar, text: splitters[grammar].chunks(text)
+
+
+def llama_index(size: int) -> Chunk:
+    from llama_index.core.node_parser import CodeSplitter
+
+    # `tokenizer=list` counts characters; without it LlamaIndex builds a tiktoken tokenizer. chunk_lines
+    # and its overlap are not used by split_text (only max_chars is), but the overlap must be > 0.
+    splitters = {
+        grammar: CodeSplitter(language=grammar, chunk_lines_overlap=1, max_chars=size, tokenizer=list)
+        for grammar in ("javascript", "typescript", "tsx")
+    }
+    return lambda grammar, text: splitters[grammar].split_text(text)
+
+
+def chonkie(size: int) -> Chunk:
+    from chonkie import CodeChunker
+
+    # tokenizer="character" keeps chonkie off the hub; a fixed language keeps it off magika.
+    chunkers = {
+        grammar: CodeChunker(tokenizer="character", chunk_size=size, language=grammar)
+        for grammar in ("javascript", "typescript", "tsx")
+    }
+    return lambda grammar, text: [chunk.text for chunk in chunkers[grammar].chunk(text)]
+
+
+# label, distribution to report the version of, setup
+PEERS: list[tuple[str, str, Callable[[int], Chunk]]] = [
+    ("langchain-text-splitters (from_language)", "langchain-text-splitters", langchain),
+    ("semantic-text-splitter CodeSplitter", "semantic-text-splitter", semantic_text_splitter),
+    ("llama-index-core CodeSplitter", "llama-index-core", llama_index),
+    ("chonkie CodeChunker", "chonkie", chonkie),
+]
+
+
+def run_peer(chunk: Chunk, root: Path, files: list[str], sizes: list[int]) -> None:
+    """Read every file and chunk it; `sizes` receives each chunk's length in characters."""
+    for rel in files:
+        text = (root / rel).read_bytes().decode("utf-8", errors="replace")
+        sizes.extend(len(piece) for piece in chunk(GRAMMARS[extension(rel)], text))
+
+
+def run_clanka(root: Path, files: list[str], cache: bool | engine.ParseCache, sizes: list[int]) -> None:
+    sizes.extend(len(c.content) for c in engine.chunk_files(root, files, workers=1, cache=cache))
+
+
+def version(distribution: str) -> str | None:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0],
+        epilog='The peers come from the bench extra: pip install -e ".[bench]" (more in the module docstring).',
+    )
+    ap.add_argument("folder", nargs="?", help="codebase to chunk (default: the --package from benchmarks/.data)")
+    ap.add_argument("--package", choices=sorted(PACKAGES), default="three", help="npm package to use (default three)")
+    ap.add_argument("--fetch", action="store_true", help="npm pack the package if missing (before the run starts)")
+    ap.add_argument("--repeat", type=int, default=3, help="best of N runs (default 3)")
+    ap.add_argument("--size", type=int, default=1500, help="the peers' chunk size in characters (default 1500)")
+    args = ap.parse_args()
+    if args.repeat < 1 or args.size < 1:
+        raise SystemExit("--repeat and --size must be at least 1")
+    if args.folder:
+        root = Path(args.folder)
+    elif args.fetch:
+        root = fetch(args.package)
+    else:
+        root = DATA / PACKAGES[args.package].replace("@", "-") / "package"  # where fetch() unpacks it
+    if not root.is_dir():
+        raise SystemExit(f"{root} is missing: pass a folder, or --fetch to download {args.package} with npm pack")
+
+    sys.addaudithook(refuse_network)  # from here on, nothing may touch the network
+    listed = engine.list_files(root)
+    files = [f for f in listed if extension(f) in GRAMMARS]
+    texts = ((root / f).read_bytes().decode("utf-8-sig", errors="replace") for f in files)
+    skipped = sum(1 for text in texts if not text.strip() or engine.is_probably_minified(text))  # as floor() does
+    print(f"{root}: {len(listed)} files listed, {len(files)} with a JS/TS grammar (the files every chunker gets)")
+    print(f"{skipped} of them empty or minified: the engine does not parse them, the tree-sitter peers do")
+    print(f"{os.cpu_count()} cores, shared and noisy; best of {args.repeat} interleaved rounds; one worker throughout")
+    print(f"clanka-nb at its defaults (30-line windows, declarations); peers at {args.size} characters, no overlap")
+
+    sizes: dict[str, list[int]] = {}
+    # label -> (version, run, floor label, note); None for run when the peer is not installed
+    entries: dict[str, tuple[str, Callable[[list[int]], None] | None, str, str]] = {
+        FLOOR: ("", lambda out: floor(root, files), "", ""),
+    }
+    cold = lambda out: run_clanka(root, files, False, out)  # noqa: E731
+    entries["clanka-nb, cache=False"] = ("checkout", cold, FLOOR, "")
+    folder = tempfile.TemporaryDirectory()
+    cache = engine.ParseCache(folder.name)
+    run_clanka(root, files, cache, [])  # fills the cache
+    warm = lambda out: run_clanka(root, files, cache, out)  # noqa: E731
+    entries["clanka-nb, warm parse cache"] = ("checkout", warm, FLOOR, "")
+    for label, distribution, setup in PEERS:
+        installed = version(distribution)
+        if installed is None:
+            entries[label] = ("-", None, "", 'not installed: pip install -e ".[bench]"')
+            continue
+        chunk = setup(args.size)
+        note = "parses nothing: splits on regular expressions" if distribution == "langchain-text-splitters" else ""
+        run = lambda out, chunk=chunk: run_peer(chunk, root, files, out)  # noqa: E731
+        entries[label] = (installed, run, FLOOR, note)
+
+    # Rounds interleave every entry so that a busy spell on the machine hits all of them alike.
+    best: dict[str, float] = {}
+    labels = list(entries)
+    for round_ in range(args.repeat):
+        for label in labels[round_ % len(labels) :] + labels[: round_ % len(labels)]:
+            run = entries[label][1]
+            if run is None or best.get(label, 0.0) > LONG:
+                continue  # not installed, or one run already took minutes: its best of 1 stands
+            out: list[int] = []
+            start = time.perf_counter()
+            run(out)
+            best[label] = min(best.get(label, float("inf")), time.perf_counter() - start)
+            sizes[label] = out
+    folder.cleanup()
+
+    print(f"\n  {'chunker':<42} {'version':<9} {'time':>9}  {'/ floor':>7} {'chunks':>7}  {'mean chars':>10}")
+    for label, (installed, run, base, note) in entries.items():
+        if run is None:
+            print(f"  {label:<42} {installed:<9} {note}")
+            continue
+        seconds, lengths = best[label], sizes[label]
+        ratio = f"{seconds / best[base]:6.2f}x" if base else f"{'':>7}"
+        mean = f"{len(lengths):7d}  {sum(lengths) / len(lengths):10.0f}" if lengths else f"{'':>7}  {'':>10}"
+        if seconds > LONG and args.repeat > 1:
+            note = "; ".join(filter(None, [note, f"over {LONG:.0f} s, so run once"]))
+        print(f"  {label:<42} {installed:<9} {seconds:7.3f} s  {ratio} {mean}" + (f"  ({note})" if note else ""))
+    if NETWORK_ATTEMPTS:
+        print("\nnetwork access was attempted and refused: " + "; ".join(NETWORK_ATTEMPTS))
+    else:
+        print("\nno network access was attempted from Python during the run")
+
+
+if __name__ == "__main__":
+    main()
