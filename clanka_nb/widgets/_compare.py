@@ -147,7 +147,7 @@ def render_side_by_side(
             f'<div data-side="{side}" style="flex:1 1 {PANE_MIN_WIDTH}px;min-width:0;max-width:100%">'
             # One line, cut if need be, as the previews' own headers: rows side by side stay level.
             f'<div title="{label}" style="{UI_FONT};margin:2px 0 4px;white-space:nowrap;overflow:hidden;'
-            f'text-overflow:ellipsis"><b>{side}</b> · {label}</div>{preview.html}</div>'
+            f'text-overflow:ellipsis"><b>{side}</b> · {label}</div>{preview.still_html}</div>'
         )
 
     return (

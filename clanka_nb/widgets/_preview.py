@@ -79,6 +79,11 @@ class Preview:
         return self._render("start")
 
     @cached_property
+    def still_html(self) -> str:
+        """The same HTML for a view that cannot turn pages (compare): its notices give only the lines shown."""
+        return self._render("none")
+
+    @cached_property
     def pane_html(self) -> str:
         """The same HTML for the preview widget: its notices name the page buttons instead."""
         return self._render("buttons")

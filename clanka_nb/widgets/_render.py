@@ -42,7 +42,7 @@ BAND_WIDTH = 15  # px: wide enough for a rotated 10px label
 # The preview widget's page buttons; its notices name them instead of the `start=` argument.
 EARLIER_LINES = "◀ earlier lines"
 LATER_LINES = "later lines ▶"
-PAGE_HINTS = ("start", "buttons")
+PAGE_HINTS = ("start", "buttons", "none")
 # Every cell states its alignment, padding, border and line height: notebook front ends style bare
 # tables (JupyterLab right-aligns cells, pads them and stripes rows), and only inline styles win.
 _CELL = "border:none;vertical-align:top;line-height:18px"
@@ -355,7 +355,8 @@ def render_preview(
     `height` (px) makes the lines a scroll box of at most that height, under a fixed header;
     `full_legend` lists every colour and mark, not only those shown (equal headers side by side);
     `page_hints` is how the notices of a long file say to turn the page: "start" (the `start=`
-    argument, for a still picture) or "buttons" (the preview widget's page buttons).
+    argument, for a still picture), "buttons" (the preview widget's page buttons) or "none" (a view
+    that cannot turn pages: only the lines shown are named).
     """
     if page_hints not in PAGE_HINTS:
         msg = f"page_hints must be one of {PAGE_HINTS}, got {page_hints!r}"
@@ -447,17 +448,20 @@ def render_preview(
         if page_hints == "buttons":
             hints = [f"“{LATER_LINES}” shows the next page"] if stop < total else []
             hints += [f"“{EARLIER_LINES}” the previous one"] if start > 1 else []
+        elif page_hints == "none":  # a view that cannot turn pages says only what it shows
+            hints = []
         else:
             hints = [f"pass start={stop + 1} for the next page"] if stop < total else []
             hints += ["start=1 for the top"] if start > 1 else []
-        parts.append(_notice(f"{long} lines {start:,}–{stop:,} of {total:,}; {' or '.join(hints)}."))
+        turn = f"; {' or '.join(hints)}" if hints else ""
+        parts.append(_notice(f"{long} lines {start:,}–{stop:,} of {total:,}{turn}."))
     if total:
         scroll = f"max-height:{height}px;overflow:auto" if height is not None else ""
         parts.append(f'<div data-lines="" style="{scroll}"><table style="{_TABLE}">{"".join(rows)}</table></div>')
     else:
         parts.append(f'<div style="padding:6px 8px;color:{MUTED}">No lines to show.</div>')
     if stop < total:
-        more = f"“{LATER_LINES}” shows more" if page_hints == "buttons" else f"pass start={stop + 1} for more"
-        parts.append(_notice(f"End of page: lines {start:,}–{stop:,} of {total:,}; {more}."))
+        more = {"buttons": f"; “{LATER_LINES}” shows more", "start": f"; pass start={stop + 1} for more"}
+        parts.append(_notice(f"End of page: lines {start:,}–{stop:,} of {total:,}{more.get(page_hints, '')}."))
     parts.append("</div>")
     return "".join(parts)

@@ -137,3 +137,13 @@ def test_compare_clanka_with_extended_languages_on_python():
 def test_compare_rejects_an_unknown_languages_mode():
     with pytest.raises(ValueError, match="languages must be one of"):
         compare(a={"languages": "python"})
+
+
+def test_compare_of_a_long_file_gives_no_paging_instructions_it_cannot_follow(tmp_path) -> None:
+    """compare shows one page and has no page buttons: its notices name the lines shown, nothing to pass."""
+    from clanka_nb.widgets import compare
+
+    (tmp_path / "long.ts").write_text("".join(f"export const v{i} = {i};\n" for i in range(2500)))
+    html = compare(tmp_path, {"chunk_size": 30}, {"chunk_size": 10}, path="long.ts").html
+    assert "showing lines 1–2,000 of 2,500." in html
+    assert "pass start=" not in html and "later lines" not in html and "for more" not in html
