@@ -6,11 +6,15 @@ import multiprocessing
 import os
 import signal
 from concurrent.futures.process import BrokenProcessPool
+from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
 
 from clanka_nb.engine import _codebase, chunk_codebase
+
+# The frames layer (and so the command line) is an extra: the engine-alone venv of .ci/run has no pandas.
+NEEDS_FRAMES = pytest.mark.skipif(find_spec("pandas") is None, reason="needs the frames extra (pandas)")
 
 pytestmark = pytest.mark.skipif(
     multiprocessing.get_start_method() != "fork", reason="the poisoned loader reaches workers only when they fork"
@@ -44,6 +48,7 @@ def test_a_killed_worker_names_the_files_it_may_have_held(poisoned: Path) -> Non
     assert "workers=1" in message
 
 
+@NEEDS_FRAMES
 def test_the_cli_says_it_in_one_line(poisoned: Path, capsys) -> None:
     from clanka_nb.cli import main
 

@@ -8,11 +8,15 @@ import subprocess
 import sys
 import textwrap
 import time
+from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
 
 from clanka_nb.engine import _workers
+
+# The frames layer (and so the command line) is an extra: the engine-alone venv of .ci/run has no pandas.
+NEEDS_FRAMES = pytest.mark.skipif(find_spec("pandas") is None, reason="needs the frames extra (pandas)")
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads process trees from /proc")
 
@@ -130,6 +134,7 @@ def test_ctrl_c_ends_an_api_run_and_its_workers(tmp_path, big_tree, delay, press
     assert wait_gone(workers, 5) == set()
 
 
+@NEEDS_FRAMES
 @pytest.mark.parametrize("presses", [1, 2])
 def test_ctrl_c_ends_a_cli_run_and_its_workers(tmp_path, big_tree, presses):
     process = _start([
