@@ -223,9 +223,7 @@ class ParseCache:
             # autocommit: each statement is its own short transaction, so two processes writing at
             # once wait for each other (busy timeout) instead of failing or corrupting the file.
             db = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            db.executescript(_SCHEMA)
+            _set_up(db)
         except (sqlite3.Error, OSError) as exc:
             self._fail(exc)
             return None
@@ -260,6 +258,22 @@ class ParseCache:
 
 
 _warned: list[str] = []  # one warning per process, whatever fails
+
+
+def _set_up(db: sqlite3.Connection, attempts: int = 40) -> None:
+    """WAL mode and the schema. Switching the journal mode does not wait on the busy timeout, so two
+    processes opening a new cache at the same moment ask again for a while instead of failing."""
+    for attempt in range(attempts):
+        try:
+            if db.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.executescript(_SCHEMA)
+            return
+        except sqlite3.OperationalError as exc:
+            if ("locked" not in str(exc) and "busy" not in str(exc)) or attempt == attempts - 1:
+                raise
+            time.sleep(0.05 * (attempt + 1))
 
 
 def resolve_cache(cache: bool | ParseCache | None) -> ParseCache | None:
