@@ -83,9 +83,11 @@ class Tuner(widgets.VBox):
     """Move the chunk settings and watch the statistics, the size histogram and one file's boundaries.
 
     Controls: `chunk_size`, `chunk_overlap` (bounded by chunk_size - 1), `max_characters` with its
-    switch `limit_characters`, `file_picker`. Sliders update on release. State: `.settings`
-    (`engine.ChunkSettings`), `.frame` (all chunks at the settings), `.file_frame` (the picked
-    file's), `.stats` (the `frames.sweep` row of the settings), `.before` (the previous stats),
+    switch `limit_characters`, `file_picker`. Sliders update on release (`continuous_update=False`:
+    a drag sends one value, so the kernel never queues updates for positions already left behind).
+    State: `.settings` (`engine.ChunkSettings`), `.frame` (all chunks at the settings, with their
+    text, built when first read: an update itself works from the engine's spans), `.file_frame`
+    (the picked file's), `.stats` (the `frames.sweep` row of the settings), `.before` (the previous stats),
     `.seconds` (time of the last update). `update()` recomputes everything. With the `probe`
     checkbox on, `.stats` also holds the retrieval probe's recall@k, mrr and precision, and
     `probe_reason`: why the probe has no query (None when it has), shown in place of the scores.
