@@ -331,6 +331,30 @@ def chunks_of(text: PreparedText, settings: ChunkSettings) -> list[CodeChunk]:
     return window_chunks(text, settings)
 
 
+class ChunkHead(NamedTuple):
+    """A chunk without its text: what `chunks_of` gives, less `content` (no lines are joined)."""
+
+    path: str
+    start_line: int
+    end_line: int
+    name: str | None
+    type: str | None
+    parent: str | None
+
+
+def heads_of(text: PreparedText, settings: ChunkSettings) -> list[ChunkHead]:
+    """`chunks_of`'s chunks, in its order, without their content: for indexes that read the lines themselves."""
+    if text.status is not FileStatus.CHUNKED:
+        return []
+    path = text.path
+    if text.declarations:
+        segments = declaration_segments(text, settings)
+        if segments:
+            # The same sort as the chunks' (lines, then names under ICU collation), on the same fields.
+            return _sorted([ChunkHead(path, s, e, d.name, d.type, d.parent) for s, e, d in segments])  # type: ignore[arg-type]
+    return [ChunkHead(path, s, e, None, None, None) for s, e in window_segments(text, settings)]
+
+
 def spans_of(text: PreparedText, settings: ChunkSettings) -> tuple[list[tuple[int, int]], str | None]:
     """The lines of `chunks_of`'s chunks (in no particular order) and which chunker made them.
 
