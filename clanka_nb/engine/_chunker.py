@@ -168,6 +168,12 @@ def _segments(text: PreparedText, start: int, end: int, settings: ChunkSettings)
     size, overlap, limit = settings.chunk_size, settings.chunk_overlap, settings.chunk_max_characters
     if end - start + 1 <= size and (limit is None or text.length(start, end) <= limit):
         return [(start, end)]
+    if limit is None:
+        # Without a character limit every piece but the last is `size` lines and the next starts
+        # `size - overlap` later (overlap is at most size - 1), so the loop below is a range.
+        step = size - overlap
+        pieces = -(-(end - size + 1 - start) // step)  # ceil: pieces before the one reaching `end`
+        return [(s, min(end, s + size - 1)) for s in range(start, start + pieces * step + 1, step)]
     out = []
     while True:
         stop = text.segment_end(start, min(end, start + size - 1), limit)

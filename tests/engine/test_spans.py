@@ -68,3 +68,39 @@ def test_heads_are_the_chunks_in_order_without_content(codebase, size, overlap, 
                 continue
             expected = [(c.path, c.start_line, c.end_line, c.name, c.type, c.parent) for c in chunks_of(text, setting)]
             assert [tuple(head) for head in heads_of(text, setting)] == expected
+
+
+def _segments_by_loop(text, start, end, settings):
+    """The reference's loop, one piece at a time (what `_segments` must equal)."""
+    size, overlap, limit = settings.chunk_size, settings.chunk_overlap, settings.chunk_max_characters
+    if end - start + 1 <= size and (limit is None or text.length(start, end) <= limit):
+        return [(start, end)]
+    out = []
+    while True:
+        stop = text.segment_end(start, min(end, start + size - 1), limit)
+        out.append((start, stop))
+        if stop >= end:
+            return out
+        start = max(start + 1, stop - overlap + 1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    size=st.integers(min_value=-1, max_value=30),
+    overlap=st.integers(min_value=-1, max_value=35),
+    limit=st.one_of(st.none(), st.integers(min_value=1, max_value=200)),
+    first=st.integers(min_value=1, max_value=40),
+    length=st.integers(min_value=0, max_value=120),
+)
+def test_declaration_pieces_are_the_reference_loop(size, overlap, limit, first, length):
+    import warnings
+
+    from clanka_nb.engine._chunker import _segments
+
+    content = "".join(f"line {n} " + "x" * (n % 17) + "\n" for n in range(200))
+    text = engine.Codebase.from_texts({"a.txt": content}).text("a.txt")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        setting = engine.ChunkSettings.build(size, overlap, limit)
+    end = min(text.line_count, first + length)
+    assert _segments(text, first, end, setting) == _segments_by_loop(text, first, end, setting)
