@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 import warnings
 from html import escape
@@ -11,6 +12,7 @@ import ipywidgets as widgets
 import pandas as pd
 
 from .. import engine, frames
+from ..frames._gc import paused_cycle_collection
 from ..frames.probe import BM25Searcher, NoProbeQueriesWarning, ProbeSet, probe_columns
 from ..index import token_counter as resolve_counter
 from ._browser import settings_text
@@ -237,7 +239,8 @@ class Tuner(widgets.VBox):
         self._shown, self._frame = settings, None
         if self.stats:
             self.before = self.stats
-        self.stats, lines = self._stats.spans_row(self.codebase, settings, self._whole)
+        with paused_cycle_collection():  # tens of thousands of short-lived spans; no user code runs here
+            self.stats, lines = self._stats.spans_row(self.codebase, settings, self._whole)
         if self.token_counter is not None:
             # Tokens of each chunk's embedding input by the real tokenizer, not the chars/4 estimate:
             # these need every chunk's text, so the whole frame is built.
@@ -253,7 +256,9 @@ class Tuner(widgets.VBox):
             self.stats.update(probe_columns(self._probe_set, settings, self._searcher))
             self.stats["probe_reason"] = self._probe_set.reason
         self.histogram.value = render_histogram(lines, marker=settings.chunk_size)
-        self._show_file()
+        # The picked file's chunks and their drawing are many small objects too; a token counter is user code.
+        with paused_cycle_collection() if self.token_counter is None else contextlib.nullcontext():
+            self._show_file()
         self.seconds = time.perf_counter() - started
         self.stats_html.value = render_stats(self.stats, self.before) + (
             f'<div style="{UI_FONT};color:{MUTED};margin-top:4px">updated in {self.seconds * 1000:.0f} ms</div>'
