@@ -1,29 +1,34 @@
 """Responsiveness of the notebook viewers on a synthetic codebase, against the issue's targets.
 
     python benchmarks/bench_widgets.py            # 3,000 files / ~30,000 chunks; tune on 1,000 files
+    python benchmarks/bench_widgets.py --three    # the tuning panel on three.js only (--fetch: npm pack it)
 
 Targets (kernel-side time, no browser): open the browser on 30,000 chunks / 3,000 files in under
 2 s, apply a filter in under 0.3 s, and one tuning-panel update on a 1,000-file codebase in under 0.2 s.
+On three.js 0.170.0 (issue 17): one panel update at chunk_size 10, 20 and 40 in at most 80 ms and
+at most 0.2x one engine `chunk_codebase` of the folder at the same setting (1 worker, parse cache
+off, as bench_engine.py measures); with the retrieval probe on, its first tick and later moves are
+reported against one `probe` at the same setting.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+# These figures measure parsing: the persistent parse cache stays off (bench_cache.py measures it).
+os.environ.setdefault("CLANKA_NB_CACHE", "off")
+
 # Function bodies of varying length, so small chunk sizes split some declarations and not others.
 _BODY = "    total += step * {k};\n"
 
 _TEMPLATE = """// Module {i}: a service with a few helpers, generated for the widget benchmark.
 import {{ shared }} from "./shared";
-
-# These figures measure parsing: the persistent parse cache stays off (bench_cache.py measures it).
-os.environ.setdefault("CLANKA_NB_CACHE", "off")
-
 export interface Options{i} {{
   size: number;
   label: string;
@@ -90,6 +95,48 @@ def report(what: str, seconds: float, target: float) -> None:
     print(f"{what:<58} {seconds * 1000:8.1f} ms   target {target * 1000:6.0f} ms   {verdict}")
 
 
+def three_js(root: Path, repeat: int) -> None:
+    """The tuning panel on a real codebase: one update per chunk_size against one engine chunk_codebase."""
+    import warnings
+
+    from clanka_nb import engine, probe
+    from clanka_nb.widgets import Tuner
+
+    codebase = engine.Codebase(root, workers=1)
+    tuner = Tuner(codebase)
+    print(f"{root}: {len(codebase.files):,} files")
+    print(f"{'update at':<22} {'chunks':>8} {'panel ms':>9} {'chunk_codebase ms':>18} {'ratio':>6}  target")
+    for size in (10, 20, 40):
+        away = 30 if size != 30 else 25
+
+        def move(size: int = size) -> None:
+            tuner.chunk_size.value = size
+
+        panel = timed(move, repeat, setup=lambda away=away: setattr(tuner.chunk_size, "value", away))
+        engine_s = timed(lambda size=size: list(engine.chunk_codebase(root, chunk_size=size, workers=1)), 1)
+        ratio = panel / engine_s
+        met = panel <= 0.080 and ratio <= 0.2
+        print(
+            f"chunk_size={size:<12} {tuner.stats['chunks']:>8,} {panel * 1000:>9.1f} {engine_s * 1000:>18.0f} "
+            f"{ratio:>6.3f}  <= 80 ms and <= 0.2x: {'met' if met else 'MISSED'}"
+        )
+    # The probe: its first tick extracts the queries and tokenizes every line; later moves only re-score.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        started = time.perf_counter()
+        tuner.probe.value = True
+        first = time.perf_counter() - started
+        later = timed(lambda: setattr(tuner.chunk_size, "value", 20), 3,
+                      setup=lambda: setattr(tuner.chunk_size, "value", 40))
+        started = time.perf_counter()
+        probe(codebase, chunk_size=20)
+        alone = time.perf_counter() - started
+    queries = len(tuner._probe_set.queries) if tuner._probe_set is not None else 0
+    print(f"probe ({queries:,} queries): one probe(codebase) at chunk_size=20 {alone * 1000:.0f} ms; panel: first tick "
+          f"{first * 1000:.0f} ms ({first / alone:.2f}x, target <= 2x), a later move {later * 1000:.0f} ms "
+          f"({later / alone:.2f}x, target <= 0.3x)")
+
+
 def main() -> None:
     from clanka_nb import engine, frames
     from clanka_nb.widgets import Browser, Tuner, browse
@@ -97,7 +144,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=3000, help="files of the browser's codebase")
     parser.add_argument("--tune-files", type=int, default=1000, help="files of the tuning panel's codebase")
+    parser.add_argument("--three", nargs="?", const="", metavar="FOLDER",
+                        help="only the tuning panel on three.js (default: benchmarks/.data, as bench_engine.py)")
+    parser.add_argument("--fetch", action="store_true", help="with --three: npm pack three.js first if missing")
+    parser.add_argument("--repeat", type=int, default=5, help="runs per panel timing; the median is kept")
     args = parser.parse_args()
+    if args.three is not None:
+        from bench_engine import DATA, fetch
+
+        root = Path(args.three) if args.three else (fetch("three") if args.fetch else DATA / "three-0.170.0/package")
+        if not root.is_dir():
+            raise SystemExit(f"{root} is missing: pass a folder, or --fetch to download three.js with npm pack")
+        three_js(root, args.repeat)
+        return
 
     with tempfile.TemporaryDirectory() as tmp:
         big = write_codebase(Path(tmp) / "big", args.files)

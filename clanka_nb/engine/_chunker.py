@@ -168,6 +168,12 @@ def _segments(text: PreparedText, start: int, end: int, settings: ChunkSettings)
     size, overlap, limit = settings.chunk_size, settings.chunk_overlap, settings.chunk_max_characters
     if end - start + 1 <= size and (limit is None or text.length(start, end) <= limit):
         return [(start, end)]
+    if limit is None:
+        # Without a character limit every piece but the last is `size` lines and the next starts
+        # `size - overlap` later (overlap is at most size - 1), so the loop below is a range.
+        step = size - overlap
+        pieces = -(-(end - size + 1 - start) // step)  # ceil: pieces before the one reaching `end`
+        return [(s, min(end, s + size - 1)) for s in range(start, start + pieces * step + 1, step)]
     out = []
     while True:
         stop = text.segment_end(start, min(end, start + size - 1), limit)
@@ -329,6 +335,30 @@ def chunks_of(text: PreparedText, settings: ChunkSettings) -> list[CodeChunk]:
         if chunks:
             return chunks
     return window_chunks(text, settings)
+
+
+class ChunkHead(NamedTuple):
+    """A chunk without its text: what `chunks_of` gives, less `content` (no lines are joined)."""
+
+    path: str
+    start_line: int
+    end_line: int
+    name: str | None
+    type: str | None
+    parent: str | None
+
+
+def heads_of(text: PreparedText, settings: ChunkSettings) -> list[ChunkHead]:
+    """`chunks_of`'s chunks, in its order, without their content: for indexes that read the lines themselves."""
+    if text.status is not FileStatus.CHUNKED:
+        return []
+    path = text.path
+    if text.declarations:
+        segments = declaration_segments(text, settings)
+        if segments:
+            # The same sort as the chunks' (lines, then names under ICU collation), on the same fields.
+            return _sorted([ChunkHead(path, s, e, d.name, d.type, d.parent) for s, e, d in segments])  # type: ignore[arg-type]
+    return [ChunkHead(path, s, e, None, None, None) for s, e in window_segments(text, settings)]
 
 
 def spans_of(text: PreparedText, settings: ChunkSettings) -> tuple[list[tuple[int, int]], str | None]:

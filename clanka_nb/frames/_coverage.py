@@ -10,10 +10,9 @@ import pandas as pd
 from .. import engine
 from . import _columns
 from ._chunks import settings_attrs
-from ._lines import LineIndex, chunk_positions
+from ._lines import LineIndex, span_positions
 from ._progress import Progress
 from ._source import Source, open_source
-from ._walk import FileChunks, walk
 
 # Files whose lines the engine never looked at: their line counts are unknown (NA), not zero.
 _UNSPLIT = frozenset(
@@ -22,29 +21,35 @@ _UNSPLIT = frozenset(
 
 
 class Measured(NamedTuple):
-    """A codebase chunked at one setting, with per-line chunk counts."""
+    """A codebase chunked at one setting as spans (no chunk text), with per-line chunk counts."""
 
     codebase: engine.Codebase
     settings: engine.ChunkSettings
-    files: list[FileChunks]
+    paths: list[str]
+    spans: list[list[tuple[int, int]]]  # each file's chunks as (start_line, end_line), unsorted
+    chunkers: list[str | None]  # "ast", "window", or None when the file gives no chunks
     index: LineIndex
     counts: np.ndarray  # chunks holding each global line position
-
-    def known(self) -> np.ndarray:
-        """Per file: whether its lines were looked at (so line counts mean something)."""
-        return np.array([self.codebase.report(f.path).status not in _UNSPLIT for f in self.files], dtype=bool)
+    known: np.ndarray  # per file: whether its lines were looked at (so line counts mean something)
 
     def per_file(self, mask: np.ndarray) -> list[int | None]:
         """Per file: how many positions of the mask it holds; None where its lines are unknown."""
         sums = self.index.per_file(mask).tolist()
-        return [value if known else None for value, known in zip(sums, self.known(), strict=True)]
+        return [value if known else None for value, known in zip(sums, self.known.tolist(), strict=True)]
 
 
 def measure(codebase: engine.Codebase, settings: engine.ChunkSettings) -> Measured:
-    files = list(walk(codebase, codebase.files, settings))
-    index = LineIndex(codebase, codebase.files)
-    starts, ends = chunk_positions(index, [f.chunks for f in files])
-    return Measured(codebase, settings, files, index, index.chunk_counts(starts, ends))
+    # Spans, not chunks: coverage needs where chunks start and end, never their text.
+    paths = list(codebase.files)
+    walked = [codebase.file_spans(path, settings) for path in paths]
+    spans = [found for found, _ in walked]
+    index = LineIndex(codebase, paths)
+    starts, ends = span_positions(index, spans)
+    known = np.array([codebase.report(path).status not in _UNSPLIT for path in paths], dtype=bool)
+    return Measured(
+        codebase, settings, paths, spans, [chunker for _, chunker in walked], index,
+        index.chunk_counts(starts, ends), known,
+    )  # fmt: skip
 
 
 def measure_source(
@@ -80,7 +85,7 @@ def coverage_frame(measured: Measured) -> pd.DataFrame:
     index, counts = measured.index, measured.counts
     meaningful = index.meaningful
     missed = meaningful & (counts == 0)
-    known = measured.known()
+    known = measured.known.tolist()
     meaningful_lines = measured.per_file(meaningful)
     covered = measured.per_file(meaningful & (counts > 0))
     missed_ranges = []
@@ -88,9 +93,9 @@ def coverage_frame(measured: Measured) -> pd.DataFrame:
         lo, hi = int(index.offsets[i]), int(index.offsets[i + 1])
         missed_ranges.append(_ranges(np.flatnonzero(missed[lo:hi]) + 1) if is_known else None)
     columns = {
-        "path": [f.path for f in measured.files],
-        "status": [measured.codebase.report(f.path).status.value for f in measured.files],
-        "chunker": [f.chunker for f in measured.files],
+        "path": measured.paths,
+        "status": [measured.codebase.report(path).status.value for path in measured.paths],
+        "chunker": measured.chunkers,
         "meaningful_lines": meaningful_lines,
         "covered_lines": covered,
         "missed_lines": measured.per_file(missed),

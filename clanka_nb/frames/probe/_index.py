@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ... import engine
+from ...engine._chunker import ChunkHead
 from .._embedding import embedding_text
 from .._lines import LineIndex
 from ._queries import Masks
@@ -16,7 +17,7 @@ from ._tokens import code_tokens
 class Chunks:
     """One setting's chunks: the engine's chunks, with file index and line arrays for scoring."""
 
-    def __init__(self, index: LineIndex, per_file: Sequence[Sequence[engine.CodeChunk]]) -> None:
+    def __init__(self, index: LineIndex, per_file: Sequence[Sequence[engine.CodeChunk | ChunkHead]]) -> None:
         self.items = [chunk for chunks in per_file for chunk in chunks]
         counts = [len(chunks) for chunks in per_file]
         self.file = np.repeat(np.arange(len(counts), dtype=np.int64), counts)

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ... import engine
+from ...engine._chunker import heads_of
 from .. import _columns
 from .._chunks import settings_attrs
 from .._gc import paused_cycle_collection
@@ -95,7 +96,8 @@ class ProbeSet:
         return f"ProbeSet({self.codebase!r}, queries={len(self.queries)}, mask={self.mask})"
 
     def chunks(self, settings: engine.ChunkSettings) -> Chunks:
-        return Chunks(self.index, [self.codebase.file_chunks(path, settings) for path in self.index.paths])
+        # Heads, not chunks: the index reads (masked) lines itself, so no chunk's text is joined here.
+        return Chunks(self.index, [[] if text is None else heads_of(text, settings) for text in self.index.texts])
 
     def rankings(self, chunks: Chunks, searcher: Searcher, depth: int) -> np.ndarray:
         """Ids of the top `depth` chunks for every query (one row each, -1 where fewer were found)."""
