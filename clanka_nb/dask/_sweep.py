@@ -13,6 +13,7 @@ from distributed import as_completed
 
 from .. import engine
 from ..frames import _columns
+from ..frames._sweep import setting_values
 from ..frames.probe import ProbeSet, Searcher, probe_frame, probe_summary, resolve_searcher
 from ._batch import parse
 from ._cluster import ClientLike, resolve_client
@@ -24,13 +25,6 @@ from ._plan import Batch, StrPath
 _COMPACT_EVERY = 64
 
 
-def _values(name: str, value: object) -> list[Any]:
-    """A setting as a list of values to try (a single value is a list of one)."""
-    values = list(value) if isinstance(value, Iterable) and not isinstance(value, str) else [value]
-    if not values:
-        msg = f"{name} is empty; give at least one value to try, e.g. {name}=[30]"
-        raise ValueError(msg)
-    return values
 
 
 @dataclass(frozen=True)
@@ -96,16 +90,16 @@ def sweep(
     """
     combos = list(
         itertools.product(
-            _values("chunk_size", chunk_size),
-            _values("chunk_overlap", chunk_overlap),
-            _values("chunk_max_characters", chunk_max_characters),
+            setting_values("chunk_size", chunk_size),
+            setting_values("chunk_overlap", chunk_overlap),
+            setting_values("chunk_max_characters", chunk_max_characters),
         )
     )
     settings = tuple(engine.ChunkSettings.build(*combo) for combo in combos)  # bad values fail before listing
     if tokenizer is not None and not callable(tokenizer):
         msg = f"tokenizer must be a function str -> int (e.g. lambda s: len(enc.encode(s))), got {tokenizer!r}"
         raise TypeError(msg)
-    cutoffs = tuple(sorted(set(_values("k", k))))
+    cutoffs = tuple(sorted(set(setting_values("k", k))))
     resolved = resolve_searcher(searcher) if probe else None
     # Probing searches a whole root at once, so its batch must be the whole root.
     work = plan(roots, client, 2**62 if probe else files_per_partition, max_file_size, languages)

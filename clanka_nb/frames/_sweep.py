@@ -27,8 +27,8 @@ from .probe._search import Embed, searcher_for
 Tokenizer = Callable[[str], int]
 
 
-def _values(name: str, value: object) -> list[Any]:
-    """A setting as a list of values to try (a single value is a list of one)."""
+def setting_values(name: str, value: object) -> list[Any]:
+    """A setting as a list of values to try (a single value is a list of one); also used by dask and churn."""
     values = list(value) if isinstance(value, Iterable) and not isinstance(value, str) else [value]
     if not values:
         msg = f"{name} is empty; give at least one value to try, e.g. {name}=[30]"
@@ -119,9 +119,9 @@ def sweep(
     """
     combos = list(
         itertools.product(
-            _values("chunk_size", chunk_size),
-            _values("chunk_overlap", chunk_overlap),
-            _values("chunk_max_characters", chunk_max_characters),
+            setting_values("chunk_size", chunk_size),
+            setting_values("chunk_overlap", chunk_overlap),
+            setting_values("chunk_max_characters", chunk_max_characters),
         )
     )
     settings = [engine.ChunkSettings.build(*combo) for combo in combos]  # bad values fail before parsing

@@ -25,6 +25,7 @@ from ..engine._codebase import load
 from ..engine._declarations import check_languages
 from ..engine._embedding import embedding_text, input_hash
 from ..frames._progress import Progress, bar
+from ..frames._sweep import setting_values
 from ..index import TokenCounter
 from ..index import token_counter as resolve_counter
 from ._git import BlobReader, Commit, changes, first_parent_commits, repository, tree_files
@@ -62,12 +63,6 @@ class _Tally:
     tokens: int = 0
 
 
-def _values(name: str, value: object) -> list[Any]:
-    values = list(value) if isinstance(value, list | tuple | range) else [value]
-    if not values:
-        msg = f"{name} is empty; give at least one value, e.g. {name}=[30]"
-        raise ValueError(msg)
-    return values
 
 
 @dataclass(frozen=True)
@@ -98,8 +93,8 @@ def _walk(
     grid = [
         engine.ChunkSettings.build(size, overlap, limit)
         for size, overlap, limit in itertools.product(
-            _values("chunk_size", chunk_size), _values("chunk_overlap", chunk_overlap),
-            _values("chunk_max_characters", chunk_max_characters),
+            setting_values("chunk_size", chunk_size), setting_values("chunk_overlap", chunk_overlap),
+            setting_values("chunk_max_characters", chunk_max_characters),
         )
     ]  # fmt: skip
     parse_cache = resolve_cache(cache)
