@@ -67,11 +67,8 @@ class _Tally:
 
 @dataclass(frozen=True)
 class _Step:
-    """One commit's result: its rows (one per setting) and per-file rows."""
+    """One commit's result: its rows (one per setting, each naming the commit) and per-file rows."""
 
-    commit: Commit
-    files_changed: int
-    seconds: float
     rows: list[dict[str, Any]]
     file_rows: list[dict[str, Any]]
 
@@ -149,7 +146,7 @@ def _walk(
                     row["seconds"] = seconds
                 if shown is not None:
                     shown.update(1)
-                yield _Step(commit, len(changed), seconds, rows, file_rows)
+                yield _Step(rows, file_rows)
 
 
 def _prepare(mirror: Mirror, path: str, languages: str, cache: ParseCache | None) -> PreparedText | None:
