@@ -32,6 +32,9 @@ from pathlib import Path
 from clanka_nb import dask as cd
 from clanka_nb import engine, frames
 
+# These figures measure chunking and parsing: the persistent parse cache stays off (bench_cache.py measures it).
+os.environ.setdefault("CLANKA_NB_CACHE", "off")
+
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 PACKAGES = [
     "asyncio", "email", "json", "http", "xml", "unittest", "importlib", "concurrent", "logging", "urllib",

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import subprocess
 import tarfile
 import time
@@ -26,6 +27,9 @@ import numpy as np
 from clanka_nb import engine
 from clanka_nb.index import SemanticIndex, VectorCache
 from clanka_nb.index import _db as db
+
+# These figures measure chunking and parsing: the persistent parse cache stays off (bench_cache.py measures it).
+os.environ.setdefault("CLANKA_NB_CACHE", "off")
 
 DATA = Path(__file__).parent / ".data"
 SPEC = "three@0.170.0"

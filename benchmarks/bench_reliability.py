@@ -59,6 +59,9 @@ UNREAD = """
 import sys, time
 from clanka_nb import engine
 
+# These figures measure chunking and parsing: the persistent parse cache stays off (bench_cache.py measures it).
+os.environ.setdefault("CLANKA_NB_CACHE", "off")
+
 def rss():
     with open("/proc/self/statm") as handle:
         return int(handle.read().split()[1]) * 4096
