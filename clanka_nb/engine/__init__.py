@@ -4,7 +4,7 @@ from ._api import chunk_codebase, chunk_file, chunk_file_content, chunk_files
 from ._cache import ParseCache, ParseCacheWarning
 from ._chunker import CodeChunk, PreparedText
 from ._codebase import Codebase, UnreadableFileWarning, prepared_texts
-from ._declarations import LANGUAGE_MODES, Declaration
+from ._declarations import LANGUAGE_MODES, Declaration, GrammarUnavailableError
 from ._explain import RULES, ExplainedChunk, explain_file
 from ._files import is_meaningful_file, is_probably_minified, language_of
 from ._listing import list_file_names, list_files
@@ -26,6 +26,7 @@ __all__ = [
     "ExplainedChunk",
     "FileReport",
     "FileStatus",
+    "GrammarUnavailableError",
     "ParseCache",
     "ParseCacheWarning",
     "PreparedText",

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ._cache import ParseCache, resolve_cache
 from ._chunker import CodeChunk, PreparedText, astuple_chunk, chunks_of, prepare, spans_of
-from ._declarations import check_languages
+from ._declarations import check_languages, load_grammars
 from ._listing import list_file_names, resolve_root
 from ._reading import CONTENT_REASONS, OUTSIDE_ROOT, FileReport, FileStatus, looks_binary, read_text, relative_path
 from ._settings import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings, check_workers, path_list
@@ -63,6 +63,7 @@ def _in_order(func: Callable, jobs: list, workers: int, progress: Progress | Non
     if not _parallel(workers, jobs):
         yield from _counted(map(func, jobs), progress)
         return
+    load_grammars([job[1] for job in jobs], jobs[0][2])
     # Small batches amortise the cost of sending results between processes, while keeping
     # both processes busy to the end even when a few files are much bigger than the rest.
     batch = max(1, min(16, len(jobs) // (workers * 16)))

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cache
+from importlib.metadata import version
 from typing import NamedTuple
 
 import tree_sitter_javascript
@@ -56,10 +57,27 @@ _REFERENCE_LANGUAGES = {
 }
 
 
+class GrammarUnavailableError(RuntimeError):
+    """An extended-mode grammar cannot be loaded by the installed tree-sitter core (say which, and the fix)."""
+
+
 @cache
 def parser_for(grammar: str) -> Parser:
     """One language-pack parser per grammar and process (extended mode; the pack bundles its grammars)."""
-    return get_parser(grammar)  # type: ignore[arg-type]
+    try:
+        return get_parser(grammar)  # type: ignore[arg-type]
+    except ValueError as error:
+        # The `exact` extra holds the core at 0.24, which reads grammars of language versions 13-14 only;
+        # the C# grammar the pack requires is version 15.
+        if "Incompatible Language version" not in str(error):
+            raise
+        msg = (
+            f"extended mode cannot load the {grammar} grammar: {error} (tree-sitter {version('tree-sitter')} is "
+            "installed, as the `exact` extra pins it for byte-exact clanka mode); for extended mode on this "
+            "language install the default versions: pip install 'tree-sitter>=0.25' "
+            "'tree-sitter-language-pack>=0.13,<1.0'"
+        )
+        raise GrammarUnavailableError(msg) from None
 
 
 @cache
@@ -235,6 +253,17 @@ def grammar_for(path: str, languages: str) -> str | None:
         spec = spec_for(path)
         return None if spec is None else spec.grammar
     return GRAMMARS.get(extension(path))
+
+
+def load_grammars(paths: Iterable[str], languages: str) -> None:
+    """Load the grammar of every file of `paths` in this process (GrammarUnavailableError if one cannot be).
+
+    Worker processes load grammars too; checked here first, an install that cannot load one is a clear
+    error in the caller's process instead of a worker dying on its first file.
+    """
+    if languages == "extended":
+        for grammar in {grammar_for(path, languages) for path in paths} - {None}:
+            parser_for(grammar)  # type: ignore[arg-type]
 
 
 def find_declarations(path: str, text: str, lines: list[str], languages: str) -> tuple[str | None, list[Declaration]]:
