@@ -2,7 +2,7 @@
 
 from ._api import chunk_codebase, chunk_file, chunk_file_content, chunk_files
 from ._cache import ParseCache, ParseCacheWarning
-from ._chunker import CodeChunk, PreparedText
+from ._chunker import CHUNKERS, CodeChunk, FileChunking, PreparedText
 from ._codebase import Codebase, UnreadableFileWarning, prepared_texts
 from ._declarations import LANGUAGE_MODES, Declaration
 from ._explain import RULES, ExplainedChunk, explain_file
@@ -16,6 +16,7 @@ from ._text import is_meaningful_line, js_length
 CHUNK_TYPES = ("class", "enum", "function", "interface", "method", "namespace", "type-alias", "variable")
 
 __all__ = [
+    "CHUNKERS",
     "CHUNK_TYPES",
     "LANGUAGE_MODES",
     "RULES",
@@ -24,6 +25,7 @@ __all__ = [
     "Codebase",
     "Declaration",
     "ExplainedChunk",
+    "FileChunking",
     "FileReport",
     "FileStatus",
     "ParseCache",

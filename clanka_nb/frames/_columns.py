@@ -22,7 +22,7 @@ INT = pd.Int64Dtype()
 FLOAT = pd.Float64Dtype()
 BOOL = pd.BooleanDtype()
 TYPE = pd.CategoricalDtype(list(engine.CHUNK_TYPES))
-CHUNKER = pd.CategoricalDtype(["ast", "window"])
+CHUNKER = pd.CategoricalDtype(list(engine.CHUNKERS))
 STATUS = pd.CategoricalDtype([status.value for status in engine.FileStatus])
 LINE_STATUS = pd.CategoricalDtype(["missed", "covered", "overlapped"])
 

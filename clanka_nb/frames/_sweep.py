@@ -18,7 +18,7 @@ from ._gc import paused_cycle_collection
 from ._lines import span_positions
 from ._progress import Progress, bar
 from ._source import Source, open_source
-from ._stats import CodebaseStats, Spans, spans_reusing
+from ._stats import CodebaseStats, ast_files, chunkings_reusing
 from ._sweep_tokens import input_token_columns
 from ._tokens import check_limit
 from .probe import ProbeSet, Searcher, probe_columns, resolve_searcher
@@ -57,21 +57,20 @@ def _row(
     stats: CodebaseStats,
     settings: engine.ChunkSettings,
     tokenizer: Tokenizer | None,
-    whole: dict[int, Spans],
+    whole: dict[int, engine.FileChunking],
 ) -> dict[str, Any]:
     started = time.perf_counter()
-    walked = spans_reusing(codebase, stats.index, stats.declarations, settings, whole)
-    starts, ends = span_positions(stats.index, [spans for spans, _ in walked])
+    walked = chunkings_reusing(codebase, stats.index, stats.declarations, settings, whole)
+    starts, ends = span_positions(stats.index, [chunking.spans for chunking in walked])
     tokens = None
     if tokenizer is not None:
         contents = (
             text.content(s, e)
-            for text, (spans, _) in zip(stats.index.texts, walked, strict=True)
-            for s, e in spans
+            for text, chunking in zip(stats.index.texts, walked, strict=True)
+            for s, e in chunking.spans
         )
         tokens = np.fromiter(map(_checked(tokenizer), contents), dtype=np.float64, count=len(starts))
-    ast_files = np.array([chunker == "ast" for _, chunker in walked], dtype=bool)
-    row = stats.row(settings, starts, ends, ast_files, tokens)
+    row = stats.row(settings, starts, ends, ast_files(walked), tokens)
     row["seconds"] = time.perf_counter() - started
     return row
 
@@ -143,7 +142,7 @@ def sweep(
     engine_searcher = resolve_searcher(searcher_for(searcher, embed)) if probe else None
     parse_seconds = time.perf_counter() - started
     rows = []
-    whole: dict[int, Spans] = {}
+    whole: dict[int, engine.FileChunking] = {}
     with bar(progress, len(settings), "sweeping settings", unit="setting") as handle, paused_cycle_collection():
         for setting in settings:
             row = _row(codebase, stats, setting, tokenizer, whole)
