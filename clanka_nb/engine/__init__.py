@@ -4,9 +4,10 @@ from ._api import chunk_codebase, chunk_file, chunk_file_content, chunk_files
 from ._cache import ParseCache, ParseCacheWarning
 from ._chunker import CHUNKERS, CodeChunk, FileChunking, PreparedText
 from ._codebase import Codebase, UnreadableFileWarning, prepared_texts
-from ._declarations import LANGUAGE_MODES, Declaration
+from ._declarations import Declaration
 from ._explain import RULES, ExplainedChunk, explain_file
 from ._files import is_meaningful_file, is_probably_minified, language_of
+from ._languages import LANGUAGE_MODES
 from ._listing import list_file_names, list_files
 from ._reading import FileReport, FileStatus
 from ._settings import ChunkSettings, SettingClampedWarning

@@ -10,8 +10,9 @@ from typing import NamedTuple
 
 from ._cache import ParseCache, entry_key
 from ._collation import collation_key
-from ._declarations import Declaration, find_declarations, grammar_for, parent_label
+from ._declarations import Declaration, parent_label
 from ._files import extension, looks_minified
+from ._languages import find_declarations, grammar_for
 from ._reading import FileStatus
 from ._settings import ChunkSettings
 from ._text import js_length, meaningful_match, normalize_newlines, normalize_path, trim

@@ -31,7 +31,7 @@ class Declaration(NamedTuple):
 # Grammar per extension; the reference parses only these four (`mjs`, `mts`, `cts` stay windows).
 GRAMMARS = {"ts": "typescript", "tsx": "tsx", "js": "javascript", "jsx": "javascript"}
 
-CHUNK_TYPES = {
+NODE_CHUNK_TYPES = {  # tree-sitter node type -> the chunk type it gives
     "class_declaration": "class",
     "enum_declaration": "enum",
     "function_declaration": "function",
@@ -105,9 +105,9 @@ def describe(node: Node) -> tuple[str | None, str | None]:
         )
         names = [_declarator_name(d) for d in declarators]
         return ("function" if is_function else "variable"), _clean(", ".join(n for n in names if n))
-    if kind in CHUNK_TYPES or kind == "variable_declarator":
+    if kind in NODE_CHUNK_TYPES or kind == "variable_declarator":
         field = node.child_by_field_name("name")
-        return CHUNK_TYPES.get(kind), (_clean(_text(field)) if field is not None else None)
+        return NODE_CHUNK_TYPES.get(kind), (_clean(_text(field)) if field is not None else None)
     return None, None
 
 
@@ -213,36 +213,8 @@ def _methods(cls: Node, class_name: str | None, lines: list[str]) -> Iterator[De
             yield Declaration(start, end, name, kind, parent, body)
 
 
-LANGUAGE_MODES = ("clanka", "extended")
-
-
-def check_languages(languages: object) -> str:
-    """Validate the `languages` setting."""
-    if languages not in LANGUAGE_MODES:
-        msg = (
-            f"languages must be 'clanka' (exactly the reference: TS/JS only) or 'extended' "
-            f"(adds Python, Go, Rust, Java and more), got {languages!r}"
-        )
-        raise ValueError(msg)
-    return languages  # type: ignore[return-value]
-
-
-def grammar_for(path: str, languages: str) -> str | None:
-    """The grammar a file of this name is parsed with in this mode (None: it is not parsed)."""
-    if languages == "extended":
-        from ._extended import spec_for  # only loaded when asked for
-
-        spec = spec_for(path)
-        return None if spec is None else spec.grammar
-    return GRAMMARS.get(extension(path))
-
-
-def find_declarations(path: str, text: str, lines: list[str], languages: str) -> tuple[str | None, list[Declaration]]:
-    """The grammar used for the file (None: not parsed) and its declaration ranges."""
-    if languages == "extended":
-        from ._extended import extended_declarations  # only loaded when asked for
-
-        return extended_declarations(path, text, lines)
+def clanka_declarations(path: str, text: str, lines: list[str]) -> tuple[str | None, list[Declaration]]:
+    """The grammar used for the file (None: not parsed) and its declaration ranges, as the reference finds them."""
     grammar = GRAMMARS.get(extension(path))
     if grammar is None:
         return None, []
