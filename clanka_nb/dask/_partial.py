@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,9 +11,9 @@ import numpy as np
 from .. import engine, frames
 from ..frames._lines import span_positions
 from ..frames._stats import ast_files as ast_flags
+from ..frames._sweep import Tokenizer
 from ._histogram import Histogram
 
-Tokenizer = Callable[[str], int]
 CHARACTERS_PER_TOKEN = 4  # frames' default token estimate: characters / 4
 
 

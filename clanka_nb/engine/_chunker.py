@@ -117,9 +117,6 @@ class PreparedText:
         """Whether 1-based `line` is meaningful."""
         return self._meaningful_before[line] != self._meaningful_before[line - 1]
 
-    def meaningful_count(self, start: int, end: int) -> int:
-        return self._meaningful_before[end] - self._meaningful_before[start - 1]
-
     def length(self, start: int, end: int) -> int:
         """JS length of lines start..end joined with LF."""
         return self._char_ends[end] - self._char_ends[start - 1] - 1

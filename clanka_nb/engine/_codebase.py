@@ -197,7 +197,6 @@ class Codebase:
         self = cls.__new__(cls)
         self.root = Path()
         self.languages = check_languages(languages)
-        self.files = list(texts)
         self._texts = {}
         self._reports = {}
         for path, content in texts.items():

@@ -186,7 +186,3 @@ def build(columns: Mapping[str, Sequence[Any] | np.ndarray], schema: Schema, att
     frame.attrs.update(attrs)
     return frame
 
-
-def empty(schema: Schema, attrs: Mapping[str, Any] | None = None) -> pd.DataFrame:
-    """A frame with no rows but the right columns and dtypes."""
-    return build({}, schema, attrs or {})

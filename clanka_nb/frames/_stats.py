@@ -116,10 +116,9 @@ class CodebaseStats:
     def frame_row(self, frame: pd.DataFrame, settings: engine.ChunkSettings) -> dict[str, Any]:
         """The same row from a chunk frame of this codebase at `settings` (as `chunk_codebase` gives)."""
         codes, uniques = pd.factorize(frame["path"].to_numpy(dtype=object))
-        offsets = self.index.offsets[np.array([self._file_index[p] for p in uniques], dtype=np.int64)]
-        shift = offsets[codes] - 1 if len(codes) else np.zeros(0, dtype=np.int64)
-        starts = frame["start_line"].to_numpy(dtype=np.int64) + shift
-        ends = frame["end_line"].to_numpy(dtype=np.int64) + shift
+        files = np.array([self._file_index[p] for p in uniques], dtype=np.int64)[codes]
+        starts = self.index.positions(files, frame["start_line"].to_numpy(dtype=np.int64))
+        ends = self.index.positions(files, frame["end_line"].to_numpy(dtype=np.int64))
         ast_files = np.zeros(len(self.index.paths), dtype=bool)
         ast_paths = frame.loc[(frame["chunker"] == "ast").to_numpy(dtype=bool), "path"].unique()
         ast_files[[self._file_index[p] for p in ast_paths]] = True
