@@ -357,24 +357,25 @@ def chosen_segments(
     return "window", window_segments(text, settings)
 
 
+def _chunks(text: PreparedText, chunker: str | None, segments: list) -> list[CodeChunk]:
+    path, lines = text.path, text.lines
+    if chunker == "ast":
+        return _sorted([
+            CodeChunk(path, s, e, d.name, d.type, d.parent, "\n".join(lines[s - 1 : e])) for s, e, d in segments
+        ])
+    return [CodeChunk(path, s, e, None, None, None, "\n".join(lines[s - 1 : e])) for s, e in segments]
+
+
 def chunked(text: PreparedText, settings: ChunkSettings) -> tuple[list[CodeChunk], FileChunking]:
     """The file's chunks (as `chunks_of` gives them) and the engine's record of how it made them."""
     chunker, segments = chosen_segments(text, settings)
-    path, lines = text.path, text.lines
-    if chunker == "ast":
-        chunks = _sorted([
-            CodeChunk(path, s, e, d.name, d.type, d.parent, "\n".join(lines[s - 1 : e]))
-            for s, e, d in segments  # type: ignore[misc]
-        ])
-    else:
-        chunks = [CodeChunk(path, s, e, None, None, None, "\n".join(lines[s - 1 : e])) for s, e in segments]
-    spans = tuple((c.start_line, c.end_line) for c in chunks)
-    return chunks, FileChunking(path, text.status, chunker, spans)
+    chunks = _chunks(text, chunker, segments)
+    return chunks, FileChunking(text.path, text.status, chunker, tuple((c.start_line, c.end_line) for c in chunks))
 
 
 def chunks_of(text: PreparedText, settings: ChunkSettings) -> list[CodeChunk]:
     """Declaration chunks when there are any, else line windows."""
-    return chunked(text, settings)[0]
+    return _chunks(text, *chosen_segments(text, settings))
 
 
 class ChunkHead(NamedTuple):
