@@ -10,9 +10,10 @@ import dask.dataframe as dd
 import pandas as pd
 
 from .. import engine, frames
+from ..engine._languages import check_languages
 from ._batch import parse, with_failed
 from ._cluster import ClientLike, resolve_client
-from ._plan import Batch, StrPath, batches, check_files_per_partition, check_languages, check_roots, list_roots
+from ._plan import Batch, StrPath, batches, check_files_per_partition, check_roots, list_roots
 
 ROOT = "root"
 FILES_PER_PARTITION = 200

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,9 +10,10 @@ import numpy as np
 
 from .. import engine, frames
 from ..frames._lines import span_positions
+from ..frames._stats import ast_files as ast_flags
+from ..frames._sweep import Tokenizer
 from ._histogram import Histogram
 
-Tokenizer = Callable[[str], int]
 CHARACTERS_PER_TOKEN = 4  # frames' default token estimate: characters / 4
 
 
@@ -56,12 +56,12 @@ def measure(
     out = []
     for setting in settings:
         started = time.perf_counter()
-        walked = [codebase.file_spans(path, setting) for path in index.paths]
-        starts, ends = span_positions(index, [spans for spans, _ in walked])
+        walked = [codebase.file_chunking(path, setting) for path in index.paths]
+        starts, ends = span_positions(index, [chunking.spans for chunking in walked])
         lines = ends - starts + 1
         characters = index.characters(starts, ends)
         held = index.chunk_counts(starts, ends) > 0
-        ast_files = np.array([chunker == "ast" for _, chunker in walked], dtype=bool)
+        ast_files = ast_flags(walked)
         counted = int(ast_files[declarations.file].sum()) if len(declarations.file) else 0
         share = declarations.split_share(setting, ast_files)
         # frames owns the rule for "cut"; its share times the count gives the count back exactly.
@@ -69,7 +69,9 @@ def measure(
         tokens = []
         if tokenizer is not None:
             contents = (
-                text.content(s, e) for text, (spans, _) in zip(index.texts, walked, strict=True) for s, e in spans
+                text.content(s, e)
+                for text, chunking in zip(index.texts, walked, strict=True)
+                for s, e in chunking.spans
             )
             tokens = [Histogram.of(np.fromiter(map(tokenizer, contents), dtype=np.float64, count=len(starts)))]
         out.append(

@@ -60,13 +60,6 @@ def check_files_per_partition(files_per_partition: object) -> int:
     return files_per_partition
 
 
-def check_languages(languages: str) -> str:
-    if languages not in engine.LANGUAGE_MODES:
-        msg = f"languages must be one of {sorted(engine.LANGUAGE_MODES)}, got {languages!r}"
-        raise ValueError(msg)
-    return languages
-
-
 def list_roots(client: Client, roots: list[str], max_file_size: str | int) -> list[Listing]:
     """Every root listed on the workers; a root that is missing or not a folder fails here, on the client."""
     futures = client.map(list_root, roots, max_file_size=max_file_size, pure=False)

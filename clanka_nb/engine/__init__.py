@@ -2,11 +2,12 @@
 
 from ._api import chunk_codebase, chunk_file, chunk_file_content, chunk_files
 from ._cache import ParseCache, ParseCacheWarning
-from ._chunker import CodeChunk, PreparedText
+from ._chunker import CHUNKERS, CodeChunk, FileChunking, PreparedText
 from ._codebase import Codebase, UnreadableFileWarning, prepared_texts
-from ._declarations import LANGUAGE_MODES, Declaration, GrammarUnavailableError
+from ._declarations import Declaration, GrammarUnavailableError
 from ._explain import RULES, ExplainedChunk, explain_file
 from ._files import is_meaningful_file, is_probably_minified, language_of
+from ._languages import LANGUAGE_MODES
 from ._listing import list_file_names, list_files
 from ._reading import FileReport, FileStatus
 from ._settings import ChunkSettings, SettingClampedWarning
@@ -16,6 +17,7 @@ from ._text import is_meaningful_line, js_length
 CHUNK_TYPES = ("class", "enum", "function", "interface", "method", "namespace", "type-alias", "variable")
 
 __all__ = [
+    "CHUNKERS",
     "CHUNK_TYPES",
     "LANGUAGE_MODES",
     "RULES",
@@ -24,6 +26,7 @@ __all__ = [
     "Codebase",
     "Declaration",
     "ExplainedChunk",
+    "FileChunking",
     "FileReport",
     "FileStatus",
     "GrammarUnavailableError",

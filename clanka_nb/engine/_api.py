@@ -9,7 +9,7 @@ from pathlib import Path
 from ._cache import ParseCache, resolve_cache
 from ._chunker import CodeChunk, chunks_of, prepare
 from ._codebase import chunk_all
-from ._declarations import check_languages
+from ._languages import check_languages
 from ._listing import list_file_names, resolve_root
 from ._reading import relative_path
 from ._settings import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings, check_workers, path_list

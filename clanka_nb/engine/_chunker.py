@@ -10,8 +10,9 @@ from typing import NamedTuple
 
 from ._cache import ParseCache, entry_key
 from ._collation import collation_key
-from ._declarations import Declaration, find_declarations, grammar_for, parent_label
+from ._declarations import Declaration, parent_label
 from ._files import extension, looks_minified
+from ._languages import find_declarations, grammar_for
 from ._reading import FileStatus
 from ._settings import ChunkSettings
 from ._text import js_length, meaningful_match, normalize_newlines, normalize_path, trim
@@ -79,6 +80,14 @@ class PreparedText:
         """This file's chunks at already-built settings (none unless its status is `chunked`)."""
         return chunks_of(self, settings)
 
+    def chunking(self, settings: ChunkSettings) -> FileChunking:
+        """Which chunker the engine uses for this file at these settings, and its chunks' lines (no text)."""
+        return chunking_of(self, settings)
+
+    def chunked(self, settings: ChunkSettings) -> tuple[list[CodeChunk], FileChunking]:
+        """This file's chunks and the engine's record of how it made them, from one pass."""
+        return chunked(self, settings)
+
     def __getstate__(self) -> tuple:
         return tuple(getattr(self, name) for name in self.__slots__)
 
@@ -107,9 +116,6 @@ class PreparedText:
     def is_meaningful(self, line: int) -> bool:
         """Whether 1-based `line` is meaningful."""
         return self._meaningful_before[line] != self._meaningful_before[line - 1]
-
-    def meaningful_count(self, start: int, end: int) -> int:
-        return self._meaningful_before[end] - self._meaningful_before[start - 1]
 
     def length(self, start: int, end: int) -> int:
         """JS length of lines start..end joined with LF."""
@@ -292,15 +298,6 @@ def declaration_segments(
     return out
 
 
-def declaration_chunks(text: PreparedText, settings: ChunkSettings) -> list[CodeChunk]:
-    """Chunks from declaration ranges (possibly none, then the caller falls back to windows)."""
-    path, lines = text.path, text.lines
-    return _sorted([
-        CodeChunk(path, s, e, d.name, d.type, d.parent, "\n".join(lines[s - 1 : e]))
-        for s, e, d in declaration_segments(text, settings)
-    ])
-
-
 def window_segments(text: PreparedText, settings: ChunkSettings) -> list[tuple[int, int]]:
     """(start, end) of the sliding line windows, which start at meaningful lines."""
     count, size, overlap = text.line_count, settings.chunk_size, settings.chunk_overlap
@@ -318,23 +315,67 @@ def window_segments(text: PreparedText, settings: ChunkSettings) -> list[tuple[i
     return out
 
 
-def window_chunks(text: PreparedText, settings: ChunkSettings) -> list[CodeChunk]:
-    """Sliding line windows as chunks, with no name, type or parent."""
+# What made a file's chunks: its declaration ranges, or sliding line windows.
+CHUNKERS = ("ast", "window")
+
+
+@dataclass(frozen=True, slots=True)
+class FileChunking:
+    """How the engine chunked one file at one setting: which chunker it used and where the chunks are.
+
+    `chunker` is "ast" when the file's declaration ranges gave chunks (also an unnamed range kept
+    for a syntax error in extended mode), "window" when it fell back to line windows, and None when
+    the file gives no chunks, `status` saying why. `spans` are the chunks' (start_line, end_line),
+    in the chunks' order when made with them (`chunked`), else in no particular order.
+    """
+
+    path: str
+    status: FileStatus
+    chunker: str | None
+    spans: tuple[tuple[int, int], ...]
+
+    @classmethod
+    def unread(cls, path: str, status: FileStatus) -> FileChunking:
+        """The record of a file that was never prepared (unreadable, not indexed): no chunker, no spans."""
+        return cls(path, status, None, ())
+
+
+def chosen_segments(
+    text: PreparedText, settings: ChunkSettings, record: list[Cut] | None = None
+) -> tuple[str | None, list[tuple[int, int, Declaration]] | list[tuple[int, int]]]:
+    """The one place that decides a file's chunker: declaration segments when there are any, else windows.
+
+    Gives the chunker (see `FileChunking`) and its segments: (start, end, declaration) for "ast",
+    (start, end) for "window", none for None. `record` is passed to `declaration_segments`.
+    """
+    if text.status is not FileStatus.CHUNKED:
+        return None, []
+    if text.declarations:
+        segments = declaration_segments(text, settings, record)
+        if segments:
+            return "ast", segments
+    return "window", window_segments(text, settings)
+
+
+def _chunks(text: PreparedText, chunker: str | None, segments: list) -> list[CodeChunk]:
     path, lines = text.path, text.lines
-    return [
-        CodeChunk(path, s, e, None, None, None, "\n".join(lines[s - 1 : e])) for s, e in window_segments(text, settings)
-    ]
+    if chunker == "ast":
+        return _sorted([
+            CodeChunk(path, s, e, d.name, d.type, d.parent, "\n".join(lines[s - 1 : e])) for s, e, d in segments
+        ])
+    return [CodeChunk(path, s, e, None, None, None, "\n".join(lines[s - 1 : e])) for s, e in segments]
+
+
+def chunked(text: PreparedText, settings: ChunkSettings) -> tuple[list[CodeChunk], FileChunking]:
+    """The file's chunks (as `chunks_of` gives them) and the engine's record of how it made them."""
+    chunker, segments = chosen_segments(text, settings)
+    chunks = _chunks(text, chunker, segments)
+    return chunks, FileChunking(text.path, text.status, chunker, tuple((c.start_line, c.end_line) for c in chunks))
 
 
 def chunks_of(text: PreparedText, settings: ChunkSettings) -> list[CodeChunk]:
     """Declaration chunks when there are any, else line windows."""
-    if text.status is not FileStatus.CHUNKED:
-        return []
-    if text.declarations:
-        chunks = declaration_chunks(text, settings)
-        if chunks:
-            return chunks
-    return window_chunks(text, settings)
+    return _chunks(text, *chosen_segments(text, settings))
 
 
 class ChunkHead(NamedTuple):
@@ -350,27 +391,18 @@ class ChunkHead(NamedTuple):
 
 def heads_of(text: PreparedText, settings: ChunkSettings) -> list[ChunkHead]:
     """`chunks_of`'s chunks, in its order, without their content: for indexes that read the lines themselves."""
-    if text.status is not FileStatus.CHUNKED:
-        return []
+    chunker, segments = chosen_segments(text, settings)
     path = text.path
-    if text.declarations:
-        segments = declaration_segments(text, settings)
-        if segments:
-            # The same sort as the chunks' (lines, then names under ICU collation), on the same fields.
-            return _sorted([ChunkHead(path, s, e, d.name, d.type, d.parent) for s, e, d in segments])  # type: ignore[arg-type]
-    return [ChunkHead(path, s, e, None, None, None) for s, e in window_segments(text, settings)]
+    if chunker == "ast":
+        # The same sort as the chunks' (lines, then names under ICU collation), on the same fields.
+        return _sorted([ChunkHead(path, s, e, d.name, d.type, d.parent) for s, e, d in segments])  # type: ignore[arg-type, misc]
+    return [ChunkHead(path, s, e, None, None, None) for s, e in segments]
 
 
-def spans_of(text: PreparedText, settings: ChunkSettings) -> tuple[list[tuple[int, int]], str | None]:
-    """The lines of `chunks_of`'s chunks (in no particular order) and which chunker made them.
-
-    The chunker is "ast" (declarations), "window" or None (no chunks). No content is joined and no
-    chunk object made: statistics over many settings need only where chunks start and end.
-    """
-    if text.status is not FileStatus.CHUNKED:
-        return [], None
-    if text.declarations:
-        segments = declaration_segments(text, settings)
-        if segments:
-            return [(s, e) for s, e, _ in segments], "ast"
-    return window_segments(text, settings), "window"
+def chunking_of(text: PreparedText, settings: ChunkSettings) -> FileChunking:
+    """The engine's record of how it chunks the file, spans in no particular order: no content is joined and
+    no chunk object made, as statistics over many settings need only where chunks start and end."""
+    chunker, segments = chosen_segments(text, settings)
+    # Declaration segments carry their declaration; windows are already (start, end).
+    spans = tuple([(s, e) for s, e, _ in segments]) if chunker == "ast" else tuple(segments)  # type: ignore[misc]
+    return FileChunking(text.path, text.status, chunker, spans)

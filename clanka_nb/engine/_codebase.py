@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
 from ._cache import ParseCache, resolve_cache
-from ._chunker import CodeChunk, PreparedText, astuple_chunk, chunks_of, prepare, spans_of
-from ._declarations import check_languages, load_grammars
+from ._chunker import CodeChunk, FileChunking, PreparedText, astuple_chunk, chunks_of, prepare
+from ._languages import check_languages, load_grammars
 from ._listing import list_file_names, resolve_root
 from ._reading import CONTENT_REASONS, OUTSIDE_ROOT, FileReport, FileStatus, looks_binary, read_text, relative_path
 from ._settings import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings, check_workers, path_list
@@ -198,7 +198,6 @@ class Codebase:
         self = cls.__new__(cls)
         self.root = Path()
         self.languages = check_languages(languages)
-        self.files = list(texts)
         self._texts = {}
         self._reports = {}
         for path, content in texts.items():
@@ -251,10 +250,12 @@ class Codebase:
                 out.extend(chunks_of(text, settings))
         return out
 
-    def file_spans(self, path: str, settings: ChunkSettings) -> tuple[list[tuple[int, int]], str | None]:
-        """Where one file's chunks start and end (unsorted), and "ast", "window" or None: no text is copied."""
-        text = self.text(path)
-        return ([], None) if text is None else spans_of(text, settings)
+    def file_chunking(self, path: str | os.PathLike[str], settings: ChunkSettings) -> FileChunking:
+        """Which chunker the engine uses for one file at these settings ("ast", "window", or None with the
+        status saying why it gives no chunks) and where its chunks start and end (unsorted): no text is copied."""
+        key = self._known(path)
+        text = self._texts.get(key)
+        return FileChunking.unread(key, self._reports[key].status) if text is None else text.chunking(settings)
 
     def file_chunks(self, path: str, settings: ChunkSettings) -> list[CodeChunk]:
         """One file's chunks at already-built settings."""

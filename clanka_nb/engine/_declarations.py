@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from functools import cache
 from importlib.metadata import version
 from typing import NamedTuple
@@ -32,7 +32,7 @@ class Declaration(NamedTuple):
 # Grammar per extension; the reference parses only these four (`mjs`, `mts`, `cts` stay windows).
 GRAMMARS = {"ts": "typescript", "tsx": "tsx", "js": "javascript", "jsx": "javascript"}
 
-CHUNK_TYPES = {
+NODE_CHUNK_TYPES = {  # tree-sitter node type -> the chunk type it gives
     "class_declaration": "class",
     "enum_declaration": "enum",
     "function_declaration": "function",
@@ -123,9 +123,9 @@ def describe(node: Node) -> tuple[str | None, str | None]:
         )
         names = [_declarator_name(d) for d in declarators]
         return ("function" if is_function else "variable"), _clean(", ".join(n for n in names if n))
-    if kind in CHUNK_TYPES or kind == "variable_declarator":
+    if kind in NODE_CHUNK_TYPES or kind == "variable_declarator":
         field = node.child_by_field_name("name")
-        return CHUNK_TYPES.get(kind), (_clean(_text(field)) if field is not None else None)
+        return NODE_CHUNK_TYPES.get(kind), (_clean(_text(field)) if field is not None else None)
     return None, None
 
 
@@ -231,47 +231,8 @@ def _methods(cls: Node, class_name: str | None, lines: list[str]) -> Iterator[De
             yield Declaration(start, end, name, kind, parent, body)
 
 
-LANGUAGE_MODES = ("clanka", "extended")
-
-
-def check_languages(languages: object) -> str:
-    """Validate the `languages` setting."""
-    if languages not in LANGUAGE_MODES:
-        msg = (
-            f"languages must be 'clanka' (exactly the reference: TS/JS only) or 'extended' "
-            f"(adds Python, Go, Rust, Java and more), got {languages!r}"
-        )
-        raise ValueError(msg)
-    return languages  # type: ignore[return-value]
-
-
-def grammar_for(path: str, languages: str) -> str | None:
-    """The grammar a file of this name is parsed with in this mode (None: it is not parsed)."""
-    if languages == "extended":
-        from ._extended import spec_for  # only loaded when asked for
-
-        spec = spec_for(path)
-        return None if spec is None else spec.grammar
-    return GRAMMARS.get(extension(path))
-
-
-def load_grammars(paths: Iterable[str], languages: str) -> None:
-    """Load the grammar of every file of `paths` in this process (GrammarUnavailableError if one cannot be).
-
-    Worker processes load grammars too; checked here first, an install that cannot load one is a clear
-    error in the caller's process instead of a worker dying on its first file.
-    """
-    if languages == "extended":
-        for grammar in {grammar_for(path, languages) for path in paths} - {None}:
-            parser_for(grammar)  # type: ignore[arg-type]
-
-
-def find_declarations(path: str, text: str, lines: list[str], languages: str) -> tuple[str | None, list[Declaration]]:
-    """The grammar used for the file (None: not parsed) and its declaration ranges."""
-    if languages == "extended":
-        from ._extended import extended_declarations  # only loaded when asked for
-
-        return extended_declarations(path, text, lines)
+def clanka_declarations(path: str, text: str, lines: list[str]) -> tuple[str | None, list[Declaration]]:
+    """The grammar used for the file (None: not parsed) and its declaration ranges, as the reference finds them."""
     grammar = GRAMMARS.get(extension(path))
     if grammar is None:
         return None, []

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ._chunker import CodeChunk, Cut, PreparedText, _sorted, declaration_segments, window_segments
+from ._chunker import CodeChunk, Cut, PreparedText, _sorted, chosen_segments
 from ._declarations import parent_label
 from ._files import extension
-from ._reading import FileStatus
 from ._settings import ChunkSettings
 
 # The rules `explain` names (docs/explaining-chunks.md says what each means).
@@ -29,21 +28,19 @@ class ExplainedChunk:
 
 def explain_file(text: PreparedText, settings: ChunkSettings) -> list[ExplainedChunk]:
     """One entry per chunk of `chunks_of(text, settings)`, in the same order."""
-    if text.status is not FileStatus.CHUNKED:
+    cuts: list[Cut] = []
+    chunker, segments = chosen_segments(text, settings, record=cuts)  # the engine's own choice of chunker
+    if chunker is None:
         return []
     path, lines = text.path, text.lines
-    if text.declarations:
-        cuts: list[Cut] = []
-        declaration_segments(text, settings, record=cuts)
-        if cuts:
-            methods = _methods_by_class(text)
-            made = {}
-            for cut in cuts:
-                d = cut.declaration
-                chunk = CodeChunk(path, cut.start, cut.end, d.name, d.type, d.parent, _join(lines, cut.start, cut.end))
-                made[id(chunk)] = (chunk, *_declaration_rule(cut, settings, methods))
-            return [ExplainedChunk(*made[id(chunk)]) for chunk in _sorted([entry[0] for entry in made.values()])]
-    segments = window_segments(text, settings)
+    if chunker == "ast":
+        methods = _methods_by_class(text)
+        made = {}
+        for cut in cuts:
+            d = cut.declaration
+            chunk = CodeChunk(path, cut.start, cut.end, d.name, d.type, d.parent, _join(lines, cut.start, cut.end))
+            made[id(chunk)] = (chunk, *_declaration_rule(cut, settings, methods))
+        return [ExplainedChunk(*made[id(chunk)]) for chunk in _sorted([entry[0] for entry in made.values()])]
     reason = _why_windows(text)
     out = []
     for number, (s, e) in enumerate(segments, 1):

@@ -56,11 +56,6 @@ def normalize_newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def split_lines(text: str) -> list[str]:
-    """Normalise newlines and split on LF only (never `str.splitlines`, which breaks on more)."""
-    return normalize_newlines(text).split("\n")
-
-
 meaningful_match = _MEANINGFUL.search
 
 

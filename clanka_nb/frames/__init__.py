@@ -7,7 +7,7 @@ from ._explain import explain
 from ._files import files
 from ._plots import plot_chunk_sizes, plot_sweep
 from ._stats import CodebaseStats
-from ._sweep import sweep
+from .probe import sweep  # the sweep adds the probe's columns, so it is defined above the probe
 
 __all__ = [
     "CodebaseStats",

@@ -16,7 +16,7 @@ from ._embedding import embedding_text
 from ._progress import Progress, bar
 from ._source import Source, open_source, select
 from ._tokens import TokenColumns
-from ._walk import FileChunks, chunker_of, walk
+from ._walk import FileChunks, file_chunks, walk
 
 StrPath = str | os.PathLike[str]
 
@@ -70,11 +70,7 @@ def _streamed(
         texts = engine.prepared_texts(
             root, names, languages=languages, workers=workers, progress=None if handle is None else handle.update
         )
-        files = (
-            FileChunks(report.path, text, chunks, None if text is None else chunker_of(text, chunks))
-            for text, report in texts
-            for chunks in ([] if text is None else text.chunks(settings),)
-        )
+        files = (file_chunks(report.path, text, settings) for text, report in texts)
         attrs = _attrs(os.path.abspath(os.path.expanduser(root)), languages, settings)
         return _frame(files, attrs, embedding=embedding, tokens=tokens)
 

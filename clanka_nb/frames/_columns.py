@@ -22,7 +22,7 @@ INT = pd.Int64Dtype()
 FLOAT = pd.Float64Dtype()
 BOOL = pd.BooleanDtype()
 TYPE = pd.CategoricalDtype(list(engine.CHUNK_TYPES))
-CHUNKER = pd.CategoricalDtype(["ast", "window"])
+CHUNKER = pd.CategoricalDtype(list(engine.CHUNKERS))
 STATUS = pd.CategoricalDtype([status.value for status in engine.FileStatus])
 LINE_STATUS = pd.CategoricalDtype(["missed", "covered", "overlapped"])
 
@@ -186,7 +186,3 @@ def build(columns: Mapping[str, Sequence[Any] | np.ndarray], schema: Schema, att
     frame.attrs.update(attrs)
     return frame
 
-
-def empty(schema: Schema, attrs: Mapping[str, Any] | None = None) -> pd.DataFrame:
-    """A frame with no rows but the right columns and dtypes."""
-    return build({}, schema, attrs or {})

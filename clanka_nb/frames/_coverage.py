@@ -26,7 +26,7 @@ class Measured(NamedTuple):
     codebase: engine.Codebase
     settings: engine.ChunkSettings
     paths: list[str]
-    spans: list[list[tuple[int, int]]]  # each file's chunks as (start_line, end_line), unsorted
+    spans: list[tuple[tuple[int, int], ...]]  # each file's chunks as (start_line, end_line), unsorted
     chunkers: list[str | None]  # "ast", "window", or None when the file gives no chunks
     index: LineIndex
     counts: np.ndarray  # chunks holding each global line position
@@ -41,13 +41,13 @@ class Measured(NamedTuple):
 def measure(codebase: engine.Codebase, settings: engine.ChunkSettings) -> Measured:
     # Spans, not chunks: coverage needs where chunks start and end, never their text.
     paths = list(codebase.files)
-    walked = [codebase.file_spans(path, settings) for path in paths]
-    spans = [found for found, _ in walked]
+    walked = [codebase.file_chunking(path, settings) for path in paths]
+    spans = [chunking.spans for chunking in walked]
     index = LineIndex(codebase, paths)
     starts, ends = span_positions(index, spans)
     known = np.array([codebase.report(path).status not in _UNSPLIT for path in paths], dtype=bool)
     return Measured(
-        codebase, settings, paths, spans, [chunker for _, chunker in walked], index,
+        codebase, settings, paths, spans, [chunking.chunker for chunking in walked], index,
         index.chunk_counts(starts, ends), known,
     )  # fmt: skip
 

@@ -4,13 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import chain
-from operator import attrgetter
 
 import numpy as np
 
 from .. import engine
-
-_START, _END = attrgetter("start_line"), attrgetter("end_line")
 
 
 class LineIndex:
@@ -36,6 +33,13 @@ class LineIndex:
             read = [text for text in self.texts if text is not None]
             self._char_ends = _concat_prefixes([text.length_prefix for text in read])
         return self._char_ends[ends + 1] - self._char_ends[starts] - 1
+
+    def positions(self, files: np.ndarray, lines: np.ndarray) -> np.ndarray:
+        """Global position of 1-based line `lines[j]` of file `files[j]` (an index into `paths`).
+
+        The one place line numbers become positions: spans, chunk frames and the probe all go through it.
+        """
+        return self.offsets[files] + lines - 1
 
     @property
     def size(self) -> int:
@@ -66,20 +70,9 @@ def _concat_prefixes(prefixes: Sequence[Sequence[int]]) -> np.ndarray:
     return np.concatenate([[0], np.cumsum(np.concatenate(steps))])
 
 
-def chunk_positions(index: LineIndex, per_file: Sequence[Sequence[engine.CodeChunk]]) -> tuple[np.ndarray, np.ndarray]:
-    """Global start and end positions of the chunks, given each file's chunks in `index.paths` order."""
-    sizes = [len(chunks) for chunks in per_file]
-    total = sum(sizes)
-    # attrgetter through map stays in C: this runs once per chunk and setting in a sweep.
-    starts = np.fromiter(chain.from_iterable(map(_START, chunks) for chunks in per_file), np.int64, total)
-    ends = np.fromiter(chain.from_iterable(map(_END, chunks) for chunks in per_file), np.int64, total)
-    shift = np.repeat(index.offsets[:-1] - 1, sizes)
-    return starts + shift, ends + shift
-
-
 def span_positions(index: LineIndex, per_file: Sequence[Sequence[tuple[int, int]]]) -> tuple[np.ndarray, np.ndarray]:
     """Global start and end positions of chunks given as (start_line, end_line) per file, in `index.paths` order."""
     sizes = [len(spans) for spans in per_file]
     flat = np.fromiter(chain.from_iterable(chain.from_iterable(per_file)), np.int64, 2 * sum(sizes)).reshape(-1, 2)
-    shift = np.repeat(index.offsets[:-1] - 1, sizes)
-    return flat[:, 0] + shift, flat[:, 1] + shift
+    files = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+    return index.positions(files, flat[:, 0]), index.positions(files, flat[:, 1])

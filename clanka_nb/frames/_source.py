@@ -12,7 +12,8 @@ from ._progress import Progress, bar
 Source = str | os.PathLike[str] | engine.Codebase
 
 
-def check_languages(codebase: engine.Codebase, languages: str | None) -> None:
+def check_codebase_languages(codebase: engine.Codebase, languages: str | None) -> None:
+    """A `languages` given with a Codebase must be the one it was parsed with (None: the codebase's)."""
     if languages is not None and languages != codebase.languages:
         msg = (
             f"languages={languages!r} but the Codebase was parsed with languages={codebase.languages!r}; "
@@ -32,7 +33,7 @@ def open_source(
 ) -> engine.Codebase:
     """`source` itself when it is a Codebase, else a Codebase of the folder's listed files (or of `paths`)."""
     if isinstance(source, engine.Codebase):
-        check_languages(source, languages)
+        check_codebase_languages(source, languages)
         return source
     # Each file by its own name on disk: two names can share one reported path (`a\\b.ts`, `a/b.ts`).
     if paths is None:

@@ -13,27 +13,30 @@ from ._lines import LineIndex, span_positions
 
 CHARACTERS_PER_TOKEN = 4
 
-Spans = tuple[list[tuple[int, int]], str | None]
-
-
-def spans_reusing(
+def chunkings_reusing(
     codebase: engine.Codebase,
     index: LineIndex,
     declarations: Declarations,
     settings: engine.ChunkSettings,
-    whole: dict[int, Spans],
-) -> list[Spans]:
-    """Each file's chunk lines and chunker; files whose declarations all stay whole are chunked once."""
+    whole: dict[int, engine.FileChunking],
+) -> list[engine.FileChunking]:
+    """The engine's record (chunker and spans) of each file; files whose declarations all stay whole are
+    chunked once."""
     walked = []
     for i, (path, stays_whole) in enumerate(zip(index.paths, declarations.all_whole(settings).tolist(), strict=True)):
         done = whole.get(i) if stays_whole else None
         if done is None:
-            done = codebase.file_spans(path, settings)
+            done = codebase.file_chunking(path, settings)
             # Only declaration chunks are settings-free here; a fall-back to windows is not.
-            if stays_whole and done[1] == "ast":
+            if stays_whole and done.chunker == "ast":
                 whole[i] = done
         walked.append(done)
     return walked
+
+
+def ast_files(walked: list[engine.FileChunking]) -> np.ndarray:
+    """Per file: whether the engine chunked it by its declarations."""
+    return np.array([chunking.chunker == "ast" for chunking in walked], dtype=bool)
 
 
 def _summary(values: np.ndarray) -> tuple[float | None, float | None, float | None]:
@@ -99,25 +102,23 @@ class CodebaseStats:
         }
 
     def spans_row(
-        self, codebase: engine.Codebase, settings: engine.ChunkSettings, whole: dict[int, Spans]
+        self, codebase: engine.Codebase, settings: engine.ChunkSettings, whole: dict[int, engine.FileChunking]
     ) -> tuple[dict[str, Any], np.ndarray]:
         """The row of `codebase` (the one this was built from) at `settings`, and every chunk's lines.
 
         From the engine's spans: no chunk text is joined. `whole` keeps the spans of files whose
         declarations no setting splits; pass the same dict on every call to reuse them.
         """
-        walked = spans_reusing(codebase, self.index, self.declarations, settings, whole)
-        starts, ends = span_positions(self.index, [spans for spans, _ in walked])
-        ast_files = np.array([chunker == "ast" for _, chunker in walked], dtype=bool)
-        return self.row(settings, starts, ends, ast_files), ends - starts + 1
+        walked = chunkings_reusing(codebase, self.index, self.declarations, settings, whole)
+        starts, ends = span_positions(self.index, [chunking.spans for chunking in walked])
+        return self.row(settings, starts, ends, ast_files(walked)), ends - starts + 1
 
     def frame_row(self, frame: pd.DataFrame, settings: engine.ChunkSettings) -> dict[str, Any]:
         """The same row from a chunk frame of this codebase at `settings` (as `chunk_codebase` gives)."""
         codes, uniques = pd.factorize(frame["path"].to_numpy(dtype=object))
-        offsets = self.index.offsets[np.array([self._file_index[p] for p in uniques], dtype=np.int64)]
-        shift = offsets[codes] - 1 if len(codes) else np.zeros(0, dtype=np.int64)
-        starts = frame["start_line"].to_numpy(dtype=np.int64) + shift
-        ends = frame["end_line"].to_numpy(dtype=np.int64) + shift
+        files = np.array([self._file_index[p] for p in uniques], dtype=np.int64)[codes]
+        starts = self.index.positions(files, frame["start_line"].to_numpy(dtype=np.int64))
+        ends = self.index.positions(files, frame["end_line"].to_numpy(dtype=np.int64))
         ast_files = np.zeros(len(self.index.paths), dtype=bool)
         ast_paths = frame.loc[(frame["chunker"] == "ast").to_numpy(dtype=bool), "path"].unique()
         ast_files[[self._file_index[p] for p in ast_paths]] = True

@@ -22,8 +22,8 @@ from .. import engine
 from ..engine._cache import ParseCache, resolve_cache
 from ..engine._chunker import PreparedText, chunks_of
 from ..engine._codebase import load
-from ..engine._declarations import check_languages
 from ..engine._embedding import embedding_text, input_hash
+from ..engine._languages import check_languages
 from ..frames._progress import Progress, bar
 from ..frames._sweep import setting_values
 from ..index import TokenCounter

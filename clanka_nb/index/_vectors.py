@@ -10,8 +10,6 @@ from pathlib import Path
 
 import numpy as np
 
-from ..engine._embedding import input_hash
-
 Embedder = Callable[[list[str]], object]
 _LOOKUP_BATCH = 500  # SQLite's default limit on host parameters is far above this
 
@@ -163,7 +161,3 @@ def embed_texts(
             )
             raise ValueError(msg)
     return Embedded(blobs=blobs, computed=missing, dimensions=dimensions)
-
-
-def text_hash(text: str) -> str:
-    return input_hash(text)

@@ -1,4 +1,4 @@
-"""`Codebase.file_spans` gives exactly the lines of `file_chunks`, and says which chunker made them."""
+"""`Codebase.file_chunking` gives exactly the lines of `file_chunks`, and the chunker the engine used."""
 
 from __future__ import annotations
 
@@ -7,11 +7,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clanka_nb import engine, sample_codebase
+from clanka_nb.engine._chunker import declaration_segments
 
 
 @pytest.fixture(scope="module")
 def codebase() -> engine.Codebase:
     return engine.Codebase(sample_codebase())
+
+
+def _expected_chunker(text: engine.PreparedText, setting: engine.ChunkSettings) -> str | None:
+    """The reference's rule written out: declaration chunks when any survive, else windows, else nothing."""
+    if text.status is not engine.FileStatus.CHUNKED:
+        return None
+    return "ast" if text.declarations and declaration_segments(text, setting) else "window"
 
 
 @settings(max_examples=40, deadline=None)
@@ -24,21 +32,55 @@ def test_spans_are_the_chunks_lines_at_any_setting(codebase, size, overlap, limi
     setting = engine.ChunkSettings.build(size, overlap, limit)
     for path in codebase.files:
         chunks = codebase.file_chunks(path, setting)
-        spans, chunker = codebase.file_spans(path, setting)
-        assert sorted(spans) == sorted((c.start_line, c.end_line) for c in chunks)
-        if not chunks:
-            assert chunker is None
-        else:
-            has_metadata = any(c.name or c.type or c.parent for c in chunks)
-            assert chunker == ("ast" if has_metadata else "window")
+        record = codebase.file_chunking(path, setting)
+        text = codebase.text(path)
+        assert record.path == path and record.status is codebase.report(path).status
+        assert sorted(record.spans) == sorted((c.start_line, c.end_line) for c in chunks)
+        assert record.chunker == _expected_chunker(text, setting)
+        assert (record.chunker is None) == (not chunks)
+        if record.chunker == "window":
+            assert not any(c.name or c.type or c.parent for c in chunks)
+        # One pass gives the same chunks and the same record, spans in the chunks' order.
+        made, same = text.chunked(setting)
+        assert made == chunks
+        assert same.chunker == record.chunker and same.spans == tuple((c.start_line, c.end_line) for c in chunks)
 
 
 def test_unreadable_files_have_no_spans(tmp_path):
     (tmp_path / "a.ts").write_text("export const a = 1\n")
     codebase = engine.Codebase(tmp_path, paths=["a.ts", "gone.ts"])
     setting = engine.ChunkSettings.build()
-    assert codebase.file_spans("gone.ts", setting) == ([], None)
-    assert codebase.file_spans("a.ts", setting) == ([(1, 1)], "ast")
+    assert codebase.file_chunking("gone.ts", setting) == engine.FileChunking(
+        "gone.ts", engine.FileStatus.UNREADABLE, None, ()
+    )
+    assert codebase.file_chunking("a.ts", setting) == engine.FileChunking(
+        "a.ts", engine.FileStatus.CHUNKED, "ast", ((1, 1),)
+    )
+
+
+# A syntax error on the first line, in extended mode, becomes an unnamed declaration range: its chunk has
+# no name, type or parent, yet the engine chunked the file by its declarations.
+BROKEN_FIRST = {
+    "broken.py": "@@@ broken\nprint(1)\nprint(2)\n",
+    "broken.go": "func {\npackage main\nfunc main() {}\n",
+}
+
+
+@pytest.mark.parametrize("path", sorted(BROKEN_FIRST))
+def test_a_syntax_error_range_is_chunked_by_declarations(path):
+    codebase = engine.Codebase.from_texts(BROKEN_FIRST, languages="extended")
+    setting = engine.ChunkSettings.build()
+    chunks = codebase.file_chunks(path, setting)
+    assert chunks[0].start_line == 1 and (chunks[0].name, chunks[0].type, chunks[0].parent) == (None, None, None)
+    assert codebase.file_chunking(path, setting).chunker == "ast"
+    assert engine.explain_file(codebase.text(path), setting)[0].rule == "declaration"
+
+
+def test_the_record_says_why_a_file_gives_no_chunks():
+    codebase = engine.Codebase.from_texts({"e.ts": "  \n", "b.ts": "{\n}\n"})
+    setting = engine.ChunkSettings.build()
+    assert codebase.file_chunking("e.ts", setting) == engine.FileChunking("e.ts", engine.FileStatus.EMPTY, None, ())
+    assert codebase.file_chunking("b.ts", setting).status is engine.FileStatus.NOTHING_MEANINGFUL
 
 
 TIED = """export class Pair {

@@ -220,6 +220,7 @@ def test_chunk_text_matches_the_reference_output(case: dict, run: dict) -> None:
 def test_a_chunk_type_outside_the_eight_is_an_error_not_na(monkeypatch: pytest.MonkeyPatch) -> None:
     codebase = engine.Codebase.from_texts({"a.py": PY_FIVE_LINES})
     odd = [engine.CodeChunk("a.py", 1, 5, "m", "macro", None, PY_FIVE_LINES.rstrip("\n"))]
-    monkeypatch.setattr(engine.Codebase, "file_chunks", lambda self, path, settings: odd)
+    record = engine.FileChunking("a.py", engine.FileStatus.CHUNKED, "ast", ((1, 5),))
+    monkeypatch.setattr(engine.PreparedText, "chunked", lambda self, settings: (odd, record))
     with pytest.raises(ValueError, match=r"chunk types \['macro'\]"):
         frames.chunk_codebase(codebase)

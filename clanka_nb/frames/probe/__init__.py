@@ -3,6 +3,7 @@
 from ._probe import NoProbeQueriesWarning, ProbeSet, prepare_probe, probe, probe_columns, probe_frame, probe_summary
 from ._queries import probe_queries
 from ._search import BM25Searcher, EmbeddingSearcher, Searcher, resolve_searcher
+from ._sweep import sweep
 from ._tokens import code_tokens
 
 __all__ = [
@@ -19,4 +20,5 @@ __all__ = [
     "probe_queries",
     "probe_summary",
     "resolve_searcher",
+    "sweep",
 ]

@@ -24,7 +24,7 @@ class Chunks:
         self.start = np.fromiter((c.start_line for c in self.items), dtype=np.int64, count=len(self.items))
         self.end = np.fromiter((c.end_line for c in self.items), dtype=np.int64, count=len(self.items))
         # Global line positions (see LineIndex) of each chunk's first line.
-        self.position = index.offsets[:-1][self.file] + self.start - 1 if len(self.items) else self.start
+        self.position = index.positions(self.file, self.start)
 
     def __len__(self) -> int:
         return len(self.items)

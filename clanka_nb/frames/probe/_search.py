@@ -9,7 +9,7 @@ import numpy as np
 
 from ._tokens import code_tokens
 
-Tokenizer = Callable[[str], list[str]]
+WordSplitter = Callable[[str], list[str]]  # a text -> its words (not a token counter)
 Embed = Callable[[list[str]], Any]
 
 
@@ -50,7 +50,7 @@ class BM25Searcher:
     Needs the `probe` extra: `pip install "clanka-nb[probe]"`.
     """
 
-    def __init__(self, tokenizer: Tokenizer = code_tokens, *, k1: float = 1.5, b: float = 0.75) -> None:
+    def __init__(self, tokenizer: WordSplitter = code_tokens, *, k1: float = 1.5, b: float = 0.75) -> None:
         if not callable(tokenizer):
             msg = f"tokenizer must be a function str -> list[str] (e.g. code_tokens), got {tokenizer!r}"
             raise TypeError(msg)

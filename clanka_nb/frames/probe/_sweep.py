@@ -1,0 +1,91 @@
+"""`sweep`: the frames sweep table, with the retrieval probe's columns when asked (the probe stands on frames)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from typing import Any
+
+import pandas as pd
+
+from ... import engine
+from .._progress import Progress
+from .._source import Source, open_source
+from .._sweep import Tokenizer, check_counters, sweep_settings, sweep_table
+from ._probe import ProbeSet, probe_columns
+from ._search import Embed, Searcher, resolve_searcher, searcher_for
+
+
+class ProbeScorer:
+    """The probe's columns for each row of a sweep: queries extracted once, one searcher re-indexed per setting."""
+
+    integer_columns = frozenset({"queries"})
+
+    def __init__(self, codebase: engine.Codebase, searcher: Searcher, k: int | Iterable[int], embedded: bool) -> None:
+        self.probe_set = ProbeSet(codebase)
+        self.searcher, self.k, self.embedded = searcher, k, embedded
+
+    def columns(self, settings: engine.ChunkSettings) -> dict[str, Any]:
+        return probe_columns(self.probe_set, settings, self.searcher, self.k)
+
+    def attrs(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"probe_reason": self.probe_set.reason}  # why there are no queries (None when some)
+        if self.embedded:
+            out.update(embedded=self.searcher.embedded, indexed=self.searcher.indexed)  # type: ignore[attr-defined]
+        return out
+
+
+def sweep(
+    source: Source,
+    *,
+    chunk_size: int | Iterable[int] = (10, 20, 30, 40, 60),
+    chunk_overlap: int | Iterable[int] = (0,),
+    chunk_max_characters: float | Iterable[float | None] | None = (None,),
+    tokenizer: Tokenizer | None = None,
+    max_file_size: str | int = "1M",
+    workers: int | None = None,
+    progress: Progress = None,
+    languages: str | None = None,
+    probe: bool = False,
+    searcher: str | Searcher = "bm25",
+    k: int | Iterable[int] = (1, 5, 10),
+    embed: Embed | None = None,
+    token_counter: object = None,
+    token_limit: int | None = None,
+) -> pd.DataFrame:
+    """One row per combination of the settings (in `itertools.product` order), parsing the code once.
+
+    Columns: the requested chunk_size and chunk_overlap, chunk_max_characters (as the engine uses
+    it: floored, NA for no limit), effective_size / effective_overlap (after the engine's clamping)
+    and `clamped` (True when they differ from the request: such rows are kept, not merged, even
+    when two rows end up with the same effective settings); chunks; mean, median and p95 of chunk
+    lines and characters; tokens (characters / 4, or `tokenizer(content)` per chunk) as mean, p95
+    and total; split_declarations (share of the declarations of AST-chunked files that do not fit
+    in one chunk); coverage (share of meaningful lines in some chunk); duplication (lines summed
+    over chunks / distinct lines in some chunk: 1.0 means no line is embedded twice); seconds.
+
+    With `probe=True`, also how well search finds documented code at each setting (see
+    `clanka_nb.probe`): queries, recall@<k> for each cut-off in `k`, mrr and precision, scored
+    with `searcher` over the same parsed codebase (queries are extracted once for all rows).
+    Queries come from doc comments in every language extended mode knows, also in "clanka" mode
+    (whose line windows are then what is scored). With no query the probe columns are NA, a
+    `NoProbeQueriesWarning` says why, and so does `attrs["probe_reason"]`.
+    `token_counter=` (a callable, a tiktoken encoding, a `tokenizers.Tokenizer` or "cl100k_base")
+    counts the tokens of each chunk's embedding input instead, and `token_limit=` adds `over_limit`,
+    the share of chunks over that many tokens.
+    `embed=` (an embedder) scores with vector search over an index of each setting instead;
+    inputs shared between settings are embedded once, and `attrs["embedded"]` says how many were.
+    """
+    settings = sweep_settings(chunk_size, chunk_overlap, chunk_max_characters)
+    counter, limit = check_counters(tokenizer, token_counter, token_limit)
+    if embed is not None and not probe:
+        msg = "embed= is the probe's embedder: pass probe=True with it"
+        raise ValueError(msg)
+    engine_searcher = resolve_searcher(searcher_for(searcher, embed)) if probe else None
+    started = time.perf_counter()
+    codebase = open_source(source, max_file_size=max_file_size, workers=workers, languages=languages, progress=progress)
+    scorer = None if engine_searcher is None else ProbeScorer(codebase, engine_searcher, k, embed is not None)
+    return sweep_table(
+        codebase, settings, tokenizer=tokenizer, counter=counter, limit=limit, progress=progress, started=started,
+        scorer=scorer,
+    )

@@ -1,0 +1,278 @@
+"""The package's imports, read from the source with `ast`: no cycle, and every layer imports only downward.
+
+Every import counts: top-level ones, ones inside functions (a lazy import hides a cycle from Python,
+not from this test) and `importlib.import_module` of a `"clanka_nb..."` name (a literal argument, or a
+module-name string in a module that calls `import_module` with a computed argument, as the top-level
+package's lazy table does). Imports under `if TYPE_CHECKING:` are left out: they never run.
+
+An import names the most specific module it can: `from . import _columns` inside `frames` is an edge to
+`clanka_nb.frames._columns`, `from .._lines import LineIndex` one to `clanka_nb.frames._lines`; a
+module's parent packages are not edges (Python runs them first, but a subpackage that imports a sibling
+module does not depend on everything its parent re-exports).
+
+Where the modules load at run time (pandas and ipywidgets kept out of the engine, and so on), the
+subprocess tests in tests/engine/test_import_isolation.py, tests/frames/test_frame_imports.py,
+tests/index/test_layers.py and tests/on_dask/test_dask_layers.py check; this test checks the source.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "clanka_nb"
+# The sample codebase ships inside the package as data: its .py files are examples, not clanka_nb code.
+DATA = (PACKAGE / "sample",)
+MODULE_NAME = re.compile(r"^clanka_nb(\.\w+)*$")
+
+
+def module_files(package: Path = PACKAGE) -> dict[str, Path]:
+    """Dotted module name -> file, for every module of the package (a package is its `__init__.py`)."""
+    out = {}
+    for path in sorted(package.rglob("*.py")):
+        if any(path.is_relative_to(data) for data in DATA):
+            continue
+        parts = list(path.relative_to(package.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+def _type_checking_nodes(tree: ast.Module) -> set[int]:
+    """ids of every node under an `if TYPE_CHECKING:` (or `typing.TYPE_CHECKING`) body."""
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If):
+            test = node.test
+            name = test.id if isinstance(test, ast.Name) else test.attr if isinstance(test, ast.Attribute) else None
+            if name == "TYPE_CHECKING":
+                for statement in node.body:
+                    skipped.update(id(inner) for inner in ast.walk(statement))
+    return skipped
+
+
+def _most_specific(name: str, modules: set[str]) -> str | None:
+    """`name` if it is a module, else its longest prefix that is one (None outside the package)."""
+    parts = name.split(".")
+    for end in range(len(parts), 0, -1):
+        candidate = ".".join(parts[:end])
+        if candidate in modules:
+            return candidate
+    return None
+
+
+def _package_of(module: str, path: Path) -> str:
+    return module if path.name == "__init__.py" else module.rpartition(".")[0]
+
+
+def _relative_base(module: str, path: Path, level: int, name: str | None) -> str:
+    package = _package_of(module, path)
+    for _ in range(level - 1):
+        package = package.rpartition(".")[0]
+    return f"{package}.{name}" if name else package
+
+
+def imports_of(module: str, path: Path, modules: set[str]) -> Iterator[tuple[str, int]]:
+    """(imported module, line) for every import of `module` into the package, as described above."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    skipped = _type_checking_nodes(tree)
+    calls_import_module_with_a_name = False
+    names: list[tuple[str, int]] = []
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            names.extend((alias.name, node.lineno) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or "" if not node.level else _relative_base(module, path, node.level, node.module)
+            for alias in node.names:
+                # `from pkg import name`: the submodule `pkg.name` when there is one, else `pkg` itself.
+                full = f"{base}.{alias.name}"
+                names.append((full if full in modules else base, node.lineno))
+        elif isinstance(node, ast.Call):
+            func = node.func
+            called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            if called == "import_module" and node.args:
+                first = node.args[0]
+                if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                    target = first.value
+                    if target.startswith("."):
+                        level = len(target) - len(target.lstrip("."))
+                        target = _relative_base(module, path, level, target.lstrip(".") or None)
+                    names.append((target, node.lineno))
+                else:
+                    calls_import_module_with_a_name = True
+    if calls_import_module_with_a_name:
+        # A computed import_module argument: every module name written in this module may be what it loads.
+        names += [(node.value, node.lineno) for node in ast.walk(tree)
+                  if isinstance(node, ast.Constant) and isinstance(node.value, str) and MODULE_NAME.match(node.value)
+                  and id(node) not in skipped]
+    for name, line in names:
+        target = _most_specific(name, modules)
+        if target is not None and target != module:
+            yield target, line
+
+
+def import_graph(package: Path = PACKAGE) -> dict[str, dict[str, int]]:
+    """module -> {imported module: first line importing it}."""
+    files = module_files(package)
+    modules = set(files)
+    graph: dict[str, dict[str, int]] = {}
+    for module, path in files.items():
+        edges: dict[str, int] = {}
+        for target, line in imports_of(module, path, modules):
+            edges.setdefault(target, line)
+        graph[module] = edges
+    return graph
+
+
+def find_cycle(graph: dict[str, dict[str, int]]) -> list[str] | None:
+    """One import cycle as [a, b, ..., a], or None (iterative depth-first search, so deep graphs are fine)."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    for start in sorted(graph):
+        if start in state:
+            continue
+        path = [start]
+        stack = [iter(sorted(graph[start]))]
+        state[start] = 1
+        while stack:
+            following = next(stack[-1], None)
+            if following is None:
+                state[path.pop()] = 2
+                stack.pop()
+                continue
+            if state.get(following) == 1:
+                return [*path[path.index(following):], following]
+            if following not in state:
+                state[following] = 1
+                path.append(following)
+                stack.append(iter(sorted(graph.get(following, {}))))
+    return None
+
+
+def _shown(cycle: list[str], graph: dict[str, dict[str, int]]) -> str:
+    steps = [f"{a} (line {graph[a][b]}) -> {b}" for a, b in itertools.pairwise(cycle)]
+    return "import cycle:\n  " + "\n  ".join(steps)
+
+
+# Layers, lowest first: a module may import its own layer and the ones below, never one above. `probe`
+# stands on frames; history, dask and the widgets stand beside each other on frames (none imports another);
+# the CLI's parts, the CLI and the top-level package (its lazy table names every layer) stand on everything.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("clanka_nb.engine",),
+    ("clanka_nb.index",),
+    ("clanka_nb.frames",),
+    ("clanka_nb.frames.probe",),
+    ("clanka_nb.history", "clanka_nb.dask", "clanka_nb.widgets"),
+    ("clanka_nb._cli",),
+    ("clanka_nb.cli",),
+    ("clanka_nb", "clanka_nb._sample"),
+)
+
+
+def group_of(module: str) -> tuple[int, str]:
+    """(layer number, the layer's package) of a module: the longest package of LAYERS that holds it."""
+    best: tuple[int, str] | None = None
+    for number, groups in enumerate(LAYERS):
+        for group in groups:
+            if (module == group or module.startswith(group + ".")) and (best is None or len(group) > len(best[1])):
+                best = (number, group)
+    assert best is not None, f"{module} is in no layer; add it to LAYERS"
+    return best
+
+
+def layer_violations(graph: dict[str, dict[str, int]], packages: set[str]) -> list[str]:
+    """Imports that go up a layer or sideways into another group of the same layer."""
+    out = []
+    for module, edges in sorted(graph.items()):
+        level, group = group_of(module)
+        for target, line in sorted(edges.items()):
+            target_level, target_group = group_of(target)
+            # `clanka_nb._sample` is a leaf every layer may use (the sample codebase's folder); a package's
+            # `__init__` gathers the public names of its own subpackages (`frames` re-exports the probe's sweep).
+            if target == "clanka_nb._sample" or (module in packages and target.startswith(module + ".")):
+                continue
+            if target_level > level or (target_level == level and target_group != group and level != len(LAYERS) - 1):
+                out.append(f"{module} (line {line}) imports {target}: {group} may not import {target_group}")
+    return out
+
+
+def test_the_graph_is_read_from_every_module() -> None:
+    graph = import_graph()
+    assert {"clanka_nb", "clanka_nb.engine._chunker", "clanka_nb.frames.probe._search", "clanka_nb.cli"} <= set(graph)
+    # Relative imports name the most specific module; the top package's lazy table counts as imports.
+    assert "clanka_nb.frames._columns" in graph["clanka_nb.frames._coverage"]
+    assert "clanka_nb.frames" not in graph["clanka_nb.frames._coverage"]
+    assert {"clanka_nb.engine", "clanka_nb.frames", "clanka_nb.widgets"} <= set(graph["clanka_nb"])
+
+
+def test_there_is_no_import_cycle() -> None:
+    graph = import_graph()
+    cycle = find_cycle(graph)
+    assert cycle is None, _shown(cycle, graph)
+
+
+def packages() -> set[str]:
+    return {module for module, path in module_files().items() if path.name == "__init__.py"}
+
+
+def test_layers_import_only_downward() -> None:
+    assert layer_violations(import_graph(), packages()) == []
+
+
+CYCLIC = {
+    "__init__.py": "",
+    "low.py": "def f():\n    from .high import g  # lazy: hidden from Python until called\n    return g\n",
+    "high.py": "from . import low\n",
+    "loader.py": "import importlib\n\ndef h():\n    return importlib.import_module('pkgx.sub.deep')\n",
+    "sub/__init__.py": "",
+    "sub/deep.py": "from ..loader import h\n",
+    "typed.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .loose import x\n",
+    "loose.py": "from . import typed\n",
+}
+
+
+def test_lazy_and_import_module_cycles_are_found_and_shown(tmp_path: Path) -> None:
+    package = tmp_path / "pkgx"
+    for name, text in CYCLIC.items():
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
+        (package / name).write_text(text)
+    files = module_files(package)
+    modules = set(files)
+    graph = {m: dict(imports_of(m, p, modules)) for m, p in files.items()}
+    assert "pkgx.high" in graph["pkgx.low"]  # inside a function
+    assert "pkgx.sub.deep" in graph["pkgx.loader"]  # import_module
+    assert graph["pkgx.typed"] == {}  # TYPE_CHECKING only
+    cycle = find_cycle(graph)
+    assert cycle is not None and cycle[0] == cycle[-1]
+    assert set(cycle) in ({"pkgx.low", "pkgx.high"}, {"pkgx.loader", "pkgx.sub.deep"})
+    assert "line" in _shown(cycle, graph)
+    graph["pkgx.low"].pop("pkgx.high")
+    assert set(find_cycle(graph) or ()) == {"pkgx.loader", "pkgx.sub.deep"}
+    graph["pkgx.loader"].pop("pkgx.sub.deep")
+    assert find_cycle(graph) is None
+
+
+@pytest.mark.parametrize(
+    ("module", "target", "allowed"),
+    [
+        ("clanka_nb.engine._chunker", "clanka_nb.frames._lines", False),
+        ("clanka_nb.frames._sweep", "clanka_nb.frames.probe", False),
+        ("clanka_nb.frames._sweep", "clanka_nb.widgets._tune", False),
+        ("clanka_nb.widgets._tune", "clanka_nb.history._api", False),
+        ("clanka_nb.frames.probe._probe", "clanka_nb.frames._lines", True),
+        ("clanka_nb.widgets._tune", "clanka_nb.frames.probe", True),
+        ("clanka_nb.cli", "clanka_nb.frames", True),
+        ("clanka_nb.index._db", "clanka_nb.engine", True),
+        ("clanka_nb.frames", "clanka_nb.frames.probe", True),  # the package gathers its subpackage's names
+        ("clanka_nb.frames._columns", "clanka_nb.frames.probe._sweep", False),
+    ],
+)
+def test_the_layer_rule(module: str, target: str, allowed: bool) -> None:
+    assert (layer_violations({module: {target: 1}, target: {}}, packages()) == []) is allowed
