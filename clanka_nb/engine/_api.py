@@ -42,7 +42,7 @@ def chunk_files(
     chunk_overlap: int = DEFAULT_CHUNK_OVERLAP,
     chunk_max_characters: float | None = None,
     languages: str = "clanka",
-    workers: int | None = 1,
+    workers: int | None = None,
     cache: bool | ParseCache = True,
 ) -> Iterator[CodeChunk]:
     """Chunks of the given files (relative to `root`, or absolute inside it; one path alone is a list of one),
@@ -90,7 +90,7 @@ def chunk_codebase(
     chunk_max_characters: float | None = None,
     max_file_size: str | int = "1M",
     languages: str = "clanka",
-    workers: int | None = 1,
+    workers: int | None = None,
     cache: bool | ParseCache = True,
 ) -> Iterator[CodeChunk]:
     """Chunks of every file `list_files` gives, in its order, each read by its own name."""

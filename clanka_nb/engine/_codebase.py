@@ -50,8 +50,12 @@ def _warn_unreadable(report: FileReport) -> None:
         warnings.warn(msg, UnreadableFileWarning, stacklevel=4)
 
 
-# Below this many files, starting worker processes costs more than they save (tens of milliseconds).
-MIN_FILES_FOR_PROCESSES = 16
+# The one threshold of the workers policy: below this many files everything runs in this process,
+# whatever `workers` says, since starting worker processes and sending them work costs more than
+# they save. benchmarks/bench_workers.py (real JS/TS files, cache off, two processes forced / one): on
+# the shared 2-core machine 2.4x at 16 files, 1.2-3.7x at 50-150, 1.1x at 250; bench_engine.py: 0.64x
+# at 1,044 files. So from 200 files on (as the viewers used before), where a pool starts to pay.
+MIN_FILES_FOR_PROCESSES = 200
 
 
 def _parallel(workers: int, jobs: list) -> bool:
@@ -87,7 +91,7 @@ def prepared_texts(
     paths: Iterable[str],
     *,
     languages: str = "clanka",
-    workers: int | None = 1,
+    workers: int | None = None,
     progress: Progress | None = None,
     cache: bool | ParseCache = True,
 ) -> Iterator[tuple[PreparedText | None, FileReport]]:
@@ -143,7 +147,7 @@ class Codebase:
         root: str | os.PathLike[str],
         *,
         max_file_size: str | int = "1M",
-        workers: int | None = 1,
+        workers: int | None = None,
         languages: str = "clanka",
         paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str] | None = None,
         progress: Progress | None = None,

@@ -1,60 +1,156 @@
-"""Turning what the user passes (a folder or an `engine.Codebase`) into a Codebase, parsed once."""
+"""The one way to open a source (a folder, one file, a Codebase, a chunk frame, or None for the sample)."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pandas as pd
 
 from .. import engine
-from ..engine._settings import path_list as engine_path_list
-from ._progress import Progress, bar
+from .._sample import sample_codebase
+from ..engine._settings import path_list
+from ._progress import ProgressBar, bar
 
-Source = str | os.PathLike[str] | engine.Codebase
+Source = str | os.PathLike[str] | engine.Codebase | pd.DataFrame | None
+"""What every function that reads code takes: a folder, the path of one file, a parsed `engine.Codebase`,
+a chunk frame of this package (its root and settings are in `frame.attrs`, or its root in a `root`
+column for frames of `clanka_nb.dask`), or None for the sample codebase that ships with clanka-nb.
+
+A chunk frame stands for its codebase: its root opened with the frame's `languages` and
+`max_file_size`, its chunk settings the defaults of every setting the caller does not pass."""
+
+Paths = Iterable[str | os.PathLike[str]] | str | os.PathLike[str]
+
+# A frame's attrs -> the setting each gives a default for (the requested chunk settings, not the clamped).
+_FRAME_SETTINGS = {
+    "languages": "languages",
+    "max_file_size": "max_file_size",
+    "requested_chunk_size": "chunk_size",
+    "requested_chunk_overlap": "chunk_overlap",
+    "chunk_max_characters": "chunk_max_characters",
+}
 
 
-def check_languages(codebase: engine.Codebase, languages: str | None) -> None:
-    if languages is not None and languages != codebase.languages:
+class Opened(NamedTuple):
+    """A source opened: its parsed codebase and the settings that apply to it."""
+
+    codebase: engine.Codebase
+    settings: engine.Settings
+
+
+class Located(NamedTuple):
+    """Where a source's files are, before any is read: a Codebase given as is, else a root and its file names."""
+
+    settings: engine.Settings
+    codebase: engine.Codebase | None
+    root: Path
+    names: list[str] | None  # the files to read by their names on disk; None for every listed file
+
+
+def frame_root(frame: pd.DataFrame) -> str | None:
+    """The folder a chunk frame's paths are relative to: its one-valued `root` column, else `attrs["root"]`.
+
+    Frames of many roots (`clanka_nb.dask`) carry a `root` column, which survives Parquet where a
+    per-root attribute would not; one frame stands for one root.
+    """
+    if "root" in frame.columns:
+        roots = frame["root"].dropna().unique()
+        if len(roots) > 1:
+            msg = (
+                f"this frame holds chunks of {len(roots)} roots (its `root` column); pass one root's rows, "
+                f"e.g. frame[frame['root'] == {str(roots[0])!r}]"
+            )
+            raise ValueError(msg)
+        if len(roots) == 1:
+            return str(roots[0])
+    root = frame.attrs.get("root")
+    return None if root is None else str(root)
+
+
+def frame_settings(frame: pd.DataFrame) -> dict[str, Any]:
+    """The settings a chunk frame was made with, as far as its attrs say."""
+    attrs: Mapping[str, Any] = frame.attrs
+    return {setting: attrs[key] for key, setting in _FRAME_SETTINGS.items() if key in attrs}
+
+
+def _mode(codebase: engine.Codebase, settings: engine.Settings) -> engine.Settings:
+    """The settings with the codebase's languages; a different mode passed is an error naming the fix."""
+    if settings.languages is not None and settings.languages != codebase.languages:
         msg = (
-            f"languages={languages!r} but the Codebase was parsed with languages={codebase.languages!r}; "
+            f"languages={settings.languages!r} but the Codebase was parsed with languages={codebase.languages!r}; "
             "leave languages out to use the codebase's, or build Codebase(root, languages=...) again"
         )
         raise ValueError(msg)
+    return settings.with_defaults({"languages": codebase.languages})
+
+
+def locate(source: Source, settings: engine.Settings, *, paths: Paths | None = None) -> Located:
+    """Where `source`'s files are and the settings that apply to them; nothing is read yet."""
+    if isinstance(source, engine.Codebase):
+        return Located(_mode(source, settings), source, source.root, None)
+    if isinstance(source, pd.DataFrame):
+        root = frame_root(source)
+        if root is None:
+            msg = "this frame names no root (in attrs or a root column), so its files cannot be read; pass the folder"
+            raise ValueError(msg)
+        given = frame_settings(source)
+        if settings.languages is not None and given.get("languages") not in (None, settings.languages):
+            msg = (
+                f"languages={settings.languages!r} but the frame was chunked with languages={given['languages']!r}; "
+                "leave languages out to use the frame's, or pass its folder to chunk it in another mode"
+            )
+            raise ValueError(msg)
+        settings, source = settings.with_defaults(given), root
+    elif source is None:
+        source = sample_codebase()
+    if not isinstance(source, str | os.PathLike):
+        msg = (
+            f"a source is a folder, the path of one file, an engine.Codebase, a chunk frame or None (the sample), "
+            f"got {type(source).__name__}"
+        )
+        raise TypeError(msg)
+    path = Path(source).expanduser()
+    if paths is None and path.is_file():
+        # One file alone: its folder is the root and it is the only file, however its folder lists.
+        return Located(settings, None, Path(os.path.abspath(path)).parent, [path.name])
+    # Each file by its own name on disk: two names can share one reported path (`a\\b.ts`, `a/b.ts`).
+    names = None if paths is None else [os.fspath(p) for p in path_list("paths", paths)]
+    return Located(settings, None, path, names)
+
+
+def listed_names(located: Located) -> list[str]:
+    """The names of the located files on disk: the given ones, else every file the listing gives."""
+    if located.names is not None:
+        return located.names
+    return engine.list_file_names(located.root, max_file_size=located.settings.max_file_size)
 
 
 def open_source(
-    source: Source,
-    *,
-    paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str] | None = None,
-    max_file_size: str | int = "1M",
-    workers: int | None = None,
-    languages: str | None = None,
-    progress: Progress = None,
-) -> engine.Codebase:
-    """`source` itself when it is a Codebase, else a Codebase of the folder's listed files (or of `paths`)."""
-    if isinstance(source, engine.Codebase):
-        check_languages(source, languages)
-        return source
-    # Each file by its own name on disk: two names can share one reported path (`a\\b.ts`, `a/b.ts`).
-    if paths is None:
-        listed = engine.list_file_names(source, max_file_size=max_file_size)
-    else:
-        listed = engine_path_list("paths", paths)
-    with bar(progress, len(listed), "reading and parsing") as handle:
-        return engine.Codebase(
-            source,
-            paths=listed,
-            workers=workers,
-            languages=languages or "clanka",
+    source: Source, settings: engine.Settings, *, paths: Paths | None = None, progress: ProgressBar = None
+) -> Opened:
+    """`source` as a parsed Codebase (itself when it is one) and the settings that apply to it."""
+    located = locate(source, settings, paths=paths)
+    if located.codebase is not None:
+        return Opened(located.codebase, located.settings)
+    names = listed_names(located)
+    with bar(progress, len(names), "reading and parsing") as handle:
+        codebase = engine.Codebase(
+            located.root,
+            paths=names,
+            workers=located.settings.workers,
+            languages=located.settings.mode,
             progress=None if handle is None else handle.update,
         )
+    return Opened(codebase, located.settings.with_defaults({"languages": codebase.languages}))
 
 
-def select(
-    codebase: engine.Codebase, paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str] | None
-) -> list[str]:
+def select(codebase: engine.Codebase, paths: Paths | None) -> list[str]:
     """The codebase's paths to work on: all files, or the given ones (checked to belong to it)."""
     if paths is None:
         return list(codebase.files)
     # report() raises KeyError naming a path the codebase does not hold, and knows absolute paths inside it;
     # the report's path is the codebase's own key for the file.
-    return [codebase.report(path).path for path in engine_path_list("paths", paths)]
+    return [codebase.report(path).path for path in path_list("paths", paths)]

@@ -9,11 +9,10 @@ then cut at every setting), and counts what a sync after that commit would embed
 
 from __future__ import annotations
 
-import itertools
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,10 +21,10 @@ from .. import engine
 from ..engine._cache import ParseCache, resolve_cache
 from ..engine._chunker import PreparedText, chunks_of
 from ..engine._codebase import load
-from ..engine._declarations import check_languages
 from ..engine._embedding import embedding_text, input_hash
-from ..frames._progress import Progress, bar
-from ..frames._sweep import setting_values
+from ..engine._settings import INDEX_MAX_CHARACTERS, OPENING, Settings
+from ..frames._progress import ProgressBar, bar
+from ..frames._sweep import GRID, SWEEP, chunk_grid
 from ..index import TokenCounter
 from ..index import token_counter as resolve_counter
 from ._git import BlobReader, Commit, changes, first_parent_commits, repository, tree_files
@@ -34,6 +33,11 @@ from ._mirror import Mirror
 # Why an input is embedded again: its file is new, its text is new, or only its line numbers moved.
 REASONS = ("new_file", "edited", "line_shift")
 
+
+# A sweep's grid, starting from what clanka's index uses, in one process (each commit changes a few files).
+CHURN = SWEEP.with_defaults(chunk_size=30, chunk_overlap=0, chunk_max_characters=INDEX_MAX_CHARACTERS).without(
+    "workers"
+)
 
 @dataclass
 class _Setting:
@@ -76,24 +80,16 @@ class _Step:
 def _walk(
     repo: str | Any,
     revs: str,
-    chunk_size: object,
-    chunk_overlap: object,
-    chunk_max_characters: object,
-    languages: str,
+    settings: Mapping[str, object],
     token_counter: object,
-    max_file_size: str | int,
     cache: bool | ParseCache,
-    progress: Progress,
+    progress: ProgressBar,
 ) -> Iterator[_Step]:
-    languages = check_languages(languages)
+    values = CHURN.values(settings)
+    grid = chunk_grid(values)
+    opening = Settings.read({k: v for k, v in settings.items() if k not in GRID}, names=OPENING.names)
+    languages, max_file_size = opening.mode, opening.max_file_size
     counter = None if token_counter is None else resolve_counter(token_counter)
-    grid = [
-        engine.ChunkSettings.build(size, overlap, limit)
-        for size, overlap, limit in itertools.product(
-            setting_values("chunk_size", chunk_size), setting_values("chunk_overlap", chunk_overlap),
-            setting_values("chunk_max_characters", chunk_max_characters),
-        )
-    ]  # fmt: skip
     parse_cache = resolve_cache(cache)
     root = repository(repo)
     baseline, commits = first_parent_commits(root, revs)

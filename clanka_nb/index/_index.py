@@ -7,18 +7,20 @@ import uuid
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 
 from .. import engine
+from .._sample import sample_codebase
 from ..engine._embedding import embedding_text, input_hash
+from ..engine._settings import INDEX_MAX_CHARACTERS, INDEXING, TextSettings
 from . import _db, _store
 from ._tokens import TokenCounter
 from ._tokens import token_counter as resolve_counter
 from ._vectors import Embedder, VectorCache, default_cache, embed_texts, model_id_of
 
-DEFAULT_MAX_CHARACTERS = 10_000  # clanka's chunkMaxCharacters default
+DEFAULT_MAX_CHARACTERS = INDEX_MAX_CHARACTERS  # clanka's chunkMaxCharacters default
 
 
 @dataclass(frozen=True)
@@ -133,38 +135,34 @@ class SemanticIndex(IndexView):
     keyed by (model id, SHA-256 of the input), so nothing is embedded twice.
     """
 
+    @INDEXING
     def __init__(
         self,
-        source: str | PathLike[str] | None = None,
+        source: str | PathLike[str] | engine.Codebase | None = None,
         *,
         embed: Embedder,
         db: str | PathLike[str] = ":memory:",
-        chunk_size: int = 30,
-        chunk_overlap: int = 0,
-        chunk_max_characters: float | None = DEFAULT_MAX_CHARACTERS,
-        languages: str = "clanka",
         batch_size: int = 300,
         model_id: str | None = None,
         cache: VectorCache | None = None,
         token_counter: object = None,
-        workers: int | None = 1,
+        workers: int | None = None,
         progress: bool | None = None,
+        **settings: Unpack[TextSettings],
     ) -> None:
         if not callable(embed):
             msg = f"embed must be a callable list[str] -> (n, d) array, got {type(embed).__name__}; see cn.embedders"
             raise TypeError(msg)
+        given = INDEXING.read(settings)
         if source is None:
-            from .._sample import sample_codebase
-
             source = sample_codebase()
+        if isinstance(source, engine.Codebase):  # its folder, read again at each sync, in its language mode
+            given = given.with_defaults({"languages": source.languages})
+            source = source.root
         root = Path(source)
         if not root.is_dir():
             msg = f"source {str(source)!r} is not a folder; pass the root of the codebase to index"
             raise NotADirectoryError(msg)
-        engine.ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)  # fail early on bad settings
-        if languages not in engine.LANGUAGE_MODES:
-            msg = f"languages must be one of {sorted(engine.LANGUAGE_MODES)}, got {languages!r}"
-            raise ValueError(msg)
         where = str(db)
         connection = _db.connect(db)
         try:
@@ -174,8 +172,7 @@ class SemanticIndex(IndexView):
             raise
         super().__init__(connection, where, embed, model_id, cache)
         self.root = root.resolve()
-        self.settings = {"chunk_size": chunk_size, "chunk_overlap": chunk_overlap,
-                         "chunk_max_characters": chunk_max_characters, "languages": languages}
+        self.settings = {**given.chunking(), "languages": given.mode}
         self.batch_size = batch_size
         self.token_counter: TokenCounter = resolve_counter(token_counter)
         self.workers = workers
