@@ -59,7 +59,8 @@ def main() -> None:
         for count in counts:
             one = _best(root, names[:count], 1, args.rounds)
             two = _best(root, names[:count], 2, args.rounds)
-            print(f"{count:5d} files: 1 worker {one * 1000:7.1f} ms, 2 workers {two * 1000:7.1f} ms, ratio {two / one:.2f}x")
+            print(f"{count:5d} files: 1 worker {one * 1000:7.1f} ms, 2 workers {two * 1000:7.1f} ms, "
+                  f"ratio {two / one:.2f}x")
 
 
 if __name__ == "__main__":
