@@ -122,9 +122,7 @@ def _kinds(folder: Path) -> dict[str, Any]:
 @pytest.mark.parametrize("name", sorted(CALLS))
 def test_each_kind_of_source_gives_the_same_result(name: str, folder: Path) -> None:
     call = CALLS[name]
-    # SemanticIndex sits below frames (it cannot know DataFrames) and syncs a whole folder: a folder,
-    # a Codebase (its folder) or None, not one file or a frame.
-    kinds = {k: v for k, v in _kinds(folder).items() if name != "SemanticIndex" or k in ("folder", "codebase")}
+    kinds = _kinds(folder)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the probe's "no query" warning is not what this test is about
         results = {kind: call(source, FILE) for kind, source in kinds.items()}

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import pandas as pd
 
 from .. import engine
+from .._chunk_frames import frame_languages, frame_root_or_fail, frame_settings
 from .._sample import sample_codebase
 from ..engine._settings import path_list
 from ._progress import ProgressBar, bar
@@ -23,16 +24,6 @@ A chunk frame stands for its codebase: its root opened with the frame's `languag
 `max_file_size`, its chunk settings the defaults of every setting the caller does not pass."""
 
 Paths = Iterable[str | os.PathLike[str]] | str | os.PathLike[str]
-
-# A frame's attrs -> the setting each gives a default for (the requested chunk settings, not the clamped).
-_FRAME_SETTINGS = {
-    "languages": "languages",
-    "max_file_size": "max_file_size",
-    "requested_chunk_size": "chunk_size",
-    "requested_chunk_overlap": "chunk_overlap",
-    "chunk_max_characters": "chunk_max_characters",
-}
-
 
 class Opened(NamedTuple):
     """A source opened: its parsed codebase and the settings that apply to it."""
@@ -48,32 +39,6 @@ class Located(NamedTuple):
     codebase: engine.Codebase | None
     root: Path
     names: list[str] | None  # the files to read by their names on disk; None for every listed file
-
-
-def frame_root(frame: pd.DataFrame) -> str | None:
-    """The folder a chunk frame's paths are relative to: its one-valued `root` column, else `attrs["root"]`.
-
-    Frames of many roots (`clanka_nb.dask`) carry a `root` column, which survives Parquet where a
-    per-root attribute would not; one frame stands for one root.
-    """
-    if "root" in frame.columns:
-        roots = frame["root"].dropna().unique()
-        if len(roots) > 1:
-            msg = (
-                f"this frame holds chunks of {len(roots)} roots (its `root` column); pass one root's rows, "
-                f"e.g. frame[frame['root'] == {str(roots[0])!r}]"
-            )
-            raise ValueError(msg)
-        if len(roots) == 1:
-            return str(roots[0])
-    root = frame.attrs.get("root")
-    return None if root is None else str(root)
-
-
-def frame_settings(frame: pd.DataFrame) -> dict[str, Any]:
-    """The settings a chunk frame was made with, as far as its attrs say."""
-    attrs: Mapping[str, Any] = frame.attrs
-    return {setting: attrs[key] for key, setting in _FRAME_SETTINGS.items() if key in attrs}
 
 
 def _mode(codebase: engine.Codebase, settings: engine.Settings) -> engine.Settings:
@@ -92,18 +57,8 @@ def locate(source: Source, settings: engine.Settings, *, paths: Paths | None = N
     if isinstance(source, engine.Codebase):
         return Located(_mode(source, settings), source, source.root, None)
     if isinstance(source, pd.DataFrame):
-        root = frame_root(source)
-        if root is None:
-            msg = "this frame names no root (in attrs or a root column), so its files cannot be read; pass the folder"
-            raise ValueError(msg)
-        given = frame_settings(source)
-        if settings.languages is not None and given.get("languages") not in (None, settings.languages):
-            msg = (
-                f"languages={settings.languages!r} but the frame was chunked with languages={given['languages']!r}; "
-                "leave languages out to use the frame's, or pass its folder to chunk it in another mode"
-            )
-            raise ValueError(msg)
-        settings, source = settings.with_defaults(given), root
+        frame_languages(source, settings.languages)
+        settings, source = settings.with_defaults(frame_settings(source)), frame_root_or_fail(source)
     elif source is None:
         source = sample_codebase()
     if not isinstance(source, str | os.PathLike):

@@ -13,13 +13,14 @@ import numpy as np
 import pandas as pd
 
 from .. import engine
+from .._chunk_frames import frame_settings
 from ..engine._settings import CHUNK_SETTING_NAMES, SETTING_NAMES, Settings, SettingsParameters
 from ..index._tokens import token_counter as resolve_counter
 from . import _columns
 from ._gc import paused_cycle_collection
 from ._lines import span_positions
 from ._progress import ProgressBar, bar
-from ._source import Source, frame_settings, open_source
+from ._source import Source, open_source
 from ._stats import CodebaseStats, Spans, spans_reusing
 from ._sweep_tokens import input_token_columns
 from ._tokens import check_limit

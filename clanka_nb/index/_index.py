@@ -12,6 +12,7 @@ from typing import Any, Unpack
 import numpy as np
 
 from .. import engine
+from .._chunk_frames import frame_languages, frame_root_or_fail, frame_settings, is_chunk_frame
 from .._sample import sample_codebase
 from ..engine._embedding import embedding_text, input_hash
 from ..engine._settings import INDEX_MAX_CHARACTERS, INDEXING, TextSettings
@@ -133,12 +134,16 @@ class SemanticIndex(IndexView):
     file (clanka's own is `.clanka/search.sqlite`): a database written here is one clanka opens, and the
     reverse. Vectors go through `cache` (a `VectorCache`, by default one shared in-memory per process),
     keyed by (model id, SHA-256 of the input), so nothing is embedded twice.
+
+    `source` is a folder (read again at each sync), one file, a `Codebase` (its folder, in its mode), a
+    chunk frame (its root, its settings the defaults) or None for the sample. The chunk settings
+    default to clanka's index's own: `chunk_max_characters=10_000`.
     """
 
     @INDEXING
     def __init__(
         self,
-        source: str | PathLike[str] | engine.Codebase | None = None,
+        source: str | PathLike[str] | engine.Codebase | Any = None,
         *,
         embed: Embedder,
         db: str | PathLike[str] = ":memory:",
@@ -154,14 +159,23 @@ class SemanticIndex(IndexView):
             msg = f"embed must be a callable list[str] -> (n, d) array, got {type(embed).__name__}; see cn.embedders"
             raise TypeError(msg)
         given = INDEXING.read(settings)
+        # The kinds of source `frames` opens, read here without pandas (the index sits below frames): the
+        # folder is read again at each sync, so a Codebase or a chunk frame gives its folder and its settings.
         if source is None:
             source = sample_codebase()
-        if isinstance(source, engine.Codebase):  # its folder, read again at each sync, in its language mode
+        if isinstance(source, engine.Codebase):
             given = given.with_defaults({"languages": source.languages})
             source = source.root
+        elif is_chunk_frame(source):
+            frame_languages(source, given.languages)
+            given = given.with_defaults(frame_settings(source))
+            source = frame_root_or_fail(source)
         root = Path(source)
-        if not root.is_dir():
-            msg = f"source {str(source)!r} is not a folder; pass the root of the codebase to index"
+        self.paths: list[str] | None = None  # None: every listed file; else the one file given
+        if root.is_file():
+            root, self.paths = root.parent, [root.name]
+        elif not root.is_dir():
+            msg = f"source {str(source)!r} is not a folder; pass the root of the codebase to index (or one file)"
             raise NotADirectoryError(msg)
         where = str(db)
         connection = _db.connect(db)
@@ -173,6 +187,7 @@ class SemanticIndex(IndexView):
         super().__init__(connection, where, embed, model_id, cache)
         self.root = root.resolve()
         self.settings = {**given.chunking(), "languages": given.mode}
+        self.max_file_size = given.max_file_size
         self.batch_size = batch_size
         self.token_counter: TokenCounter = resolve_counter(token_counter)
         self.workers = workers
@@ -185,7 +200,10 @@ class SemanticIndex(IndexView):
 
     def chunks(self) -> list[engine.CodeChunk]:
         """What the chunker gives now at this index's settings."""
-        return list(engine.chunk_codebase(self.root, workers=self.workers, **self.settings))
+        if self.paths is not None:
+            return list(engine.chunk_files(self.root, self.paths, workers=self.workers, **self.settings))
+        return list(engine.chunk_codebase(self.root, workers=self.workers, max_file_size=self.max_file_size,
+                                          **self.settings))
 
     def sync(self) -> SyncReport:
         """Bring the index in step with the source, as clanka's index run does, in one transaction."""

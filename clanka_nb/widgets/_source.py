@@ -9,8 +9,9 @@ from pathlib import Path
 import pandas as pd
 
 from .. import engine
+from .._chunk_frames import frame_root
 from ..frames._chunks import chunk_frame
-from ..frames._source import Source, frame_root, open_source
+from ..frames._source import Source, open_source
 
 __all__ = ["Source"]
 
