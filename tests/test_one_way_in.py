@@ -155,12 +155,18 @@ def test_settings_are_one_type_with_one_set_of_defaults() -> None:
     assert tuple(get_type_hints(ChunkingSettings)) == CHUNKING.names
     assert SOURCE.names == SETTING_NAMES
     defaults = Settings()
-    for function in (cn.chunk_codebase, cn.files, cn.coverage, cn.line_coverage, cn.probe, cn.browse, cn.tune):
+    every = (cn.chunk_codebase, cn.files, cn.coverage, cn.line_coverage, cn.probe, cn.browse, cn.tune,
+             engine.chunk_codebase)
+    for function in every:
         parameters = inspect.signature(function).parameters
         for name in SETTING_NAMES:  # every setting shown, with the one default
             assert parameters[name].kind is inspect.Parameter.KEYWORD_ONLY
             assert parameters[name].default == getattr(defaults, name), (function.__name__, name)
     assert inspect.signature(cn.SemanticIndex).parameters["chunk_max_characters"].default == 10_000
+    assert inspect.signature(cn.churn).parameters["chunk_max_characters"].default == 10_000
+    assert inspect.signature(cn.sweep).parameters["chunk_size"].default == (10, 20, 30, 40, 60)
+    for function in (engine.chunk_file_content, engine.chunk_file, cn.chunk_text, cn.chunk_file, cn.explain):
+        assert [n for n in inspect.signature(function).parameters if n in SETTING_NAMES] == list(TEXT.names)
 
 
 def test_bad_settings_fail_once_with_the_fix_everywhere() -> None:

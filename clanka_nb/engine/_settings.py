@@ -217,11 +217,16 @@ class TextSettings(ChunkingSettings, total=False):
     languages: str | None
 
 
-class SourceSettings(TextSettings, total=False):
-    """Every setting: also how a folder is listed and read."""
+class FilesSettings(TextSettings, total=False):
+    """The settings of chunking given files: also how many processes read them."""
+
+    workers: int | None
+
+
+class SourceSettings(FilesSettings, total=False):
+    """Every setting: also how a folder is listed."""
 
     max_file_size: str | int
-    workers: int | None
 
 
 @dataclass(frozen=True)
@@ -375,6 +380,7 @@ _FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
 CHUNKING = SettingsParameters(CHUNK_SETTING_NAMES)
 TEXT = SettingsParameters(TEXT_SETTING_NAMES)
 SOURCE = SettingsParameters(SETTING_NAMES)
+FILES = SOURCE.without("max_file_size")
 OPENING = SOURCE.without(*CHUNK_SETTING_NAMES)  # what reading a source takes, for work that does not chunk
 # clanka's semantic index chunks with a limit of its own (SemanticSearch's chunkMaxCharacters), not the chunker's none.
 INDEX_MAX_CHARACTERS = 10_000
