@@ -8,6 +8,7 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
+from .._defaults import DEFAULT_MAX_FILE_SIZE
 from ._cache import ParseCache, resolve_cache
 from ._chunker import CodeChunk, PreparedText, astuple_chunk, chunks_of, prepare, spans_of
 from ._declarations import check_languages
@@ -146,7 +147,7 @@ class Codebase:
         self,
         root: str | os.PathLike[str],
         *,
-        max_file_size: str | int = "1M",
+        max_file_size: str | int = DEFAULT_MAX_FILE_SIZE,
         workers: int | None = None,
         languages: str = "clanka",
         paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str] | None = None,

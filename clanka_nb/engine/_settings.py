@@ -16,13 +16,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypedDict, TypeVar, get_type_hints
 
+from .._defaults import (
+    DEFAULT_CHUNK_OVERLAP,
+    DEFAULT_CHUNK_SIZE,
+    DEFAULT_LANGUAGES,
+    DEFAULT_MAX_FILE_SIZE,
+    INDEX_MAX_CHARACTERS,
+)
 from ._declarations import check_languages
 
-DEFAULT_CHUNK_SIZE = 30
-DEFAULT_CHUNK_OVERLAP = 0
-DEFAULT_MAX_FILE_SIZE = "1M"  # ripgrep's --max-filesize, as clanka lists files
-# What `languages=None` means where the source has no mode of its own (a folder, a file, a text).
-DEFAULT_LANGUAGES = "clanka"
 # Beyond 2**53 a JavaScript number is no longer a whole count, and no text is that long: no limit.
 _NO_LIMIT_FROM = 2**53
 # Worker processes beyond this many per core only add start-up cost and memory on the same cores.
@@ -382,6 +384,4 @@ TEXT = SettingsParameters(TEXT_SETTING_NAMES)
 SOURCE = SettingsParameters(SETTING_NAMES)
 FILES = SOURCE.without("max_file_size")
 OPENING = SOURCE.without(*CHUNK_SETTING_NAMES)  # what reading a source takes, for work that does not chunk
-# clanka's semantic index chunks with a limit of its own (SemanticSearch's chunkMaxCharacters), not the chunker's none.
-INDEX_MAX_CHARACTERS = 10_000
 INDEXING = TEXT.with_defaults(chunk_max_characters=INDEX_MAX_CHARACTERS)

@@ -14,6 +14,7 @@ import pandas as pd
 
 from .. import engine
 from .._chunk_frames import frame_settings
+from .._defaults import DEFAULT_CHUNK_OVERLAP, SWEEP_CHUNK_SIZES
 from ..engine._settings import CHUNK_SETTING_NAMES, SETTING_NAMES, Settings, SettingsParameters
 from ..index._tokens import token_counter as resolve_counter
 from . import _columns
@@ -50,7 +51,9 @@ class SweepSettings(GridSettings, total=False):
 GRID = CHUNK_SETTING_NAMES
 SWEEP = SettingsParameters(
     SETTING_NAMES,
-    defaults={"chunk_size": (10, 20, 30, 40, 60), "chunk_overlap": (0,), "chunk_max_characters": (None,)},
+    defaults={
+        "chunk_size": SWEEP_CHUNK_SIZES, "chunk_overlap": (DEFAULT_CHUNK_OVERLAP,), "chunk_max_characters": (None,)
+    },
     annotations={name: get_type_hints(SweepSettings)[name] for name in GRID},
 )
 

@@ -18,11 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from .. import engine
+from .._defaults import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, INDEX_MAX_CHARACTERS
 from ..engine._cache import ParseCache, resolve_cache
 from ..engine._chunker import PreparedText, chunks_of
 from ..engine._codebase import load
 from ..engine._embedding import embedding_text, input_hash
-from ..engine._settings import INDEX_MAX_CHARACTERS, OPENING, Settings
+from ..engine._settings import OPENING, Settings
 from ..frames._progress import ProgressBar, bar
 from ..frames._sweep import GRID, SWEEP, chunk_grid
 from ..index import TokenCounter
@@ -35,9 +36,9 @@ REASONS = ("new_file", "edited", "line_shift")
 
 
 # A sweep's grid, starting from what clanka's index uses, in one process (each commit changes a few files).
-CHURN = SWEEP.with_defaults(chunk_size=30, chunk_overlap=0, chunk_max_characters=INDEX_MAX_CHARACTERS).without(
-    "workers"
-)
+CHURN = SWEEP.with_defaults(
+    chunk_size=DEFAULT_CHUNK_SIZE, chunk_overlap=DEFAULT_CHUNK_OVERLAP, chunk_max_characters=INDEX_MAX_CHARACTERS
+).without("workers")
 
 @dataclass
 class _Setting:
