@@ -169,6 +169,15 @@ def test_settings_are_one_type_with_one_set_of_defaults() -> None:
         assert [n for n in inspect.signature(function).parameters if n in SETTING_NAMES] == list(TEXT.names)
 
 
+def test_languages_none_is_the_default_mode_everywhere(folder: Path) -> None:
+    assert engine.Codebase(folder, languages=None).languages == "clanka"
+    assert engine.Codebase.from_texts({"a.ts": "const a = 1;"}, languages=None).languages == "clanka"
+    assert inspect.signature(engine.Codebase).parameters["languages"].default is None
+    assert cn.chunk_text("def f():\n    return 1\n", "a.py").attrs["languages"] == "clanka"
+    extended = engine.Codebase(folder, languages="extended")
+    assert cn.chunk_codebase(extended, progress=False).attrs["languages"] == "extended"  # a Codebase's own
+
+
 def test_bad_settings_fail_once_with_the_fix_everywhere() -> None:
     for function in (cn.chunk_codebase, cn.files, cn.sweep, cn.browse, cn.tune, cn.preview, cn.probe_queries):
         with pytest.raises(TypeError, match="unknown setting"):

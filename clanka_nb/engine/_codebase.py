@@ -8,7 +8,7 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
-from .._defaults import DEFAULT_MAX_FILE_SIZE
+from .._defaults import DEFAULT_LANGUAGES, DEFAULT_MAX_FILE_SIZE
 from ._cache import ParseCache, resolve_cache
 from ._chunker import CodeChunk, PreparedText, astuple_chunk, chunks_of, prepare, spans_of
 from ._declarations import check_languages
@@ -91,7 +91,7 @@ def prepared_texts(
     root: str | os.PathLike[str],
     paths: Iterable[str],
     *,
-    languages: str = "clanka",
+    languages: str | None = None,
     workers: int | None = None,
     progress: Progress | None = None,
     cache: bool | ParseCache = True,
@@ -100,7 +100,7 @@ def prepared_texts(
     order, in `workers` processes, keeping none: a frame built file by file needs one at a time. A name
     that resolves outside the root is refused and reported, as everywhere."""
     base = resolve_root(root)
-    languages, workers = check_languages(languages), check_workers(workers)
+    languages, workers = check_languages(DEFAULT_LANGUAGES if languages is None else languages), check_workers(workers)
     return load_all(base, list(paths), languages, workers, progress, resolve_cache(cache))
 
 
@@ -149,13 +149,13 @@ class Codebase:
         *,
         max_file_size: str | int = DEFAULT_MAX_FILE_SIZE,
         workers: int | None = None,
-        languages: str = "clanka",
+        languages: str | None = None,
         paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str] | None = None,
         progress: Progress | None = None,
         cache: bool | ParseCache = True,
     ) -> None:
         self.root = resolve_root(root)
-        self.languages = check_languages(languages)
+        self.languages = check_languages(DEFAULT_LANGUAGES if languages is None else languages)
         parse_cache = resolve_cache(cache)
         self._texts: dict[str, PreparedText] = {}
         self._reports: dict[str, FileReport] = {}
@@ -197,11 +197,11 @@ class Codebase:
                 self._reports[name] = dataclasses.replace(report, reason=reason)
 
     @classmethod
-    def from_texts(cls, texts: Mapping[str, str], *, languages: str = "clanka") -> Codebase:
+    def from_texts(cls, texts: Mapping[str, str], *, languages: str | None = None) -> Codebase:
         """A codebase made of in-memory files (path -> content), e.g. snippets in a lesson."""
         self = cls.__new__(cls)
         self.root = Path()
-        self.languages = check_languages(languages)
+        self.languages = check_languages(DEFAULT_LANGUAGES if languages is None else languages)
         self.files = list(texts)
         self._texts = {}
         self._reports = {}
