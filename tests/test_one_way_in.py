@@ -146,6 +146,15 @@ def test_a_frame_stands_for_its_codebase_at_its_own_settings(folder: Path) -> No
     assert cn.chunk_codebase(frame, chunk_size=7, progress=False).attrs["chunk_overlap"] == 2
     with pytest.raises(ValueError, match="the frame was chunked with languages='extended'"):
         cn.files(frame, languages="clanka")
+    edited = frame.copy()
+    edited.attrs["requested_chunk_size"] = "thirty"
+    with pytest.raises(TypeError, match="chunk_size must be an int"):
+        cn.files(edited)
+    assert cn.files(edited, chunk_size=5).attrs["chunk_size"] == 5  # a setting passed wins over the frame's
+    rootless = frame.copy()
+    rootless.attrs.pop("root")
+    with pytest.raises(ValueError, match="names no root"):
+        cn.sweep(rootless)
 
 
 def test_settings_are_one_type_with_one_set_of_defaults() -> None:

@@ -306,7 +306,9 @@ class Settings:
     def with_defaults(self, values: Mapping[str, object]) -> Settings:
         """These settings with `values` in place of every setting the caller did not pass (a frame's own)."""
         taken = {name: value for name, value in values.items() if name in SETTING_NAMES and name not in self.given}
-        return dataclasses.replace(self, **taken)  # type: ignore[arg-type]
+        settings = dataclasses.replace(self, **taken)  # type: ignore[arg-type]
+        settings.check(warn=False)  # a frame's attrs may have been edited: its values are checked like any
+        return settings
 
 
 SETTING_NAMES = tuple(f.name for f in dataclasses.fields(Settings) if f.name != "given")
