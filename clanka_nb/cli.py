@@ -14,13 +14,10 @@ import warnings
 from collections.abc import Sequence
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ._cli import _parser
 from ._cli._errors import CommandError
-
-if TYPE_CHECKING:
-    from . import engine
 
 __all__ = ["main"]
 
@@ -72,11 +69,7 @@ def _chunk(args: argparse.Namespace) -> int:
     from ._cli import _output
 
     _destination(args)
-    source = _source(args, folder_only=False)
-    options = _options(args)
-    if _is_codebase(source):
-        options["languages"] = None  # the one-file Codebase was already read with args.languages
-    frame = frames.chunk_codebase(source, **options)
+    frame = frames.chunk_codebase(_source(args, folder_only=False), **_options(args))
     _output.write(frame, args.format, args.output, table=_output.chunk_table(frame))
     return 0
 
@@ -186,14 +179,9 @@ def _progress(args: argparse.Namespace) -> bool | None:
     return None if not args.quiet and sys.stderr.isatty() else False
 
 
-def _is_codebase(source: Any) -> bool:
-    from . import engine
-
-    return isinstance(source, engine.Codebase)
-
-
-def _source(args: argparse.Namespace, *, folder_only: bool) -> str | engine.Codebase:
-    """The folder to chunk, or a one-file Codebase when PATH is a file; settings checked first."""
+def _source(args: argparse.Namespace, *, folder_only: bool) -> str:
+    """PATH, a folder or (where the command takes one) a file, as the frames' opener takes it; settings
+    checked first."""
     from . import engine
 
     _check_settings(args)
@@ -213,12 +201,15 @@ def _source(args: argparse.Namespace, *, folder_only: bool) -> str | engine.Code
             "so it has no chunks",
             file=sys.stderr,
         )
-    codebase = engine.Codebase(path.parent, paths=[path.name], languages=args.languages, workers=1)
-    report = codebase.report(path.name)
-    if report.status is engine.FileStatus.NOT_INDEXED and engine.is_meaningful_file(path.name):
-        # Refused, not merely empty: a link leading out of its folder is never read.
-        print(f"{_parser.PROG}: note: {args.path!r} {report.reason}", file=sys.stderr)
-    return codebase
+    if path.is_symlink() and engine.is_meaningful_file(path.name):
+        from .frames._source import open_source
+
+        opened = open_source(str(path), engine.Settings(languages=args.languages, workers=1), progress=False)
+        report = opened.codebase.report(path.name)
+        if report.status is engine.FileStatus.NOT_INDEXED:
+            # Refused, not merely empty: a link leading out of its folder is never read.
+            print(f"{_parser.PROG}: note: {args.path!r} {report.reason}", file=sys.stderr)
+    return str(path)
 
 
 def _check_settings(args: argparse.Namespace) -> None:

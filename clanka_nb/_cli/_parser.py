@@ -6,6 +6,14 @@ import argparse
 from importlib import metadata
 from typing import NoReturn
 
+from .._defaults import (
+    DEFAULT_CHUNK_OVERLAP,
+    DEFAULT_CHUNK_SIZE,
+    DEFAULT_LANGUAGES,
+    DEFAULT_MAX_FILE_SIZE,
+    INDEX_MAX_CHARACTERS,
+    SWEEP_CHUNK_SIZES,
+)
 from . import _values
 
 PROG = "clanka-nb"
@@ -101,7 +109,7 @@ def build() -> Parser:
         "--revs", default="HEAD~50..HEAD", metavar="A..B",
         help="the commits to walk along first parents; A is the baseline (default: HEAD~50..HEAD)",
     )
-    _settings(churn, many=True, max_chars_default=10_000)
+    _settings(churn, many=True, max_chars_default=INDEX_MAX_CHARACTERS)
     churn.set_defaults(chunk_size=[30])  # clanka's own setting, not a sweep's range
     churn.add_argument(
         "--by-file", action="store_true",
@@ -157,15 +165,16 @@ def _settings(parser: argparse.ArgumentParser, *, many: bool, max_chars_default:
     lines = _values.comma_list(_values.lines) if many else _values.lines
     chars = _values.comma_list(_values.max_chars) if many else _values.max_chars
     plural = "comma-separated values, one sweep point each, e.g. " if many else ""
+    sizes = list(SWEEP_CHUNK_SIZES) if many else DEFAULT_CHUNK_SIZE
     parser.add_argument(
-        "--chunk-size", type=lines, default=[10, 20, 30, 40, 60] if many else 30, metavar="LINES",
+        "--chunk-size", type=lines, default=sizes, metavar="LINES",
         help=f"most lines in one chunk; {plural}{'10,20,30' if many else 'e.g. 40'} "
-        f"(default: {'10,20,30,40,60' if many else 30})",
+        f"(default: {','.join(map(str, SWEEP_CHUNK_SIZES)) if many else DEFAULT_CHUNK_SIZE})",
     )
     parser.add_argument(
-        "--chunk-overlap", type=lines, default=[0] if many else 0, metavar="LINES",
-        help=f"lines shared by consecutive pieces of a split declaration or window; {plural}"
-        f"{'0,5' if many else 'e.g. 5'} (default: 0; clamped to chunk size - 1)",
+        "--chunk-overlap", type=lines, default=[DEFAULT_CHUNK_OVERLAP] if many else DEFAULT_CHUNK_OVERLAP,
+        metavar="LINES", help=f"lines shared by consecutive pieces of a split declaration or window; {plural}"
+        f"{'0,5' if many else 'e.g. 5'} (default: {DEFAULT_CHUNK_OVERLAP}; clamped to chunk size - 1)",
     )
     parser.add_argument(
         "--max-chars", type=chars, default=[max_chars_default] if many else max_chars_default, metavar="CHARS",
@@ -173,7 +182,7 @@ def _settings(parser: argparse.ArgumentParser, *, many: bool, max_chars_default:
         f"{'none,2000' if many else 'e.g. 2000'} (default: {max_chars_default or 'none'})",
     )
     parser.add_argument(
-        "--languages", default="clanka", metavar="MODE",
+        "--languages", default=DEFAULT_LANGUAGES, metavar="MODE",
         help="clanka (default: exactly the reference) or extended (declaration chunks for more languages)",
     )
 
@@ -189,11 +198,12 @@ def _common(parser: argparse.ArgumentParser, *, table_note: str) -> None:
         help="write to FILE instead of stdout; its extension picks the format (parquet needs a file)",
     )
     parser.add_argument(
-        "--max-file-size", type=_values.file_size, default="1M", metavar="SIZE",
-        help="skip files larger than this, like ripgrep's --max-filesize (default: 1M)",
+        "--max-file-size", type=_values.file_size, default=DEFAULT_MAX_FILE_SIZE, metavar="SIZE",
+        help=f"skip files larger than this, like ripgrep's --max-filesize (default: {DEFAULT_MAX_FILE_SIZE})",
     )
     parser.add_argument(
-        "--workers", type=_values.workers, default=1, metavar="N",
-        help="processes that read and parse files, at most 4 per core (default: 1)",
+        "--workers", type=_values.workers, default=None, metavar="N",
+        help="processes that read and parse files, at most 4 per core (default: one per core for many files, "
+        "none for a few)",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no notes on stderr")

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Unpack
 
 import dask.dataframe as dd
 import pandas as pd
 
 from .. import engine, frames
 from ..engine._languages import check_languages
+from ..engine._settings import SOURCE, TextSettings
 from ._batch import parse, with_failed
 from ._cluster import ClientLike, resolve_client
 from ._plan import Batch, StrPath, batches, check_files_per_partition, check_roots, list_roots
@@ -34,16 +35,12 @@ def with_root(frame: pd.DataFrame, root: str) -> pd.DataFrame:
 class ChunkTask:
     """Builds one partition of the chunk table on a worker (a picklable callable, so Dask can name and retry it)."""
 
-    settings: tuple[int, int, float | None]
+    settings: tuple[tuple[str, Any], ...]  # the chunk settings, as keyword arguments (hashable)
     embedding: bool
 
     def __call__(self, batch: Batch) -> pd.DataFrame:
         codebase = parse(batch).codebase  # a file the engine fails on gives no chunks (files() says why)
-        size, overlap, limit = self.settings
-        frame = frames.chunk_codebase(
-            codebase, chunk_size=size, chunk_overlap=overlap, chunk_max_characters=limit, progress=False,
-            embedding=self.embedding,
-        )
+        frame = frames.chunk_codebase(codebase, progress=False, embedding=self.embedding, **dict(self.settings))
         return with_root(frame, batch.root)
 
 
@@ -51,14 +48,11 @@ class ChunkTask:
 class FilesTask:
     """Builds one partition of the files table on a worker."""
 
-    settings: tuple[int, int, float | None]
+    settings: tuple[tuple[str, Any], ...]  # the chunk settings, as keyword arguments (hashable)
 
     def __call__(self, batch: Batch) -> pd.DataFrame:
         codebase, failed = parse(batch)
-        size, overlap, limit = self.settings
-        frame = frames.files(
-            codebase, chunk_size=size, chunk_overlap=overlap, chunk_max_characters=limit, progress=False
-        )
+        frame = frames.files(codebase, progress=False, **dict(self.settings))
         return with_root(with_failed(frame, batch, failed), batch.root)
 
 
@@ -77,22 +71,23 @@ def plan(
     return batches(listings, languages, per_partition)
 
 
-def _settings(chunk_size: int, chunk_overlap: int, chunk_max_characters: float | None) -> tuple[Any, ...]:
-    engine.ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)  # bad values fail before listing
-    return (chunk_size, chunk_overlap, chunk_max_characters)
+class ManyRootsSettings(TextSettings, total=False):
+    """The settings of many roots on Dask: a source's but `workers` (the cluster's workers do the work)."""
+
+    max_file_size: str | int
 
 
+MANY_ROOTS = SOURCE.without("workers")
+
+
+@MANY_ROOTS
 def chunk_codebases(
     roots: StrPath | Iterable[StrPath],
     *,
     client: ClientLike = None,
     files_per_partition: int = FILES_PER_PARTITION,
-    chunk_size: int = 30,
-    chunk_overlap: int = 0,
-    chunk_max_characters: float | None = None,
-    max_file_size: str | int = "1M",
-    languages: str = "clanka",
     embedding: bool = False,
+    **settings: Unpack[ManyRootsSettings],
 ) -> dd.DataFrame:
     """Every chunk of every root as a Dask DataFrame: `frames.chunk_codebase`'s columns and dtypes, plus `root`.
 
@@ -109,27 +104,26 @@ def chunk_codebases(
     `with client.as_current(): frame.to_parquet(...)`. Every worker must see the roots at the
     same absolute paths (relative ones are made absolute here), e.g. on a shared filesystem.
     """
-    settings = _settings(chunk_size, chunk_overlap, chunk_max_characters)
-    work = plan(roots, client, files_per_partition, max_file_size, languages)
+    given = MANY_ROOTS.read(settings)  # bad values fail before listing
+    work = plan(roots, client, files_per_partition, given.max_file_size, given.mode)
     meta = with_root(frames.chunk_text("", embedding=embedding), "")
     meta.attrs.clear()
-    return dd.from_map(ChunkTask(settings, embedding), work, meta=meta, label="clanka-chunks", enforce_metadata=False)
+    task = ChunkTask(tuple(given.chunking().items()), embedding)
+    return dd.from_map(task, work, meta=meta, label="clanka-chunks", enforce_metadata=False)
 
 
+@MANY_ROOTS
 def files(
     roots: StrPath | Iterable[StrPath],
     *,
     client: ClientLike = None,
     files_per_partition: int = FILES_PER_PARTITION,
-    chunk_size: int = 30,
-    chunk_overlap: int = 0,
-    chunk_max_characters: float | None = None,
-    max_file_size: str | int = "1M",
-    languages: str = "clanka",
+    **settings: Unpack[ManyRootsSettings],
 ) -> dd.DataFrame:
     """One row per listed file of every root, as `frames.files` gives it, plus `root`; batched as `chunk_codebases`."""
-    settings = _settings(chunk_size, chunk_overlap, chunk_max_characters)
-    work = plan(roots, client, files_per_partition, max_file_size, languages)
+    given = MANY_ROOTS.read(settings)  # bad values fail before listing
+    work = plan(roots, client, files_per_partition, given.max_file_size, given.mode)
     meta = with_root(frames.files(engine.Codebase.from_texts({}), progress=False), "")
     meta.attrs.clear()
-    return dd.from_map(FilesTask(settings), work, meta=meta, label="clanka-files", enforce_metadata=False)
+    task = FilesTask(tuple(given.chunking().items()))
+    return dd.from_map(task, work, meta=meta, label="clanka-files", enforce_metadata=False)

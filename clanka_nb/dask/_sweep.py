@@ -2,24 +2,26 @@
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Unpack
 
 import pandas as pd
 from distributed import as_completed
 
 from .. import engine
+from ..engine._settings import OPENING, Settings
 from ..frames import _columns
-from ..frames._sweep import setting_values
+from ..frames._sweep import GRID, SWEEP, GridSettings, chunk_grid, setting_values
 from ..frames.probe import ProbeSet, Searcher, probe_frame, probe_summary, resolve_searcher
 from ._batch import parse
 from ._cluster import ClientLike, resolve_client
 from ._frames import FILES_PER_PARTITION, plan
 from ._partial import Partial, Tokenizer, measure, row
 from ._plan import Batch, StrPath
+
+DASK_SWEEP = SWEEP.without("workers")  # the cluster's workers do the work
 
 # Histograms of chunk sizes are small, but a thousand batches' worth are merged every this many.
 _COMPACT_EVERY = 64
@@ -59,20 +61,17 @@ def _probe_values(frames: list[pd.DataFrame], k: tuple[int, ...]) -> dict[str, A
     return {name: None if pd.isna(v) else v.item() if hasattr(v, "item") else v for name, v in values.items()}
 
 
+@DASK_SWEEP
 def sweep(
     roots: StrPath | Iterable[StrPath],
     *,
     client: ClientLike = None,
-    chunk_size: int | Iterable[int] = (10, 20, 30, 40, 60),
-    chunk_overlap: int | Iterable[int] = (0,),
-    chunk_max_characters: float | Iterable[float | None] | None = (None,),
     tokenizer: Tokenizer | None = None,
     files_per_partition: int = FILES_PER_PARTITION,
-    max_file_size: str | int = "1M",
-    languages: str = "clanka",
     probe: bool = False,
     searcher: str | Searcher = "bm25",
     k: int | Iterable[int] = (1, 5, 10),
+    **settings: Unpack[GridSettings],
 ) -> pd.DataFrame:
     """`frames.sweep`'s table for all the roots taken together, as if they were one codebase.
 
@@ -88,14 +87,11 @@ def sweep(
     recall, mrr and precision are over all roots' queries together. A file the engine fails on
     is left out and named in `attrs["failed"]`; `attrs["roots"]` lists the roots as resolved.
     """
-    combos = list(
-        itertools.product(
-            setting_values("chunk_size", chunk_size),
-            setting_values("chunk_overlap", chunk_overlap),
-            setting_values("chunk_max_characters", chunk_max_characters),
-        )
-    )
-    settings = tuple(engine.ChunkSettings.build(*combo) for combo in combos)  # bad values fail before listing
+    values = DASK_SWEEP.values(settings)
+    grid = tuple(chunk_grid(values))  # bad values fail before listing
+    opening = Settings.read({name: value for name, value in settings.items() if name not in GRID}, names=OPENING.names)
+    languages = opening.mode
+    max_file_size = opening.max_file_size
     if tokenizer is not None and not callable(tokenizer):
         msg = f"tokenizer must be a function str -> int (e.g. lambda s: len(enc.encode(s))), got {tokenizer!r}"
         raise TypeError(msg)
@@ -103,9 +99,9 @@ def sweep(
     resolved = resolve_searcher(searcher) if probe else None
     # Probing searches a whole root at once, so its batch must be the whole root.
     work = plan(roots, client, 2**62 if probe else files_per_partition, max_file_size, languages)
-    task = SweepTask(settings, tokenizer, resolved, cutoffs)
-    merged = [Partial() for _ in settings]
-    probes: list[list[pd.DataFrame]] = [[] for _ in settings]
+    task = SweepTask(grid, tokenizer, resolved, cutoffs)
+    merged = [Partial() for _ in grid]
+    probes: list[list[pd.DataFrame]] = [[] for _ in grid]
     parse_seconds = 0.0
     failed: list[str] = []
     running = resolve_client(client)
@@ -120,7 +116,7 @@ def sweep(
             merged = [partial.compacted() for partial in merged]
         future.release()
     rows = []
-    for setting, partial, kept in zip(settings, merged, probes, strict=True):
+    for setting, partial, kept in zip(grid, merged, probes, strict=True):
         values = row(setting, partial, tokenizer)
         if probe:
             values.update(_probe_values(kept, cutoffs))

@@ -10,7 +10,7 @@ from ._files import is_meaningful_file, is_probably_minified, language_of
 from ._languages import LANGUAGE_MODES
 from ._listing import list_file_names, list_files
 from ._reading import FileReport, FileStatus
-from ._settings import ChunkSettings, SettingClampedWarning
+from ._settings import ChunkSettings, SettingClampedWarning, Settings, SourceSettings
 from ._skipped import skipped_files
 from ._text import is_meaningful_line, js_length
 
@@ -34,6 +34,8 @@ __all__ = [
     "ParseCacheWarning",
     "PreparedText",
     "SettingClampedWarning",
+    "Settings",
+    "SourceSettings",
     "UnreadableFileWarning",
     "chunk_codebase",
     "chunk_file",

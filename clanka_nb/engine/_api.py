@@ -5,101 +5,77 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Unpack
 
 from ._cache import ParseCache, resolve_cache
 from ._chunker import CodeChunk, chunks_of, prepare
 from ._codebase import chunk_all
-from ._languages import check_languages
 from ._listing import list_file_names, resolve_root
 from ._reading import relative_path
-from ._settings import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings, check_workers, path_list
+from ._settings import FILES, SOURCE, TEXT, FilesSettings, SourceSettings, TextSettings, check_workers, path_list
 
 StrPath = str | os.PathLike[str]
 
 
-def chunk_file_content(
-    path: str,
-    content: str,
-    *,
-    chunk_size: int = DEFAULT_CHUNK_SIZE,
-    chunk_overlap: int = DEFAULT_CHUNK_OVERLAP,
-    chunk_max_characters: float | None = None,
-    languages: str = "clanka",
-) -> list[CodeChunk]:
+@TEXT
+def chunk_file_content(path: str, content: str, **settings: Unpack[TextSettings]) -> list[CodeChunk]:
     """Chunk one file's text exactly as the reference's `chunkFileContent` does."""
-    settings = ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)
+    given = TEXT.read(settings)
     if not isinstance(content, str):
         msg = f"content must be str, got {type(content).__name__}; decode bytes first (e.g. data.decode('utf-8'))"
         raise TypeError(msg)
-    return chunks_of(prepare(os.fspath(path), content, check_languages(languages)), settings)
+    return chunks_of(prepare(os.fspath(path), content, given.mode), given.chunk)
 
 
+@FILES
 def chunk_files(
     root: StrPath,
     paths: Iterable[StrPath] | StrPath,
     *,
-    chunk_size: int = DEFAULT_CHUNK_SIZE,
-    chunk_overlap: int = DEFAULT_CHUNK_OVERLAP,
-    chunk_max_characters: float | None = None,
-    languages: str = "clanka",
-    workers: int | None = 1,
     cache: bool | ParseCache = True,
+    **settings: Unpack[FilesSettings],
 ) -> Iterator[CodeChunk]:
     """Chunks of the given files (relative to `root`, or absolute inside it; one path alone is a list of one),
-    in the order given, files read in `workers` processes.
+    in the order given, files read in `workers` processes (None: one per core, for many files).
 
     Files outside the root or with names the reference never indexes give nothing; files that
     cannot be read give nothing here and are reported by `Codebase.reports`.
     """
-    settings = ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)
+    given = FILES.read(settings)
     base = resolve_root(root)
     rels = [rel for rel in (relative_path(base, p) for p in path_list("paths", paths)) if rel is not None]
     # Validated here, before the first chunk is asked for: chunk_all is the lazy part.
     parse_cache = resolve_cache(cache)
-    return chunk_all(base, rels, check_languages(languages), settings, check_workers(workers), parse_cache)
+    return chunk_all(base, rels, given.mode, given.chunk, check_workers(given.workers), parse_cache)
 
 
+@TEXT
 def chunk_file(
     root: StrPath,
     path: StrPath | None = None,
     *,
-    chunk_size: int = DEFAULT_CHUNK_SIZE,
-    chunk_overlap: int = DEFAULT_CHUNK_OVERLAP,
-    chunk_max_characters: float | None = None,
-    languages: str = "clanka",
     cache: bool | ParseCache = True,
+    **settings: Unpack[TextSettings],
 ) -> list[CodeChunk]:
     """Chunks of one file, read from `root / path` as the reference's `chunkFile` does.
 
     `chunk_file(path_to_one_file)` chunks that file alone, as `chunk_file(its_folder, its_name)`.
     """
     root, path = one_file(root, path)
-    return list(
-        chunk_files(
-            root, [path], chunk_size=chunk_size, chunk_overlap=chunk_overlap,
-            chunk_max_characters=chunk_max_characters, languages=languages, cache=cache,
-        )
-    )
+    return list(chunk_files(root, [path], cache=cache, workers=1, **settings))
 
 
+@SOURCE
 def chunk_codebase(
     root: StrPath,
     *,
-    chunk_size: int = DEFAULT_CHUNK_SIZE,
-    chunk_overlap: int = DEFAULT_CHUNK_OVERLAP,
-    chunk_max_characters: float | None = None,
-    max_file_size: str | int = "1M",
-    languages: str = "clanka",
-    workers: int | None = 1,
     cache: bool | ParseCache = True,
+    **settings: Unpack[SourceSettings],
 ) -> Iterator[CodeChunk]:
     """Chunks of every file `list_files` gives, in its order, each read by its own name."""
-    ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters, warn=False)  # fail before listing
-    files = list_file_names(root, max_file_size=max_file_size)
-    return chunk_files(
-        root, files, chunk_size=chunk_size, chunk_overlap=chunk_overlap,
-        chunk_max_characters=chunk_max_characters, languages=languages, workers=workers, cache=cache,
-    )
+    given = SOURCE.read(settings, warn=False)  # fail before listing; chunk_files says what is clamped
+    files = list_file_names(root, max_file_size=given.max_file_size)
+    return chunk_files(root, files, cache=cache, **{k: v for k, v in settings.items() if k != "max_file_size"})
 
 
 def one_file(root: StrPath, path: StrPath | None) -> tuple[StrPath, StrPath]:

@@ -8,6 +8,7 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
+from .._defaults import DEFAULT_LANGUAGES, DEFAULT_MAX_FILE_SIZE
 from ._cache import ParseCache, resolve_cache
 from ._chunker import CodeChunk, FileChunking, PreparedText, astuple_chunk, chunks_of, prepare
 from ._languages import check_languages, load_grammars
@@ -50,8 +51,12 @@ def _warn_unreadable(report: FileReport) -> None:
         warnings.warn(msg, UnreadableFileWarning, stacklevel=4)
 
 
-# Below this many files, starting worker processes costs more than they save (tens of milliseconds).
-MIN_FILES_FOR_PROCESSES = 16
+# The one threshold of the workers policy: below this many files everything runs in this process,
+# whatever `workers` says, since starting worker processes and sending them work costs more than
+# they save. benchmarks/bench_workers.py (real JS/TS files, cache off, two processes forced / one): on
+# the shared 2-core machine 2.4x at 16 files, 1.2-3.7x at 50-150, 1.1x at 250; bench_engine.py: 0.64x
+# at 1,044 files. So from 200 files on (as the viewers used before), where a pool starts to pay.
+MIN_FILES_FOR_PROCESSES = 200
 
 
 def _parallel(workers: int, jobs: list) -> bool:
@@ -87,8 +92,8 @@ def prepared_texts(
     root: str | os.PathLike[str],
     paths: Iterable[str],
     *,
-    languages: str = "clanka",
-    workers: int | None = 1,
+    languages: str | None = None,
+    workers: int | None = None,
     progress: Progress | None = None,
     cache: bool | ParseCache = True,
 ) -> Iterator[tuple[PreparedText | None, FileReport]]:
@@ -96,7 +101,7 @@ def prepared_texts(
     order, in `workers` processes, keeping none: a frame built file by file needs one at a time. A name
     that resolves outside the root is refused and reported, as everywhere."""
     base = resolve_root(root)
-    languages, workers = check_languages(languages), check_workers(workers)
+    languages, workers = check_languages(DEFAULT_LANGUAGES if languages is None else languages), check_workers(workers)
     return load_all(base, list(paths), languages, workers, progress, resolve_cache(cache))
 
 
@@ -143,15 +148,15 @@ class Codebase:
         self,
         root: str | os.PathLike[str],
         *,
-        max_file_size: str | int = "1M",
-        workers: int | None = 1,
-        languages: str = "clanka",
+        max_file_size: str | int = DEFAULT_MAX_FILE_SIZE,
+        workers: int | None = None,
+        languages: str | None = None,
         paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str] | None = None,
         progress: Progress | None = None,
         cache: bool | ParseCache = True,
     ) -> None:
         self.root = resolve_root(root)
-        self.languages = check_languages(languages)
+        self.languages = check_languages(DEFAULT_LANGUAGES if languages is None else languages)
         parse_cache = resolve_cache(cache)
         self._texts: dict[str, PreparedText] = {}
         self._reports: dict[str, FileReport] = {}
@@ -193,11 +198,11 @@ class Codebase:
                 self._reports[name] = dataclasses.replace(report, reason=reason)
 
     @classmethod
-    def from_texts(cls, texts: Mapping[str, str], *, languages: str = "clanka") -> Codebase:
+    def from_texts(cls, texts: Mapping[str, str], *, languages: str | None = None) -> Codebase:
         """A codebase made of in-memory files (path -> content), e.g. snippets in a lesson."""
         self = cls.__new__(cls)
         self.root = Path()
-        self.languages = check_languages(languages)
+        self.languages = check_languages(DEFAULT_LANGUAGES if languages is None else languages)
         self._texts = {}
         self._reports = {}
         for path, content in texts.items():

@@ -1,20 +1,30 @@
-"""Every argument check of the engine in one place: chunk settings (clamped as the reference clamps them,
-with a named warning), worker counts, file sizes and path lists, each error naming its fix."""
+"""Every setting in one place: names, defaults and checks (chunk settings clamped as the reference clamps them,
+with a named warning; worker counts, file sizes, language modes, path lists), each error naming its fix."""
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import math
 import numbers
 import operator
 import os
 import sys
 import warnings
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypedDict, TypeVar, get_type_hints
 
-DEFAULT_CHUNK_SIZE = 30
-DEFAULT_CHUNK_OVERLAP = 0
+from .._defaults import (
+    DEFAULT_CHUNK_OVERLAP,
+    DEFAULT_CHUNK_SIZE,
+    DEFAULT_LANGUAGES,
+    DEFAULT_MAX_FILE_SIZE,
+    INDEX_MAX_CHARACTERS,
+)
+from ._languages import check_languages
+
 # Beyond 2**53 a JavaScript number is no longer a whole count, and no text is that long: no limit.
 _NO_LIMIT_FROM = 2**53
 # Worker processes beyond this many per core only add start-up cost and memory on the same cores.
@@ -141,7 +151,8 @@ def max_workers() -> int:
 
 
 def check_workers(workers: object) -> int:
-    """Validate `workers` (a count of processes; None means one per core)."""
+    """Validate `workers` (a count of processes; None means automatic: one per core, used from
+    `MIN_FILES_FOR_PROCESSES` files on, below that in this process)."""
     if workers is None:
         return os.cpu_count() or 1
     try:
@@ -190,3 +201,189 @@ def path_list(name: str, paths: object) -> list[str | os.PathLike[str]]:
         msg = f"{name} must be a path or an iterable of paths (str or pathlib.Path), got {type(paths).__name__}"
         raise TypeError(msg)
     return list(paths)
+
+
+# The settings as keyword arguments, for static checkers (`**settings: Unpack[SourceSettings]`); a test
+# checks them equal to `Settings`' fields, which hold the one set of defaults.
+class ChunkingSettings(TypedDict, total=False):
+    """The three chunk settings."""
+
+    chunk_size: int
+    chunk_overlap: int
+    chunk_max_characters: float | None
+
+
+class TextSettings(ChunkingSettings, total=False):
+    """The chunk settings and the language mode: everything chunking one text needs."""
+
+    languages: str | None
+
+
+class FilesSettings(TextSettings, total=False):
+    """The settings of chunking given files: also how many processes read them."""
+
+    workers: int | None
+
+
+class SourceSettings(FilesSettings, total=False):
+    """Every setting: also how a folder is listed."""
+
+    max_file_size: str | int
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every setting, each with its one default; `Settings.read` checks them once.
+
+    - `chunk_size`, `chunk_overlap`, `chunk_max_characters`: the reference's chunk settings (clamped
+      as it clamps them, with a `SettingClampedWarning`).
+    - `languages`: "clanka" (exactly the reference) or "extended"; None is the source's own mode (a
+      `Codebase`'s, a chunk frame's), else "clanka".
+    - `max_file_size`: files larger than this are never listed (bytes, or "500K", "1M", "2G").
+    - `workers`: processes that read and parse; None is automatic: one per core, and none below
+      `MIN_FILES_FOR_PROCESSES` files, where starting them costs more than they save. Results are the
+      same whatever the workers.
+
+    `given` names the settings the caller passed (the others are defaults), so a source with settings
+    of its own (a chunk frame) can fill in the rest.
+    """
+
+    chunk_size: int = DEFAULT_CHUNK_SIZE
+    chunk_overlap: int = DEFAULT_CHUNK_OVERLAP
+    chunk_max_characters: float | None = None
+    languages: str | None = None
+    max_file_size: str | int = DEFAULT_MAX_FILE_SIZE
+    workers: int | None = None
+    given: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
+
+    @classmethod
+    def read(
+        cls,
+        given: Mapping[str, object],
+        *,
+        names: Iterable[str] | None = None,
+        defaults: Mapping[str, object] | None = None,
+        warn: bool = True,
+    ) -> Settings:
+        """The settings `given` (keyword arguments), each checked, the others at their defaults.
+
+        `names` are the settings the caller takes (any other is a TypeError naming them); `defaults`
+        replace `Settings`' own where a function has other ones.
+        """
+        allowed = SETTING_NAMES if names is None else tuple(names)
+        unknown = sorted(set(given) - set(allowed))
+        if unknown:
+            msg = f"unknown setting(s) {unknown}; the settings are {', '.join(allowed)}"
+            raise TypeError(msg)
+        values = {**(defaults or {}), **given}
+        settings = cls(**values, given=frozenset(given))  # type: ignore[arg-type]
+        settings.check(warn=warn)
+        return settings
+
+    def check(self, *, warn: bool = True) -> None:
+        """Raise the error naming the fix for the first bad setting; warn when a chunk setting is clamped."""
+        ChunkSettings.build(self.chunk_size, self.chunk_overlap, self.chunk_max_characters, warn=warn)
+        if self.languages is not None:
+            check_languages(self.languages)
+        parse_size(self.max_file_size)
+        if self.workers is not None:
+            check_workers(self.workers)
+
+    @property
+    def chunk(self) -> ChunkSettings:
+        """The chunk settings as the reference uses them (clamped; `SettingClampedWarning` was said by `read`)."""
+        return ChunkSettings.build(self.chunk_size, self.chunk_overlap, self.chunk_max_characters, warn=False)
+
+    @property
+    def mode(self) -> str:
+        """The language mode for a source with none of its own: `languages`, else "clanka"."""
+        return self.languages or DEFAULT_LANGUAGES
+
+    def chunking(self) -> dict[str, Any]:
+        """The three chunk settings as keyword arguments (as requested, before clamping)."""
+        return {name: getattr(self, name) for name in CHUNK_SETTING_NAMES}
+
+    def with_defaults(self, values: Mapping[str, object]) -> Settings:
+        """These settings with `values` in place of every setting the caller did not pass (a frame's own)."""
+        taken = {name: value for name, value in values.items() if name in SETTING_NAMES and name not in self.given}
+        settings = dataclasses.replace(self, **taken)  # type: ignore[arg-type]
+        settings.check(warn=False)  # a frame's attrs may have been edited: its values are checked like any
+        return settings
+
+
+SETTING_NAMES = tuple(f.name for f in dataclasses.fields(Settings) if f.name != "given")
+CHUNK_SETTING_NAMES = tuple(ChunkingSettings.__annotations__)
+TEXT_SETTING_NAMES = (*CHUNK_SETTING_NAMES, "languages")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True)
+class SettingsParameters:
+    """Settings a function takes as `**settings`, shown as explicit keyword-only parameters with their defaults.
+
+    Used as a decorator, it gives the function a `__signature__` with one parameter per setting in
+    place of `**settings` (what `help`, `inspect.signature` and Jupyter's shift-tab show), from
+    `Settings`' defaults or `defaults`; `read(settings)` checks what a call passed. The function's own
+    annotation, `**settings: Unpack[SourceSettings]`, is what static checkers see.
+    """
+
+    names: tuple[str, ...] = SETTING_NAMES
+    defaults: Mapping[str, object] = field(default_factory=dict)
+    annotations: Mapping[str, object] = field(default_factory=dict)
+
+    def with_defaults(self, **defaults: object) -> SettingsParameters:
+        """The same settings with other defaults."""
+        return dataclasses.replace(self, defaults={**self.defaults, **defaults})
+
+    def without(self, *names: str) -> SettingsParameters:
+        """The same settings but `names`."""
+        return dataclasses.replace(self, names=tuple(name for name in self.names if name not in names))
+
+    def default(self, name: str) -> object:
+        return self.defaults[name] if name in self.defaults else _FIELDS[name].default
+
+    def parameters(self) -> list[inspect.Parameter]:
+        hints = get_type_hints(SourceSettings)
+        return [
+            inspect.Parameter(
+                name, inspect.Parameter.KEYWORD_ONLY, default=self.default(name),
+                annotation=self.annotations.get(name, hints[name]),
+            )
+            for name in self.names
+        ]  # fmt: skip
+
+    def __call__(self, func: F) -> F:
+        signature = inspect.signature(func)
+        before, after = [], []
+        for parameter in signature.parameters.values():
+            # `**settings` becomes the settings; a `*positional` kept for an old calling order is not shown.
+            if parameter.kind in (inspect.Parameter.VAR_KEYWORD, inspect.Parameter.VAR_POSITIONAL):
+                continue
+            (after if parameter.kind is inspect.Parameter.KEYWORD_ONLY else before).append(parameter)
+        func.__signature__ = signature.replace(parameters=[*before, *self.parameters(), *after])  # type: ignore[attr-defined]
+        return func
+
+    def read(self, given: Mapping[str, object], *, warn: bool = True) -> Settings:
+        """The settings a call passed, checked, the others at this function's defaults."""
+        defaults = {name: value for name, value in self.defaults.items() if name in SETTING_NAMES}
+        return Settings.read(given, names=self.names, defaults=defaults, warn=warn)
+
+    def values(self, given: Mapping[str, object]) -> dict[str, object]:
+        """Every setting of this function: what a call passed, else its default (not checked: grids, lists)."""
+        unknown = sorted(set(given) - set(self.names))
+        if unknown:
+            msg = f"unknown setting(s) {unknown}; the settings are {', '.join(self.names)}"
+            raise TypeError(msg)
+        return {name: given.get(name, self.default(name)) for name in self.names}
+
+
+_FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
+
+# The parameter groups: the chunk settings, a text's (with the language mode), a whole source's.
+CHUNKING = SettingsParameters(CHUNK_SETTING_NAMES)
+TEXT = SettingsParameters(TEXT_SETTING_NAMES)
+SOURCE = SettingsParameters(SETTING_NAMES)
+FILES = SOURCE.without("max_file_size")
+OPENING = SOURCE.without(*CHUNK_SETTING_NAMES)  # what reading a source takes, for work that does not chunk
+INDEXING = TEXT.with_defaults(chunk_max_characters=INDEX_MAX_CHARACTERS)

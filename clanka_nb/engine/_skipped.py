@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from .._defaults import DEFAULT_MAX_FILE_SIZE
 from ._collation import sorted_like_js
 from ._files import IGNORED_SEGMENTS, MEANINGFUL_EXTENSIONS, extension, is_meaningful_file
 from ._listing import _Rules, _rules_above, _rules_here, resolve_root
@@ -35,7 +36,9 @@ def _name_reason(rel: str) -> str:
     return "a name the reference never indexes"
 
 
-def skipped_files(root: str | os.PathLike[str], *, max_file_size: str | int = "1M") -> list[tuple[str, str]]:
+def skipped_files(
+    root: str | os.PathLike[str], *, max_file_size: str | int = DEFAULT_MAX_FILE_SIZE
+) -> list[tuple[str, str]]:
     """(path, reason) for every file under `root` that `list_files(root, max_file_size=...)` leaves out.
 
     Reasons name what decided: an excluded folder (node_modules, dist, ...), an ignore file and its

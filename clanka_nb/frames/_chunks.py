@@ -4,32 +4,37 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Unpack
 
 import pandas as pd
 
 from .. import engine
 from ..engine._api import one_file
-from ..engine._settings import path_list
+from ..engine._settings import SOURCE, TEXT, SourceSettings, TextSettings, path_list
 from . import _columns
 from ._embedding import embedding_text
-from ._progress import Progress, bar
-from ._source import Source, open_source, select
+from ._progress import ProgressBar, bar
+from ._source import Located, Paths, Source, listed_names, locate, open_source, select
 from ._tokens import TokenColumns
 from ._walk import FileChunks, file_chunks, walk
 
 StrPath = str | os.PathLike[str]
 
 
-def settings_attrs(codebase: engine.Codebase, settings: engine.ChunkSettings) -> dict[str, Any]:
+def settings_attrs(
+    codebase: engine.Codebase, settings: engine.ChunkSettings, max_file_size: str | int | None = None
+) -> dict[str, Any]:
     """JSON-serialisable description of where a frame comes from (kept by `to_parquet`)."""
-    return _attrs(str(codebase.root), codebase.languages, settings)
+    return _attrs(str(codebase.root), codebase.languages, settings, max_file_size)
 
 
-def _attrs(root: str, languages: str, settings: engine.ChunkSettings) -> dict[str, Any]:
+def _attrs(
+    root: str, languages: str, settings: engine.ChunkSettings, max_file_size: str | int | None
+) -> dict[str, Any]:
     return {
         "root": _columns.readable(root),  # attrs go into Parquet's metadata, as UTF-8
         "languages": languages,
+        "max_file_size": max_file_size,
         "chunk_size": settings.chunk_size,
         "chunk_overlap": settings.chunk_overlap,
         "chunk_max_characters": settings.chunk_max_characters,
@@ -42,16 +47,17 @@ def _attrs(root: str, languages: str, settings: engine.ChunkSettings) -> dict[st
 def chunk_frame(
     codebase: engine.Codebase,
     paths: Iterable[str] | None,
-    settings: engine.ChunkSettings,
+    settings: engine.Settings,
     *,
     embedding: bool = False,
     token_counter: object = None,
     token_limit: int | None = None,
 ) -> pd.DataFrame:
     """The chunk frame of these files of an already-parsed codebase."""
-    files = walk(codebase, select(codebase, paths), settings)
+    files = walk(codebase, select(codebase, paths), settings.chunk)
     tokens = _tokens(token_counter, token_limit)
-    return _frame(files, settings_attrs(codebase, settings), embedding=embedding, tokens=tokens)
+    attrs = settings_attrs(codebase, settings.chunk, settings.max_file_size)
+    return _frame(files, attrs, embedding=embedding, tokens=tokens)
 
 
 def _tokens(token_counter: object, token_limit: object) -> TokenColumns | None:
@@ -59,19 +65,20 @@ def _tokens(token_counter: object, token_limit: object) -> TokenColumns | None:
     return None if token_counter is None and token_limit is None else TokenColumns(token_counter, token_limit)
 
 
-def _streamed(
-    root: StrPath, settings: engine.ChunkSettings, max_file_size: str | int, workers: int | None,
-    progress: Progress, languages: str, embedding: bool, tokens: TokenColumns | None,
-) -> pd.DataFrame:
+def _streamed(located: Located, progress: ProgressBar, embedding: bool, tokens: TokenColumns | None) -> pd.DataFrame:
     """The chunk frame of a folder, each file parsed, chunked and let go in turn (no Codebase kept):
     at its peak this holds one window of parsed files and the frame, not every file's lines too."""
-    names = engine.list_file_names(root, max_file_size=max_file_size)
+    names = listed_names(located)
+    settings = located.settings
+    chunking = settings.chunk
     with bar(progress, len(names), "reading and parsing") as handle:
         texts = engine.prepared_texts(
-            root, names, languages=languages, workers=workers, progress=None if handle is None else handle.update
-        )
-        files = (file_chunks(report.path, text, settings) for text, report in texts)
-        attrs = _attrs(os.path.abspath(os.path.expanduser(root)), languages, settings)
+            located.root, names, languages=settings.mode, workers=settings.workers,
+            progress=None if handle is None else handle.update,
+        )  # fmt: skip
+        files = (file_chunks(report.path, text, chunking) for text, report in texts)
+        root = os.path.abspath(os.path.expanduser(located.root))
+        attrs = _attrs(root, settings.mode, chunking, settings.max_file_size)
         return _frame(files, attrs, embedding=embedding, tokens=tokens)
 
 
@@ -118,119 +125,111 @@ def _frame(
     return _columns.build(cols, schema, attrs)
 
 
+@SOURCE
 def chunk_codebase(
-    root: Source,
+    source: Source = None,
     *,
-    chunk_size: int = 30,
-    chunk_overlap: int = 0,
-    chunk_max_characters: float | None = None,
-    max_file_size: str | int = "1M",
-    workers: int | None = None,
-    progress: Progress = None,
-    languages: str | None = None,
+    progress: ProgressBar = None,
     embedding: bool = False,
     token_counter: object = None,
     token_limit: int | None = None,
+    **settings: Unpack[SourceSettings],
 ) -> pd.DataFrame:
-    """Every chunk of a folder (or of an `engine.Codebase`) as a frame, one row per chunk, in the engine's order.
+    """Every chunk of a source as a frame, one row per chunk, in the engine's order.
 
+    `source` is a folder, the path of one file, an `engine.Codebase`, a chunk frame (its codebase,
+    chunked at the settings given, the frame's own for the rest) or None for the sample codebase.
     Columns: path, start_line, end_line, name, type, parent, content (NA where the chunk has none),
     then lines, characters (JavaScript length, as `chunk_max_characters` counts), language and
     chunker ("ast" or "window"); with `embedding=True` also `embedding_input`; with `token_counter=`
     (a callable, a tiktoken encoding, a `tokenizers.Tokenizer` or "cl100k_base") `tokens`, the tokens
     of the embedding input, and with `token_limit=` `over_limit` (without a counter: the chars/4
-    estimate, named in `frame.attrs["token_counter"]`). The settings and the
-    root are in `frame.attrs`. `languages` defaults to "clanka" for a folder and to the codebase's
-    own for a Codebase; `max_file_size` and `workers` only matter for a folder (one worker per core
-    when None); `progress=None` shows a bar only for work over a second, False never.
+    estimate, named in `frame.attrs["token_counter"]`). The settings and the root are in
+    `frame.attrs`. `languages=None` is the source's own mode (a Codebase's, a frame's), else
+    "clanka"; `max_file_size` and `workers` only matter for a folder (workers=None: one per core,
+    none for a few files); `progress=None` shows a bar only for work over a second, False never.
     """
-    settings = engine.ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)
-    if not isinstance(root, engine.Codebase):
-        tokens = _tokens(token_counter, token_limit)
-        return _streamed(root, settings, max_file_size, workers, progress, languages or "clanka", embedding, tokens)
-    codebase = open_source(
-        root, max_file_size=max_file_size, workers=workers, languages=languages, progress=progress
-    )
-    return chunk_frame(codebase, None, settings, embedding=embedding, token_counter=token_counter,
-                       token_limit=token_limit)
+    located = locate(source, SOURCE.read(settings))
+    tokens = _tokens(token_counter, token_limit)
+    if located.codebase is None:
+        return _streamed(located, progress, embedding, tokens)
+    return _frame(
+        walk(located.codebase, list(located.codebase.files), located.settings.chunk),
+        settings_attrs(located.codebase, located.settings.chunk, located.settings.max_file_size),
+        embedding=embedding, tokens=tokens,
+    )  # fmt: skip
 
 
+@SOURCE
 def chunk_files(
-    root: Source,
-    paths: Iterable[StrPath] | StrPath,
+    source: Source,
+    paths: Paths,
     *,
-    chunk_size: int = 30,
-    chunk_overlap: int = 0,
-    chunk_max_characters: float | None = None,
-    workers: int | None = None,
-    progress: Progress = None,
-    languages: str | None = None,
+    progress: ProgressBar = None,
     embedding: bool = False,
     token_counter: object = None,
     token_limit: int | None = None,
+    **settings: Unpack[SourceSettings],
 ) -> pd.DataFrame:
-    """The chunks of the given files (relative to `root` or absolute inside it, or paths of a Codebase) as a
-    frame, in the order given; one path alone is a list of one.
+    """The chunks of the given files (relative to the source's root or absolute inside it, or paths of a
+    Codebase) as a frame, in the order given; one path alone is a list of one.
 
     With a folder, files outside it or with names the reference never indexes give no rows, as in
     the engine; with a Codebase, a path it does not hold raises KeyError.
     """
-    settings = engine.ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)
+    given = SOURCE.read(settings)
     paths = path_list("paths", paths)
-    if isinstance(root, engine.Codebase):
-        codebase, chosen = open_source(root, languages=languages), paths
+    located = locate(source, given)
+    if located.codebase is not None:
+        codebase, chosen = located.codebase, paths
     else:
-        codebase = open_source(root, paths=paths, workers=workers, languages=languages, progress=progress)
-        chosen = None  # the codebase holds exactly the given files, in order, already normalised
-    return chunk_frame(codebase, chosen, settings, embedding=embedding, token_counter=token_counter,
+        # The codebase holds exactly the given files, in order, already normalised.
+        codebase, chosen = open_source(located.root, located.settings, paths=paths, progress=progress).codebase, None
+    return chunk_frame(codebase, chosen, located.settings, embedding=embedding, token_counter=token_counter,
                        token_limit=token_limit)
 
 
+@TEXT
 def chunk_file(
-    root: Source,
+    source: Source,
     path: StrPath | None = None,
     *,
-    chunk_size: int = 30,
-    chunk_overlap: int = 0,
-    chunk_max_characters: float | None = None,
-    languages: str | None = None,
     embedding: bool = False,
     token_counter: object = None,
     token_limit: int | None = None,
+    **settings: Unpack[TextSettings],
 ) -> pd.DataFrame:
-    """The chunks of one file (relative to `root`, or a path of a Codebase) as a frame.
+    """The chunks of one file (relative to the source's root, or a path of a Codebase) as a frame.
 
     `chunk_file(path_to_one_file)` chunks that file alone, as `chunk_file(its_folder, its_name)`.
     """
-    if not isinstance(root, engine.Codebase):
-        root, path = one_file(root, path)
+    given = TEXT.read(settings, warn=False)  # chunk_files says what is clamped
+    if isinstance(source, str | os.PathLike):
+        source, path = one_file(source, path)
     elif path is None:
-        msg = "chunk_file(codebase) needs the path of one of its files too: chunk_file(codebase, 'src/app.ts')"
+        msg = "chunk_file(source) needs the path of one of its files too: chunk_file(source, 'src/app.ts')"
         raise TypeError(msg)
     return chunk_files(
-        root, [path], chunk_size=chunk_size, chunk_overlap=chunk_overlap, chunk_max_characters=chunk_max_characters,
-        workers=1, progress=False, languages=languages, embedding=embedding, token_counter=token_counter,
-        token_limit=token_limit,
-    )
+        source, [path], progress=False, embedding=embedding, token_counter=token_counter, token_limit=token_limit,
+        workers=1, **given.chunking(), languages=given.languages,
+    )  # fmt: skip
 
 
+@TEXT
 def chunk_text(
     content: str,
     path: str = "snippet.ts",
     *,
-    chunk_size: int = 30,
-    chunk_overlap: int = 0,
-    chunk_max_characters: float | None = None,
-    languages: str = "clanka",
     embedding: bool = False,
     token_counter: object = None,
     token_limit: int | None = None,
+    **settings: Unpack[TextSettings],
 ) -> pd.DataFrame:
     """The chunks of one text, as if it were the file `path` (its extension picks the parser)."""
-    settings = engine.ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)
+    given = TEXT.read(settings)
     if not isinstance(content, str):
         msg = f"content must be str, got {type(content).__name__}; decode bytes first (e.g. data.decode('utf-8'))"
         raise TypeError(msg)
-    codebase = engine.Codebase.from_texts({os.fspath(path): content}, languages=languages)
-    return chunk_frame(codebase, None, settings, embedding=embedding, token_counter=token_counter,
+    codebase = engine.Codebase.from_texts({os.fspath(path): content}, languages=given.mode)
+    return chunk_frame(codebase, None, given, embedding=embedding, token_counter=token_counter,
                        token_limit=token_limit)

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, Unpack
 
 import numpy as np
 import pandas as pd
 
 from .. import engine
+from ..engine._settings import SOURCE, SourceSettings
 from . import _columns
 from ._chunks import settings_attrs
 from ._lines import LineIndex, span_positions
-from ._progress import Progress
+from ._progress import ProgressBar
 from ._source import Source, open_source
 
 # Files whose lines the engine never looked at: their line counts are unknown (NA), not zero.
@@ -24,7 +25,7 @@ class Measured(NamedTuple):
     """A codebase chunked at one setting as spans (no chunk text), with per-line chunk counts."""
 
     codebase: engine.Codebase
-    settings: engine.ChunkSettings
+    settings: engine.Settings
     paths: list[str]
     spans: list[tuple[tuple[int, int], ...]]  # each file's chunks as (start_line, end_line), unsorted
     chunkers: list[str | None]  # "ast", "window", or None when the file gives no chunks
@@ -38,35 +39,29 @@ class Measured(NamedTuple):
         return [value if known else None for value, known in zip(sums, self.known.tolist(), strict=True)]
 
 
-def measure(codebase: engine.Codebase, settings: engine.ChunkSettings) -> Measured:
+def measure(codebase: engine.Codebase, settings: engine.Settings) -> Measured:
     # Spans, not chunks: coverage needs where chunks start and end, never their text.
     paths = list(codebase.files)
-    walked = [codebase.file_chunking(path, settings) for path in paths]
-    spans = [chunking.spans for chunking in walked]
+    chunking = settings.chunk
+    walked = [codebase.file_chunking(path, chunking) for path in paths]
+    spans = [found.spans for found in walked]
     index = LineIndex(codebase, paths)
     starts, ends = span_positions(index, spans)
     known = np.array([codebase.report(path).status not in _UNSPLIT for path in paths], dtype=bool)
     return Measured(
-        codebase, settings, paths, spans, [chunking.chunker for chunking in walked], index,
+        codebase, settings, paths, spans, [found.chunker for found in walked], index,
         index.chunk_counts(starts, ends), known,
     )  # fmt: skip
 
 
-def measure_source(
-    source: Source,
-    chunk_size: int,
-    chunk_overlap: int,
-    chunk_max_characters: float | None,
-    max_file_size: str | int,
-    workers: int | None,
-    progress: Progress,
-    languages: str | None,
-) -> Measured:
-    settings = engine.ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)
-    codebase = open_source(
-        source, max_file_size=max_file_size, workers=workers, languages=languages, progress=progress
-    )
-    return measure(codebase, settings)
+def measure_source(source: Source, settings: SourceSettings, progress: ProgressBar) -> Measured:
+    """The source opened with the settings a call passed, measured."""
+    opened = open_source(source, SOURCE.read(settings), progress=progress)
+    return measure(opened.codebase, opened.settings)
+
+
+def measured_attrs(measured: Measured) -> dict:
+    return settings_attrs(measured.codebase, measured.settings.chunk, measured.settings.max_file_size)
 
 
 def _ranges(lines: np.ndarray) -> str:
@@ -103,7 +98,7 @@ def coverage_frame(measured: Measured) -> pd.DataFrame:
         "coverage": ratios(covered, meaningful_lines),
         "missed": missed_ranges,
     }
-    return _columns.build(columns, _columns.COVERAGE, settings_attrs(measured.codebase, measured.settings))
+    return _columns.build(columns, _columns.COVERAGE, measured_attrs(measured))
 
 
 def ratios(part: list[int | None], whole: list[int | None]) -> list[float | None]:
@@ -124,19 +119,12 @@ def line_coverage_frame(measured: Measured) -> pd.DataFrame:
         "chunks": held,
         "status": np.select([held == 0, held == 1], ["missed", "covered"], "overlapped"),
     }
-    return _columns.build(columns, _columns.LINES, settings_attrs(measured.codebase, measured.settings))
+    return _columns.build(columns, _columns.LINES, measured_attrs(measured))
 
 
+@SOURCE
 def coverage(
-    source: Source,
-    *,
-    chunk_size: int = 30,
-    chunk_overlap: int = 0,
-    chunk_max_characters: float | None = None,
-    max_file_size: str | int = "1M",
-    workers: int | None = None,
-    progress: Progress = None,
-    languages: str | None = None,
+    source: Source = None, *, progress: ProgressBar = None, **settings: Unpack[SourceSettings]
 ) -> pd.DataFrame:
     """Per listed file: how many meaningful lines no chunk holds and how many several chunks hold.
 
@@ -146,29 +134,18 @@ def coverage(
     coverage (covered / meaningful) and missed (the missed line numbers as "3, 7-9"). Counts are
     NA for files whose lines the engine never read (empty, minified, unreadable).
     """
-    measured = measure_source(
-        source, chunk_size, chunk_overlap, chunk_max_characters, max_file_size, workers, progress, languages
-    )
+    measured = measure_source(source, settings, progress)
     return coverage_frame(measured)
 
 
+@SOURCE
 def line_coverage(
-    source: Source,
-    *,
-    chunk_size: int = 30,
-    chunk_overlap: int = 0,
-    chunk_max_characters: float | None = None,
-    max_file_size: str | int = "1M",
-    workers: int | None = None,
-    progress: Progress = None,
-    languages: str | None = None,
+    source: Source = None, *, progress: ProgressBar = None, **settings: Unpack[SourceSettings]
 ) -> pd.DataFrame:
     """One row per meaningful line of every file: path, line, text, chunks (how many hold it) and status.
 
     `status` is "missed" (no chunk: never indexed), "covered" (one chunk) or "overlapped" (several).
     Filter `frame[frame.status == "missed"]` to see what semantic search can never find.
     """
-    measured = measure_source(
-        source, chunk_size, chunk_overlap, chunk_max_characters, max_file_size, workers, progress, languages
-    )
+    measured = measure_source(source, settings, progress)
     return line_coverage_frame(measured)

@@ -3,54 +3,51 @@
 from __future__ import annotations
 
 import os
+from typing import Unpack
 
 import pandas as pd
 
 from .. import engine
-from .._sample import sample_codebase
 from ..engine._api import one_file
+from ..engine._settings import TEXT, TextSettings
 from . import _columns
+from ._source import Source, locate
 
 COLUMNS = ["start_line", "end_line", "name", "type", "parent", "rule", "why"]
 
 
+@TEXT
 def explain(
-    source: str | os.PathLike[str] | engine.Codebase | None,
+    source: Source = None,
     path: str | os.PathLike[str] | None = None,
-    *,
-    chunk_size: int = 30,
-    chunk_overlap: int = 0,
-    chunk_max_characters: float | None = None,
-    languages: str | None = None,
+    **settings: Unpack[TextSettings],
 ) -> pd.DataFrame:
     """Why each chunk of one file starts and ends where it does: `start_line`, `end_line`, `name`, `type`,
     `parent`, `rule` (declaration, class-head, declaration-piece, character-split or window; see
     docs/explaining-chunks.md) and `why`, a sentence with the numbers. Rows are the file's chunks, in
     the engine's order (the rows of `chunk_file` one for one).
 
-    `source` is a folder (with `path` inside it), the path of one file alone, a `Codebase` (with one
-    of its paths), or None for the sample codebase. A file with no chunks gives no rows, and
-    `frame.attrs["reason"]` says why.
+    `source` is a folder (with `path` inside it), the path of one file alone, a `Codebase` or a chunk
+    frame (with one of its paths; a frame's settings are the defaults), or None for the sample
+    codebase. A file with no chunks gives no rows, and `frame.attrs["reason"]` says why.
     """
-    settings = engine.ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)
-    if source is None:
-        source = sample_codebase()
-    if isinstance(source, engine.Codebase):
-        if path is None:
-            msg = "explain(codebase) needs the path of one of its files too: explain(codebase, 'src/app.ts')"
-            raise TypeError(msg)
-        if languages is not None and languages != source.languages:
-            msg = f"the codebase was parsed with languages={source.languages!r}; pass that, or a folder"
-            raise ValueError(msg)
-        codebase, rel = source, os.fspath(path)
+    if isinstance(source, str | os.PathLike):
+        source, path = one_file(source, path)
+    elif path is None:
+        msg = "explain(source) needs the path of one of its files too: explain(source, 'src/app.ts')"
+        raise TypeError(msg)
+    located = locate(source, TEXT.read(settings))
+    chunking = located.settings.chunk
+    if located.codebase is not None:
+        codebase, rel = located.codebase, os.fspath(path)
     else:
-        root, rel = one_file(source, path)
+        root, rel = located.root, os.fspath(path)
         if not os.path.isfile(os.path.join(root, rel)):
-            msg = f"there is no file {os.fspath(rel)!r} under {os.fspath(root)!r}; give a path inside that folder"
+            msg = f"there is no file {rel!r} under {os.fspath(root)!r}; give a path inside that folder"
             raise FileNotFoundError(msg)
-        codebase = engine.Codebase(root, paths=[rel], languages=languages or "clanka", workers=1)
+        codebase = engine.Codebase(root, paths=[rel], languages=located.settings.mode, workers=1)
     text = codebase.text(rel)
-    explained = [] if text is None else engine.explain_file(text, settings)
+    explained = [] if text is None else engine.explain_file(text, chunking)
     rows = [
         (e.chunk.start_line, e.chunk.end_line, e.chunk.name, e.chunk.type, e.chunk.parent, e.rule, e.why)
         for e in explained

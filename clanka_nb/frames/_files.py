@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Unpack
 
 import pandas as pd
 
 from .. import engine
 from ..engine._collation import sorted_like_js
+from ..engine._settings import SOURCE, SourceSettings
 from . import _columns
-from ._chunks import settings_attrs
-from ._coverage import Measured, measure_source, ratios
-from ._progress import Progress
+from ._coverage import Measured, measure_source, measured_attrs, ratios
+from ._progress import ProgressBar
 from ._source import Source
 
 # Reports made from in-memory texts carry no reason; say the same thing the engine says for files.
@@ -45,7 +46,7 @@ def files_frame(measured: Measured) -> pd.DataFrame:
         "coverage": ratios(covered, meaningful),
         "binary": [r.binary for r in reports],
     }
-    return _columns.build(columns, _columns.FILES, settings_attrs(measured.codebase, measured.settings))
+    return _columns.build(columns, _columns.FILES, measured_attrs(measured))
 
 
 def _with_skipped(frame: pd.DataFrame, codebase: engine.Codebase, max_file_size: str | int) -> pd.DataFrame:
@@ -80,17 +81,13 @@ def _size(root: Path, path: str) -> int | None:
         return None
 
 
+@SOURCE
 def files(
-    source: Source,
+    source: Source = None,
     *,
-    chunk_size: int = 30,
-    chunk_overlap: int = 0,
-    chunk_max_characters: float | None = None,
-    max_file_size: str | int = "1M",
-    workers: int | None = None,
-    progress: Progress = None,
-    languages: str | None = None,
     include_skipped: bool = False,
+    progress: ProgressBar = None,
+    **settings: Unpack[SourceSettings],
 ) -> pd.DataFrame:
     """One row per listed file: path, language, bytes, lines, status, reason, chunker, chunks,
     meaningful_lines (lines the engine counts as meaningful), covered_lines (of those, the ones in
@@ -110,10 +107,8 @@ def files(
     if not isinstance(include_skipped, bool):
         msg = f"include_skipped must be True or False, got {include_skipped!r}"
         raise TypeError(msg)
-    measured = measure_source(
-        source, chunk_size, chunk_overlap, chunk_max_characters, max_file_size, workers, progress, languages
-    )
+    measured = measure_source(source, settings, progress)
     frame = files_frame(measured)
     if include_skipped and measured.codebase.root != Path():
-        frame = _with_skipped(frame, measured.codebase, max_file_size)
+        frame = _with_skipped(frame, measured.codebase, measured.settings.max_file_size)
     return frame

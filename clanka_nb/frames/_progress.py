@@ -10,10 +10,10 @@ from tqdm.auto import tqdm
 # None (the default) shows a bar only once the work has run this long, so quick calls stay quiet.
 AUTO_DELAY_SECONDS = 1.0
 
-Progress = bool | None
+ProgressBar = bool | None
 
 
-def check_progress(progress: object) -> Progress:
+def check_progress(progress: object) -> ProgressBar:
     if progress is not None and not isinstance(progress, bool):
         msg = (
             f"progress must be True, False or None, got {progress!r}; "
@@ -24,7 +24,7 @@ def check_progress(progress: object) -> Progress:
 
 
 @contextmanager
-def bar(progress: Progress, total: int | None, desc: str, unit: str = "file") -> Iterator[tqdm | None]:
+def bar(progress: ProgressBar, total: int | None, desc: str, unit: str = "file") -> Iterator[tqdm | None]:
     """A tqdm bar (or None when `progress` is False); closed on exit."""
     if check_progress(progress) is False:
         yield None

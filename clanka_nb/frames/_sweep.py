@@ -9,23 +9,52 @@ from __future__ import annotations
 import itertools
 import numbers
 import time
-from collections.abc import Callable, Iterable
-from typing import Any, Protocol
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Protocol, TypedDict, get_type_hints
 
 import numpy as np
 import pandas as pd
 
 from .. import engine
+from .._defaults import DEFAULT_CHUNK_OVERLAP, SWEEP_CHUNK_SIZES
+from ..engine._settings import CHUNK_SETTING_NAMES, SETTING_NAMES, SettingsParameters
 from ..index._tokens import token_counter as resolve_counter
 from . import _columns
 from ._gc import paused_cycle_collection
 from ._lines import span_positions
-from ._progress import Progress, bar
+from ._progress import ProgressBar, bar
 from ._stats import CodebaseStats, ast_files, chunkings_reusing
 from ._sweep_tokens import input_token_columns
 from ._tokens import check_limit
 
 Tokenizer = Callable[[str], int]
+
+
+class GridSettings(TypedDict, total=False):
+    """The settings of a sweep: each chunk setting one value or a list of values to try (the grid)."""
+
+    chunk_size: int | Iterable[int]
+    chunk_overlap: int | Iterable[int]
+    chunk_max_characters: float | Iterable[float | None] | None
+    languages: str | None
+    max_file_size: str | int
+
+
+class SweepSettings(GridSettings, total=False):
+    """A sweep's settings in one process: also its workers."""
+
+    workers: int | None
+
+
+# The grid tried when a chunk setting is not given; also the Dask sweep's.
+GRID = CHUNK_SETTING_NAMES
+SWEEP = SettingsParameters(
+    SETTING_NAMES,
+    defaults={
+        "chunk_size": SWEEP_CHUNK_SIZES, "chunk_overlap": (DEFAULT_CHUNK_OVERLAP,), "chunk_max_characters": (None,)
+    },
+    annotations={name: get_type_hints(SweepSettings)[name] for name in GRID},
+)
 
 
 def setting_values(name: str, value: object) -> list[Any]:
@@ -35,6 +64,13 @@ def setting_values(name: str, value: object) -> list[Any]:
         msg = f"{name} is empty; give at least one value to try, e.g. {name}=[30]"
         raise ValueError(msg)
     return values
+
+
+def chunk_grid(values: Mapping[str, object]) -> list[engine.ChunkSettings]:
+    """Every combination of the chunk settings' values (each one value or a list), in `itertools.product`
+    order, each checked (bad values fail before any parsing); also used by dask and churn."""
+    combos = itertools.product(*(setting_values(name, values[name]) for name in GRID))
+    return [engine.ChunkSettings.build(*combo) for combo in combos]
 
 
 def _checked(tokenizer: Tokenizer) -> Tokenizer:
@@ -86,20 +122,6 @@ class RowScorer(Protocol):
     def attrs(self) -> dict[str, Any]: ...
 
 
-def sweep_settings(
-    chunk_size: int | Iterable[int],
-    chunk_overlap: int | Iterable[int],
-    chunk_max_characters: float | Iterable[float | None] | None,
-) -> list[engine.ChunkSettings]:
-    """Every combination of the settings, in `itertools.product` order, built (bad values fail before parsing)."""
-    combos = itertools.product(
-        setting_values("chunk_size", chunk_size),
-        setting_values("chunk_overlap", chunk_overlap),
-        setting_values("chunk_max_characters", chunk_max_characters),
-    )
-    return [engine.ChunkSettings.build(*combo) for combo in combos]
-
-
 def check_counters(
     tokenizer: Tokenizer | None, token_counter: object, token_limit: int | None
 ) -> tuple[Any, int | None]:
@@ -122,7 +144,7 @@ def sweep_table(
     tokenizer: Tokenizer | None,
     counter: Any,
     limit: int | None,
-    progress: Progress,
+    progress: ProgressBar,
     started: float,
     scorer: RowScorer | None = None,
 ) -> pd.DataFrame:

@@ -3,34 +3,31 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 import numpy as np
 import pandas as pd
 
 from ..engine._cache import ParseCache
-from ..frames._progress import Progress
-from ._churn import REASONS, _walk
+from ..frames._progress import ProgressBar
+from ..frames._sweep import GridSettings
+from ._churn import CHURN, REASONS, _walk
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 SETTING_COLUMNS = ["chunk_size", "chunk_overlap", "chunk_max_characters"]
-CLANKA_MAX_CHARACTERS = 10_000  # clanka's SemanticSearch default, not the chunker's (no limit)
 
 
+@CHURN
 def churn(
     repo: str | os.PathLike[str],
     *,
     revs: str = "HEAD~50..HEAD",
-    chunk_size: int | list[int] = 30,
-    chunk_overlap: int | list[int] = 0,
-    chunk_max_characters: int | list[int | None] | None = CLANKA_MAX_CHARACTERS,
-    languages: str = "clanka",
     token_counter: object = None,
-    max_file_size: str | int = "1M",
     cache: bool | ParseCache = True,
-    progress: Progress = None,
+    progress: ProgressBar = None,
+    **settings: Unpack[GridSettings],
 ) -> pd.DataFrame:
     """One row per (commit, setting), oldest first along first parents: what a sync after that commit embeds.
 
@@ -42,25 +39,19 @@ def churn(
     text -> int, a tiktoken encoding, a `tokenizers.Tokenizer` or "cl100k_base"). The commit just
     before the range is the baseline; only the files each commit changed are read and parsed.
     """
-    steps = _walk(
-        repo, revs, chunk_size, chunk_overlap, chunk_max_characters, languages, token_counter, max_file_size,
-        cache, progress,
-    )  # fmt: skip
+    steps = _walk(repo, revs, settings, token_counter, cache, progress)
     rows = [row for step in steps for row in step.rows]
     return _typed(pd.DataFrame(rows, columns=_commit_columns(token_counter is not None)))
 
 
+@CHURN
 def churn_files(
     repo: str | os.PathLike[str],
     *,
     revs: str = "HEAD~50..HEAD",
-    chunk_size: int | list[int] = 30,
-    chunk_overlap: int | list[int] = 0,
-    chunk_max_characters: int | list[int | None] | None = CLANKA_MAX_CHARACTERS,
-    languages: str = "clanka",
-    max_file_size: str | int = "1M",
     cache: bool | ParseCache = True,
-    progress: Progress = None,
+    progress: ProgressBar = None,
+    **settings: Unpack[GridSettings],
 ) -> pd.DataFrame:
     """Where `churn` comes from: one row per (commit, setting, file) whose inputs a sync embeds or deletes.
 
@@ -68,9 +59,7 @@ def churn_files(
     unlisted counts as added or deleted); `embedded` splits into `new_file`, `edited` and `line_shift`.
     Rows of one commit and setting come most embedded first.
     """
-    steps = _walk(
-        repo, revs, chunk_size, chunk_overlap, chunk_max_characters, languages, None, max_file_size, cache, progress
-    )
+    steps = _walk(repo, revs, settings, None, cache, progress)
     rows = [row for step in steps for row in step.file_rows]
     frame = _typed(pd.DataFrame(rows, columns=["commit", *SETTING_COLUMNS, "path", "change", "embedded", "deleted",
                                                *REASONS]))

@@ -9,23 +9,23 @@ then cut at every setting), and counts what a sync after that commit would embed
 
 from __future__ import annotations
 
-import itertools
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .. import engine
+from .._defaults import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, INDEX_MAX_CHARACTERS
 from ..engine._cache import ParseCache, resolve_cache
 from ..engine._chunker import PreparedText, chunks_of
 from ..engine._codebase import load
 from ..engine._embedding import embedding_text, input_hash
-from ..engine._languages import check_languages
-from ..frames._progress import Progress, bar
-from ..frames._sweep import setting_values
+from ..engine._settings import OPENING, Settings
+from ..frames._progress import ProgressBar, bar
+from ..frames._sweep import GRID, SWEEP, chunk_grid
 from ..index import TokenCounter
 from ..index import token_counter as resolve_counter
 from ._git import BlobReader, Commit, changes, first_parent_commits, repository, tree_files
@@ -34,6 +34,11 @@ from ._mirror import Mirror
 # Why an input is embedded again: its file is new, its text is new, or only its line numbers moved.
 REASONS = ("new_file", "edited", "line_shift")
 
+
+# A sweep's grid, starting from what clanka's index uses, in one process (each commit changes a few files).
+CHURN = SWEEP.with_defaults(
+    chunk_size=DEFAULT_CHUNK_SIZE, chunk_overlap=DEFAULT_CHUNK_OVERLAP, chunk_max_characters=INDEX_MAX_CHARACTERS
+).without("workers")
 
 @dataclass
 class _Setting:
@@ -76,24 +81,16 @@ class _Step:
 def _walk(
     repo: str | Any,
     revs: str,
-    chunk_size: object,
-    chunk_overlap: object,
-    chunk_max_characters: object,
-    languages: str,
+    settings: Mapping[str, object],
     token_counter: object,
-    max_file_size: str | int,
     cache: bool | ParseCache,
-    progress: Progress,
+    progress: ProgressBar,
 ) -> Iterator[_Step]:
-    languages = check_languages(languages)
+    values = CHURN.values(settings)
+    grid = chunk_grid(values)
+    opening = Settings.read({k: v for k, v in settings.items() if k not in GRID}, names=OPENING.names)
+    languages, max_file_size = opening.mode, opening.max_file_size
     counter = None if token_counter is None else resolve_counter(token_counter)
-    grid = [
-        engine.ChunkSettings.build(size, overlap, limit)
-        for size, overlap, limit in itertools.product(
-            setting_values("chunk_size", chunk_size), setting_values("chunk_overlap", chunk_overlap),
-            setting_values("chunk_max_characters", chunk_max_characters),
-        )
-    ]  # fmt: skip
     parse_cache = resolve_cache(cache)
     root = repository(repo)
     baseline, commits = first_parent_commits(root, revs)

@@ -7,18 +7,21 @@ import uuid
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 
 from .. import engine
+from .._chunk_frames import frame_languages, frame_root_or_fail, frame_settings, is_chunk_frame
+from .._sample import sample_codebase
 from ..engine._embedding import embedding_text, input_hash
+from ..engine._settings import INDEX_MAX_CHARACTERS, INDEXING, TextSettings
 from . import _db, _store
 from ._tokens import TokenCounter
 from ._tokens import token_counter as resolve_counter
 from ._vectors import Embedder, VectorCache, default_cache, embed_texts, model_id_of
 
-DEFAULT_MAX_CHARACTERS = 10_000  # clanka's chunkMaxCharacters default
+DEFAULT_MAX_CHARACTERS = INDEX_MAX_CHARACTERS  # clanka's chunkMaxCharacters default
 
 
 @dataclass(frozen=True)
@@ -131,40 +134,49 @@ class SemanticIndex(IndexView):
     file (clanka's own is `.clanka/search.sqlite`): a database written here is one clanka opens, and the
     reverse. Vectors go through `cache` (a `VectorCache`, by default one shared in-memory per process),
     keyed by (model id, SHA-256 of the input), so nothing is embedded twice.
+
+    `source` is a folder (read again at each sync), one file, a `Codebase` (its folder, in its mode), a
+    chunk frame (its root, its settings the defaults) or None for the sample. The chunk settings
+    default to clanka's index's own: `chunk_max_characters=10_000`.
     """
 
+    @INDEXING
     def __init__(
         self,
-        source: str | PathLike[str] | None = None,
+        source: str | PathLike[str] | engine.Codebase | Any = None,
         *,
         embed: Embedder,
         db: str | PathLike[str] = ":memory:",
-        chunk_size: int = 30,
-        chunk_overlap: int = 0,
-        chunk_max_characters: float | None = DEFAULT_MAX_CHARACTERS,
-        languages: str = "clanka",
         batch_size: int = 300,
         model_id: str | None = None,
         cache: VectorCache | None = None,
         token_counter: object = None,
-        workers: int | None = 1,
+        workers: int | None = None,
         progress: bool | None = None,
+        **settings: Unpack[TextSettings],
     ) -> None:
         if not callable(embed):
             msg = f"embed must be a callable list[str] -> (n, d) array, got {type(embed).__name__}; see cn.embedders"
             raise TypeError(msg)
+        given = INDEXING.read(settings)
+        # The kinds of source `frames` opens, read here without pandas (the index sits below frames): the
+        # folder is read again at each sync, so a Codebase or a chunk frame gives its folder and its settings.
         if source is None:
-            from .._sample import sample_codebase
-
             source = sample_codebase()
+        if isinstance(source, engine.Codebase):
+            given = given.with_defaults({"languages": source.languages})
+            source = source.root
+        elif is_chunk_frame(source):
+            frame_languages(source, given.languages)
+            given = given.with_defaults(frame_settings(source))
+            source = frame_root_or_fail(source)
         root = Path(source)
-        if not root.is_dir():
-            msg = f"source {str(source)!r} is not a folder; pass the root of the codebase to index"
+        self.paths: list[str] | None = None  # None: every listed file; else the one file given
+        if root.is_file():
+            root, self.paths = root.parent, [root.name]
+        elif not root.is_dir():
+            msg = f"source {str(source)!r} is not a folder; pass the root of the codebase to index (or one file)"
             raise NotADirectoryError(msg)
-        engine.ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)  # fail early on bad settings
-        if languages not in engine.LANGUAGE_MODES:
-            msg = f"languages must be one of {sorted(engine.LANGUAGE_MODES)}, got {languages!r}"
-            raise ValueError(msg)
         where = str(db)
         connection = _db.connect(db)
         try:
@@ -174,8 +186,8 @@ class SemanticIndex(IndexView):
             raise
         super().__init__(connection, where, embed, model_id, cache)
         self.root = root.resolve()
-        self.settings = {"chunk_size": chunk_size, "chunk_overlap": chunk_overlap,
-                         "chunk_max_characters": chunk_max_characters, "languages": languages}
+        self.settings = {**given.chunking(), "languages": given.mode}
+        self.max_file_size = given.max_file_size
         self.batch_size = batch_size
         self.token_counter: TokenCounter = resolve_counter(token_counter)
         self.workers = workers
@@ -188,7 +200,10 @@ class SemanticIndex(IndexView):
 
     def chunks(self) -> list[engine.CodeChunk]:
         """What the chunker gives now at this index's settings."""
-        return list(engine.chunk_codebase(self.root, workers=self.workers, **self.settings))
+        if self.paths is not None:
+            return list(engine.chunk_files(self.root, self.paths, workers=self.workers, **self.settings))
+        return list(engine.chunk_codebase(self.root, workers=self.workers, max_file_size=self.max_file_size,
+                                          **self.settings))
 
     def sync(self) -> SyncReport:
         """Bring the index in step with the source, as clanka's index run does, in one transaction."""

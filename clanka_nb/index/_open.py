@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from .. import engine
+from ..engine._settings import INDEXING, TextSettings
 from . import _db
-from ._index import DEFAULT_MAX_CHARACTERS, IndexView, _inputs
+from ._index import IndexView, _inputs
 from ._vectors import Embedder, VectorCache
 
 
@@ -52,6 +53,7 @@ class OpenedIndex(IndexView):
         return frame.drop(columns=["id", "sync_id"])
 
 
+@INDEXING
 def open_index(
     path: str | PathLike[str],
     *,
@@ -59,16 +61,14 @@ def open_index(
     embed: Embedder | None = None,
     model_id: str | None = None,
     cache: VectorCache | None = None,
-    chunk_size: int = 30,
-    chunk_overlap: int = 0,
-    chunk_max_characters: float | None = DEFAULT_MAX_CHARACTERS,
-    languages: str = "clanka",
+    **settings: Unpack[TextSettings],
 ) -> OpenedIndex:
     """Open clanka's index (`.clanka/search.sqlite`, or the folder holding `.clanka/`) read-only.
 
     `root=` compares it with what the chunker gives now at the given settings (clanka's defaults);
     `embed=` (the model it was built with) lets `.search()` run queries.
     """
+    given = INDEXING.read(settings)
     file = Path(path)
     if file.is_dir():
         file = file / ".clanka" / "search.sqlite"
@@ -88,6 +88,5 @@ def open_index(
             connection.close()
             msg = f"root {str(root)!r} is not a folder; pass the folder the index was built from"
             raise NotADirectoryError(msg)
-    settings = {"chunk_size": chunk_size, "chunk_overlap": chunk_overlap,
-                "chunk_max_characters": chunk_max_characters, "languages": languages}
-    return OpenedIndex(connection, str(file), folder, embed, model_id, cache, settings)
+    chunking = {**given.chunking(), "languages": given.mode}
+    return OpenedIndex(connection, str(file), folder, embed, model_id, cache, chunking)

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from html import escape
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Unpack, cast
 
 import ipywidgets as widgets
 import numpy as np
 import pandas as pd
 
 from .. import engine
+from ..engine._settings import SOURCE, SourceSettings
 from ._filters import NO_TYPE, TOP_LEVEL, ChunkFilter
 from ._preview import Preview, PreviewPane
-from ._source import Opened, Source, Texts, file_lines, open_chunks
+from ._source import Source, Texts, file_lines, open_chunks
 from ._style import MUTED, UI_FONT, type_chip
 from ._table import ChunkTable
 
@@ -319,12 +320,14 @@ class Browser(widgets.VBox):
         return preview
 
 
-def browse(source: Source = None, **settings: Any) -> Browser:
-    """Open a codebase browser on `source`: a chunk frame, a folder or an `engine.Codebase`.
+@SOURCE
+def browse(source: Source = None, **settings: Unpack[SourceSettings]) -> Browser:
+    """Open a codebase browser on `source`: a folder, one file, an `engine.Codebase`, a chunk frame, or
+    None for the sample codebase that ships with clanka-nb.
 
-    With nothing given it opens the sample codebase that ships with clanka-nb. `settings`
-    (chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size, workers) are
-    used to chunk a folder or Codebase.
+    A chunk frame given alone is shown as it is (filtered or not); with settings, its codebase is
+    chunked again at them (the frame's own settings for the rest). Any other source is chunked at
+    the settings.
     """
-    opened: Opened = open_chunks(source, **settings)
-    return Browser(opened.frame, opened.texts)
+    viewed = open_chunks(source, SOURCE.read(settings))
+    return Browser(viewed.frame, viewed.texts)

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+import inspect
+import warnings
 from collections.abc import Mapping
 from html import escape
-from typing import Any
+from typing import Any, Unpack
 
 import ipywidgets as widgets
 import pandas as pd
 
 from .. import engine, frames
+from ..engine._settings import CHUNK_SETTING_NAMES, OPENING, TEXT_SETTING_NAMES, SourceSettings
+from ..frames._source import open_source
 from ._browser import settings_text
 from ._preview import Preview
-from ._source import OPEN_SETTINGS, Source, Texts, check_settings, file_lines, open_codebase
+from ._source import Source, Texts, file_lines
 from ._style import MUTED, RULE, TEXT, UI_FONT, type_chip
 
-CHUNK_SETTINGS = ("chunk_size", "chunk_overlap", "chunk_max_characters")
 PANE_MIN_WIDTH = 400  # px: narrower than this, the panes go one above the other
 # As wide as the output, whatever the content: a width of 0 keeps wide lines out of the intrinsic
 # width the output (a flex item sized to its content's) would otherwise grow to, pushing B off-screen.
@@ -28,11 +31,11 @@ CHANGE_COLUMNS = (
 
 def _settings(side: str, given: Mapping[str, Any] | None) -> dict[str, Any]:
     given = dict(given or {})
-    unknown = sorted(set(given) - {*CHUNK_SETTINGS, "languages"})
+    unknown = sorted(set(given) - set(TEXT_SETTING_NAMES))
     if unknown:
-        msg = f"{side}= has unknown setting(s) {unknown}; use {', '.join(CHUNK_SETTINGS)} or languages"
+        msg = f"{side}= has unknown setting(s) {unknown}; use {', '.join(CHUNK_SETTING_NAMES)} or languages"
         raise TypeError(msg)
-    engine.ChunkSettings.build(**{k: v for k, v in given.items() if k in CHUNK_SETTINGS})  # fail early
+    engine.ChunkSettings.build(**{k: v for k, v in given.items() if k in CHUNK_SETTING_NAMES})  # fail early
     if "languages" in given and given["languages"] not in engine.LANGUAGE_MODES:
         msg = f"{side}= languages must be one of {engine.LANGUAGE_MODES}, got {given['languages']!r}"
         raise ValueError(msg)
@@ -51,7 +54,7 @@ def _in_mode(codebase: engine.Codebase, languages: str | None) -> engine.Codebas
 
 
 def _chunk_frame(codebase: engine.Codebase, settings: Mapping[str, Any]) -> pd.DataFrame:
-    chunk_settings = {k: v for k, v in settings.items() if k in CHUNK_SETTINGS}
+    chunk_settings = {k: v for k, v in settings.items() if k in CHUNK_SETTING_NAMES}
     return frames.chunk_codebase(_in_mode(codebase, settings.get("languages")), progress=False, **chunk_settings)
 
 
@@ -142,7 +145,7 @@ def render_side_by_side(
     """
 
     def column(side: str, preview: Preview, settings: Mapping[str, Any]) -> str:
-        label = escape(settings_text({"chunk_size": 30, "chunk_overlap": 0, "chunk_max_characters": None, **settings}))
+        label = escape(settings_text({**engine.Settings().chunking(), **settings}))
         return (
             f'<div data-side="{side}" style="flex:1 1 {PANE_MIN_WIDTH}px;min-width:0;max-width:100%">'
             # One line, cut if need be, as the previews' own headers: rows side by side stay level.
@@ -233,20 +236,49 @@ class Compare(widgets.VBox):
         return self.html
 
 
+@OPENING
 def compare(
     source: Source = None,
+    *positional: Any,
+    path: str | None = None,
     a: Mapping[str, Any] | None = None,
     b: Mapping[str, Any] | None = None,
-    path: str | None = None,
-    **settings: Any,
+    **settings: Unpack[SourceSettings],
 ) -> Compare:
     """Compare chunk settings `a` and `b` (dicts of chunk_size, chunk_overlap, chunk_max_characters,
     languages): `compare(src, a={"languages": "clanka"}, b={"languages": "extended"})` shows what
     extended mode changes.
 
-    `source` is a folder, an `engine.Codebase` or a chunk frame (its root is re-chunked); the
-    sample when None. `path` is the file shown first (default: the one with the most changes);
-    `settings` (languages, max_file_size, workers) are used to open a folder.
+    `source` is a folder, one file, an `engine.Codebase` or a chunk frame (its codebase; its chunk
+    settings are both sides' defaults); the sample when None. `path` (also the second positional
+    argument) is the file shown first (default: the one with the most changes); `settings`
+    (languages, max_file_size, workers) open the source.
     """
-    check_settings(settings, OPEN_SETTINGS)
-    return Compare(open_codebase(source, **settings), a, b, path)
+    if positional and isinstance(positional[0], Mapping | None):  # compare(source, a, b, path): the old order
+        warnings.warn(
+            "compare(source, a, b, path) is deprecated: pass compare(source, path, a=..., b=...)",
+            DeprecationWarning, stacklevel=2,
+        )  # fmt: skip
+        a, b, old_path = (*positional, None, None)[:3]
+        path = path if old_path is None else old_path
+        positional = positional[3:]
+    elif positional:
+        path, positional = positional[0], positional[1:]
+    if positional:
+        msg = "compare() takes source and path positionally; pass a= and b= by keyword"
+        raise TypeError(msg)
+    codebase, opened = open_source(source, OPENING.read(settings), progress=False)
+    frame_own = opened.chunking() if isinstance(source, pd.DataFrame) else {}
+    return Compare(codebase, {**frame_own, **(a or {})}, {**frame_own, **(b or {})}, path)
+
+
+def _path_positional(func: Any) -> None:
+    """Show `path` as compare's second positional parameter (it is read from `*positional`, for the old order)."""
+    signature = inspect.signature(func)
+    params = list(signature.parameters.values())
+    path = next(p for p in params if p.name == "path").replace(kind=inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    others = [p for p in params if p.name != "path"]
+    func.__signature__ = signature.replace(parameters=[others[0], path, *others[1:]])
+
+
+_path_positional(compare)

@@ -2,30 +2,20 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from functools import cached_property
-from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 import ipywidgets as widgets
 import pandas as pd
 
-from .. import engine, frames
-from .._sample import sample_codebase
+from .. import engine
+from ..engine._settings import SOURCE, TEXT, SourceSettings, TextSettings
+from ..frames._chunks import chunk_frame
+from ..frames._source import locate, open_source
 from ._render import EARLIER_LINES, LATER_LINES, MAX_LINES, render_preview
-from ._source import (
-    CHUNK_SETTINGS,
-    OPEN_SETTINGS,
-    Opened,
-    Source,
-    Texts,
-    busiest_file,
-    check_settings,
-    file_lines,
-    inside_root,
-    open_chunks,
-    open_codebase,
-)
+from ._source import Source, Texts, busiest_file, file_lines, inside_root, open_chunks
 
 HEIGHT = 560  # px: a preview scrolls inside the notebook instead of making the page very long
 
@@ -155,6 +145,7 @@ def _has_lines(codebase: engine.Codebase, path: str) -> bool:
 def _preview_of(
     frame: pd.DataFrame, texts: Texts, path: str, *, start: int, max_lines: int, selected: int | None = None
 ) -> Preview:
+    path = path.replace("\\", "/")
     chunks = frame[(frame["path"] == path).to_numpy(dtype=bool)]
     chunks = _with_why(chunks, texts, path)
     lines, flags, note = file_lines(texts, path, chunks)
@@ -186,60 +177,70 @@ def _with_why(chunks: pd.DataFrame, texts: Texts, path: str) -> pd.DataFrame:
     return chunks.assign(why=[reasons.get(row) for row in rows])
 
 
+@SOURCE
 def preview(
-    source: Source = None, path: str | None = None, *, start: int = 1, max_lines: int = MAX_LINES, **settings: Any
+    source: Source = None,
+    path: str | None = None,
+    *,
+    start: int = 1,
+    max_lines: int = MAX_LINES,
+    **settings: Unpack[SourceSettings],
 ) -> Preview:
     """One file of `source` with its chunk boundaries (a `Preview`: shows as HTML, `.widget` for paging).
 
-    `source` is a folder, an `engine.Codebase` or a chunk frame (the sample when None); `path` is
-    relative to its root (default: the declaration-chunked file with the most chunks). `settings`
-    (chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size, workers) chunk a
-    folder or Codebase. Long files are shown `max_lines` lines at a time from `start`.
+    `source` is a folder, one file, an `engine.Codebase`, a chunk frame (shown as it is when no
+    setting is given) or None for the sample; `path` is relative to its root (default: the
+    declaration-chunked file with the most chunks). Long files are shown `max_lines` lines at a time
+    from `start`.
     """
-    check_settings(settings)
-    if isinstance(source, pd.DataFrame):
-        opened = open_chunks(source, **settings)
-        path = inside_root(path, opened.frame.attrs.get("root")) or busiest_file(opened.frame)
+    given = SOURCE.read(settings)
+    if isinstance(source, pd.DataFrame) and not given.given:
+        viewed = open_chunks(source, given)
+        path = inside_root(path, viewed.frame.attrs.get("root")) or busiest_file(viewed.frame)
+        return _preview_of(viewed.frame, viewed.texts, path, start=start, max_lines=max_lines)
+    located = locate(source, given)
+    if path is not None and located.codebase is None and located.names is None:
+        # One file asked for: parse only that file, not the whole folder.
+        if not (located.root / path).is_file():
+            msg = f"there is no file {path!r} under {str(located.root)!r}; give the path relative to that folder"
+            raise KeyError(msg)
+        codebase, opened = open_source(located.root, located.settings, paths=[path], progress=False)
+        if codebase.report(path).status is engine.FileStatus.NOT_INDEXED:
+            msg = f"{path!r} is not a file the reference indexes (see engine.is_meaningful_file)"
+            raise KeyError(msg)
     else:
-        open_settings = {k: v for k, v in settings.items() if k in OPEN_SETTINGS}
-        chunk_settings = {k: v for k, v in settings.items() if k in CHUNK_SETTINGS}
-        if path is not None and not isinstance(source, engine.Codebase):
-            # One file asked for: parse only that file, not the whole folder.
-            root = sample_codebase() if source is None else source
-            if not (Path(root) / path).is_file():
-                msg = f"there is no file {path!r} under {str(root)!r}; give the path relative to that folder"
-                raise KeyError(msg)
-            languages = open_settings.get("languages") or "clanka"
-            source = engine.Codebase(root, paths=[path], workers=1, languages=languages)
-            if source.report(path).status is engine.FileStatus.NOT_INDEXED:
-                msg = f"{path!r} is not a file the reference indexes (see engine.is_meaningful_file)"
-                raise KeyError(msg)
-        codebase = open_codebase(source, **open_settings)
-        frame = frames.chunk_codebase(codebase, progress=False, **chunk_settings)
-        opened = Opened(frame, Texts(codebase=codebase, languages=codebase.languages), codebase)
-        if path is None:
-            path = busiest_file(frame) or next((p for p in codebase.files if _has_lines(codebase, p)), None)
-            if path is None:
-                msg = f"{codebase!r} has no file with lines to preview"
-                raise ValueError(msg)
-        else:
-            # KeyError naming the path when it is not in the codebase; an absolute path becomes its listed name.
-            path = codebase.report(path).path
-    return _preview_of(opened.frame, opened.texts, path.replace("\\", "/"), start=start, max_lines=max_lines)
-
-
-def preview_text(
-    text: str, path: str = "snippet.ts", *, start: int = 1, max_lines: int = MAX_LINES, **settings: Any
-) -> Preview:
-    """The chunk boundaries of `text` as if it were the file `path` (its extension picks the parser).
-
-    `settings`: chunk_size, chunk_overlap, chunk_max_characters, languages.
-    """
-    check_settings(settings, (*CHUNK_SETTINGS, "languages"))
-    if not isinstance(text, str):
-        msg = f"text must be str, got {type(text).__name__}; decode bytes first (e.g. data.decode('utf-8'))"
-        raise TypeError(msg)
-    codebase = engine.Codebase.from_texts({path: text}, languages=settings.pop("languages", None) or "clanka")
-    frame = frames.chunk_codebase(codebase, progress=False, **settings)
+        codebase, opened = open_source(source, given, progress=False)
+    frame = chunk_frame(codebase, None, opened)
     texts = Texts(codebase=codebase, languages=codebase.languages)
-    return _preview_of(frame, texts, path.replace("\\", "/"), start=start, max_lines=max_lines)
+    if path is None:
+        path = busiest_file(frame) or next((p for p in codebase.files if _has_lines(codebase, p)), None)
+        if path is None:
+            msg = f"{codebase!r} has no file with lines to preview"
+            raise ValueError(msg)
+    else:
+        # KeyError naming the path when it is not in the codebase; an absolute path becomes its listed name.
+        path = codebase.report(path).path
+    return _preview_of(frame, texts, path, start=start, max_lines=max_lines)
+
+
+@TEXT
+def preview_text(
+    content: str | None = None,
+    path: str = "snippet.ts",
+    *,
+    start: int = 1,
+    max_lines: int = MAX_LINES,
+    **settings: Unpack[TextSettings],
+) -> Preview:
+    """The chunk boundaries of `content` as if it were the file `path` (its extension picks the parser)."""
+    if "text" in settings:  # the old name of `content`
+        warnings.warn("preview_text(text=...) is deprecated: pass content=", DeprecationWarning, stacklevel=2)
+        content = settings.pop("text")  # type: ignore[typeddict-item]
+    given = TEXT.read(settings)
+    if not isinstance(content, str):
+        msg = f"content must be str, got {type(content).__name__}; decode bytes first (e.g. data.decode('utf-8'))"
+        raise TypeError(msg)
+    codebase = engine.Codebase.from_texts({path: content}, languages=given.mode)
+    frame = chunk_frame(codebase, None, given)
+    texts = Texts(codebase=codebase, languages=codebase.languages)
+    return _preview_of(frame, texts, path, start=start, max_lines=max_lines)

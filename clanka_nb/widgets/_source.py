@@ -1,79 +1,32 @@
-"""What a viewer is given (nothing, a folder, a Codebase or a chunk frame) turned into chunks and text."""
+"""What a viewer shows: the chunk frame of a source (opened by `frames`' one opener) and the text behind it."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
-from .. import engine, frames
-from .._sample import sample_codebase
+from .. import engine
+from .._chunk_frames import frame_root
+from ..frames._chunks import chunk_frame
+from ..frames._source import Source, open_source
 
-Source = str | os.PathLike[str] | engine.Codebase | pd.DataFrame | None
-
-CHUNK_SETTINGS = ("chunk_size", "chunk_overlap", "chunk_max_characters")
-OPEN_SETTINGS = ("languages", "max_file_size", "workers")
-# Below this many files a process pool costs more than it saves.
-_POOL_FROM = 200
+__all__ = ["Source"]
 
 
-def check_settings(settings: Mapping[str, Any], allowed: tuple[str, ...] = CHUNK_SETTINGS + OPEN_SETTINGS) -> None:
-    unknown = sorted(set(settings) - set(allowed))
-    if unknown:
-        msg = f"unknown setting(s) {unknown}; the settings are {', '.join(allowed)}"
-        raise TypeError(msg)
-
-
-def frame_root(frame: pd.DataFrame) -> str | None:
-    """The folder a chunk frame's paths are relative to: `attrs["root"]`, else its one-valued `root` column.
-
-    Frames of many roots (`clanka_nb.dask`) carry a `root` column, which survives Parquet where a
-    per-root attribute would not; one frame shows one root at a time.
-    """
-    if "root" in frame.columns:
-        roots = frame["root"].dropna().unique()
-        if len(roots) > 1:
-            msg = (
-                f"this frame holds chunks of {len(roots)} roots (its `root` column); a viewer shows one: "
-                f"pass frame[frame['root'] == {str(roots[0])!r}]"
-            )
+def open_chunks(source: Source, settings: engine.Settings) -> Viewed:
+    """The chunk frame of `source` and its texts: a chunk frame given with no setting is shown as it is
+    (filtered or not), any other source is opened and chunked at `settings` (a frame's own as defaults)."""
+    if isinstance(source, pd.DataFrame) and not settings.given:
+        missing = {"path", "start_line", "end_line", "type"} - set(source.columns)
+        if missing:
+            msg = f"the frame has no {sorted(missing)} column(s); pass a frame from frames.chunk_codebase"
             raise ValueError(msg)
-        if len(roots) == 1:
-            return str(roots[0])
-    root = frame.attrs.get("root")
-    return None if root is None else str(root)
-
-
-def open_codebase(source: Source, **settings: Any) -> engine.Codebase:
-    """A parsed Codebase of `source` (the bundled sample when None); a Codebase is returned as is."""
-    check_settings(settings, OPEN_SETTINGS)
-    if isinstance(source, engine.Codebase):
-        languages = settings.get("languages")
-        if languages is not None and languages != source.languages:
-            msg = (
-                f"languages={languages!r} but the Codebase was parsed with {source.languages!r}; "
-                "leave languages out or build the Codebase again"
-            )
-            raise ValueError(msg)
-        return source
-    if isinstance(source, pd.DataFrame):
-        root = frame_root(source)
-        if root is None:
-            msg = "this chunk frame names no root (attrs or a root column), so it cannot be re-chunked; pass the folder"
-            raise ValueError(msg)
-        settings = {**settings, "languages": settings.get("languages") or source.attrs.get("languages")}
-        source = root
-    root = sample_codebase() if source is None else source
-    max_file_size = settings.get("max_file_size", "1M")
-    listed = engine.list_file_names(root, max_file_size=max_file_size)
-    workers = settings.get("workers")
-    if workers is None:
-        workers = 1 if len(listed) < _POOL_FROM else None
-    return engine.Codebase(root, paths=listed, workers=workers, languages=settings.get("languages") or "clanka")
+        return Viewed(source, Texts.of_frame(source), None)
+    codebase, opened = open_source(source, settings, progress=False)
+    return Viewed(chunk_frame(codebase, None, opened), Texts(codebase=codebase, languages=codebase.languages), codebase)
 
 
 def inside_root(path: str | os.PathLike[str] | None, root: str | None) -> str | None:
@@ -115,7 +68,7 @@ class Texts:
     def _read(self, path: str) -> engine.PreparedText | None:
         if self.root is None or not (self.root / path).is_file():
             return None
-        codebase = engine.Codebase(self.root, paths=[path], workers=1, languages=self.languages)
+        codebase = open_source(self.root, engine.Settings(languages=self.languages, workers=1), paths=[path]).codebase
         try:
             return codebase.text(path)
         except KeyError:
@@ -123,34 +76,12 @@ class Texts:
 
 
 @dataclass
-class Opened:
+class Viewed:
     """Chunks and where their text comes from."""
 
     frame: pd.DataFrame
     texts: Texts
     codebase: engine.Codebase | None
-
-
-def open_chunks(source: Source, **settings: Any) -> Opened:
-    """The chunk frame of `source` (chunked with `settings` unless it is a frame already) and its texts."""
-    check_settings(settings)
-    if isinstance(source, pd.DataFrame):
-        if settings:
-            msg = (
-                f"settings {sorted(settings)} were given with a chunk frame, which is chunked already; "
-                "pass the folder or Codebase to chunk it with these settings"
-            )
-            raise TypeError(msg)
-        missing = {"path", "start_line", "end_line", "type"} - set(source.columns)
-        if missing:
-            msg = f"the frame has no {sorted(missing)} column(s); pass a frame from frames.chunk_codebase"
-            raise ValueError(msg)
-        return Opened(source, Texts.of_frame(source), None)
-    chunk_settings = {k: v for k, v in settings.items() if k in CHUNK_SETTINGS}
-    open_settings = {k: v for k, v in settings.items() if k in OPEN_SETTINGS}
-    codebase = open_codebase(source, **open_settings)
-    frame = frames.chunk_codebase(codebase, progress=False, **chunk_settings)
-    return Opened(frame, Texts(codebase=codebase, languages=codebase.languages), codebase)
 
 
 def file_lines(texts: Texts, path: str, chunks: pd.DataFrame) -> tuple[list[str], list[bool] | None, str | None]:

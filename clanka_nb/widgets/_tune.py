@@ -6,19 +6,21 @@ import contextlib
 import time
 import warnings
 from html import escape
-from typing import Any
+from typing import Any, Unpack
 
 import ipywidgets as widgets
 import pandas as pd
 
 from .. import engine, frames
+from ..engine._settings import CHUNKING, SOURCE, ChunkingSettings, SourceSettings
 from ..frames._gc import paused_cycle_collection
+from ..frames._source import open_source
 from ..frames.probe import BM25Searcher, NoProbeQueriesWarning, ProbeSet, probe_columns
 from ..index import token_counter as resolve_counter
 from ._browser import settings_text
 from ._charts import render_histogram
 from ._preview import Preview, PreviewPane
-from ._source import OPEN_SETTINGS, Source, Texts, busiest_file, check_settings, file_lines, open_codebase
+from ._source import Source, Texts, busiest_file, file_lines
 from ._style import MUTED, TEXT, UI_FONT
 
 # (key, label, format) of the statistics shown; keys are columns of `frames.sweep`.
@@ -95,18 +97,17 @@ class Tuner(widgets.VBox):
     `probe_reason`: why the probe has no query (None when it has), shown in place of the scores.
     """
 
+    @CHUNKING
     def __init__(
         self,
         codebase: engine.Codebase,
         *,
         path: str | None = None,
-        chunk_size: int = 30,
-        chunk_overlap: int = 0,
-        chunk_max_characters: int | None = None,
         probe: bool = False,
         token_counter: object = None,
+        **settings: Unpack[ChunkingSettings],
     ) -> None:
-        settings = engine.ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)
+        settings = CHUNKING.read(settings).chunk
         self.token_counter = None if token_counter is None else resolve_counter(token_counter)
         self._probe_set: ProbeSet | None = None
         self._searcher = BM25Searcher()
@@ -289,24 +290,22 @@ class Tuner(widgets.VBox):
         )
 
 
+@SOURCE
 def tune(
-    source: Source = None, *, path: str | None = None, probe: bool = False, token_counter: object = None,
-    **settings: Any,
+    source: Source = None,
+    path: str | None = None,
+    *,
+    probe: bool = False,
+    token_counter: object = None,
+    **settings: Unpack[SourceSettings],
 ) -> Tuner:
-    """Open the tuning panel on `source` (a folder, an `engine.Codebase`, a chunk frame; the sample when None).
+    """Open the tuning panel on `source` (a folder, one file, an `engine.Codebase`, a chunk frame; the sample
+    when None).
 
     `path` picks the file to preview; `probe=True` starts with the retrieval probe on;
     `token_counter=` ("cl100k_base", a tiktoken encoding, a callable...) counts real tokens of the
-    embedding inputs instead of the chars/4 estimate;
-    `settings` are the starting chunk_size, chunk_overlap,
-    chunk_max_characters (a chunk frame's own settings otherwise) and, for a folder, languages,
-    max_file_size and workers.
+    embedding inputs instead of the chars/4 estimate. The chunk settings are where the sliders start
+    (a chunk frame's own where none is given).
     """
-    check_settings(settings)
-    start = {k: settings.pop(k) for k in ("chunk_size", "chunk_overlap", "chunk_max_characters") if k in settings}
-    if isinstance(source, pd.DataFrame):
-        for key in ("chunk_size", "chunk_overlap", "chunk_max_characters"):
-            if key in source.attrs:
-                start.setdefault(key, source.attrs[key])
-    codebase = open_codebase(source, **{k: v for k, v in settings.items() if k in OPEN_SETTINGS})
-    return Tuner(codebase, path=path, probe=probe, token_counter=token_counter, **start)
+    codebase, opened = open_source(source, SOURCE.read(settings, warn=False), progress=False)  # Tuner warns
+    return Tuner(codebase, path=path, probe=probe, token_counter=token_counter, **opened.chunking())

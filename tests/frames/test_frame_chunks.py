@@ -97,6 +97,7 @@ def test_attrs_hold_the_settings_and_root(tmp_path: Path) -> None:
     assert frame.attrs == {
         "root": str(tmp_path.resolve()),
         "languages": "clanka",
+        "max_file_size": "1M",
         "chunk_size": 3,
         "chunk_overlap": 2,
         "chunk_max_characters": None,

@@ -258,9 +258,13 @@ def test_a_frame_without_its_files_still_previews_from_chunk_contents(tmp_path: 
     assert preview.lines[first["start_line"] - 1] == first["content"].split("\n")[0]
 
 
-def test_settings_with_a_frame_are_refused(chunks: pd.DataFrame) -> None:
-    with pytest.raises(TypeError, match="chunked already"):
-        browse(chunks, chunk_size=10)
+def test_settings_with_a_frame_chunk_its_codebase_again(chunks: pd.DataFrame) -> None:
+    """A frame stands for its codebase: settings given with it chunk that again, the frame's own for the rest."""
+    again = browse(chunks, chunk_size=10)
+    assert again.data.attrs["chunk_size"] == 10
+    assert again.data.attrs["root"] == chunks.attrs["root"]
+    assert again.data.attrs["chunk_overlap"] == chunks.attrs["chunk_overlap"]
+    assert browse(chunks).data is chunks  # alone, the frame is shown as it is
     with pytest.raises(TypeError, match="unknown setting"):
         browse(None, chunk_sise=10)
 

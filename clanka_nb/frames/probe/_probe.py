@@ -6,18 +6,19 @@ import os
 import sys
 import warnings
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 import pandas as pd
 
 from ... import engine
 from ...engine._chunker import heads_of
+from ...engine._settings import OPENING, SOURCE, SourceSettings
 from .. import _columns
 from .._chunks import settings_attrs
 from .._gc import paused_cycle_collection
 from .._lines import LineIndex
-from .._progress import Progress
+from .._progress import ProgressBar
 from .._source import Source, open_source
 from ._index import Chunks, LineTokens, MaskedText
 from ._queries import check_queries, scan, target_arrays
@@ -123,21 +124,19 @@ class ProbeSet:
         return ids
 
 
+@OPENING
 def prepare_probe(
-    source: Source,
+    source: Source = None,
     queries: pd.DataFrame | None = None,
     *,
     mask: bool = True,
     paths: Iterable[str | os.PathLike[str]] | None = None,
-    max_file_size: str | int = "1M",
-    workers: int | None = None,
-    languages: str | None = None,
-    progress: Progress = None,
+    progress: ProgressBar = None,
+    **settings: Unpack[SourceSettings],
 ) -> ProbeSet:
     """Parse (unless `source` is a Codebase) and extract the queries once, for scoring many settings."""
-    codebase = open_source(source, paths=paths, max_file_size=max_file_size, workers=workers,
-                           languages=languages, progress=progress)
-    return ProbeSet(codebase, queries, mask=mask)
+    opened = open_source(source, OPENING.read(settings), paths=paths, progress=progress)
+    return ProbeSet(opened.codebase, queries, mask=mask)
 
 
 def _scores(prepared: ProbeSet, chunks: Chunks, ids: np.ndarray, k_max: int) -> tuple[np.ndarray, np.ndarray]:
@@ -233,26 +232,23 @@ def probe_columns(
             for name, value in values.items()}
 
 
+@SOURCE
 def probe(
-    source: Source,
+    source: Source = None,
     queries: pd.DataFrame | None = None,
+    *positional: Any,
     searcher: str | Searcher = "bm25",
     k: int | Iterable[int] = DEFAULT_K,
-    *,
-    chunk_size: int = 30,
-    chunk_overlap: int = 0,
-    chunk_max_characters: float | None = None,
     mask: bool = True,
     paths: Iterable[str | os.PathLike[str]] | None = None,
-    max_file_size: str | int = "1M",
-    workers: int | None = None,
-    languages: str | None = None,
-    progress: Progress = None,
+    progress: ProgressBar = None,
     embed: Embed | None = None,
+    **settings: Unpack[SourceSettings],
 ) -> pd.DataFrame:
     """How well search finds the code each query is about, with the chunks of one setting.
 
-    `source` is a folder or a parsed `engine.Codebase` (reused: nothing is parsed again).
+    `source` is a folder, one file, a parsed `engine.Codebase` (reused: nothing is parsed again), a
+    chunk frame (its codebase at its settings, unless given) or None for the sample.
     `queries` defaults to `probe_queries(source)`: one per documented declaration, the target
     being the declaration's code, in every language extended mode knows (whatever `languages`
     is: it only decides how the files are chunked). Or pass a frame with query, path,
@@ -271,9 +267,18 @@ def probe(
     of the target each chunk holds, summed, over the lines of those chunks; 0 when nothing was
     found): small chunks that hit count more than huge ones. `probe_summary(frame)` sums it up.
     """
+    if positional:  # probe(source, queries, searcher, k): the old order
+        if len(positional) > 2:
+            msg = f"probe() takes source and queries positionally, got {2 + len(positional)} positional arguments"
+            raise TypeError(msg)
+        warnings.warn(
+            "probe(source, queries, searcher, k) is deprecated: pass searcher= and k= by keyword",
+            DeprecationWarning, stacklevel=2,
+        )  # fmt: skip
+        searcher = positional[0]
+        k = positional[1] if len(positional) == 2 else k
     cutoffs = check_k(k)
     resolved = resolve_searcher(searcher_for(searcher, embed))
-    settings = engine.ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)
-    prepared = prepare_probe(source, queries, mask=mask, paths=paths, max_file_size=max_file_size,
-                             workers=workers, languages=languages, progress=progress)
-    return probe_frame(prepared, settings, resolved, cutoffs)
+    opened = open_source(source, SOURCE.read(settings), paths=paths, progress=progress)
+    prepared = ProbeSet(opened.codebase, queries, mask=mask)
+    return probe_frame(prepared, opened.settings.chunk, resolved, cutoffs)

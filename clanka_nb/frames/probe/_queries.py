@@ -5,14 +5,15 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Unpack
 
 import numpy as np
 import pandas as pd
 
 from ... import engine
+from ...engine._settings import OPENING, SourceSettings
 from .. import _columns
-from .._progress import Progress
+from .._progress import ProgressBar
 from .._source import Source, open_source
 from ._comments import doc_comment
 from ._query_text import MIN_WORDS, query_text
@@ -126,14 +127,13 @@ def scan(codebase: engine.Codebase) -> Scan:
     return Scan(frame, masks, reason)
 
 
+@OPENING
 def probe_queries(
-    source: Source,
+    source: Source = None,
     *,
     paths: Iterable[str | os.PathLike[str]] | None = None,
-    max_file_size: str | int = "1M",
-    workers: int | None = None,
-    languages: str | None = None,
-    progress: Progress = None,
+    progress: ProgressBar = None,
+    **settings: Unpack[SourceSettings],
 ) -> pd.DataFrame:
     """The queries the probe takes from the code itself: one per documented declaration.
 
@@ -152,9 +152,7 @@ def probe_queries(
     comment_start, comment_end (the comment's lines, which the probe masks out of the index).
     Pass this frame, filtered or edited, as `probe(..., queries=...)`.
     """
-    codebase = open_source(source, paths=paths, max_file_size=max_file_size, workers=workers,
-                           languages=languages, progress=progress)
-    return scan(codebase).queries
+    return scan(open_source(source, OPENING.read(settings), paths=paths, progress=progress).codebase).queries
 
 
 def check_queries(queries: pd.DataFrame, codebase: engine.Codebase) -> pd.DataFrame:

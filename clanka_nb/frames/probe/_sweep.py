@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Unpack
 
 import pandas as pd
 
 from ... import engine
-from .._progress import Progress
+from ..._chunk_frames import frame_settings
+from ...engine._settings import Settings
+from .._progress import ProgressBar
 from .._source import Source, open_source
-from .._sweep import Tokenizer, check_counters, sweep_settings, sweep_table
+from .._sweep import GRID, SWEEP, SweepSettings, Tokenizer, check_counters, chunk_grid, sweep_table
 from ._probe import ProbeSet, probe_columns
 from ._search import Embed, Searcher, resolve_searcher, searcher_for
 
@@ -35,23 +38,19 @@ class ProbeScorer:
         return out
 
 
+@SWEEP
 def sweep(
-    source: Source,
+    source: Source = None,
     *,
-    chunk_size: int | Iterable[int] = (10, 20, 30, 40, 60),
-    chunk_overlap: int | Iterable[int] = (0,),
-    chunk_max_characters: float | Iterable[float | None] | None = (None,),
-    tokenizer: Tokenizer | None = None,
-    max_file_size: str | int = "1M",
-    workers: int | None = None,
-    progress: Progress = None,
-    languages: str | None = None,
+    token_counter: object = None,
+    token_limit: int | None = None,
     probe: bool = False,
     searcher: str | Searcher = "bm25",
     k: int | Iterable[int] = (1, 5, 10),
     embed: Embed | None = None,
-    token_counter: object = None,
-    token_limit: int | None = None,
+    progress: ProgressBar = None,
+    tokenizer: Tokenizer | None = None,
+    **settings: Unpack[SweepSettings],
 ) -> pd.DataFrame:
     """One row per combination of the settings (in `itertools.product` order), parsing the code once.
 
@@ -59,10 +58,11 @@ def sweep(
     it: floored, NA for no limit), effective_size / effective_overlap (after the engine's clamping)
     and `clamped` (True when they differ from the request: such rows are kept, not merged, even
     when two rows end up with the same effective settings); chunks; mean, median and p95 of chunk
-    lines and characters; tokens (characters / 4, or `tokenizer(content)` per chunk) as mean, p95
-    and total; split_declarations (share of the declarations of AST-chunked files that do not fit
-    in one chunk); coverage (share of meaningful lines in some chunk); duplication (lines summed
-    over chunks / distinct lines in some chunk: 1.0 means no line is embedded twice); seconds.
+    lines and characters; tokens (characters / 4, or with `token_counter=` the tokens of each chunk's
+    embedding input) as mean, p95 and total; split_declarations (share of the declarations of
+    AST-chunked files that do not fit in one chunk); coverage (share of meaningful lines in some
+    chunk); duplication (lines summed over chunks / distinct lines in some chunk: 1.0 means no line
+    is embedded twice); seconds.
 
     With `probe=True`, also how well search finds documented code at each setting (see
     `clanka_nb.probe`): queries, recall@<k> for each cut-off in `k`, mrr and precision, scored
@@ -71,21 +71,34 @@ def sweep(
     (whose line windows are then what is scored). With no query the probe columns are NA, a
     `NoProbeQueriesWarning` says why, and so does `attrs["probe_reason"]`.
     `token_counter=` (a callable, a tiktoken encoding, a `tokenizers.Tokenizer` or "cl100k_base")
-    counts the tokens of each chunk's embedding input instead, and `token_limit=` adds `over_limit`,
-    the share of chunks over that many tokens.
+    counts the tokens of each chunk's embedding input, and `token_limit=` adds `over_limit`, the
+    share of chunks over that many tokens. (`tokenizer=`, a count of each chunk's content alone, is
+    deprecated: pass `token_counter=`.)
+    A chunk frame as the source gives its own chunk settings where none is passed (one row).
     `embed=` (an embedder) scores with vector search over an index of each setting instead;
     inputs shared between settings are embedded once, and `attrs["embedded"]` says how many were.
     """
-    settings = sweep_settings(chunk_size, chunk_overlap, chunk_max_characters)
+    values = SWEEP.values(settings)
+    if isinstance(source, pd.DataFrame):  # a frame's own chunk settings are the grid where none is given
+        values.update({name: value for name, value in frame_settings(source).items()
+                       if name in GRID and name not in settings})  # fmt: skip
+    chunk_settings = chunk_grid(values)
+    opening = Settings.read({name: value for name, value in settings.items() if name not in GRID})
+    if tokenizer is not None:
+        warnings.warn(
+            "sweep(tokenizer=...) is deprecated: pass token_counter= (a callable, a tiktoken encoding or "
+            "'cl100k_base'), which counts the tokens of each chunk's embedding input, what clanka embeds",
+            DeprecationWarning, stacklevel=2,
+        )  # fmt: skip
     counter, limit = check_counters(tokenizer, token_counter, token_limit)
     if embed is not None and not probe:
         msg = "embed= is the probe's embedder: pass probe=True with it"
         raise ValueError(msg)
     engine_searcher = resolve_searcher(searcher_for(searcher, embed)) if probe else None
     started = time.perf_counter()
-    codebase = open_source(source, max_file_size=max_file_size, workers=workers, languages=languages, progress=progress)
+    codebase = open_source(source, opening, progress=progress).codebase
     scorer = None if engine_searcher is None else ProbeScorer(codebase, engine_searcher, k, embed is not None)
     return sweep_table(
-        codebase, settings, tokenizer=tokenizer, counter=counter, limit=limit, progress=progress, started=started,
-        scorer=scorer,
+        codebase, chunk_settings, tokenizer=tokenizer, counter=counter, limit=limit, progress=progress,
+        started=started, scorer=scorer,
     )

@@ -1,0 +1,228 @@
+"""One way in: every public function that takes a source takes all five kinds, and settings are one type."""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, get_type_hints
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import clanka_nb as cn
+from clanka_nb import engine
+from clanka_nb.engine._settings import (
+    CHUNKING,
+    SETTING_NAMES,
+    SOURCE,
+    TEXT,
+    ChunkingSettings,
+    Settings,
+    SourceSettings,
+    TextSettings,
+)
+
+CODE = """/** Adds two numbers together for the ledger totals. */
+export function add(a: number, b: number) {
+  return a + b;
+}
+
+/** Formats a price with its currency symbol for the shop. */
+export function price(p: number) {
+  const text = `$${p}`;
+  return text;
+}
+"""
+FILE = "ledger.ts"
+SIZE = {"chunk_size": 4, "chunk_overlap": 1}  # given to every call that chunks: a frame's own would be 30
+
+# Top-level names that take no source, and why; every other name must be in CALLS below.
+NO_SOURCE = {
+    "BM25Searcher", "EmbeddingSearcher", "IndexSearcher", "VectorCache", "embedders",  # searchers, embedders
+    "CodeChunk", "SettingClampedWarning",  # types
+    "Codebase",  # a source itself
+    "chunk_text", "preview_text", "embedding_input",  # a text or a chunk, not a source
+    "churn", "churn_files",  # a git repository and its history, not a source
+    "churn_summary", "plot_churn", "plot_chunk_sizes", "plot_sweep", "probe_summary",  # results of other calls
+    "list_files",  # the engine's listing of a folder (returns names, no chunks)
+    "open_index", "search_panel",  # an index database
+    "sample_codebase",  # gives the sample's path
+}  # fmt: skip
+
+
+def _frame(value: pd.DataFrame) -> pd.DataFrame:
+    # Times differ from run to run; everything else must be equal.
+    return value.drop(columns=[c for c in value.columns if c == "seconds"]).reset_index(drop=True)
+
+
+def _same(a: Any, b: Any) -> None:
+    if isinstance(a, pd.DataFrame):
+        pd.testing.assert_frame_equal(_frame(a), _frame(b))
+        assert {k: v for k, v in a.attrs.items() if k != "parse_seconds"} == {
+            k: v for k, v in b.attrs.items() if k != "parse_seconds"
+        }
+    else:
+        assert a == b
+
+
+CALLS: dict[str, Callable[[Any, str | None], Any]] = {
+    "chunk_codebase": lambda s, f: cn.chunk_codebase(s, progress=False, **SIZE),
+    "chunk_files": lambda s, f: cn.chunk_files(s, [f], progress=False, **SIZE),
+    "chunk_file": lambda s, f: cn.chunk_file(s, f, **SIZE),
+    "files": lambda s, f: cn.files(s, progress=False, **SIZE),
+    "coverage": lambda s, f: cn.coverage(s, progress=False, **SIZE),
+    "line_coverage": lambda s, f: cn.line_coverage(s, progress=False, **SIZE),
+    "sweep": lambda s, f: cn.sweep(s, progress=False, chunk_size=[4, 8], chunk_overlap=[1], probe=True),
+    "probe": lambda s, f: cn.probe(s, progress=False, **SIZE),
+    "probe_queries": lambda s, f: cn.probe_queries(s, progress=False),
+    "explain": lambda s, f: cn.explain(s, f, **SIZE),
+    "browse": lambda s, f: _frame(cn.browse(s, **SIZE).data).to_dict("list"),
+    "preview": lambda s, f: cn.preview(s, f, **SIZE).html,
+    "tune": lambda s, f: _tuner_of(s, f),
+    "compare": lambda s, f: cn.compare(s, f, a={"chunk_size": 4}, b={"chunk_size": 8}).html,
+    "SemanticIndex": lambda s, f: [c.content for c in cn.SemanticIndex(s, embed=_embed, **SIZE).chunks()],
+}
+
+
+def _tuner_of(source: Any, path: str | None) -> Any:
+    tuner = cn.tune(source, path, **SIZE)
+    stats = {k: v for k, v in tuner.stats.items() if k != "seconds"}
+    return (sorted(stats.items()), tuner.preview.preview.path if tuner.preview.preview else None)
+
+
+def _embed(texts: list[str]) -> np.ndarray:
+    return np.ones((len(texts), 4), dtype=np.float32)
+
+
+def test_every_top_level_name_is_either_called_with_every_source_or_excluded() -> None:
+    assert set(CALLS) | NO_SOURCE == set(cn.__all__)
+    assert not set(CALLS) & NO_SOURCE
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("one") / "repo"
+    root.mkdir()
+    (root / FILE).write_text(CODE)
+    return root
+
+
+def _kinds(folder: Path) -> dict[str, Any]:
+    return {
+        "folder": str(folder),
+        "file": folder / FILE,
+        "codebase": engine.Codebase(folder),
+        "frame": cn.chunk_codebase(folder, progress=False),  # at its own (default) settings: SIZE overrides
+    }
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_each_kind_of_source_gives_the_same_result(name: str, folder: Path) -> None:
+    call = CALLS[name]
+    kinds = _kinds(folder)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the probe's "no query" warning is not what this test is about
+        results = {kind: call(source, FILE) for kind, source in kinds.items()}
+        first = results.pop("folder")
+        for kind, result in results.items():
+            try:
+                _same(first, result)
+            except AssertionError as error:
+                raise AssertionError(f"{name}: {kind} differs from the folder: {error}") from None
+        # None is the sample codebase, as its folder.
+        sample = cn.sample_codebase()
+        one_file = ("chunk_files", "chunk_file", "explain", "preview", "tune", "compare")
+        path = "src/models.ts" if name in one_file else None
+        _same(call(sample, path), call(None, path))
+
+
+def test_a_frame_stands_for_its_codebase_at_its_own_settings(folder: Path) -> None:
+    frame = cn.chunk_codebase(folder, chunk_size=5, chunk_overlap=2, languages="extended", progress=False)
+    again = cn.chunk_codebase(frame, progress=False)
+    _same(again, frame)
+    assert cn.chunk_codebase(frame, chunk_size=7, progress=False).attrs["chunk_overlap"] == 2
+    with pytest.raises(ValueError, match="the frame was chunked with languages='extended'"):
+        cn.files(frame, languages="clanka")
+    edited = frame.copy()
+    edited.attrs["requested_chunk_size"] = "thirty"
+    with pytest.raises(TypeError, match="chunk_size must be an int"):
+        cn.files(edited)
+    assert cn.files(edited, chunk_size=5).attrs["chunk_size"] == 5  # a setting passed wins over the frame's
+    rootless = frame.copy()
+    rootless.attrs.pop("root")
+    with pytest.raises(ValueError, match="names no root"):
+        cn.sweep(rootless)
+
+
+def test_settings_are_one_type_with_one_set_of_defaults() -> None:
+    fields = {name: hint for name, hint in get_type_hints(Settings).items() if name != "given"}
+    assert get_type_hints(SourceSettings) == fields
+    assert tuple(get_type_hints(TextSettings)) == TEXT.names
+    assert tuple(get_type_hints(ChunkingSettings)) == CHUNKING.names
+    assert SOURCE.names == SETTING_NAMES
+    defaults = Settings()
+    every = (cn.chunk_codebase, cn.files, cn.coverage, cn.line_coverage, cn.probe, cn.browse, cn.tune,
+             engine.chunk_codebase)
+    for function in every:
+        parameters = inspect.signature(function).parameters
+        for name in SETTING_NAMES:  # every setting shown, with the one default
+            assert parameters[name].kind is inspect.Parameter.KEYWORD_ONLY
+            assert parameters[name].default == getattr(defaults, name), (function.__name__, name)
+    assert inspect.signature(cn.SemanticIndex).parameters["chunk_max_characters"].default == 10_000
+    assert inspect.signature(cn.churn).parameters["chunk_max_characters"].default == 10_000
+    assert inspect.signature(cn.sweep).parameters["chunk_size"].default == (10, 20, 30, 40, 60)
+    for function in (engine.chunk_file_content, engine.chunk_file, cn.chunk_text, cn.chunk_file, cn.explain):
+        assert [n for n in inspect.signature(function).parameters if n in SETTING_NAMES] == list(TEXT.names)
+
+
+def test_languages_none_is_the_default_mode_everywhere(folder: Path) -> None:
+    assert engine.Codebase(folder, languages=None).languages == "clanka"
+    assert engine.Codebase.from_texts({"a.ts": "const a = 1;"}, languages=None).languages == "clanka"
+    assert inspect.signature(engine.Codebase).parameters["languages"].default is None
+    assert cn.chunk_text("def f():\n    return 1\n", "a.py").attrs["languages"] == "clanka"
+    extended = engine.Codebase(folder, languages="extended")
+    assert cn.chunk_codebase(extended, progress=False).attrs["languages"] == "extended"  # a Codebase's own
+
+
+def test_bad_settings_fail_once_with_the_fix_everywhere() -> None:
+    for function in (cn.chunk_codebase, cn.files, cn.sweep, cn.browse, cn.tune, cn.preview, cn.probe_queries):
+        with pytest.raises(TypeError, match="unknown setting"):
+            function(None, chunk_sise=10)
+    with pytest.raises(ValueError, match="max_file_size"):
+        cn.files(None, max_file_size="lots")
+    with pytest.raises(ValueError, match="workers must be at least 1"):
+        cn.browse(None, workers=0)
+    with pytest.raises(ValueError, match="languages must be 'clanka'"):
+        cn.chunk_codebase(None, languages="python")
+
+
+def test_output_is_the_same_whatever_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    from clanka_nb.engine import _codebase
+
+    monkeypatch.setattr(_codebase, "MIN_FILES_FOR_PROCESSES", 2)  # so workers=2 really starts processes
+    base = cn.chunk_codebase(None, workers=1, progress=False)
+    for workers in (None, 2):
+        _same(cn.chunk_codebase(None, workers=workers, progress=False), base)
+        _same(cn.files(None, workers=workers, progress=False), cn.files(None, workers=1, progress=False))
+
+
+def test_old_spellings_still_work_with_a_deprecation_warning(folder: Path) -> None:
+    with pytest.warns(DeprecationWarning, match="token_counter"):
+        old = cn.sweep(folder, tokenizer=len, chunk_size=[4], progress=False)
+    assert old.attrs["tokens"] == "len"
+    with pytest.warns(DeprecationWarning, match="searcher= and k= by keyword"):
+        positional = cn.probe(folder, None, "bm25", 5, progress=False, **SIZE)
+    _same(positional, cn.probe(folder, None, searcher="bm25", k=5, progress=False, **SIZE))
+    with pytest.warns(DeprecationWarning, match=r"compare\(source, path, a=..., b=...\)"):
+        view = cn.compare(folder, {"chunk_size": 4}, {"chunk_size": 8}, FILE)
+    assert view.html == cn.compare(folder, FILE, a={"chunk_size": 4}, b={"chunk_size": 8}).html
+    with pytest.warns(DeprecationWarning, match="content="):
+        text = cn.preview_text(text=CODE, path=FILE)
+    assert text.html == cn.preview_text(CODE, FILE).html
+
+
+def test_all_is_built_from_the_one_table() -> None:
+    assert sorted(cn.__all__) == sorted(cn._EXPORTS)
