@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 import warnings
@@ -39,6 +40,21 @@ STAT_ROWS: tuple[tuple[str, str, str], ...] = (
     ("precision", "search precision@5 (probe)", "{:.1%}"),
 )
 PROBE_STATS = frozenset({"recall@5", "mrr", "precision"})
+
+# Seconds after an update during which further moves from the browser are gathered into one update.
+DEBOUNCE = 0.1
+
+
+def _from_browser(control: widgets.Widget) -> bool:
+    """Whether the change being notified came from the browser (ipywidgets locks the property while it sets it)."""
+    return "value" in getattr(control, "_property_lock", {})
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:  # a plain script: no kernel loop to come back to
+        return None
 
 
 def _fmt(value: Any, pattern: str) -> str:
@@ -87,6 +103,10 @@ class Tuner(widgets.VBox):
     Controls: `chunk_size`, `chunk_overlap` (bounded by chunk_size - 1), `max_characters` with its
     switch `limit_characters`, `file_picker`. Sliders update on release (`continuous_update=False`:
     a drag sends one value, so the kernel never queues updates for positions already left behind).
+    Moves from the browser are debounced: one arriving within `debounce` seconds of the last update
+    (keys held down, quick releases, messages queued while an update ran) only schedules an update
+    at the end of that window, which reads the settings then, so later moves join it and none is
+    computed for a position already left behind. Changes made in code update at once.
     State: `.settings` (`engine.ChunkSettings`), `.frame` (all chunks at the settings, with their
     text, built when first read: an update itself works from the engine's spans), `.file_frame`
     (the picked file's), `.stats` (the `frames.sweep` row of the settings), `.before` (the previous stats),
@@ -117,6 +137,9 @@ class Tuner(widgets.VBox):
         self._frame: pd.DataFrame | None = None
         self._shown = settings  # the settings of the last update
         self._busy = False
+        self.debounce = DEBOUNCE
+        self._pending: asyncio.TimerHandle | None = None  # the update a debounced move scheduled
+        self._done = 0.0  # time.monotonic() at the end of the last update
         self.stats: dict[str, Any] = {}
         self.before: dict[str, Any] | None = None
         self.seconds = 0.0
@@ -207,6 +230,24 @@ class Tuner(widgets.VBox):
             finally:
                 self._busy = False
         self.max_characters.disabled = not self.limit_characters.value
+        self._request_update(change["owner"])
+
+    def _request_update(self, control: widgets.Widget) -> None:
+        """Update now, or, for a move from the browser soon after the last update, once its window ends."""
+        loop = _running_loop()
+        if loop is None or not _from_browser(control):
+            self.update()
+            return
+        if self._pending is not None:
+            return  # the scheduled update will read this move's settings
+        wait = self._done + self.debounce - time.monotonic()
+        if wait <= 0:
+            self.update()
+        else:
+            self._pending = loop.call_later(wait, self._run_pending)
+
+    def _run_pending(self) -> None:
+        self._pending = None
         self.update()
 
     def _on_file(self, _change: Any) -> None:
@@ -235,6 +276,9 @@ class Tuner(widgets.VBox):
     def update(self) -> None:
         """Re-chunk the parsed codebase at the current settings and redraw statistics, histogram and preview."""
         started = time.perf_counter()
+        if self._pending is not None:  # this update reads the latest settings already
+            self._pending.cancel()
+            self._pending = None
         settings = self.settings
         self._shown, self._frame = settings, None
         if self.stats:
@@ -261,8 +305,10 @@ class Tuner(widgets.VBox):
             self._show_file()
         self.seconds = time.perf_counter() - started
         self.stats_html.value = render_stats(self.stats, self.before) + (
-            f'<div style="{UI_FONT};color:{MUTED};margin-top:4px">updated in {self.seconds * 1000:.0f} ms</div>'
+            f'<div data-update-ms="{self.seconds * 1000:.1f}" style="{UI_FONT};color:{MUTED};margin-top:4px">'
+            f"updated in {self.seconds * 1000:.0f} ms</div>"
         )
+        self._done = time.monotonic()
 
     def _show_file(self) -> None:
         path = self.file_picker.value
