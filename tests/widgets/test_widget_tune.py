@@ -268,3 +268,16 @@ def test_after_slider_moves_frame_and_file_frame_are_the_chunk_frame_at_the_sett
         )
         assert f">{len(expected):,}</td>" in tuner.stats_html.value
         pd.testing.assert_frame_equal(tuner.frame, expected)
+
+
+def test_the_preview_of_a_long_file_is_a_short_page_with_page_buttons(tmp_path: Path) -> None:
+    from clanka_nb.widgets._tune import PAGE_LINES
+
+    (tmp_path / "long.ts").write_text("".join(f"export const value{i} = {i};\n" for i in range(PAGE_LINES * 3)))
+    tuner = Tuner(engine.Codebase(tmp_path), chunk_size=10)
+    shown = parse(tuner.preview.html.value)
+    assert len(shown.find_all("data-line")) == PAGE_LINES
+    assert tuner.preview.pager.layout.display == "flex" and tuner.preview.prev_button.disabled
+    tuner.preview.next_button.click()
+    first = parse(tuner.preview.html.value).find_all("data-line")[0]
+    assert first.attrs["data-line"] == str(PAGE_LINES + 1)
