@@ -10,6 +10,7 @@ import pandas as pd
 from .. import engine
 from ._declarations import Declarations
 from ._lines import LineIndex, span_positions
+from ._segments import SegmentPlan
 
 CHARACTERS_PER_TOKEN = 4
 
@@ -53,6 +54,7 @@ class CodebaseStats:
         self.index = LineIndex(codebase, codebase.files)
         self.declarations = Declarations(self.index)
         self._file_index = {path: i for i, path in enumerate(self.index.paths)}
+        self._plan: SegmentPlan | None = None  # built on the first update that can use it
 
     def row(
         self,
@@ -106,9 +108,24 @@ class CodebaseStats:
         From the engine's spans: no chunk text is joined. `whole` keeps the spans of files whose
         declarations no setting splits; pass the same dict on every call to reuse them.
         """
-        walked = spans_reusing(codebase, self.index, self.declarations, settings, whole)
-        starts, ends = span_positions(self.index, [spans for spans, _ in walked])
-        ast_files = np.array([chunker == "ast" for _, chunker in walked], dtype=bool)
+        if settings.chunk_max_characters is not None:  # cuts depend on the text: the engine, file by file
+            walked = spans_reusing(codebase, self.index, self.declarations, settings, whole)
+            starts, ends = span_positions(self.index, [spans for spans, _ in walked])
+            ast_files = np.array([chunker == "ast" for _, chunker in walked], dtype=bool)
+            return self.row(settings, starts, ends, ast_files), ends - starts + 1
+        if self._plan is None:
+            self._plan = SegmentPlan(self.index)
+        starts, ends, counts = self._plan.spans(settings)
+        ast_files = counts > 0
+        # Files with no declaration chunk: line windows (or nothing), as the engine makes them.
+        rest = np.flatnonzero(~ast_files).tolist()
+        walked = [codebase.file_spans(self.index.paths[i], settings) for i in rest]
+        if rest:
+            shift = np.repeat(self.index.offsets[rest] - 1, [len(spans) for spans, _ in walked])
+            flat = np.array([span for spans, _ in walked for span in spans], dtype=np.int64).reshape(-1, 2)
+            starts = np.concatenate([starts, flat[:, 0] + shift])
+            ends = np.concatenate([ends, flat[:, 1] + shift])
+            ast_files[rest] = [chunker == "ast" for _, chunker in walked]
         return self.row(settings, starts, ends, ast_files), ends - starts + 1
 
     def frame_row(self, frame: pd.DataFrame, settings: engine.ChunkSettings) -> dict[str, Any]:

@@ -139,6 +139,7 @@ class Tuner(widgets.VBox):
         self._stats = frames.CodebaseStats(codebase)
         self._whole: dict[int, Any] = {}  # spans of files no setting splits, reused by every update
         self._frame: pd.DataFrame | None = None
+        self._lines: tuple[str, list[str], list[bool] | None, str | None] | None = None  # the picked file's
         self._shown = settings  # the settings of the last update
         self._busy = False
         self.debounce = DEBOUNCE
@@ -332,7 +333,10 @@ class Tuner(widgets.VBox):
                 self.codebase, [path], chunk_size=settings.requested_size, chunk_overlap=settings.requested_overlap,
                 chunk_max_characters=settings.chunk_max_characters, token_counter=self.token_counter,
             )  # fmt: skip
-        lines, flags, note = file_lines(self.texts, path, self.file_frame)
+        if self._lines is None or self._lines[0] != path:
+            # The codebase does not change under the panel: a file's lines and flags hold for every move.
+            self._lines = (path, *file_lines(self.texts, path, self.file_frame))
+        _, lines, flags, note = self._lines
         language = engine.language_of(path)
         self.preview.show(
             Preview(lines, self.file_frame, path=path, language=language, meaningful=flags, note=note, height=460,
