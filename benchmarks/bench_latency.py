@@ -4,8 +4,8 @@
     python benchmarks/bench_latency.py --releases 9 # more releases per codebase (the median is kept)
 
 Target (issue 17): under 300 ms on the sample and on three.js. The baseline, measured in the same
-releases, is the panel's own update in the kernel (what it reports as "updated in"); the rest is
-the widget messages' round trip and the page drawing the new histogram, preview and statistics.
+releases, is the panel's whole update in the kernel (what it reports as "updated in"). The panel
+sends the statistics first; the time until the histogram and preview are drawn too is printed beside.
 Uses the browser tests' harness (tests/browser/_latency.py): needs Chromium and the test extra.
 """
 
@@ -34,19 +34,20 @@ def measure(page, server, source: Path | None, label: str, releases: int) -> Non
     started = time.perf_counter()
     open_tuner(page, server, source, name=f"latency-{label}.ipynb")
     print(f"{label}: panel opened in {time.perf_counter() - started:.1f} s (notebook run included)")
-    latencies, kernels = [], []
+    latencies, drawn, kernels = [], [], []
     for i in range(releases):
         time.sleep(0.5)  # past the panel's debounce window: each release is answered on its own
         release = release_chunk_size(page, FRACTIONS[i % len(FRACTIONS)])
         latencies.append(release.latency_ms)
+        drawn.append(release.drawn_ms)
         kernels.append(release.kernel_ms)
-        print(f"  chunk_size={release.chunk_size:<4} release -> statistics {release.latency_ms:6.0f} ms   "
-              f"kernel update {release.kernel_ms:5.0f} ms")
-    latency, kernel = statistics.median(latencies), statistics.median(kernels)
+        print(f"  chunk_size={release.chunk_size:<4} release -> statistics {release.latency_ms:6.0f} ms, "
+              f"all drawn {release.drawn_ms:6.0f} ms   kernel update {release.kernel_ms:5.0f} ms")
+    latency, kernel, whole = statistics.median(latencies), statistics.median(kernels), statistics.median(drawn)
     verdict = "met" if latency < 300 else "MISSED"
     print(f"{label}: median release -> statistics {latency:.0f} ms (max {max(latencies):.0f}), target < 300 ms: "
-          f"{verdict}; kernel update alone {kernel:.0f} ms ({latency / kernel:.1f}x), the rest "
-          f"{latency - kernel:.0f} ms\n")
+          f"{verdict}; baseline, the kernel's whole update: {kernel:.0f} ms ({latency / kernel:.1f}x); "
+          f"release -> everything drawn (histogram, preview): {whole:.0f} ms ({whole / kernel:.1f}x)\n")
 
 
 def main() -> None:

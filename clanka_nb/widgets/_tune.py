@@ -114,7 +114,8 @@ class Tuner(widgets.VBox):
     State: `.settings` (`engine.ChunkSettings`), `.frame` (all chunks at the settings, with their
     text, built when first read: an update itself works from the engine's spans), `.file_frame`
     (the picked file's), `.stats` (the `frames.sweep` row of the settings), `.before` (the previous stats),
-    `.seconds` (time of the last update). `update()` recomputes everything. With the `probe`
+    `.seconds` (time of the last update, shown in `.timing`), `.updates` (how many were made).
+    `update()` recomputes everything. With the `probe`
     checkbox on, `.stats` also holds the retrieval probe's recall@k, mrr and precision, and
     `probe_reason`: why the probe has no query (None when it has), shown in place of the scores.
     """
@@ -143,6 +144,7 @@ class Tuner(widgets.VBox):
         self._shown = settings  # the settings of the last update
         self._busy = False
         self.debounce = DEBOUNCE
+        self.updates = 0  # updates made so far
         self._pending: asyncio.TimerHandle | None = None  # the update a debounced move scheduled
         self._done = 0.0  # time.monotonic() at the end of the last update
         self.stats: dict[str, Any] = {}
@@ -177,6 +179,7 @@ class Tuner(widgets.VBox):
             layout=widgets.Layout(width="400px"),
         )  # fmt: skip
         self.stats_html = widgets.HTML(layout=widgets.Layout(margin="0 0 0 24px"))
+        self.timing = widgets.HTML(layout=widgets.Layout(margin="0 0 0 24px"))  # the last update's time
         self.histogram = widgets.HTML()
         self.preview = PreviewPane()
         for control in (self.chunk_size, self.chunk_overlap, self.limit_characters, self.max_characters, self.probe):
@@ -187,7 +190,7 @@ class Tuner(widgets.VBox):
              self.file_picker, self.probe],
         )  # fmt: skip
         top = widgets.HBox(
-            [widgets.VBox([controls, self.histogram]), self.stats_html],
+            [widgets.VBox([controls, self.histogram]), widgets.VBox([self.stats_html, self.timing])],
             layout=widgets.Layout(flex_flow="row wrap"),
         )
         super().__init__([top, self.preview])
@@ -304,13 +307,17 @@ class Tuner(widgets.VBox):
                     self._probe_set = ProbeSet(self.codebase)  # queries extracted once for the panel's life
             self.stats.update(probe_columns(self._probe_set, settings, self._searcher))
             self.stats["probe_reason"] = self._probe_set.reason
+        # The numbers first (what a move is for): the browser shows them before the drawing that follows.
+        self.stats_html.value = render_stats(self.stats, self.before)
         self.histogram.value = render_histogram(lines, marker=settings.chunk_size)
         # The picked file's chunks and their drawing are many small objects too; a token counter is user code.
         with paused_cycle_collection() if self.token_counter is None else contextlib.nullcontext():
             self._show_file()
         self.seconds = time.perf_counter() - started
-        self.stats_html.value = render_stats(self.stats, self.before) + (
-            f'<div data-update-ms="{self.seconds * 1000:.1f}" style="{UI_FONT};color:{MUTED};margin-top:4px">'
+        self.updates += 1
+        self.timing.value = (  # last: in the browser, this changes once everything before it is drawn
+            f'<div data-update="{self.updates}" data-update-ms="{self.seconds * 1000:.1f}" '
+            f'style="{UI_FONT};color:{MUTED};margin-top:4px">'
             f"updated in {self.seconds * 1000:.0f} ms</div>"
         )
         self._done = time.monotonic()

@@ -3,8 +3,8 @@
 Shared by tests/browser/test_tune_latency.py (one release on the sample, checked against the chunk
 frame) and benchmarks/bench_latency.py (several releases on the sample and on three.js). The clock is
 the page's: `performance.now()` at the pointer's release (a capturing listener, before the slider
-sees it) and again when a MutationObserver sees the statistics' text change, so Playwright's own
-round trips are not counted.
+sees it), when a MutationObserver sees the statistics' text change, and when the update's last
+widget (its timing) changes, so Playwright's own round trips are not counted.
 """
 
 from __future__ import annotations
@@ -18,17 +18,23 @@ from ._lab import LabServer, open_and_run_all
 PANEL = "#jp-main-dock-panel .jp-NotebookPanel:not(.lm-mod-hidden)"
 TUNE = f"{PANEL} .clanka-tune"
 STATS = f"{TUNE} [data-clanka=stats]"
+TIMING = f"{TUNE} [data-update]"
 
-_ARM = """([tune, stats]) => {
-    const state = {up: null, changed: null, old: document.querySelector(stats).innerText};
+_ARM = """([tune, stats, timing]) => {
+    const state = {up: null, changed: null, drawn: null, old: document.querySelector(stats).innerText,
+                   update: document.querySelector(timing).dataset.update};
     window.__release = state;
     const up = () => { if (state.up === null) state.up = performance.now(); };
     document.addEventListener('pointerup', up, {capture: true, once: true});
     document.addEventListener('mouseup', up, {capture: true, once: true});
     const observer = new MutationObserver(() => {
         const el = document.querySelector(stats);
-        if (state.up !== null && el && el.innerText !== state.old) {
+        if (state.up !== null && state.changed === null && el && el.innerText !== state.old) {
             state.changed = performance.now();
+        }
+        const done = document.querySelector(timing);
+        if (state.up !== null && done && done.dataset.update !== state.update) {
+            state.drawn = performance.now();  // the update's last widget: everything before it is drawn
             observer.disconnect();
         }
     });
@@ -42,6 +48,7 @@ class Release:
 
     chunk_size: int
     latency_ms: float  # pointer released -> statistics text changed, in the page
+    drawn_ms: float  # pointer released -> the whole update drawn (histogram and preview too)
     kernel_ms: float  # the panel's update in the kernel (its `seconds`), as it reports it
     stats_text: str
 
@@ -84,15 +91,19 @@ def release_chunk_size(page, fraction: float, *, timeout: float = 30.0) -> Relea
     page.mouse.move(handle_box["x"] + handle_box["width"] / 2, y)
     page.mouse.down()
     page.mouse.move(track_box["x"] + track_box["width"] * fraction, y, steps=8)
-    page.evaluate(_ARM, [TUNE, STATS])
+    page.evaluate(_ARM, [TUNE, STATS, TIMING])
     page.mouse.up()
-    page.wait_for_function("() => window.__release.changed !== null", timeout=timeout * 1000, polling=20)
+    page.wait_for_function(
+        "() => window.__release.changed !== null && window.__release.drawn !== null",
+        timeout=timeout * 1000, polling=20,
+    )
     state = page.evaluate("() => window.__release")
     size = int(slider.locator(".widget-readout").inner_text().strip())
-    kernel = page.locator(f"{TUNE} [data-update-ms]").get_attribute("data-update-ms")
+    kernel = page.locator(TIMING).get_attribute("data-update-ms")
     return Release(
         chunk_size=size,
         latency_ms=state["changed"] - state["up"],
+        drawn_ms=state["drawn"] - state["up"],
         kernel_ms=float(kernel or "nan"),
         stats_text=page.locator(STATS).inner_text(),
     )
