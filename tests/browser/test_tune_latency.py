@@ -51,3 +51,33 @@ def test_releasing_chunk_size_shows_the_new_settings_statistics(
     for release in releases:
         print(f"chunk_size={release.chunk_size}: release -> statistics {release.latency_ms:.0f} ms, "
               f"all drawn {release.drawn_ms:.0f} ms (kernel update {release.kernel_ms:.0f} ms)")
+
+
+def test_two_quick_releases_end_on_the_last_ones_statistics(browser_page, lab_server: LabServer) -> None:
+    """The second release lands while the first is answered: the panel ends on the second's setting."""
+    page = browser_page
+    page.set_viewport_size({"width": 1300, "height": 1200})
+    open_tuner(page, lab_server, None, name="tune-twice.ipynb")
+    timing = page.locator(f"{TUNE} [data-update]")
+    before = int(timing.get_attribute("data-update") or 0)
+    slider = page.locator(f"{TUNE} .widget-slider").first
+    for fraction in (0.05, 0.4):  # no wait in between: moves sent back to back
+        handle, track = slider.locator(".noUi-handle").first, slider.locator(".noUi-target").first
+        handle_box, track_box = handle.bounding_box(), track.bounding_box()
+        assert handle_box is not None and track_box is not None
+        y = handle_box["y"] + handle_box["height"] / 2
+        page.mouse.move(handle_box["x"] + handle_box["width"] / 2, y)
+        page.mouse.down()
+        page.mouse.move(track_box["x"] + track_box["width"] * fraction, y, steps=4)
+        page.mouse.up()
+    size = int(slider.locator(".widget-readout").inner_text().strip())
+    assert size > 30
+    page.wait_for_function(
+        "([sel, size]) => { const el = document.querySelector(sel); return el && el.innerText.includes(size); }",
+        arg=[STATS, f"chunk_size={size}"], timeout=30_000,
+    )
+    page.wait_for_timeout(500)  # anything still scheduled would land by now
+    assert f"chunk_size={size}" in page.locator(STATS).inner_text()
+    expected = len(frames.chunk_codebase(sample_codebase(), chunk_size=size, progress=False))
+    assert page.locator(f"{STATS} [data-stat=chunks] td").nth(1).inner_text() == f"{expected:,}"
+    assert 1 <= int(timing.get_attribute("data-update") or 0) - before <= 2  # no update per intermediate value
