@@ -105,8 +105,10 @@ class CodebaseStats:
     ) -> tuple[dict[str, Any], np.ndarray]:
         """The row of `codebase` (the one this was built from) at `settings`, and every chunk's lines.
 
-        From the engine's spans: no chunk text is joined. `whole` keeps the spans of files whose
-        declarations no setting splits; pass the same dict on every call to reuse them.
+        No chunk text is joined: without a character limit, every file's declaration chunks are cut
+        at once from the plan's arrays (`SegmentPlan`) and only window files go to the engine; with
+        one, the engine's spans file by file, `whole` keeping those of files whose declarations no
+        setting splits (pass the same dict on every call to reuse them).
         """
         if settings.chunk_max_characters is not None:  # cuts depend on the text: the engine, file by file
             walked = spans_reusing(codebase, self.index, self.declarations, settings, whole)
