@@ -161,10 +161,14 @@ def _shown(cycle: list[str], graph: dict[str, dict[str, int]]) -> str:
     return "import cycle:\n  " + "\n  ".join(steps)
 
 
-# Layers, lowest first: a module may import its own layer and the ones below, never one above. `probe`
-# stands on frames; history, dask and the widgets stand beside each other on frames (none imports another);
-# the CLI's parts, the CLI and the top-level package (its lazy table names every layer) stand on everything.
+# Layers, lowest first (leaves, engine, index, frames, ...): a module may import its own layer and the
+# ones below, never one above. `probe` stands on frames; history, dask and the widgets stand beside each
+# other on frames (none imports another); the CLI's parts, the CLI and the top-level package (its lazy
+# table names every layer) stand on everything.
 LAYERS: tuple[tuple[str, ...], ...] = (
+    # Leaves with no imports of the package: the settings' defaults (read by `--help` without the engine)
+    # and what a chunk frame's attrs say (read by the index, which stands below frames, without pandas).
+    ("clanka_nb._defaults", "clanka_nb._chunk_frames"),
     ("clanka_nb.engine",),
     ("clanka_nb.index",),
     ("clanka_nb.frames",),

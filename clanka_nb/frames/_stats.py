@@ -10,6 +10,7 @@ import pandas as pd
 from .. import engine
 from ._declarations import Declarations
 from ._lines import LineIndex, span_positions
+from ._segments import SegmentPlan
 
 CHARACTERS_PER_TOKEN = 4
 
@@ -56,6 +57,7 @@ class CodebaseStats:
         self.index = LineIndex(codebase, codebase.files)
         self.declarations = Declarations(self.index)
         self._file_index = {path: i for i, path in enumerate(self.index.paths)}
+        self._plan: SegmentPlan | None = None  # built on the first update that can use it
 
     def row(
         self,
@@ -106,12 +108,29 @@ class CodebaseStats:
     ) -> tuple[dict[str, Any], np.ndarray]:
         """The row of `codebase` (the one this was built from) at `settings`, and every chunk's lines.
 
-        From the engine's spans: no chunk text is joined. `whole` keeps the spans of files whose
-        declarations no setting splits; pass the same dict on every call to reuse them.
+        No chunk text is joined: without a character limit, every file's declaration chunks are cut
+        at once from the plan's arrays (`SegmentPlan`) and only window files go to the engine; with
+        one, the engine's spans file by file, `whole` keeping those of files whose declarations no
+        setting splits (pass the same dict on every call to reuse them).
         """
-        walked = chunkings_reusing(codebase, self.index, self.declarations, settings, whole)
-        starts, ends = span_positions(self.index, [chunking.spans for chunking in walked])
-        return self.row(settings, starts, ends, ast_files(walked)), ends - starts + 1
+        if settings.chunk_max_characters is not None:  # cuts depend on the text: the engine, file by file
+            walked = chunkings_reusing(codebase, self.index, self.declarations, settings, whole)
+            starts, ends = span_positions(self.index, [chunking.spans for chunking in walked])
+            return self.row(settings, starts, ends, ast_files(walked)), ends - starts + 1
+        if self._plan is None:
+            self._plan = SegmentPlan(self.index)
+        starts, ends, counts = self._plan.spans(settings)
+        cut = counts > 0
+        # Files with no declaration chunk: line windows (or nothing), as the engine makes them.
+        rest = np.flatnonzero(~cut).tolist()
+        walked = [codebase.file_chunking(self.index.paths[i], settings) for i in rest]
+        if rest:
+            shift = np.repeat(self.index.offsets[rest] - 1, [len(chunking.spans) for chunking in walked])
+            flat = np.array([span for chunking in walked for span in chunking.spans], dtype=np.int64).reshape(-1, 2)
+            starts = np.concatenate([starts, flat[:, 0] + shift])
+            ends = np.concatenate([ends, flat[:, 1] + shift])
+            cut[rest] = ast_files(walked)
+        return self.row(settings, starts, ends, cut), ends - starts + 1
 
     def frame_row(self, frame: pd.DataFrame, settings: engine.ChunkSettings) -> dict[str, Any]:
         """The same row from a chunk frame of this codebase at `settings` (as `chunk_codebase` gives)."""

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
+import numpy as np
 import pandas as pd
 from pygments.lexer import Lexer
 from pygments.lexers import TextLexer, get_lexer_by_name, get_lexer_for_filename
@@ -121,15 +122,10 @@ def chunk_bands(chunks: Any, path: str | None = None) -> list[Band]:
         if missing:
             msg = f"the chunk frame has no {sorted(missing)} column(s); pass a frame from frames.chunk_codebase"
             raise ValueError(msg)
-        columns = {name: chunks[name].tolist() if name in chunks.columns else None for name in fields}
-        rows: Iterable[dict[str, Any]] = (
-            {name: (values[i] if values is not None else None) for name, values in columns.items()}
-            for i in range(len(chunks))
-        )
-    else:
-        rows = (
-            item if isinstance(item, dict) else {name: getattr(item, name, None) for name in fields} for item in chunks
-        )
+        return _frame_bands(chunks, path)
+    rows: Iterable[dict[str, Any]] = (
+        item if isinstance(item, dict) else {name: getattr(item, name, None) for name in fields} for item in chunks
+    )
     bands = []
     for index, row in enumerate(rows):
         row_path = _text(row.get("path"))
@@ -150,6 +146,35 @@ def chunk_bands(chunks: Any, path: str | None = None) -> list[Band]:
             )
         )
     return bands
+
+
+def _column(chunks: pd.DataFrame, name: str, text: bool) -> list[Any]:
+    """A frame column as Python values with None for every spelling of missing, one null test per column."""
+    if name not in chunks.columns:
+        return [None] * len(chunks)
+    column = chunks[name]
+    values = column.tolist()
+    missing = column.isna().to_numpy(dtype=bool)
+    if missing.any():
+        values = [None if gone else value for value, gone in zip(values, missing.tolist(), strict=True)]
+    if text:
+        return [None if value is None else str(value) for value in values]
+    return values
+
+
+def _frame_bands(chunks: pd.DataFrame, path: str | None) -> list[Band]:
+    """`chunk_bands` of a chunk frame, column by column: a preview of a long file has thousands of rows."""
+    paths = _column(chunks, "path", True)
+    starts, ends = chunks["start_line"].tolist(), chunks["end_line"].tolist()
+    texts = [_column(chunks, name, True) for name in ("type", "name", "parent")]
+    characters = [None if value is None else int(value) for value in _column(chunks, "characters", False)]
+    chunker, why = _column(chunks, "chunker", True), _column(chunks, "why", True)
+    return [
+        Band(index, int(starts[index]), int(ends[index]), texts[0][index], texts[1][index], texts[2][index],
+             characters[index], chunker[index], why[index])
+        for index, row_path in enumerate(paths)
+        if path is None or row_path is None or row_path == path
+    ]  # fmt: skip
 
 
 def assign_columns(bands: Sequence[Band]) -> list[int]:
@@ -283,19 +308,15 @@ def _span(css: str, text: str) -> str:
     return f'<span style="{css}">{text}</span>' if css else text
 
 
-def _coverage(line_count: int, bands: Sequence[Band]) -> list[int]:
+def _coverage(line_count: int, bands: Sequence[Band]) -> np.ndarray:
     """How many chunks cover each line (index 0 = line 1), by a difference array."""
-    delta = [0] * (line_count + 2)
-    for band in bands:
-        start, end = max(1, band.start_line), min(line_count, band.end_line)
-        if start <= end:
-            delta[start] += 1
-            delta[end + 1] -= 1
-    counts, running = [], 0
-    for line in range(1, line_count + 1):
-        running += delta[line]
-        counts.append(running)
-    return counts
+    delta = np.zeros(line_count + 2, dtype=np.int64)
+    starts = np.fromiter((band.start_line for band in bands), np.int64, len(bands)).clip(1, None)
+    ends = np.fromiter((band.end_line for band in bands), np.int64, len(bands)).clip(None, line_count)
+    inside = starts <= ends
+    np.add.at(delta, starts[inside], 1)
+    np.add.at(delta, ends[inside] + 1, -1)
+    return np.cumsum(delta)[1 : line_count + 1]
 
 
 def _legend(bands: Sequence[Band], uncovered_code: int, uncovered_blank: int, full: bool) -> str:
@@ -385,8 +406,8 @@ def render_preview(
     stop = min(total, start + max_lines - 1)
     flags = list(meaningful) if meaningful is not None else [is_meaningful_line(line) for line in lines]
     cover = _coverage(total, bands)
-    uncovered_code = sum(1 for flag, n in zip(flags, cover, strict=True) if flag and not n)
-    uncovered_blank = sum(1 for flag, n in zip(flags, cover, strict=True) if not flag and not n)
+    bare, marked = cover == 0, np.asarray(flags, dtype=bool)
+    uncovered_code, uncovered_blank = int((bare & marked).sum()), int((bare & ~marked).sum())
 
     shown = [b for b in bands if b.start_line <= stop and b.end_line >= start and b.start_line <= b.end_line]
     columns = assign_columns(shown)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 import warnings
@@ -41,6 +42,25 @@ STAT_ROWS: tuple[tuple[str, str, str], ...] = (
     ("precision", "search precision@5 (probe)", "{:.1%}"),
 )
 PROBE_STATS = frozenset({"recall@5", "mrr", "precision"})
+
+# Lines of the preview's page: every move redraws it, and the browser takes about 0.5 ms a line
+# (a page of 2,000 lines of three.js was 1.7 MB of HTML and 0.9 s in Chromium); the page buttons turn it.
+PAGE_LINES = 300
+
+# Seconds after an update during which further moves from the browser are gathered into one update.
+DEBOUNCE = 0.1
+
+
+def _from_browser(control: widgets.Widget) -> bool:
+    """Whether the change being notified came from the browser (ipywidgets locks the property while it sets it)."""
+    return "value" in getattr(control, "_property_lock", {})
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:  # a plain script: no kernel loop to come back to
+        return None
 
 
 def _fmt(value: Any, pattern: str) -> str:
@@ -89,10 +109,15 @@ class Tuner(widgets.VBox):
     Controls: `chunk_size`, `chunk_overlap` (bounded by chunk_size - 1), `max_characters` with its
     switch `limit_characters`, `file_picker`. Sliders update on release (`continuous_update=False`:
     a drag sends one value, so the kernel never queues updates for positions already left behind).
+    Moves from the browser are debounced: one arriving within `debounce` seconds of the last update
+    (keys held down, quick releases, messages queued while an update ran) only schedules an update
+    at the end of that window, which reads the settings then, so later moves join it and none is
+    computed for a position already left behind. Changes made in code update at once.
     State: `.settings` (`engine.ChunkSettings`), `.frame` (all chunks at the settings, with their
     text, built when first read: an update itself works from the engine's spans), `.file_frame`
     (the picked file's), `.stats` (the `frames.sweep` row of the settings), `.before` (the previous stats),
-    `.seconds` (time of the last update). `update()` recomputes everything. With the `probe`
+    `.seconds` (time of the last update, shown in `.timing`), `.updates` (how many were made).
+    `update()` recomputes everything. With the `probe`
     checkbox on, `.stats` also holds the retrieval probe's recall@k, mrr and precision, and
     `probe_reason`: why the probe has no query (None when it has), shown in place of the scores.
     """
@@ -116,8 +141,13 @@ class Tuner(widgets.VBox):
         self._stats = frames.CodebaseStats(codebase)
         self._whole: dict[int, Any] = {}  # spans of files no setting splits, reused by every update
         self._frame: pd.DataFrame | None = None
+        self._lines: tuple[str, list[str], list[bool] | None, str | None] | None = None  # the picked file's
         self._shown = settings  # the settings of the last update
         self._busy = False
+        self.debounce = DEBOUNCE
+        self.updates = 0  # updates made so far
+        self._pending: asyncio.TimerHandle | None = None  # the update a debounced move scheduled
+        self._done = 0.0  # time.monotonic() at the end of the last update
         self.stats: dict[str, Any] = {}
         self.before: dict[str, Any] | None = None
         self.seconds = 0.0
@@ -150,6 +180,7 @@ class Tuner(widgets.VBox):
             layout=widgets.Layout(width="400px"),
         )  # fmt: skip
         self.stats_html = widgets.HTML(layout=widgets.Layout(margin="0 0 0 24px"))
+        self.timing = widgets.HTML(layout=widgets.Layout(margin="0 0 0 24px"))  # the last update's time
         self.histogram = widgets.HTML()
         self.preview = PreviewPane()
         for control in (self.chunk_size, self.chunk_overlap, self.limit_characters, self.max_characters, self.probe):
@@ -160,7 +191,7 @@ class Tuner(widgets.VBox):
              self.file_picker, self.probe],
         )  # fmt: skip
         top = widgets.HBox(
-            [widgets.VBox([controls, self.histogram]), self.stats_html],
+            [widgets.VBox([controls, self.histogram]), widgets.VBox([self.stats_html, self.timing])],
             layout=widgets.Layout(flex_flow="row wrap"),
         )
         super().__init__([top, self.preview])
@@ -208,6 +239,24 @@ class Tuner(widgets.VBox):
             finally:
                 self._busy = False
         self.max_characters.disabled = not self.limit_characters.value
+        self._request_update(change["owner"])
+
+    def _request_update(self, control: widgets.Widget) -> None:
+        """Update now, or, for a move from the browser soon after the last update, once its window ends."""
+        loop = _running_loop()
+        if loop is None or not _from_browser(control):
+            self.update()
+            return
+        if self._pending is not None:
+            return  # the scheduled update will read this move's settings
+        wait = self._done + self.debounce - time.monotonic()
+        if wait <= 0:
+            self.update()
+        else:
+            self._pending = loop.call_later(wait, self._run_pending)
+
+    def _run_pending(self) -> None:
+        self._pending = None
         self.update()
 
     def _on_file(self, _change: Any) -> None:
@@ -236,6 +285,9 @@ class Tuner(widgets.VBox):
     def update(self) -> None:
         """Re-chunk the parsed codebase at the current settings and redraw statistics, histogram and preview."""
         started = time.perf_counter()
+        if self._pending is not None:  # this update reads the latest settings already
+            self._pending.cancel()
+            self._pending = None
         settings = self.settings
         self._shown, self._frame = settings, None
         if self.stats:
@@ -256,14 +308,20 @@ class Tuner(widgets.VBox):
                     self._probe_set = ProbeSet(self.codebase)  # queries extracted once for the panel's life
             self.stats.update(probe_columns(self._probe_set, settings, self._searcher))
             self.stats["probe_reason"] = self._probe_set.reason
+        # The numbers first (what a move is for): the browser shows them before the drawing that follows.
+        self.stats_html.value = render_stats(self.stats, self.before)
         self.histogram.value = render_histogram(lines, marker=settings.chunk_size)
         # The picked file's chunks and their drawing are many small objects too; a token counter is user code.
         with paused_cycle_collection() if self.token_counter is None else contextlib.nullcontext():
             self._show_file()
         self.seconds = time.perf_counter() - started
-        self.stats_html.value = render_stats(self.stats, self.before) + (
-            f'<div style="{UI_FONT};color:{MUTED};margin-top:4px">updated in {self.seconds * 1000:.0f} ms</div>'
+        self.updates += 1
+        self.timing.value = (  # last: in the browser, this changes once everything before it is drawn
+            f'<div data-update="{self.updates}" data-update-ms="{self.seconds * 1000:.1f}" '
+            f'style="{UI_FONT};color:{MUTED};margin-top:4px">'
+            f"updated in {self.seconds * 1000:.0f} ms</div>"
         )
+        self._done = time.monotonic()
 
     def _show_file(self) -> None:
         path = self.file_picker.value
@@ -283,10 +341,14 @@ class Tuner(widgets.VBox):
                 self.codebase, [path], chunk_size=settings.requested_size, chunk_overlap=settings.requested_overlap,
                 chunk_max_characters=settings.chunk_max_characters, token_counter=self.token_counter,
             )  # fmt: skip
-        lines, flags, note = file_lines(self.texts, path, self.file_frame)
+        if self._lines is None or self._lines[0] != path:
+            # The codebase does not change under the panel: a file's lines and flags hold for every move.
+            self._lines = (path, *file_lines(self.texts, path, self.file_frame))
+        _, lines, flags, note = self._lines
         language = engine.language_of(path)
         self.preview.show(
-            Preview(lines, self.file_frame, path=path, language=language, meaningful=flags, note=note, height=460)
+            Preview(lines, self.file_frame, path=path, language=language, meaningful=flags, note=note, height=460,
+                    max_lines=PAGE_LINES)
         )
 
 

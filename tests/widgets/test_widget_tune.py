@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import math
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -139,6 +141,49 @@ def test_sliders_update_on_release() -> None:
     assert not tuner.max_characters.continuous_update
 
 
+def _chunks_at(codebase: engine.Codebase, size: int) -> int:
+    return len(frames.chunk_codebase(codebase, chunk_size=size, progress=False))
+
+
+def test_moves_from_the_browser_right_after_an_update_join_one_update(codebase: engine.Codebase) -> None:
+    """Values set as the kernel sets them from browser messages, in its running loop: stale ones are skipped."""
+    tuner = Tuner(codebase, chunk_size=30)
+    tuner.debounce = 0.2
+    seen: list[int] = []
+
+    async def moves() -> None:
+        tuner.chunk_size.set_state({"value": 10})  # long after the last update: at once
+        assert tuner.stats["chunk_size"] == 10
+        seen.append(tuner.stats["chunks"])
+        for size in (12, 14, 16):  # queued behind it: gathered
+            tuner.chunk_size.set_state({"value": size})
+            assert tuner.stats["chunk_size"] == 10 and tuner._pending is not None
+        await asyncio.sleep(0.4)
+        seen.append(tuner.stats["chunks"])
+
+    time.sleep(tuner.debounce)  # the window of the update made on opening has passed
+    asyncio.run(moves())
+    assert tuner.stats["chunk_size"] == 16 and tuner._pending is None
+    assert tuner.before is not None and tuner.before["chunk_size"] == 10  # 12 and 14 were never computed
+    assert seen == [_chunks_at(codebase, 10), _chunks_at(codebase, 16)]
+    assert "chunk_size=16" in tuner.stats_html.value
+
+
+def test_a_change_in_code_updates_at_once_and_drops_a_scheduled_update(codebase: engine.Codebase) -> None:
+    tuner = Tuner(codebase, chunk_size=30)
+    tuner.debounce = 10.0
+
+    async def moves() -> None:
+        tuner.chunk_size.set_state({"value": 12})  # within the window of the opening update: scheduled
+        assert tuner._pending is not None and tuner.stats["chunk_size"] == 30
+        tuner.chunk_overlap.value = 3  # in code: now, with the browser's chunk_size too
+        assert tuner._pending is None
+        assert (tuner.stats["chunk_size"], tuner.stats["chunk_overlap"]) == (12, 3)
+
+    asyncio.run(moves())
+    assert tuner.stats["chunks"] == len(frames.chunk_codebase(codebase, chunk_size=12, chunk_overlap=3, progress=False))
+
+
 def test_update_time_is_recorded(tuner: Tuner) -> None:
     tuner.update()
     assert 0 < tuner.seconds < 5
@@ -223,3 +268,16 @@ def test_after_slider_moves_frame_and_file_frame_are_the_chunk_frame_at_the_sett
         )
         assert f">{len(expected):,}</td>" in tuner.stats_html.value
         pd.testing.assert_frame_equal(tuner.frame, expected)
+
+
+def test_the_preview_of_a_long_file_is_a_short_page_with_page_buttons(tmp_path: Path) -> None:
+    from clanka_nb.widgets._tune import PAGE_LINES
+
+    (tmp_path / "long.ts").write_text("".join(f"export const value{i} = {i};\n" for i in range(PAGE_LINES * 3)))
+    tuner = Tuner(engine.Codebase(tmp_path), chunk_size=10)
+    shown = parse(tuner.preview.html.value)
+    assert len(shown.find_all("data-line")) == PAGE_LINES
+    assert tuner.preview.pager.layout.display == "flex" and tuner.preview.prev_button.disabled
+    tuner.preview.next_button.click()
+    first = parse(tuner.preview.html.value).find_all("data-line")[0]
+    assert first.attrs["data-line"] == str(PAGE_LINES + 1)

@@ -20,6 +20,7 @@ from .._gc import paused_cycle_collection
 from .._lines import LineIndex
 from .._progress import ProgressBar
 from .._source import Source, open_source
+from ._bm25 import ChunkBM25
 from ._index import Chunks, LineTokens, MaskedText
 from ._queries import check_queries, scan, target_arrays
 from ._search import BM25Searcher, Embed, Searcher, resolve_searcher, search_many, searcher_for
@@ -92,6 +93,7 @@ class ProbeSet:
         files = {path: i for i, path in enumerate(self.index.paths)}
         self.target_file, self.target_start, self.target_end = target_arrays(self.queries, files)
         self._tokens: LineTokens | None = None
+        self._bm25: ChunkBM25 | None = None
 
     def __repr__(self) -> str:
         return f"ProbeSet({self.codebase!r}, queries={len(self.queries)}, mask={self.mask})"
@@ -103,13 +105,15 @@ class ProbeSet:
     def rankings(self, chunks: Chunks, searcher: Searcher, depth: int) -> np.ndarray:
         """Ids of the top `depth` chunks for every query (one row each, -1 where fewer were found)."""
         if isinstance(searcher, BM25Searcher) and searcher.tokenizer is code_tokens:
-            # Each line's tokens are computed once for all settings; other searchers get texts.
+            # Each line's tokens, and where the queries' tokens are, are found once for all settings:
+            # a setting is scored from its chunks' line ranges (the same rankings as bm25s's index).
             with paused_cycle_collection():
                 if self._tokens is None:
                     self._tokens = LineTokens(self.masked)
-                searcher.index_ids(self._tokens.documents(chunks), self._tokens.vocab)
-        else:
-            searcher.index(self.masked.texts(chunks))
+                if self._bm25 is None or (self._bm25.k1, self._bm25.b) != (searcher.k1, searcher.b):
+                    self._bm25 = ChunkBM25(self._tokens, self.queries["query"].tolist(), k1=searcher.k1, b=searcher.b)
+                return self._bm25.rankings(chunks, depth)
+        searcher.index(self.masked.texts(chunks))
         found = search_many(searcher, self.queries["query"].tolist(), depth)
         ids = np.full((len(self.queries), depth), -1, dtype=np.int64)
         for row, hits in enumerate(found):

@@ -1,0 +1,83 @@
+"""Every declaration range of a codebase cut into the engine's segments at once, in numpy, for any line setting."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import engine
+from ._lines import LineIndex
+
+
+class SegmentPlan:
+    """The engine's declaration plan of every file laid end to end, in global positions (see `LineIndex`).
+
+    `spans(settings)` gives what `engine.spans_of` gives for all these files together, without a
+    Python loop per declaration: splitting a range into `chunk_size`-line pieces `chunk_size -
+    chunk_overlap` apart is arithmetic when no character limit moves the cuts. Files without
+    declarations, and files whose every segment is dropped (the engine falls back to line
+    windows there), are left to the engine.
+    """
+
+    def __init__(self, index: LineIndex) -> None:
+        files: list[int] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        truncates: list[bool] = []
+        keys: list[int] = []
+        names: dict[tuple[str | None, str | None, str | None], int] = {}
+        for i, text in enumerate(index.texts):
+            if text is None or text.status is not engine.FileStatus.CHUNKED or not text.declarations:
+                continue
+            for start, end, declaration, cut in text.plan():  # the engine's own clamped ranges
+                files.append(i)
+                starts.append(start)
+                ends.append(end)
+                truncates.append(cut)
+                # The engine drops a segment equal to an earlier one in lines, name, type and parent.
+                label = (declaration.name, declaration.type, declaration.parent)
+                keys.append(names.setdefault(label, len(names)))
+        self.index = index
+        self.file = np.asarray(files, dtype=np.int64)
+        shift = index.offsets[self.file] - 1 if len(files) else np.zeros(0, dtype=np.int64)
+        self.start = np.asarray(starts, dtype=np.int64) + shift
+        self.end = np.asarray(ends, dtype=np.int64) + shift
+        self.truncates = np.asarray(truncates, dtype=bool)
+        self.key = np.asarray(keys, dtype=np.int64)
+        self.planned = np.zeros(len(index.paths), dtype=bool)  # files whose ranges are here
+        self.planned[self.file] = True
+        # Meaningful lines before each position: a segment with none is dropped.
+        self._meaningful_before = np.concatenate([[0], np.cumsum(index.meaningful, dtype=np.int64)])
+
+    def spans(self, settings: engine.ChunkSettings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Global starts and ends of the declaration chunks at `settings` (unordered), and their count per file.
+
+        Only for settings without `chunk_max_characters` (a character limit cuts where the text
+        says): ValueError otherwise.
+        """
+        if settings.chunk_max_characters is not None:
+            msg = "SegmentPlan.spans cuts by lines only; use engine spans_of for a chunk_max_characters setting"
+            raise ValueError(msg)
+        size = settings.chunk_size
+        step = size - settings.chunk_overlap  # the engine keeps the overlap below the size
+        start, end = self.start, self.end
+        # As the engine's `_segments`: pieces start `step` apart until one reaches the end.
+        fits = end - start < size
+        pieces = np.where(fits, 1, 1 - ((start - end + size - 1) // step))
+        pieces = np.where(self.truncates, np.minimum(pieces, 1), pieces)
+        rows = np.repeat(np.arange(len(start)), pieces)
+        first = np.repeat(np.cumsum(pieces) - pieces, pieces)
+        seg_start = start[rows] + (np.arange(len(rows)) - first) * step
+        seg_end = np.minimum(end[rows], seg_start + size - 1)
+        before = self._meaningful_before
+        kept = before[seg_end + 1] != before[seg_start]
+        rows, seg_start, seg_end = rows[kept], seg_start[kept], seg_end[kept]
+        if len(rows):
+            # Equal lines, name, type and parent: one chunk (global lines imply the file).
+            key = self.key[rows]
+            order = np.lexsort((key, seg_end, seg_start))
+            s, e, k = seg_start[order], seg_end[order], key[order]
+            new = np.ones(len(order), dtype=bool)
+            new[1:] = (s[1:] != s[:-1]) | (e[1:] != e[:-1]) | (k[1:] != k[:-1])
+            rows, seg_start, seg_end = rows[order][new], s[new], e[new]
+        counts = np.bincount(self.file[rows], minlength=len(self.index.paths))
+        return seg_start, seg_end, counts
