@@ -313,4 +313,7 @@ def sentence_transformers(
     except (OSError, ValueError) as error:
         msg = f"could not load a sentence-transformers model from {str(path)!r} ({error}); check the folder's files"
         raise ValueError(msg) from error
+    if len(model) == 0:
+        msg = f"{str(path)!r} holds no modules (modules.json lists none); pass a saved sentence-transformers folder"
+        raise ValueError(msg)
     return SentenceTransformersEmbedder(path, model, batch_size)

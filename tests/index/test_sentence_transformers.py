@@ -87,11 +87,11 @@ def own_model(folder: Path) -> object:
 
 
 class Forwards:
-    """Counts the texts a real model's forward pass receives (a torch forward hook, nothing replaced)."""
+    """Counts the texts a real model's transformer receives (a torch forward hook, nothing replaced)."""
 
     def __init__(self, embed: embedders.SentenceTransformersEmbedder) -> None:
         self.batches: list[int] = []
-        embed.model.register_forward_hook(self._hook)
+        embed.model[0].register_forward_hook(self._hook)  # the first module: the transformer, for every batch
 
     def _hook(self, module: object, args: tuple, output: object) -> None:
         self.batches.append(int(args[0]["input_ids"].shape[0]))
@@ -189,11 +189,16 @@ def test_not_a_model_folder(tmp_path):
         embedders.sentence_transformers(tmp_path, batch_size=0)
 
 
-def test_a_broken_model_folder(tmp_path):
-    (tmp_path / "modules.json").write_text("[]")  # looks like a model, holds none
-    (tmp_path / "config.json").write_text("{not json")
+def test_a_broken_model_folder(folder, tmp_path):
+    broken = shutil.copytree(folder, tmp_path / "broken")
+    (broken / "config.json").write_text("{not json")
     with pytest.raises(ValueError, match="could not load a sentence-transformers model"):
-        embedders.sentence_transformers(tmp_path)
+        embedders.sentence_transformers(broken)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "modules.json").write_text("[]")  # looks like a model, holds none (6.x refuses it, 5.x loads it)
+    with pytest.raises(ValueError, match=r"holds no modules|could not load a sentence-transformers model"):
+        embedders.sentence_transformers(empty)
 
 
 def test_without_the_extra_the_error_names_the_install(folder):
