@@ -265,7 +265,8 @@ class SentenceTransformersEmbedder:
         self.folder = folder
         self.model = model
         self.batch_size = batch_size
-        self.model_id = f"sentence-transformers:{folder.name}:{_folder_digest(folder)[:16]}"
+        # The files alone, not the folder's name or place: a copy of the model shares its cached vectors.
+        self.model_id = f"sentence-transformers:{_folder_digest(folder)[:16]}"
 
     @property
     def dimensions(self) -> int:
