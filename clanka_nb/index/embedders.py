@@ -13,7 +13,10 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["Model2VecEmbedder", "OpenAIEmbedder", "hashed_words", "model2vec", "openai"]
+__all__ = [
+    "Model2VecEmbedder", "OpenAIEmbedder", "SentenceTransformersEmbedder", "hashed_words", "model2vec", "openai",
+    "sentence_transformers",
+]
 
 _RETRIED = {408, 409, 425, 429, 500, 502, 503, 504}
 _WORD = re.compile(r"[A-Za-z][a-z]*|[A-Z]+(?![a-z])|\d+")
@@ -224,3 +227,103 @@ def model2vec(folder: str | os.PathLike[str]) -> Model2VecEmbedder:
         msg = "cn.embedders.model2vec needs the model2vec package: pip install model2vec"
         raise ImportError(msg) from error
     return Model2VecEmbedder(path.resolve(), StaticModel.from_pretrained(path, force_download=False))
+
+
+def _folder_digest(folder: Path) -> str:
+    """SHA-256 over every file's relative path and bytes: the model's identity.
+
+    Weights, tokenizer, pooling and normalisation all change the vectors, so all of them are in it; reading
+    the bytes (not sizes and times) keeps the id across copies and catches a model replaced in place. Hidden
+    entries (a hub download's .cache) and Markdown (the model card) do not change a vector, so are left out.
+    """
+    files = sorted(
+        p for p in folder.rglob("*")
+        if p.is_file() and p.suffix.lower() != ".md"
+        and not any(part.startswith(".") for part in p.relative_to(folder).parts)
+    )
+    # Reading a large model takes seconds: within a process, unchanged files (same stat) are not read twice.
+    stamp = tuple((str(f), f.stat().st_size, f.stat().st_mtime_ns, f.stat().st_ino) for f in files)
+    known = _DIGESTS.get(stamp)
+    if known is not None:
+        return known
+    digest = hashlib.sha256()
+    for file in files:
+        digest.update(file.relative_to(folder).as_posix().encode() + b"\0")
+        with file.open("rb") as handle:
+            digest.update(hashlib.file_digest(handle, "sha256").digest())
+    _DIGESTS[stamp] = digest.hexdigest()
+    return _DIGESTS[stamp]
+
+
+_DIGESTS: dict[tuple[tuple[str, int, int, int], ...], str] = {}
+
+
+class SentenceTransformersEmbedder:
+    """A sentence-transformers model loaded from a local folder (see `sentence_transformers()`)."""
+
+    def __init__(self, folder: Path, model: object, batch_size: int) -> None:
+        self.folder = folder
+        self.model = model
+        self.batch_size = batch_size
+        # The files alone, not the folder's name or place: a copy of the model shares its cached vectors.
+        self.model_id = f"sentence-transformers:{_folder_digest(folder)[:16]}"
+
+    @property
+    def dimensions(self) -> int:
+        """The vector length the model gives."""
+        method = getattr(self.model, "get_embedding_dimension", None)
+        if method is None:  # sentence-transformers 5's name
+            method = self.model.get_sentence_embedding_dimension  # type: ignore[attr-defined]
+        found = method()
+        return int(found) if found is not None else self(["."]).shape[1]
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dimensions), dtype=np.float32)
+        vectors = self.model.encode(  # type: ignore[attr-defined]
+            list(texts), batch_size=self.batch_size, convert_to_numpy=True, show_progress_bar=False,
+        )
+        return np.asarray(vectors, dtype=np.float32)
+
+    def __repr__(self) -> str:
+        return f"sentence_transformers({str(self.folder)!r}, batch_size={self.batch_size})"
+
+
+def sentence_transformers(
+    name_or_path: str | os.PathLike[str], *, batch_size: int = 32, device: str | None = None,
+) -> SentenceTransformersEmbedder:
+    """A sentence-transformers model from a local folder (as `SentenceTransformer.save` writes it); never downloads.
+
+    Needs `pip install "clanka-nb[sentence-transformers]"` and a torch build of your choice. Fetch a model
+    once (`SentenceTransformer(name).save(folder)` online, or the Hugging Face tools), then pass its folder.
+    `batch_size` is how many texts go through the model at once; `device` is torch's (default: its choice).
+    """
+    if batch_size < 1:
+        msg = f"batch_size must be at least 1, got {batch_size}"
+        raise ValueError(msg)
+    path = Path(name_or_path).expanduser()
+    if not ((path / "modules.json").is_file() or (path / "config.json").is_file()):
+        msg = (
+            f"{str(name_or_path)!r} is not a local sentence-transformers folder (no modules.json or config.json); "
+            "clanka-nb never downloads models: save one with SentenceTransformer(name).save(folder) or fetch it "
+            "once, then pass that folder"
+        )
+        raise FileNotFoundError(msg)
+    try:
+        from sentence_transformers import SentenceTransformer
+    except ImportError as error:
+        msg = (
+            "cn.embedders.sentence_transformers needs the sentence-transformers package: "
+            'pip install "clanka-nb[sentence-transformers]" (or pip install sentence-transformers)'
+        )
+        raise ImportError(msg) from error
+    path = path.resolve()
+    try:
+        model = SentenceTransformer(str(path), device=device, local_files_only=True)
+    except (OSError, ValueError) as error:
+        msg = f"could not load a sentence-transformers model from {str(path)!r} ({error}); check the folder's files"
+        raise ValueError(msg) from error
+    if len(model) == 0:
+        msg = f"{str(path)!r} holds no modules (modules.json lists none); pass a saved sentence-transformers folder"
+        raise ValueError(msg)
+    return SentenceTransformersEmbedder(path, model, batch_size)
