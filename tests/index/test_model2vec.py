@@ -51,5 +51,6 @@ def test_the_model_id_is_the_folders_contents(folder, tmp_path):
     shutil.copytree(folder, copy)
     assert embedders.model2vec(copy).model_id == embedders.model2vec(folder).model_id
     tokenizer_file = copy / "tokenizer.json"
-    tokenizer_file.write_text(tokenizer_file.read_text(encoding="utf-8").replace('"price"', '"prices"'), encoding="utf-8")
+    changed = tokenizer_file.read_text(encoding="utf-8").replace('"price"', '"prices"')
+    tokenizer_file.write_text(changed, encoding="utf-8")
     assert embedders.model2vec(copy).model_id != embedders.model2vec(folder).model_id
