@@ -197,10 +197,9 @@ class Model2VecEmbedder:
     def __init__(self, folder: Path, model: object) -> None:
         self.folder = folder
         self.model = model
-        weights = sorted(folder.glob("*.safetensors"))
-        # The folder and its weights' size and time, so a retrained model in the same place is a new cache key.
-        stamp = ",".join(f"{w.name}:{w.stat().st_size}:{w.stat().st_mtime_ns}" for w in weights)
-        self.model_id = f"model2vec:{folder}:{hashlib.sha256(stamp.encode()).hexdigest()[:16]}"
+        # The folder's contents (weights, tokenizer, config), as for sentence-transformers: a changed tokenizer
+        # is a new cache key, and a copy of the model elsewhere shares the cached vectors.
+        self.model_id = f"model2vec:{_folder_digest(folder)[:16]}"
 
     def __call__(self, texts: list[str]) -> np.ndarray:
         return np.asarray(self.model.encode(list(texts), use_multiprocessing=False), dtype=np.float32)  # type: ignore[attr-defined]

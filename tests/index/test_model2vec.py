@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 import numpy as np
 import pytest
 
@@ -41,3 +43,14 @@ def test_an_index_with_it(folder, sample):
 def test_not_a_model_folder(tmp_path):
     with pytest.raises(FileNotFoundError, match="never downloads"):
         embedders.model2vec("minishlab/potion-base-8M")
+
+
+def test_the_model_id_is_the_folders_contents(folder, tmp_path):
+    # The cache key: a copy elsewhere shares it; a changed tokenizer (the vectors change) does not.
+    copy = tmp_path / "elsewhere" / "copy"
+    shutil.copytree(folder, copy)
+    assert embedders.model2vec(copy).model_id == embedders.model2vec(folder).model_id
+    tokenizer_file = copy / "tokenizer.json"
+    changed = tokenizer_file.read_text(encoding="utf-8").replace('"price"', '"prices"')
+    tokenizer_file.write_text(changed, encoding="utf-8")
+    assert embedders.model2vec(copy).model_id != embedders.model2vec(folder).model_id
