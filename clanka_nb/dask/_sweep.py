@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Unpack
@@ -12,9 +11,10 @@ import pandas as pd
 from distributed import as_completed
 
 from .. import engine
+from .._deprecation import deprecated
 from ..engine._settings import OPENING, Settings
 from ..frames import _columns
-from ..frames._sweep import GRID, SWEEP, GridSettings, check_counters, chunk_grid, setting_values
+from ..frames._sweep import GRID, SWEEP, TOKEN_COUNTER_INSTEAD, GridSettings, check_counters, chunk_grid, setting_values
 from ..frames.probe import ProbeSet, Searcher, probe_frame, probe_summary, resolve_searcher
 from ..index._tokens import TokenCounter
 from ._batch import parse
@@ -104,11 +104,7 @@ def sweep(
     languages = opening.mode
     max_file_size = opening.max_file_size
     if tokenizer is not None:
-        warnings.warn(
-            "sweep(tokenizer=...) is deprecated: pass token_counter= (a callable, a tiktoken encoding or "
-            "'cl100k_base'), which counts the tokens of each chunk's embedding input, what clanka embeds",
-            DeprecationWarning, stacklevel=2,
-        )  # fmt: skip
+        deprecated("sweep(tokenizer=...)", TOKEN_COUNTER_INSTEAD)
     counter, limit = check_counters(tokenizer, token_counter, token_limit)
     cutoffs = tuple(sorted(set(setting_values("k", k))))
     resolved = resolve_searcher(searcher) if probe else None
