@@ -11,10 +11,12 @@ import pandas as pd
 from distributed import as_completed
 
 from .. import engine
+from .._deprecation import deprecated
 from ..engine._settings import OPENING, Settings
 from ..frames import _columns
-from ..frames._sweep import GRID, SWEEP, GridSettings, chunk_grid, setting_values
+from ..frames._sweep import GRID, SWEEP, TOKEN_COUNTER_INSTEAD, GridSettings, check_counters, chunk_grid, setting_values
 from ..frames.probe import ProbeSet, Searcher, probe_frame, probe_summary, resolve_searcher
+from ..index._tokens import TokenCounter
 from ._batch import parse
 from ._cluster import ClientLike, resolve_client
 from ._frames import FILES_PER_PARTITION, plan
@@ -27,14 +29,13 @@ DASK_SWEEP = SWEEP.without("workers")  # the cluster's workers do the work
 _COMPACT_EVERY = 64
 
 
-
-
 @dataclass(frozen=True)
 class SweepTask:
     """Runs on a worker: parse one batch once, then measure it at every setting (and probe it, per root)."""
 
     settings: tuple[engine.ChunkSettings, ...]
     tokenizer: Tokenizer | None
+    counter: TokenCounter | None  # pickled with the task (a tiktoken encoding travels by its name)
     searcher: Searcher | None  # set only when probing: then a batch is a whole root
     k: tuple[int, ...]
 
@@ -43,7 +44,7 @@ class SweepTask:
         codebase, failed = parse(batch)  # a file the engine fails on is left out, and named in attrs
         probe_set = ProbeSet(codebase) if self.searcher is not None else None
         parsed = time.perf_counter() - started
-        partials = measure(codebase, list(self.settings), self.tokenizer)
+        partials = measure(codebase, list(self.settings), self.tokenizer, self.counter)
         probes = []
         if probe_set is not None:
             for setting, partial in zip(self.settings, partials, strict=True):
@@ -66,11 +67,13 @@ def sweep(
     roots: StrPath | Iterable[StrPath],
     *,
     client: ClientLike = None,
-    tokenizer: Tokenizer | None = None,
+    token_counter: object = None,
+    token_limit: int | None = None,
     files_per_partition: int = FILES_PER_PARTITION,
     probe: bool = False,
     searcher: str | Searcher = "bm25",
     k: int | Iterable[int] = (1, 5, 10),
+    tokenizer: Tokenizer | None = None,
     **settings: Unpack[GridSettings],
 ) -> pd.DataFrame:
     """`frames.sweep`'s table for all the roots taken together, as if they were one codebase.
@@ -86,20 +89,28 @@ def sweep(
     searched on its own (a query only searches its own repository) and a batch is a whole root;
     recall, mrr and precision are over all roots' queries together. A file the engine fails on
     is left out and named in `attrs["failed"]`; `attrs["roots"]` lists the roots as resolved.
+
+    `token_counter=` (a callable, a tiktoken encoding, a `tokenizers.Tokenizer` or "cl100k_base")
+    counts the tokens of each chunk's embedding input on the workers, and `token_limit=` adds
+    `over_limit`, the share of chunks over that many tokens, as in `frames.sweep`; the counts merge
+    exactly too. A chunk's embedding input names its path within its own root, as clanka embeds it
+    when it indexes that root. The counter must pickle (a function defined in a notebook does, with
+    cloudpickle). (`tokenizer=`, a count of each chunk's content alone, is deprecated: pass
+    `token_counter=`.)
     """
     values = DASK_SWEEP.values(settings)
     grid = tuple(chunk_grid(values))  # bad values fail before listing
     opening = Settings.read({name: value for name, value in settings.items() if name not in GRID}, names=OPENING.names)
     languages = opening.mode
     max_file_size = opening.max_file_size
-    if tokenizer is not None and not callable(tokenizer):
-        msg = f"tokenizer must be a function str -> int (e.g. lambda s: len(enc.encode(s))), got {tokenizer!r}"
-        raise TypeError(msg)
+    if tokenizer is not None:
+        deprecated("sweep(tokenizer=...)", TOKEN_COUNTER_INSTEAD)
+    counter, limit = check_counters(tokenizer, token_counter, token_limit)
     cutoffs = tuple(sorted(set(setting_values("k", k))))
     resolved = resolve_searcher(searcher) if probe else None
     # Probing searches a whole root at once, so its batch must be the whole root.
     work = plan(roots, client, 2**62 if probe else files_per_partition, max_file_size, languages)
-    task = SweepTask(grid, tokenizer, resolved, cutoffs)
+    task = SweepTask(grid, tokenizer, counter, resolved, cutoffs)
     merged = [Partial() for _ in grid]
     probes: list[list[pd.DataFrame]] = [[] for _ in grid]
     parse_seconds = 0.0
@@ -117,18 +128,21 @@ def sweep(
         future.release()
     rows = []
     for setting, partial, kept in zip(grid, merged, probes, strict=True):
-        values = row(setting, partial, tokenizer)
+        values = row(setting, partial, tokenizer, counter, limit)
         if probe:
             values.update(_probe_values(kept, cutoffs))
         rows.append(values)
     schema = dict(_columns.SWEEP)
+    if limit is not None:
+        schema["over_limit"] = _columns.FLOAT
     if probe and rows:
         extra = [name for name in rows[0] if name not in schema]
         schema.update({name: _columns.INT if name == "queries" else _columns.FLOAT for name in extra})
     attrs = {
         "roots": list(dict.fromkeys(batch.root for batch in work)),
         "languages": languages,
-        "tokens": "characters / 4" if tokenizer is None else getattr(tokenizer, "__name__", repr(tokenizer)),
+        "tokens": counter.name if counter is not None else "characters / 4" if tokenizer is None
+        else getattr(tokenizer, "__name__", repr(tokenizer)),
         "parse_seconds": parse_seconds,
         "failed": sorted(failed),  # files the engine failed on, left out of every row
     }

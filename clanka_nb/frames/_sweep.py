@@ -28,6 +28,11 @@ from ._sweep_tokens import input_token_columns
 from ._tokens import check_limit
 
 Tokenizer = Callable[[str], int]
+# What `sweep(tokenizer=...)`'s deprecation (frames' and Dask's) says to pass instead.
+TOKEN_COUNTER_INSTEAD = (
+    "token_counter= (a callable, a tiktoken encoding or 'cl100k_base'), which counts the tokens of each chunk's "
+    "embedding input, what clanka embeds"
+)
 
 
 class GridSettings(TypedDict, total=False):

@@ -13,17 +13,24 @@ from ..index._tokens import TokenCounter
 from ._stats import _summary
 
 
-def input_token_columns(
-    codebase: engine.Codebase, paths: Sequence[str], settings: engine.ChunkSettings, counter: TokenCounter,
-    limit: int | None,
-) -> dict[str, Any]:
-    """tokens_mean, tokens_p95, tokens_total (and over_limit, the share of chunks over `limit`) at one setting."""
+def input_tokens(
+    codebase: engine.Codebase, paths: Sequence[str], settings: engine.ChunkSettings, counter: TokenCounter
+) -> np.ndarray:
+    """The tokens of each chunk's embedding input at one setting, in chunk order (also the Dask sweep's)."""
     texts = [
         embedding_text(c.path, c.start_line, c.name, c.type, c.parent, c.content)
         for path in paths
         for c in codebase.file_chunks(path, settings)
     ]
-    tokens = np.asarray(counter.count_many(texts), dtype=np.float64)
+    return np.asarray(counter.count_many(texts), dtype=np.float64)
+
+
+def input_token_columns(
+    codebase: engine.Codebase, paths: Sequence[str], settings: engine.ChunkSettings, counter: TokenCounter,
+    limit: int | None,
+) -> dict[str, Any]:
+    """tokens_mean, tokens_p95, tokens_total (and over_limit, the share of chunks over `limit`) at one setting."""
+    tokens = input_tokens(codebase, paths, settings, counter)
     mean, _, p95 = _summary(tokens)
     row: dict[str, Any] = {"tokens_mean": mean, "tokens_p95": p95, "tokens_total": float(tokens.sum())}
     if limit is not None:

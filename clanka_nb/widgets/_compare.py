@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import warnings
 from collections.abc import Mapping
 from html import escape
 from typing import Any, Unpack
@@ -12,6 +11,7 @@ import ipywidgets as widgets
 import pandas as pd
 
 from .. import engine, frames
+from .._deprecation import deprecated
 from ..engine._settings import CHUNK_SETTING_NAMES, OPENING, TEXT_SETTING_NAMES, SourceSettings
 from ..frames._source import open_source
 from ._browser import settings_text
@@ -255,10 +255,7 @@ def compare(
     (languages, max_file_size, workers) open the source.
     """
     if positional and isinstance(positional[0], Mapping | None):  # compare(source, a, b, path): the old order
-        warnings.warn(
-            "compare(source, a, b, path) is deprecated: pass compare(source, path, a=..., b=...)",
-            DeprecationWarning, stacklevel=2,
-        )  # fmt: skip
+        deprecated("compare(source, a, b, path)", "compare(source, path, a=..., b=...)")
         a, b, old_path = (*positional, None, None)[:3]
         path = path if old_path is None else old_path
         positional = positional[3:]

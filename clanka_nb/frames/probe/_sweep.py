@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-import warnings
 from collections.abc import Iterable
 from typing import Any, Unpack
 
@@ -11,10 +10,20 @@ import pandas as pd
 
 from ... import engine
 from ..._chunk_frames import frame_settings
+from ..._deprecation import deprecated
 from ...engine._settings import Settings
 from .._progress import ProgressBar
 from .._source import Source, open_source
-from .._sweep import GRID, SWEEP, SweepSettings, Tokenizer, check_counters, chunk_grid, sweep_table
+from .._sweep import (
+    GRID,
+    SWEEP,
+    TOKEN_COUNTER_INSTEAD,
+    SweepSettings,
+    Tokenizer,
+    check_counters,
+    chunk_grid,
+    sweep_table,
+)
 from ._probe import ProbeSet, probe_columns
 from ._search import Embed, Searcher, resolve_searcher, searcher_for
 
@@ -85,11 +94,7 @@ def sweep(
     chunk_settings = chunk_grid(values)
     opening = Settings.read({name: value for name, value in settings.items() if name not in GRID})
     if tokenizer is not None:
-        warnings.warn(
-            "sweep(tokenizer=...) is deprecated: pass token_counter= (a callable, a tiktoken encoding or "
-            "'cl100k_base'), which counts the tokens of each chunk's embedding input, what clanka embeds",
-            DeprecationWarning, stacklevel=2,
-        )  # fmt: skip
+        deprecated("sweep(tokenizer=...)", TOKEN_COUNTER_INSTEAD)
     counter, limit = check_counters(tokenizer, token_counter, token_limit)
     if embed is not None and not probe:
         msg = "embed= is the probe's embedder: pass probe=True with it"
