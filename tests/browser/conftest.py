@@ -27,7 +27,9 @@ def lab_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
         stop_lab_server(server.process)
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: while it is open, Playwright's sync API keeps an asyncio loop running in this
+# thread, and later tests outside tests/browser that run a loop of their own (`asyncio.run`) would fail.
+@pytest.fixture(scope="module")
 def chromium_browser() -> Iterator[object]:
     executable = find_chromium()
     if executable is None:

@@ -83,12 +83,21 @@ API_SCRIPT = textwrap.dedent(
 )
 
 
+def _as_in_a_terminal() -> None:
+    # Ctrl-C as a terminal delivers it: SIGINT neither ignored nor blocked. Both are inherited, and a parent
+    # that ignores it (a test runner started from a service, a library it loaded) would make the child's
+    # Python ignore Ctrl-C too; what is tested is how clanka-nb behaves under a real Ctrl-C.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def _start(args: list[str]) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     # A session of its own: killpg then reaches the script and its workers, as Ctrl-C in a terminal does.
     process = subprocess.Popen(
-        args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True, text=True
-    )
+        args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True, text=True,
+        preexec_fn=_as_in_a_terminal,
+    )  # fmt: skip
     return process
 
 
