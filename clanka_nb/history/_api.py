@@ -41,7 +41,8 @@ def churn(
 
     `repo` may be a folder inside a clone (a monorepo's package): then only the files under it count,
     paths are relative to it and the ignore files of the folders above it apply, as when clanka indexes
-    that folder; `files_changed` counts changes inside it, and commits outside it embed nothing.
+    that folder; `files_changed` counts changes inside it, and commits outside it embed nothing. A
+    folder with no tracked file over the range is a `ChurnError`.
     """
     steps = _walk(repo, revs, settings, token_counter, cache, progress)
     rows = [row for step in steps for row in step.rows]

@@ -28,7 +28,7 @@ from ..frames._progress import ProgressBar, bar
 from ..frames._sweep import GRID, SWEEP, chunk_grid
 from ..index import TokenCounter
 from ..index import token_counter as resolve_counter
-from ._git import BlobReader, Commit, changes, first_parent_commits, repository, tree_files
+from ._git import BlobReader, Commit, changes, check_tracked, first_parent_commits, repository, tree_files
 from ._mirror import Mirror
 
 # Why an input is embedded again: its file is new, its text is new, or only its line numbers moved.
@@ -94,6 +94,7 @@ def _walk(
     parse_cache = resolve_cache(cache)
     root, prefix = repository(repo)
     baseline, commits = first_parent_commits(root, revs)
+    check_tracked(root, prefix, baseline, commits)
     states = [_Setting(settings) for settings in grid]
     with tempfile.TemporaryDirectory(prefix="clanka-nb-churn-") as folder, BlobReader(root) as blobs:
         mirror = Mirror(Path(folder), blobs, max_file_size, prefix)

@@ -96,6 +96,22 @@ def first_parent_commits(repo: Path, revs: str) -> tuple[str, list[Commit]]:
     return _baseline(repo, commits[0].hash), commits
 
 
+def check_tracked(repo: Path, prefix: str, baseline: str, commits: list[Commit]) -> None:
+    """Refuse a subfolder that holds no tracked file at the baseline nor in any commit of the range."""
+    if not prefix:
+        return
+    span = commits[-1].hash if baseline == EMPTY_TREE else f"{baseline}..{commits[-1].hash}"
+    if git(repo, "log", "-n", "1", "--format=%H", span, "--", prefix).strip():
+        return
+    if baseline != EMPTY_TREE and git(repo, "ls-tree", baseline, "--", prefix).strip():
+        return
+    msg = (
+        f"{prefix.rstrip('/')!r} holds no file git tracks in {repo} over these revisions (untracked or ignored?); "
+        f"pass a folder `git ls-files` lists, or the clone's top {str(repo)!r}"
+    )
+    raise ChurnError(msg)
+
+
 def _baseline(repo: Path, oldest: str) -> str:
     parents = git(repo, "rev-list", "--parents", "-n", "1", oldest).split()[1:]
     if parents:

@@ -192,6 +192,12 @@ def test_a_subfolder_churns_its_own_files_as_indexing_that_folder_would(tmp_path
     # A folder of an outer checkout, not its top: that folder's files, never the outer repository's.
     inner = churn(repo / "other", revs=revs, progress=False, chunk_size=30)
     assert inner["embedded"].tolist() == [1, 1, 0, 0, 0]
+    (repo / "build").mkdir()
+    (repo / "build" / "out.ts").write_text("export const out = 1;\n")  # never committed
+    with pytest.raises(ChurnError, match=r"'build' holds no file git tracks .* pass a folder `git ls-files` lists"):
+        churn(repo / "build", revs=revs, progress=False)
+    quiet = churn(repo / "other", revs="HEAD~1..HEAD", progress=False)  # tracked, unchanged: nothing embedded
+    assert quiet["embedded"].tolist() == [0] and quiet["inputs"].tolist() == [2]
 
 
 def test_no_resource_warning_is_left_behind(tmp_path: Path) -> None:
