@@ -9,6 +9,7 @@ import argparse
 import importlib.util
 import itertools
 import os
+import shlex
 import sys
 import warnings
 from collections.abc import Sequence
@@ -109,6 +110,13 @@ def _explain(args: argparse.Namespace) -> int:
     _output.check_destination(args.format, args.output)
     options = {"chunk_size": args.chunk_size, "chunk_overlap": args.chunk_overlap,
                "chunk_max_characters": args.max_chars, "languages": args.languages}  # fmt: skip
+    if args.file is None and Path(args.path).expanduser().is_dir():
+        msg = (
+            f"{args.path!r} is a folder; name the file too, e.g. "
+            f"{_parser.PROG} explain {shlex.quote(args.path)} src/app.ts, "
+            "or pass the path of one file alone"
+        )
+        raise CommandError(msg, exit_code=1)
     try:
         frame = frames.explain(args.path, args.file, **options)
     except (FileNotFoundError, KeyError, TypeError) as error:

@@ -104,7 +104,7 @@ def build() -> Parser:
     _common(explain, table_note="one row per chunk: lines, type, name, rule and why")
 
     churn = _command(commands, "churn", "what keeping clanka's index fresh costs: inputs embedded per commit")
-    churn.add_argument("path", metavar="PATH", help="a git clone (its history is read from git objects)")
+    churn.add_argument("path", metavar="PATH", help="a git clone, or a folder in one (then only its files count)")
     churn.add_argument(
         "--revs", default="HEAD~50..HEAD", metavar="A..B",
         help="the commits to walk along first parents; A is the baseline (default: HEAD~50..HEAD)",

@@ -12,7 +12,7 @@ from .. import engine, frames
 from ..frames._lines import span_positions
 from ..frames._stats import ast_files as ast_flags
 from ..frames._sweep import Tokenizer, _checked
-from ..frames._sweep_tokens import input_tokens
+from ..frames._sweep_tokens import input_tokens, remembering
 from ..index._tokens import TokenCounter
 from ._histogram import Histogram
 
@@ -66,6 +66,7 @@ def measure(
     count = None if tokenizer is None else _checked(tokenizer)  # a non-count answer is an error, as in frames
     stats = frames.CodebaseStats(codebase)
     index, declarations = stats.index, stats.declarations
+    counter = None if counter is None else remembering(counter)  # inputs shared by settings: counted once
     out = []
     for setting in settings:
         started = time.perf_counter()

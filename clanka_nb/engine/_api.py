@@ -78,14 +78,17 @@ def chunk_codebase(
     return chunk_files(root, files, cache=cache, **{k: v for k, v in settings.items() if k != "max_file_size"})
 
 
-def one_file(root: StrPath, path: StrPath | None) -> tuple[StrPath, StrPath]:
-    """`(root, path)` as given, or `(folder, name)` when only the path of one file is given."""
+def one_file(root: StrPath, path: StrPath | None, call: str = "chunk_file") -> tuple[StrPath, StrPath]:
+    """`(root, path)` as given, or `(folder, name)` when only the path of one file is given.
+
+    `call` names the function the user called, for the example in the error about a folder alone.
+    """
     if path is not None:
         return root, path
     given = Path(root).expanduser()
     if given.is_dir():
         msg = (
-            f"{str(given)!r} is a folder; name the file too, e.g. chunk_file({str(given)!r}, 'src/app.ts'), "
+            f"{str(given)!r} is a folder; name the file too, e.g. {call}({str(given)!r}, 'src/app.ts'), "
             "or pass the path of one file alone"
         )
         raise TypeError(msg)

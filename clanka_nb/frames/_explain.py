@@ -32,7 +32,7 @@ def explain(
     codebase. A file with no chunks gives no rows, and `frame.attrs["reason"]` says why.
     """
     if isinstance(source, str | os.PathLike):
-        source, path = one_file(source, path)
+        source, path = one_file(source, path, call="explain")
     elif path is None:
         msg = "explain(source) needs the path of one of its files too: explain(source, 'src/app.ts')"
         raise TypeError(msg)

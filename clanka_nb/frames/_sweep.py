@@ -24,7 +24,7 @@ from ._gc import paused_cycle_collection
 from ._lines import span_positions
 from ._progress import ProgressBar, bar
 from ._stats import CodebaseStats, ast_files, chunkings_reusing
-from ._sweep_tokens import input_token_columns
+from ._sweep_tokens import input_token_columns, remembering
 from ._tokens import check_limit
 
 Tokenizer = Callable[[str], int]
@@ -162,11 +162,12 @@ def sweep_table(
     parse_seconds = time.perf_counter() - started
     rows = []
     whole: dict[int, engine.FileChunking] = {}
+    counting = None if counter is None else remembering(counter)  # inputs shared by settings: counted once
     with bar(progress, len(settings), "sweeping settings", unit="setting") as handle, paused_cycle_collection():
         for setting in settings:
             row = _row(codebase, stats, setting, tokenizer, whole)
-            if counter is not None:
-                row.update(input_token_columns(codebase, stats.index.paths, setting, counter, limit))
+            if counting is not None:
+                row.update(input_token_columns(codebase, stats.index.paths, setting, counting, limit))
             if scorer is not None:
                 scored = time.perf_counter()
                 row.update(scorer.columns(setting))

@@ -8,9 +8,30 @@ from typing import Any
 import numpy as np
 
 from .. import engine
-from ..engine._embedding import embedding_text
+from ..engine._embedding import embedding_text, input_hash
 from ..index._tokens import TokenCounter
 from ._stats import _summary
+
+
+def remembering(counter: TokenCounter) -> TokenCounter:
+    """`counter`, counting each distinct text once: most embedding inputs are the same at many settings.
+
+    Counts are kept by the text's SHA-256 (clanka's key of an input) for as long as the returned
+    counter lives: one sweep, or one partition of a Dask sweep.
+    """
+    known: dict[str, int] = {}
+
+    def count_many(texts: Sequence[str]) -> list[int]:
+        keys = [input_hash(text) for text in texts]
+        fresh: dict[str, str] = {}
+        for key, text in zip(keys, texts, strict=True):
+            if key not in known:
+                fresh.setdefault(key, text)
+        if fresh:
+            known.update(zip(fresh, counter.count_many(list(fresh.values())), strict=True))
+        return [known[key] for key in keys]
+
+    return TokenCounter(counter.name, count_many, estimated=counter.estimated)
 
 
 def input_tokens(

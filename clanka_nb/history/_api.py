@@ -38,6 +38,11 @@ def churn(
     `seconds`, and `tokens_embedded` when a `token_counter` is given (as for chunk frames: a callable
     text -> int, a tiktoken encoding, a `tokenizers.Tokenizer` or "cl100k_base"). The commit just
     before the range is the baseline; only the files each commit changed are read and parsed.
+
+    `repo` may be a folder inside a clone (a monorepo's package): then only the files under it count,
+    paths are relative to it and the ignore files of the folders above it apply, as when clanka indexes
+    that folder; `files_changed` counts changes inside it, and commits outside it embed nothing. A
+    folder with no tracked file over the range is a `ChurnError`.
     """
     steps = _walk(repo, revs, settings, token_counter, cache, progress)
     rows = [row for step in steps for row in step.rows]
@@ -57,7 +62,8 @@ def churn_files(
 
     `change` is "added", "modified" or "deleted" (as the index sees it: a file that becomes listed or
     unlisted counts as added or deleted); `embedded` splits into `new_file`, `edited` and `line_shift`.
-    Rows of one commit and setting come most embedded first.
+    Rows of one commit and setting come most embedded first. For a folder inside a clone, only its
+    files appear, with paths relative to it (as in `churn`).
     """
     steps = _walk(repo, revs, settings, None, cache, progress)
     rows = [row for step in steps for row in step.file_rows]

@@ -28,7 +28,7 @@ from ..frames._progress import ProgressBar, bar
 from ..frames._sweep import GRID, SWEEP, chunk_grid
 from ..index import TokenCounter
 from ..index import token_counter as resolve_counter
-from ._git import BlobReader, Commit, changes, first_parent_commits, repository, tree_files
+from ._git import BlobReader, Commit, changes, check_tracked, first_parent_commits, repository, tree_files
 from ._mirror import Mirror
 
 # Why an input is embedded again: its file is new, its text is new, or only its line numbers moved.
@@ -92,11 +92,12 @@ def _walk(
     languages, max_file_size = opening.mode, opening.max_file_size
     counter = None if token_counter is None else resolve_counter(token_counter)
     parse_cache = resolve_cache(cache)
-    root = repository(repo)
+    root, prefix = repository(repo)
     baseline, commits = first_parent_commits(root, revs)
+    check_tracked(root, prefix, baseline, commits)
     states = [_Setting(settings) for settings in grid]
     with tempfile.TemporaryDirectory(prefix="clanka-nb-churn-") as folder, BlobReader(root) as blobs:
-        mirror = Mirror(Path(folder), blobs, max_file_size)
+        mirror = Mirror(Path(folder), blobs, max_file_size, prefix)
         mirror.apply(tree_files(root, baseline))
         listed = mirror.every_listed()
         for path in sorted(listed):
@@ -109,6 +110,7 @@ def _walk(
                 started = time.perf_counter()
                 changed = changes(root, previous, commit.hash)
                 rules_changed = mirror.apply(changed)
+                changed = mirror.relative(changed)  # a subfolder's churn counts its own files only
                 paths = {c.path for c in changed}
                 if rules_changed:
                     now = mirror.every_listed()
@@ -147,7 +149,7 @@ def _walk(
 
 
 def _prepare(mirror: Mirror, path: str, languages: str, cache: ParseCache | None) -> PreparedText | None:
-    text, _ = load(mirror.folder, path, languages, cache)
+    text, _ = load(mirror.root, path, languages, cache)
     return text
 
 

@@ -47,8 +47,9 @@ def git(repo: Path, *args: str, check: bool = True) -> str:
     return run.stdout
 
 
-def repository(path: str | os.PathLike[str]) -> Path:
-    """The top folder of the git work tree holding `path` (or the git dir of a bare repository)."""
+def repository(path: str | os.PathLike[str]) -> tuple[Path, str]:
+    """The top folder of the git work tree holding `path` (or the git dir of a bare repository), and where
+    `path` lies in it: "" at the top, else a prefix such as "packages/app/" (always with `/`)."""
     folder = Path(path).expanduser()
     if not folder.is_dir():
         msg = f"{str(folder)!r} is not a folder; pass the folder of a git clone"
@@ -61,8 +62,9 @@ def repository(path: str | os.PathLike[str]) -> Path:
         msg = f"{str(folder)!r} is not a git repository; pass the folder of a git clone (git clone URL DIR)"
         raise ChurnError(msg)
     if inside.stdout.split()[-1] == "true":
-        return folder.resolve()
-    return Path(git(folder, "rev-parse", "--show-toplevel").strip())
+        return folder.resolve(), ""
+    top, prefix = git(folder, "rev-parse", "--show-toplevel", "--show-prefix").splitlines()[:2]
+    return Path(top), prefix
 
 
 def first_parent_commits(repo: Path, revs: str) -> tuple[str, list[Commit]]:
@@ -92,6 +94,22 @@ def first_parent_commits(repo: Path, revs: str) -> tuple[str, list[Commit]]:
         msg = f"{revs!r} holds no commits (along first parents); the older revision comes first: 'OLD..NEW'"
         raise ChurnError(msg)
     return _baseline(repo, commits[0].hash), commits
+
+
+def check_tracked(repo: Path, prefix: str, baseline: str, commits: list[Commit]) -> None:
+    """Refuse a subfolder that holds no tracked file at the baseline nor in any commit of the range."""
+    if not prefix:
+        return
+    span = commits[-1].hash if baseline == EMPTY_TREE else f"{baseline}..{commits[-1].hash}"
+    if git(repo, "log", "-n", "1", "--format=%H", span, "--", prefix).strip():
+        return
+    if baseline != EMPTY_TREE and git(repo, "ls-tree", baseline, "--", prefix).strip():
+        return
+    msg = (
+        f"{prefix.rstrip('/')!r} holds no file git tracks in {repo} over these revisions (untracked or ignored?); "
+        f"pass a folder `git ls-files` lists, or the clone's top {str(repo)!r}"
+    )
+    raise ChurnError(msg)
 
 
 def _baseline(repo: Path, oldest: str) -> str:
@@ -166,6 +184,8 @@ class BlobReader:
         if self._process.stdin is not None:
             self._process.stdin.close()
         self._process.wait(timeout=_TIMEOUT)
+        if self._process.stdout is not None:
+            self._process.stdout.close()  # else the pipe is left to the garbage collector: a ResourceWarning
 
     def __enter__(self) -> BlobReader:
         return self

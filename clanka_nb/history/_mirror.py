@@ -19,19 +19,41 @@ _REGULAR = ("100644", "100755")
 
 
 class Mirror:
-    """The tree of the current commit under `folder`, as a checkout would have it (a git work tree)."""
+    """The tree of the current commit under `folder`, as a checkout would have it (a git work tree).
 
-    def __init__(self, folder: Path, blobs: BlobReader, max_file_size: str | int) -> None:
+    With a `prefix` ("packages/app/") only that subfolder is indexed: `root` is its copy, paths are
+    relative to it, and only its files and the ignore files of the folders above it are written (those
+    are all that decide what a listing of the subfolder holds).
+    """
+
+    def __init__(self, folder: Path, blobs: BlobReader, max_file_size: str | int, prefix: str = "") -> None:
         self.folder = folder
+        self.prefix = prefix
+        self.root = folder.joinpath(*prefix.split("/")[:-1]) if prefix else folder
         self._blobs = blobs
         # An empty .git makes the folder a git work tree for the listing rules (so .gitignore applies).
         (folder / ".git").mkdir(parents=True, exist_ok=True)
-        self.listing = ListingCache(folder, max_file_size=max_file_size)
+        self.root.mkdir(parents=True, exist_ok=True)
+        above = prefix.split("/")[:-1]
+        self._rules_above = frozenset(
+            "/".join([*above[:depth], name]) for depth in range(len(above)) for name in RULE_FILES
+        )
+        self.listing = ListingCache(self.root, max_file_size=max_file_size)
+
+    def relative(self, changes: list[Change]) -> list[Change]:
+        """The changes inside the subfolder, their paths relative to it."""
+        cut = len(self.prefix)
+        return [Change(c.path[cut:], c.blob, c.mode) for c in changes if c.path.startswith(self.prefix)]
+
+    def _wanted(self, path: str) -> bool:
+        return path.startswith(self.prefix) or path in self._rules_above
 
     def apply(self, changes: list[Change]) -> bool:
         """Write the changed files; True when an ignore file changed (every verdict must be redone)."""
         rules_changed = False
         for change in changes:
+            if not self._wanted(change.path):
+                continue
             path = self._inside(change.path)
             if path is None:
                 continue
@@ -57,13 +79,14 @@ class Mirror:
         return self.folder.joinpath(*parts)
 
     def listed(self, rel: str) -> bool:
-        return self._inside(rel) is not None and self.listing.is_listed(rel)
+        """Whether the listing of the (sub)folder holds `rel`, a path relative to it."""
+        return self._inside(self.prefix + rel) is not None and self.listing.is_listed(rel)
 
     def every_listed(self) -> set[str]:
-        """Every listed path of the mirror (a full walk: after an ignore file changed)."""
+        """Every listed path of the (sub)folder (a full walk: after an ignore file changed)."""
         from ..engine import list_files
 
-        return set(list_files(self.folder, max_file_size=self.listing.limit))
+        return set(list_files(self.root, max_file_size=self.listing.limit))
 
     def __fspath__(self) -> str:
-        return os.fspath(self.folder)
+        return os.fspath(self.root)

@@ -68,6 +68,13 @@ def test_bad_usage_or_settings(capsys, code: Path, argv: list[str], fragment: st
     assert "; " in message  # every message carries its fix after the problem
 
 
+def test_explain_of_a_folder_alone_names_the_command_to_type(capsys, code: Path) -> None:
+    exit_code, message = fails(capsys, "explain", str(code))
+    assert exit_code == PATH
+    assert f"is a folder; name the file too, e.g. clanka-nb explain {code} src/app.ts" in message
+    assert "(" not in message.split("e.g.")[1]  # no Python call syntax in a shell error
+
+
 def test_output_into_a_missing_folder(capsys, code: Path, tmp_path: Path) -> None:
     exit_code, message = fails(capsys, "chunk", str(code), "-o", str(tmp_path / "no" / "such" / "out.csv"))
     assert exit_code == PATH

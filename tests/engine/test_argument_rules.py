@@ -190,10 +190,16 @@ def test_chunk_file_of_one_path(root: Path) -> None:
 
 
 def test_chunk_file_of_a_folder_alone_or_a_missing_file_says_what_to_pass(root: Path) -> None:
-    with pytest.raises(TypeError, match="is a folder; name the file too"):
+    with pytest.raises(TypeError, match=r"is a folder; name the file too, e\.g\. chunk_file\("):
         chunk_file(root)
     with pytest.raises(FileNotFoundError, match="does not exist"):
         chunk_file(root / "missing.ts")
+
+
+@NEEDS_FRAMES
+def test_explain_of_a_folder_alone_names_explain_in_its_example(root: Path) -> None:
+    with pytest.raises(TypeError, match=r"is a folder; name the file too, e\.g\. explain\("):
+        clanka_nb.explain(root)
 
 
 @NEEDS_FRAMES

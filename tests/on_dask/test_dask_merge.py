@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import clanka_nb as cn
 from clanka_nb import engine
 from clanka_nb.dask._partial import Partial, measure, row
+from clanka_nb.engine._embedding import embedding_text
 from clanka_nb.index._tokens import token_counter
 
 SAMPLE = cn.sample_codebase()
@@ -84,3 +85,25 @@ def test_compacting_keeps_the_numbers() -> None:
     for counting in ((None, None), (counter, LIMIT)):
         compacted = row(GRID[0], total.compacted(), None, *counting) | {"seconds": 0}
         assert compacted == row(GRID[0], total, None, *counting) | {"seconds": 0}
+
+
+def test_a_partition_counts_each_embedding_input_once_over_its_settings() -> None:
+    counted: list[str] = []
+
+    def words(text: str) -> int:
+        counted.append(text)
+        return len(text.split())
+
+    codebase = engine.Codebase(SAMPLE)
+    grid = [engine.ChunkSettings.build(size, 0, None) for size in (30, 31, 32)]  # mostly the same chunks
+    partials = measure(codebase, grid, None, token_counter(words))
+    inputs = set()
+    for setting, partial in zip(grid, partials, strict=True):
+        texts = [
+            embedding_text(c.path, c.start_line, c.name, c.type, c.parent, c.content)
+            for path in FILES
+            for c in codebase.file_chunks(path, setting)
+        ]
+        assert partial.input_tokens[0].total() == sum(len(t.split()) for t in texts)
+        inputs.update(texts)
+    assert sorted(counted) == sorted(inputs)
