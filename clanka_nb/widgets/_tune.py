@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import time
 import warnings
 from html import escape
@@ -13,6 +14,7 @@ import ipywidgets as widgets
 import pandas as pd
 
 from .. import engine, frames
+from ..engine._reading import check_file
 from ..engine._settings import CHUNKING, SOURCE, ChunkingSettings, SourceSettings
 from ..frames._gc import paused_cycle_collection
 from ..frames._source import open_source
@@ -133,6 +135,9 @@ class Tuner(widgets.VBox):
         **settings: Unpack[ChunkingSettings],
     ) -> None:
         settings = CHUNKING.read(settings).chunk
+        files = [p for p in codebase.files if (t := codebase.text(p)) is not None and t.lines]
+        if path is not None:
+            path = _pickable(codebase, path, files)
         self.token_counter = None if token_counter is None else resolve_counter(token_counter)
         self._probe_set: ProbeSet | None = None
         self._searcher = BM25Searcher()
@@ -169,7 +174,6 @@ class Tuner(widgets.VBox):
             value=limit if limit is not None else 2000, min=100, max=max(20000, limit or 0), step=100,
             description="max characters", disabled=limit is None, layout=widgets.Layout(width="300px"), **slider,
         )  # fmt: skip
-        files = [p for p in codebase.files if (t := codebase.text(p)) is not None and t.lines]
         self.file_picker = widgets.Dropdown(
             options=files, value=None, description="file", style={"description_width": "110px"},
             layout=widgets.Layout(width="400px"),
@@ -352,6 +356,16 @@ class Tuner(widgets.VBox):
         )
 
 
+def _pickable(codebase: engine.Codebase, path: str, files: list[str]) -> str:
+    """`path` as the file picker names it; a clear error when it is no file of the codebase or has no lines."""
+    report = codebase.report(path)  # MissingFileError naming the path, the root and the fix
+    if report.path not in files:
+        reason = report.reason or report.status
+        msg = f"{report.path!r} has no lines to preview ({reason}); pick a file with lines, e.g. {files[:3]}"
+        raise ValueError(msg)
+    return report.path
+
+
 @SOURCE
 def tune(
     source: Source = None,
@@ -369,5 +383,8 @@ def tune(
     embedding inputs instead of the chars/4 estimate. The chunk settings are where the sliders start
     (a chunk frame's own where none is given).
     """
-    codebase, opened = open_source(source, SOURCE.read(settings, warn=False), progress=False)  # Tuner warns
+    given = SOURCE.read(settings, warn=False)  # Tuner warns
+    if path is not None and isinstance(source, str | os.PathLike) and os.path.isdir(source):
+        check_file(source, path)  # before parsing the whole folder
+    codebase, opened = open_source(source, given, progress=False)
     return Tuner(codebase, path=path, probe=probe, token_counter=token_counter, **opened.chunking())
