@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import time
 import warnings
 from html import escape
@@ -14,7 +13,6 @@ import ipywidgets as widgets
 import pandas as pd
 
 from .. import engine, frames
-from ..engine._reading import check_file
 from ..engine._settings import CHUNKING, SOURCE, ChunkingSettings, SourceSettings
 from ..frames._gc import paused_cycle_collection
 from ..frames._source import open_source
@@ -23,7 +21,7 @@ from ..index import token_counter as resolve_counter
 from ._browser import settings_text
 from ._charts import render_histogram
 from ._preview import Preview, PreviewPane
-from ._source import Source, Texts, busiest_file, file_lines
+from ._source import Source, Texts, busiest_file, check_early, file_lines, pickable
 from ._style import MUTED, TEXT, UI_FONT
 
 # (key, label, format) of the statistics shown; keys are columns of `frames.sweep`.
@@ -137,7 +135,7 @@ class Tuner(widgets.VBox):
         settings = CHUNKING.read(settings).chunk
         files = [p for p in codebase.files if (t := codebase.text(p)) is not None and t.lines]
         if path is not None:
-            path = _pickable(codebase, path, files)
+            path = pickable(codebase, path, files)
         self.token_counter = None if token_counter is None else resolve_counter(token_counter)
         self._probe_set: ProbeSet | None = None
         self._searcher = BM25Searcher()
@@ -356,16 +354,6 @@ class Tuner(widgets.VBox):
         )
 
 
-def _pickable(codebase: engine.Codebase, path: str, files: list[str]) -> str:
-    """`path` as the file picker names it; a clear error when it is no file of the codebase or has no lines."""
-    report = codebase.report(path)  # MissingFileError naming the path, the root and the fix
-    if report.path not in files:
-        reason = report.reason or report.status
-        msg = f"{report.path!r} has no lines to preview ({reason}); pick a file with lines, e.g. {files[:3]}"
-        raise ValueError(msg)
-    return report.path
-
-
 @SOURCE
 def tune(
     source: Source = None,
@@ -384,7 +372,6 @@ def tune(
     (a chunk frame's own where none is given).
     """
     given = SOURCE.read(settings, warn=False)  # Tuner warns
-    if path is not None and isinstance(source, str | os.PathLike) and os.path.isdir(source):
-        check_file(source, path)  # before parsing the whole folder
+    check_early(source, path)
     codebase, opened = open_source(source, given, progress=False)
     return Tuner(codebase, path=path, probe=probe, token_counter=token_counter, **opened.chunking())

@@ -289,7 +289,7 @@ def test_a_path_that_is_no_file_is_refused_before_the_panel_is_built(codebase: e
             tune(source, "nope.ts")
     (tmp_path / "empty.ts").write_text("  \n")
     (tmp_path / "full.ts").write_text("export const a = 1;\n")
-    with pytest.raises(ValueError, match=r"'empty\.ts' has no lines to preview .*\['full\.ts'\]"):
+    with pytest.raises(ValueError, match=r"'empty\.ts' has no lines to show .*\['full\.ts'\]"):
         tune(tmp_path, "empty.ts")
     absolute = str(Path(sample_codebase()) / "src/pricing.ts")  # inside the root: its listed name
     assert tune(sample_codebase(), absolute).file_picker.value == "src/pricing.ts"
