@@ -152,6 +152,8 @@ class Codebase:
     arithmetic here. `reports` says, for every listed file, whether it gives chunks and why not.
     `cache` (default True) keeps each parse in the persistent parse cache (`ParseCache`), so a file
     content met again, in this session or another, is not parsed again; False parses everything.
+    `selected` is True when it was opened on given `paths` rather than the root's listing (a chunk frame
+    of it then stands for those files alone). A path it does not hold raises `MissingFileError`.
     """
 
     def __init__(
