@@ -40,6 +40,18 @@ def frame_root(frame: Any) -> str | None:
     return None if root is None else str(root)
 
 
+def frame_files(frame: Any) -> list[str] | None:
+    """The files a chunk frame was made from when it was made from chosen files (one file, `paths=`), else None
+    (every file its root lists)."""
+    files = frame.attrs.get("files")
+    if files is None:
+        return None
+    if not isinstance(files, list | tuple) or not all(isinstance(name, str) for name in files):
+        msg = f"frame.attrs['files'] must be a list of paths under the frame's root, got {files!r}"
+        raise TypeError(msg)
+    return list(files)
+
+
 def frame_settings(frame: Any) -> dict[str, Any]:
     """The settings a chunk frame was made with, as far as its attrs say (unknown ones left out)."""
     attrs: Mapping[str, Any] = frame.attrs

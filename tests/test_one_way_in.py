@@ -37,6 +37,9 @@ export function price(p: number) {
 }
 """
 FILE = "ledger.ts"
+# The folder holds another file, so a source standing for the whole folder cannot pass for one of FILE alone.
+OTHER = "tally.ts"
+OTHER_CODE = "/** Counts the ledger's lines. */\nexport function count(lines: string[]) {\n  return lines.length;\n}\n"
 SIZE = {"chunk_size": 4, "chunk_overlap": 1}  # given to every call that chunks: a frame's own would be 30
 
 # Top-level names that take no source, and why; every other name must be in CALLS below.
@@ -107,36 +110,64 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("one") / "repo"
     root.mkdir()
     (root / FILE).write_text(CODE)
+    (root / OTHER).write_text(OTHER_CODE)
     return root
 
 
-def _kinds(folder: Path) -> dict[str, Any]:
+def _kinds(folder: Path) -> dict[str, dict[str, Any]]:
+    """Sources standing for the whole folder, and sources standing for FILE alone (the first of each is the
+    one the others must equal)."""
     return {
-        "folder": str(folder),
-        "file": folder / FILE,
-        "codebase": engine.Codebase(folder),
-        "frame": cn.chunk_codebase(folder, progress=False),  # at its own (default) settings: SIZE overrides
+        "folder": {
+            "folder": str(folder),
+            "codebase": engine.Codebase(folder),
+            "frame": cn.chunk_codebase(folder, progress=False),  # at its own (default) settings: SIZE overrides
+        },
+        "file": {
+            "file": folder / FILE,
+            "codebase of the file": engine.Codebase(folder, paths=[FILE]),
+            "frame of the file": cn.chunk_codebase(folder / FILE, progress=False),
+            "frame of chunk_files": cn.chunk_files(folder, [FILE], progress=False),
+            "frame of chunk_file": cn.chunk_file(folder / FILE),
+        },
     }
 
 
 @pytest.mark.parametrize("name", sorted(CALLS))
 def test_each_kind_of_source_gives_the_same_result(name: str, folder: Path) -> None:
     call = CALLS[name]
-    kinds = _kinds(folder)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the probe's "no query" warning is not what this test is about
-        results = {kind: call(source, FILE) for kind, source in kinds.items()}
-        first = results.pop("folder")
-        for kind, result in results.items():
-            try:
-                _same(first, result)
-            except AssertionError as error:
-                raise AssertionError(f"{name}: {kind} differs from the folder: {error}") from None
+        for group, kinds in _kinds(folder).items():
+            results = {kind: call(source, FILE) for kind, source in kinds.items()}
+            first = results.pop(group)
+            for kind, result in results.items():
+                try:
+                    _same(first, result)
+                except AssertionError as error:
+                    raise AssertionError(f"{name}: {kind} differs from the {group}: {error}") from None
         # None is the sample codebase, as its folder.
         sample = cn.sample_codebase()
         one_file = ("chunk_files", "chunk_file", "explain", "preview", "tune", "compare")
         path = "src/models.ts" if name in one_file else None
         _same(call(sample, path), call(None, path))
+
+
+def test_a_frame_of_one_file_stands_for_that_file_not_its_folder(folder: Path, tmp_path: Path) -> None:
+    assert len(cn.files(folder, progress=False)) == 2
+    one = cn.chunk_codebase(folder / FILE, progress=False, **SIZE)
+    assert one.attrs["files"] == [FILE]
+    assert set(one["path"]) == {FILE}
+    _same(cn.chunk_codebase(one, progress=False), one)
+    assert cn.files(one, progress=False)["path"].tolist() == [FILE]
+    assert cn.sweep(one, chunk_size=[4], chunk_overlap=[1], progress=False)["chunks"].tolist() == [len(one)]
+    assert cn.tune(one).stats["chunks"] == len(one)
+    one.to_parquet(tmp_path / "one.parquet")  # the files it stands for are kept with the rest of attrs
+    assert cn.files(pd.read_parquet(tmp_path / "one.parquet"), progress=False)["path"].tolist() == [FILE]
+    chosen = cn.chunk_files(engine.Codebase(folder), [OTHER], progress=False)  # chosen from a whole codebase
+    assert chosen.attrs["files"] == [OTHER]
+    assert cn.files(chosen, progress=False)["path"].tolist() == [OTHER]
+    assert "files" not in cn.chunk_codebase(folder, progress=False).attrs  # a whole folder's stands for all
 
 
 def test_a_frame_stands_for_its_codebase_at_its_own_settings(folder: Path) -> None:

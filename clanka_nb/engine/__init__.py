@@ -9,7 +9,7 @@ from ._explain import RULES, ExplainedChunk, explain_file
 from ._files import is_meaningful_file, is_probably_minified, language_of
 from ._languages import LANGUAGE_MODES
 from ._listing import list_file_names, list_files
-from ._reading import FileReport, FileStatus
+from ._reading import FileReport, FileStatus, MissingFileError
 from ._settings import ChunkSettings, SettingClampedWarning, Settings, SourceSettings
 from ._skipped import skipped_files
 from ._text import is_meaningful_line, js_length
@@ -30,6 +30,7 @@ __all__ = [
     "FileReport",
     "FileStatus",
     "GrammarUnavailableError",
+    "MissingFileError",
     "ParseCache",
     "ParseCacheWarning",
     "PreparedText",

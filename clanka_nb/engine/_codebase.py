@@ -13,7 +13,17 @@ from ._cache import ParseCache, resolve_cache
 from ._chunker import CodeChunk, FileChunking, PreparedText, astuple_chunk, chunks_of, prepare
 from ._languages import check_languages, load_grammars
 from ._listing import list_file_names, resolve_root
-from ._reading import CONTENT_REASONS, OUTSIDE_ROOT, FileReport, FileStatus, looks_binary, read_text, relative_path
+from ._reading import (
+    CONTENT_REASONS,
+    OUTSIDE_ROOT,
+    FileReport,
+    FileStatus,
+    MissingFileError,
+    looks_binary,
+    missing_file,
+    read_text,
+    relative_path,
+)
 from ._settings import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings, check_workers, path_list
 from ._workers import ordered_map
 
@@ -142,6 +152,8 @@ class Codebase:
     arithmetic here. `reports` says, for every listed file, whether it gives chunks and why not.
     `cache` (default True) keeps each parse in the persistent parse cache (`ParseCache`), so a file
     content met again, in this session or another, is not parsed again; False parses everything.
+    `selected` is True when it was opened on given `paths` rather than the root's listing (a chunk frame
+    of it then stands for those files alone). A path it does not hold raises `MissingFileError`.
     """
 
     def __init__(
@@ -160,6 +172,8 @@ class Codebase:
         parse_cache = resolve_cache(cache)
         self._texts: dict[str, PreparedText] = {}
         self._reports: dict[str, FileReport] = {}
+        # Opened on given files rather than the root's listing: a chunk frame of it stands for those alone.
+        self.selected = paths is not None
         if paths is None:
             # Read by their names on disk: two names may give one reported path (see _flag_collisions).
             listed = list_file_names(self.root, max_file_size=max_file_size)
@@ -205,6 +219,7 @@ class Codebase:
         self.languages = check_languages(DEFAULT_LANGUAGES if languages is None else languages)
         self._texts = {}
         self._reports = {}
+        self.selected = False
         for path, content in texts.items():
             text = prepare(path, content, self.languages)
             self._texts[text.path] = text
@@ -236,8 +251,9 @@ class Codebase:
         if key not in self._reports and os.path.isabs(key) and self.root != Path():
             key = relative_path(self.root, key) or key  # an absolute path inside the root names the same file
         if key not in self._reports:
-            msg = f"{path!r} is not a file of this codebase; see Codebase.files for the listed paths"
-            raise KeyError(msg)
+            error = missing_file(path, self.root)
+            msg = f"{path!r} is not a file of this codebase; see Codebase.files for the listed paths ({error})"
+            raise MissingFileError(msg)
         return key
 
     def chunks(

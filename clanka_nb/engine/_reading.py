@@ -53,6 +53,38 @@ def relative_path(root: Path, path: str | os.PathLike[str]) -> str | None:
     return rel
 
 
+class MissingFileError(FileNotFoundError, KeyError):
+    """A path given by the user names no file of the source: missing, a folder, or outside the root.
+
+    A FileNotFoundError; also a KeyError, which `Codebase.report` raised for an unknown path before.
+    """
+
+    def __str__(self) -> str:  # KeyError's own would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+def missing_file(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> MissingFileError:
+    """The error for `path`, which is no file under `root`, naming both and the fix."""
+    given, folder = os.fspath(path), os.fspath(root)
+    msg = (
+        f"there is no file {given!r} under the root {folder!r}; paths are relative to the root "
+        "(or absolute inside it)"
+    )
+    here = os.path.abspath(given)
+    if os.path.isfile(here) and not os.path.isabs(given):
+        rel = relative_path(Path(os.path.abspath(folder)), here)
+        fix = f"pass {rel!r}" if rel is not None else "pass its own folder as the source"
+        msg += f"; {given!r} is a file relative to the working folder {os.getcwd()!r}: {fix}"
+    return MissingFileError(msg)
+
+
+def check_file(root: str | os.PathLike[str], path: str | os.PathLike[str]) -> None:
+    """Raise `MissingFileError` unless `path` (relative to `root`, or absolute inside it) is a file there."""
+    full = os.path.join(os.path.abspath(root), os.fspath(path))
+    if relative_path(Path(os.path.abspath(root)), path) is None or not os.path.isfile(full):
+        raise missing_file(path, root)
+
+
 # The reason given for a file that is refused because it resolves outside the root (a symbolic link).
 OUTSIDE_ROOT = "resolves outside the root folder"
 

@@ -22,16 +22,26 @@ StrPath = str | os.PathLike[str]
 
 
 def settings_attrs(
-    codebase: engine.Codebase, settings: engine.ChunkSettings, max_file_size: str | int | None = None
+    codebase: engine.Codebase,
+    settings: engine.ChunkSettings,
+    max_file_size: str | int | None = None,
+    files: list[str] | None = None,
 ) -> dict[str, Any]:
-    """JSON-serialisable description of where a frame comes from (kept by `to_parquet`)."""
-    return _attrs(str(codebase.root), codebase.languages, settings, max_file_size)
+    """JSON-serialisable description of where a frame comes from (kept by `to_parquet`): `files` are the
+    chosen files it stands for (default: the codebase's own when it was opened on chosen files)."""
+    if files is None and codebase.selected:
+        files = list(codebase.files)
+    return _attrs(str(codebase.root), codebase.languages, settings, max_file_size, files)
 
 
 def _attrs(
-    root: str, languages: str, settings: engine.ChunkSettings, max_file_size: str | int | None
+    root: str,
+    languages: str,
+    settings: engine.ChunkSettings,
+    max_file_size: str | int | None,
+    files: list[str] | None = None,
 ) -> dict[str, Any]:
-    return {
+    attrs = {
         "root": _columns.readable(root),  # attrs go into Parquet's metadata, as UTF-8
         "languages": languages,
         "max_file_size": max_file_size,
@@ -42,6 +52,11 @@ def _attrs(
         "requested_chunk_overlap": settings.requested_overlap,
         "clamped": settings.clamped,
     }
+    if files is not None:
+        # Made from chosen files (one file, `paths=`): passed back as a source, the frame stands for these
+        # alone, not for every file its root lists.
+        attrs["files"] = [_columns.readable(name) for name in files]
+    return attrs
 
 
 def chunk_frame(
@@ -54,9 +69,10 @@ def chunk_frame(
     token_limit: int | None = None,
 ) -> pd.DataFrame:
     """The chunk frame of these files of an already-parsed codebase."""
-    files = walk(codebase, select(codebase, paths), settings.chunk)
+    chosen = select(codebase, paths)
+    files = walk(codebase, chosen, settings.chunk)
     tokens = _tokens(token_counter, token_limit)
-    attrs = settings_attrs(codebase, settings.chunk, settings.max_file_size)
+    attrs = settings_attrs(codebase, settings.chunk, settings.max_file_size, None if paths is None else chosen)
     return _frame(files, attrs, embedding=embedding, tokens=tokens)
 
 
@@ -78,7 +94,7 @@ def _streamed(located: Located, progress: ProgressBar, embedding: bool, tokens: 
         )  # fmt: skip
         files = (file_chunks(report.path, text, chunking) for text, report in texts)
         root = os.path.abspath(os.path.expanduser(located.root))
-        attrs = _attrs(root, settings.mode, chunking, settings.max_file_size)
+        attrs = _attrs(root, settings.mode, chunking, settings.max_file_size, located.names)
         return _frame(files, attrs, embedding=embedding, tokens=tokens)
 
 
@@ -174,8 +190,9 @@ def chunk_files(
     """The chunks of the given files (relative to the source's root or absolute inside it, or paths of a
     Codebase) as a frame, in the order given; one path alone is a list of one.
 
-    With a folder, files outside it or with names the reference never indexes give no rows, as in
-    the engine; with a Codebase, a path it does not hold raises KeyError.
+    Files with names the reference never indexes give no rows, as in the engine; a path that is no
+    file under the root (missing, a folder, outside it), or that a Codebase does not hold, raises
+    `engine.MissingFileError` (a FileNotFoundError) naming the path, the root and the fix.
     """
     given = SOURCE.read(settings)
     paths = path_list("paths", paths)

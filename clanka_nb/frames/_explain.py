@@ -9,6 +9,7 @@ import pandas as pd
 
 from .. import engine
 from ..engine._api import one_file
+from ..engine._reading import check_file
 from ..engine._settings import TEXT, TextSettings
 from . import _columns
 from ._source import Source, locate
@@ -42,9 +43,7 @@ def explain(
         codebase, rel = located.codebase, os.fspath(path)
     else:
         root, rel = located.root, os.fspath(path)
-        if not os.path.isfile(os.path.join(root, rel)):
-            msg = f"there is no file {rel!r} under {os.fspath(root)!r}; give a path inside that folder"
-            raise FileNotFoundError(msg)
+        check_file(root, rel)  # missing, a folder or outside the root: an error naming the fix, not 0 rows
         codebase = engine.Codebase(root, paths=[rel], languages=located.settings.mode, workers=1)
     text = codebase.text(rel)
     explained = [] if text is None else engine.explain_file(text, chunking)

@@ -10,8 +10,10 @@ from typing import NamedTuple
 import pandas as pd
 
 from .. import engine
-from .._chunk_frames import frame_languages, frame_root_or_fail, frame_settings
+from .._chunk_frames import frame_files, frame_languages, frame_root_or_fail, frame_settings
 from .._sample import sample_codebase
+from ..engine._listing import resolve_root
+from ..engine._reading import check_file
 from ..engine._settings import path_list
 from ._progress import ProgressBar, bar
 
@@ -58,6 +60,8 @@ def locate(source: Source, settings: engine.Settings, *, paths: Paths | None = N
         return Located(_mode(source, settings), source, source.root, None)
     if isinstance(source, pd.DataFrame):
         frame_languages(source, settings.languages)
+        if paths is None:
+            paths = frame_files(source)  # a frame of one file (or of chosen files) stands for those alone
         settings, source = settings.with_defaults(frame_settings(source)), frame_root_or_fail(source)
     elif source is None:
         source = sample_codebase()
@@ -73,6 +77,10 @@ def locate(source: Source, settings: engine.Settings, *, paths: Paths | None = N
         return Located(settings, None, Path(os.path.abspath(path)).parent, [path.name])
     # Each file by its own name on disk: two names can share one reported path (`a\\b.ts`, `a/b.ts`).
     names = None if paths is None else [os.fspath(p) for p in path_list("paths", paths)]
+    if names is not None:
+        root = resolve_root(path)  # a missing root is named before its files
+        for name in names:
+            check_file(root, name)
     return Located(settings, None, path, names)
 
 
@@ -99,6 +107,8 @@ def open_source(
             languages=located.settings.mode,
             progress=None if handle is None else handle.update,
         )
+    # The listing was passed only to count it for the bar: the codebase stands for chosen files only when given.
+    codebase.selected = located.names is not None
     return Opened(codebase, located.settings.with_defaults({"languages": codebase.languages}))
 
 

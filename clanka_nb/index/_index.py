@@ -12,7 +12,7 @@ from typing import Any, Unpack
 import numpy as np
 
 from .. import engine
-from .._chunk_frames import frame_languages, frame_root_or_fail, frame_settings, is_chunk_frame
+from .._chunk_frames import frame_files, frame_languages, frame_root_or_fail, frame_settings, is_chunk_frame
 from .._sample import sample_codebase
 from ..engine._embedding import embedding_text, input_hash
 from ..engine._settings import INDEX_MAX_CHARACTERS, INDEXING, TextSettings
@@ -161,17 +161,20 @@ class SemanticIndex(IndexView):
         given = INDEXING.read(settings)
         # The kinds of source `frames` opens, read here without pandas (the index sits below frames): the
         # folder is read again at each sync, so a Codebase or a chunk frame gives its folder and its settings.
+        # A Codebase opened on chosen files, or a frame made of them, stands for those files alone.
+        self.paths: list[str] | None = None  # None: every listed file; else the files given
         if source is None:
             source = sample_codebase()
         if isinstance(source, engine.Codebase):
             given = given.with_defaults({"languages": source.languages})
+            self.paths = list(source.files) if source.selected else None
             source = source.root
         elif is_chunk_frame(source):
             frame_languages(source, given.languages)
             given = given.with_defaults(frame_settings(source))
+            self.paths = frame_files(source)
             source = frame_root_or_fail(source)
         root = Path(source)
-        self.paths: list[str] | None = None  # None: every listed file; else the one file given
         if root.is_file():
             root, self.paths = root.parent, [root.name]
         elif not root.is_dir():

@@ -16,7 +16,7 @@ from ..engine._settings import CHUNK_SETTING_NAMES, OPENING, TEXT_SETTING_NAMES,
 from ..frames._source import open_source
 from ._browser import settings_text
 from ._preview import Preview
-from ._source import Source, Texts, file_lines
+from ._source import Source, Texts, check_early, file_lines, pickable
 from ._style import MUTED, RULE, TEXT, UI_FONT, type_chip
 
 PANE_MIN_WIDTH = 400  # px: narrower than this, the panes go one above the other
@@ -176,16 +176,15 @@ class Compare(widgets.VBox):
         self.codebase = codebase
         self.texts = Texts(codebase=codebase, languages=codebase.languages)
         self.a, self.b = _settings("a", a), _settings("b", b)
+        files = [p for p in codebase.files if (t := codebase.text(p)) is not None and t.lines]
+        if path is not None:
+            path = pickable(codebase, path, files)  # before chunking twice
         self.frame_a, self.frame_b = _chunk_frame(codebase, self.a), _chunk_frame(codebase, self.b)
         self.changes = declaration_changes(self.frame_a, self.frame_b)
         counts = self.changes["path"].value_counts()
-        files = [p for p in codebase.files if (t := codebase.text(p)) is not None and t.lines]
         options = [(f"{p}  ({counts.get(p, 0)} changed)", p) for p in files]
         if path is None:
             path = str(counts.index[0]) if len(counts) else (files[0] if files else None)
-        elif path not in files:
-            msg = f"{path!r} is not a file with lines in this codebase; pick one of Codebase.files"
-            raise KeyError(msg)
         self.file_picker = widgets.Dropdown(
             options=options, value=path, description="file", layout=widgets.Layout(width="520px")
         )
@@ -264,7 +263,9 @@ def compare(
     if positional:
         msg = "compare() takes source and path positionally; pass a= and b= by keyword"
         raise TypeError(msg)
-    codebase, opened = open_source(source, OPENING.read(settings), progress=False)
+    given = OPENING.read(settings)
+    check_early(source, path)
+    codebase, opened = open_source(source, given, progress=False)
     frame_own = opened.chunking() if isinstance(source, pd.DataFrame) else {}
     return Compare(codebase, {**frame_own, **(a or {})}, {**frame_own, **(b or {})}, path)
 

@@ -11,10 +11,11 @@ import pandas as pd
 
 from .. import engine
 from .._deprecation import deprecated
+from ..engine._reading import check_file
 from ..engine._settings import SOURCE, TEXT, SourceSettings, TextSettings
 from ..frames._chunks import chunk_frame
 from ..frames._source import locate, open_source
-from ._render import EARLIER_LINES, LATER_LINES, MAX_LINES, render_preview
+from ._render import EARLIER_LINES, LATER_LINES, MAX_LINES, check_page, render_preview
 from ._source import Source, Texts, busiest_file, file_lines, inside_root, open_chunks
 
 HEIGHT = 560  # px: a preview scrolls inside the notebook instead of making the page very long
@@ -44,6 +45,7 @@ class Preview:
         full_legend: bool = False,
     ) -> None:
         self.lines = list(lines)
+        check_page(start, max_lines, len(self.lines))  # here, not first when shown
         self.frame = frame
         self.path = path
         self.language = language
@@ -201,9 +203,7 @@ def preview(
     located = locate(source, given)
     if path is not None and located.codebase is None and located.names is None:
         # One file asked for: parse only that file, not the whole folder.
-        if not (located.root / path).is_file():
-            msg = f"there is no file {path!r} under {str(located.root)!r}; give the path relative to that folder"
-            raise KeyError(msg)
+        check_file(located.root, path)  # MissingFileError naming the path, the root and the fix
         codebase, opened = open_source(located.root, located.settings, paths=[path], progress=False)
         if codebase.report(path).status is engine.FileStatus.NOT_INDEXED:
             msg = f"{path!r} is not a file the reference indexes (see engine.is_meaningful_file)"
@@ -218,7 +218,7 @@ def preview(
             msg = f"{codebase!r} has no file with lines to preview"
             raise ValueError(msg)
     else:
-        # KeyError naming the path when it is not in the codebase; an absolute path becomes its listed name.
+        # MissingFileError naming the path when it is not in the codebase; an absolute path becomes its listed name.
         path = codebase.report(path).path
     return _preview_of(frame, texts, path, start=start, max_lines=max_lines)
 

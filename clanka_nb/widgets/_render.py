@@ -361,6 +361,16 @@ def _band_cell(band: Band, rowspan: int, selected: bool) -> str:
     )
 
 
+def check_page(start: object, max_lines: object, total: int) -> None:
+    """Raise unless `max_lines` is a positive int and `start` a line number of a file of `total` lines."""
+    if isinstance(max_lines, bool) or not isinstance(max_lines, int) or max_lines < 1:
+        msg = f"max_lines must be a positive int, got {max_lines!r}; pass e.g. max_lines=2000"
+        raise ValueError(msg)
+    if isinstance(start, bool) or not isinstance(start, int) or not 1 <= start <= max(1, total):
+        msg = f"start must be a line number between 1 and {max(1, total)} (the file has {total} lines), got {start!r}"
+        raise ValueError(msg)
+
+
 def render_preview(
     lines: Sequence[str],
     chunks: Any,
@@ -392,13 +402,8 @@ def render_preview(
     if page_hints not in PAGE_HINTS:
         msg = f"page_hints must be one of {PAGE_HINTS}, got {page_hints!r}"
         raise ValueError(msg)
-    if isinstance(max_lines, bool) or not isinstance(max_lines, int) or max_lines < 1:
-        msg = f"max_lines must be a positive int, got {max_lines!r}; pass e.g. max_lines=2000"
-        raise ValueError(msg)
+    check_page(start, max_lines, len(lines))
     total = len(lines)
-    if isinstance(start, bool) or not isinstance(start, int) or not 1 <= start <= max(1, total):
-        msg = f"start must be a line number between 1 and {max(1, total)} (the file has {total} lines), got {start!r}"
-        raise ValueError(msg)
     if meaningful is not None and len(meaningful) != total:
         msg = f"meaningful has {len(meaningful)} flags for {total} lines; pass one flag per line or None"
         raise ValueError(msg)

@@ -10,6 +10,7 @@ import pandas as pd
 
 from .. import engine
 from .._chunk_frames import frame_root
+from ..engine._reading import check_file
 from ..frames._chunks import chunk_frame
 from ..frames._source import Source, open_source
 
@@ -38,6 +39,23 @@ def inside_root(path: str | os.PathLike[str] | None, root: str | None) -> str | 
         return text
     rel = os.path.relpath(os.path.normpath(text), os.path.abspath(root)).replace(os.sep, "/")
     return text if rel == ".." or rel.startswith("../") else rel
+
+
+def check_early(source: Source, path: str | os.PathLike[str] | None) -> None:
+    """Refuse a path that is no file under a folder given as the source before the folder is parsed."""
+    if path is not None and isinstance(source, str | os.PathLike) and os.path.isdir(source):
+        check_file(source, path)
+
+
+def pickable(codebase: engine.Codebase, path: str | os.PathLike[str], files: list[str]) -> str:
+    """`path` as a viewer's file picker names it (`files`: those with lines); a clear error when it is no
+    file of the codebase (`engine.MissingFileError`) or has no lines to show (ValueError)."""
+    report = codebase.report(path)  # MissingFileError naming the path, the root and the fix
+    if report.path not in files:
+        reason = report.reason or report.status
+        msg = f"{report.path!r} has no lines to show ({reason}); pick a file with lines, e.g. {files[:3]}"
+        raise ValueError(msg)
+    return report.path
 
 
 @dataclass

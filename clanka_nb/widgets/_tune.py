@@ -21,7 +21,7 @@ from ..index import token_counter as resolve_counter
 from ._browser import settings_text
 from ._charts import render_histogram
 from ._preview import Preview, PreviewPane
-from ._source import Source, Texts, busiest_file, file_lines
+from ._source import Source, Texts, busiest_file, check_early, file_lines, pickable
 from ._style import MUTED, TEXT, UI_FONT
 
 # (key, label, format) of the statistics shown; keys are columns of `frames.sweep`.
@@ -133,6 +133,9 @@ class Tuner(widgets.VBox):
         **settings: Unpack[ChunkingSettings],
     ) -> None:
         settings = CHUNKING.read(settings).chunk
+        files = [p for p in codebase.files if (t := codebase.text(p)) is not None and t.lines]
+        if path is not None:
+            path = pickable(codebase, path, files)
         self.token_counter = None if token_counter is None else resolve_counter(token_counter)
         self._probe_set: ProbeSet | None = None
         self._searcher = BM25Searcher()
@@ -169,7 +172,6 @@ class Tuner(widgets.VBox):
             value=limit if limit is not None else 2000, min=100, max=max(20000, limit or 0), step=100,
             description="max characters", disabled=limit is None, layout=widgets.Layout(width="300px"), **slider,
         )  # fmt: skip
-        files = [p for p in codebase.files if (t := codebase.text(p)) is not None and t.lines]
         self.file_picker = widgets.Dropdown(
             options=files, value=None, description="file", style={"description_width": "110px"},
             layout=widgets.Layout(width="400px"),
@@ -369,5 +371,7 @@ def tune(
     embedding inputs instead of the chars/4 estimate. The chunk settings are where the sliders start
     (a chunk frame's own where none is given).
     """
-    codebase, opened = open_source(source, SOURCE.read(settings, warn=False), progress=False)  # Tuner warns
+    given = SOURCE.read(settings, warn=False)  # Tuner warns
+    check_early(source, path)
+    codebase, opened = open_source(source, given, progress=False)
     return Tuner(codebase, path=path, probe=probe, token_counter=token_counter, **opened.chunking())

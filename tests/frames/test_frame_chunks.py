@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -125,9 +126,9 @@ def test_codebase_in_place_of_root_is_not_parsed_again(monkeypatch: pytest.Monke
 
 
 def test_chunk_files_and_chunk_file_keep_the_given_order(small_tree: Path) -> None:
-    paths = ["tool.py", "src/example.ts", "../outside.ts", "Makefile"]
+    paths = ["tool.py", "src/example.ts", "Makefile"]  # a file the reference never indexes gives no rows
     frame = frames.chunk_files(small_tree, paths, chunk_size=4, workers=1, progress=False)
-    assert as_code_chunks(frame) == list(engine.chunk_files(small_tree, paths, chunk_size=4))
+    assert as_code_chunks(frame) == list(engine.chunk_files(small_tree, [*paths, "../outside.ts"], chunk_size=4))
     assert frame["path"].unique().tolist() == ["tool.py", "src/example.ts"]
     one = frames.chunk_file(small_tree, "src/example.ts")
     assert as_code_chunks(one) == engine.chunk_file(small_tree, "src/example.ts")
@@ -189,6 +190,29 @@ def test_languages_must_match_a_given_codebase() -> None:
 def test_missing_root_raises_the_engine_error(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="does not exist"):
         frames.chunk_codebase(tmp_path / "nowhere", progress=False)
+
+
+def test_a_path_that_is_no_file_under_the_root_is_an_error_naming_the_fix(
+    small_tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = str(small_tree)
+    for call in (
+        lambda p: frames.chunk_file(root, p),
+        lambda p: frames.chunk_files(root, [p, "src/example.ts"], progress=False),
+        lambda p: frames.explain(root, p),
+        lambda p: frames.chunk_files(engine.Codebase(root), [p]),
+    ):
+        for path in ("src/nope.ts", "src", "../outside.ts", "/etc/passwd"):
+            message = rf"no file '{re.escape(path)}'.*paths are relative to the root"
+            with pytest.raises(FileNotFoundError, match=message):
+                call(path)
+    with pytest.raises(KeyError):  # callers that caught the Codebase's KeyError still do
+        frames.chunk_files(engine.Codebase(root), ["src/nope.ts"])
+    # A path relative to the working folder instead of the root: the message says which path to pass.
+    monkeypatch.chdir(small_tree.parent)
+    given = f"{small_tree.name}/src/example.ts"
+    with pytest.raises(FileNotFoundError, match=r"relative to the working folder .*: pass 'src/example\.ts'"):
+        frames.chunk_file(small_tree.name, given)
 
 
 CONFORMANCE_CASES = Path(__file__).resolve().parents[2].parent / "shared" / "conformance" / "cases.jsonl"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import pytest
 
@@ -90,8 +92,17 @@ def test_bad_settings_are_refused_before_chunking(codebase: engine.Codebase) -> 
         compare(codebase, a={}, b={"size": 3})
     with pytest.raises(TypeError, match="chunk_size must be an int"):
         compare(codebase, a={"chunk_size": "30"}, b={})
-    with pytest.raises(KeyError, match="not a file with lines"):
+    with pytest.raises(FileNotFoundError, match=r"no file 'nope\.ts' under the root .*paths are relative"):
         compare(codebase, a={}, b={}, path="nope.ts")
+    with pytest.raises(FileNotFoundError, match=r"no file 'nope\.ts' under the root"):
+        compare(sample_codebase(), "nope.ts", a={}, b={})
+
+
+def test_a_file_without_lines_is_refused_by_name(tmp_path: Path) -> None:
+    (tmp_path / "empty.ts").write_text("  \n")
+    (tmp_path / "full.ts").write_text("export const a = 1;\n")
+    with pytest.raises(ValueError, match=r"'empty\.ts' has no lines to show \(the file holds only whitespace\)"):
+        compare(tmp_path, "empty.ts", a={}, b={})
 
 
 def test_both_sides_scroll_together_with_level_rows(codebase: engine.Codebase) -> None:

@@ -48,8 +48,12 @@ def test_preview_of_a_frame_and_of_a_codebase() -> None:
 
 
 def test_unknown_path_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(KeyError, match=r"there is no file 'src/missing\.ts' under"):
+    with pytest.raises(FileNotFoundError, match=r"there is no file 'src/missing\.ts' under the root .*relative to"):
         preview(sample_codebase(), "src/missing.ts")
+    with pytest.raises(FileNotFoundError, match=r"no file 'src/missing\.ts'"):
+        preview(engine.Codebase(sample_codebase()), "src/missing.ts")
+    with pytest.raises(FileNotFoundError, match=r"no file '/etc/passwd' under the root"):
+        preview(sample_codebase(), "/etc/passwd")
     (tmp_path / "Makefile").write_text("all:\n\techo hi\n")
     with pytest.raises(KeyError, match="not a file the reference indexes"):
         preview(tmp_path, "Makefile")
@@ -149,3 +153,16 @@ def test_preview_takes_an_absolute_path_inside_the_root_from_every_source() -> N
         shown = preview(source, absolute)
         assert shown.path == "src/inventory.ts"
         assert bands(shown.html) == bands(relative.html)
+
+
+@pytest.mark.parametrize(
+    ("view", "message"),
+    [({"start": 10_000}, r"start must be a line number between 1 and 3 \(the file has 3 lines\), got 10000"),
+     ({"start": 0}, "between 1 and 3"), ({"max_lines": 0}, "max_lines must be a positive int, got 0")],
+)
+def test_a_page_outside_the_file_is_refused_when_made_not_when_shown(view: dict, message: str) -> None:
+    frame = frames.chunk_text("a\nb\nc\n", "a.ts")
+    with pytest.raises(ValueError, match=message):
+        Preview(["a", "b", "c"], frame, path="a.ts", **view)
+    with pytest.raises(ValueError, match=message.replace("3", "[0-9]+")):
+        preview(sample_codebase(), "src/pricing.ts", **view)

@@ -281,3 +281,15 @@ def test_the_preview_of_a_long_file_is_a_short_page_with_page_buttons(tmp_path: 
     tuner.preview.next_button.click()
     first = parse(tuner.preview.html.value).find_all("data-line")[0]
     assert first.attrs["data-line"] == str(PAGE_LINES + 1)
+
+
+def test_a_path_that_is_no_file_is_refused_before_the_panel_is_built(codebase: engine.Codebase, tmp_path: Path) -> None:
+    for source in (sample_codebase(), codebase, frames.chunk_codebase(codebase, progress=False)):
+        with pytest.raises(FileNotFoundError, match=r"no file 'nope\.ts' under the root .*paths are relative"):
+            tune(source, "nope.ts")
+    (tmp_path / "empty.ts").write_text("  \n")
+    (tmp_path / "full.ts").write_text("export const a = 1;\n")
+    with pytest.raises(ValueError, match=r"'empty\.ts' has no lines to show .*\['full\.ts'\]"):
+        tune(tmp_path, "empty.ts")
+    absolute = str(Path(sample_codebase()) / "src/pricing.ts")  # inside the root: its listed name
+    assert tune(sample_codebase(), absolute).file_picker.value == "src/pricing.ts"
