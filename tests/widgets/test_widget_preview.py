@@ -166,3 +166,50 @@ def test_a_page_outside_the_file_is_refused_when_made_not_when_shown(view: dict,
         Preview(["a", "b", "c"], frame, path="a.ts", **view)
     with pytest.raises(ValueError, match=message.replace("3", "[0-9]+")):
         preview(sample_codebase(), "src/pricing.ts", **view)
+
+
+# --- a long file: only what is shown is explained, banded and lexed (issue 24.11) ---------------------
+
+
+def _long_file(folder: Path, functions: int) -> Path:
+    lines = []
+    for i in range(functions):
+        lines += [f"export function f{i}(a: number): number {{", f"  return a + {i};", "}", ""]
+    path = folder / "long.ts"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path
+
+
+def test_explain_file_of_some_lines_makes_only_their_chunks() -> None:
+    from clanka_nb import engine
+
+    text = engine.Codebase.from_texts({"a.ts": "\n".join(f"function f{i}() {{}}" for i in range(50))}).text("a.ts")
+    settings = engine.ChunkSettings.build(30)
+    every = engine.explain_file(text, settings)
+    some = engine.explain_file(text, settings, lines=(10, 12))
+    assert [e.chunk.start_line for e in some] == [10, 11, 12]
+    assert some == [e for e in every if 10 <= e.chunk.start_line <= 12]
+
+
+def test_a_long_file_costs_no_more_than_chunking_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    monkeypatch.setenv("CLANKA_NB_CACHE", "off")  # both parse the file, neither reads the other's parse
+    path = _long_file(tmp_path, 25_000)  # 99,999 lines (no newline at the end)
+
+    def timed(call) -> float:
+        began = time.perf_counter()
+        call()
+        return time.perf_counter() - began
+
+    chunking = min(timed(lambda: frames.chunk_file(path)) for _ in range(2))
+    shown = preview(tmp_path, "long.ts")
+    showing = min(timed(lambda: preview(tmp_path, "long.ts").html) for _ in range(2))
+    deep = timed(lambda: shown.page(90_001).html)
+    # Measured on 2 shared cores: 1.24x and 0.25x chunking the file; before (every chunk explained and banded,
+    # every line above a page lexed) 1.70x and 3.38x.
+    assert showing <= 1.5 * chunking, (showing, chunking)
+    assert deep <= 0.75 * chunking, (deep, chunking)
+    assert shown.html.count("<tr data-line=") == 2000 and "lines 1–2,000 of 99,999" in shown.html
+    page = shown.page(90_001).html
+    assert 'data-line="90001"' in page and 'data-line="92000"' in page and "f22500" in page
