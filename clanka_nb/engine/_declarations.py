@@ -74,8 +74,8 @@ def parser_for(grammar: str) -> Parser:
             raise
         msg = (
             f"extended mode cannot load the {grammar} grammar: {error} (tree-sitter {version('tree-sitter')} is "
-            "installed, as the `exact` extra pins it for the reference's error recovery in clanka mode); for extended mode on this "
-            "language install the default versions: pip install 'tree-sitter>=0.25' "
+            "installed, as the `exact` extra pins it for the reference's error recovery in clanka mode); for "
+            "extended mode on this language install the default versions: pip install 'tree-sitter>=0.25' "
             "'tree-sitter-language-pack>=0.13,<1.0'"
         )
         raise GrammarUnavailableError(msg) from None
