@@ -1,5 +1,6 @@
 """Retrieval probe: score a chunk setting by how often search finds the code a doc comment describes."""
 
+from ._history import history_queries
 from ._probe import NoProbeQueriesWarning, ProbeSet, prepare_probe, probe, probe_columns, probe_frame, probe_summary
 from ._queries import dropped_queries, probe_queries
 from ._search import BM25Searcher, EmbeddingSearcher, Searcher, resolve_searcher
@@ -14,6 +15,7 @@ __all__ = [
     "Searcher",
     "code_tokens",
     "dropped_queries",
+    "history_queries",
     "prepare_probe",
     "probe",
     "probe_columns",
