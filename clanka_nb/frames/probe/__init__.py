@@ -2,7 +2,7 @@
 
 from ._history import history_queries
 from ._probe import NoProbeQueriesWarning, ProbeSet, prepare_probe, probe, probe_columns, probe_frame, probe_summary
-from ._queries import dropped_queries, probe_queries
+from ._queries import check_queries, dropped_queries, probe_queries
 from ._search import BM25Searcher, EmbeddingSearcher, Searcher, resolve_searcher
 from ._sweep import sweep
 from ._tokens import code_tokens
@@ -13,6 +13,7 @@ __all__ = [
     "NoProbeQueriesWarning",
     "ProbeSet",
     "Searcher",
+    "check_queries",
     "code_tokens",
     "dropped_queries",
     "history_queries",

@@ -349,7 +349,7 @@ def history_query_rows(
     dropped: Counter[str] = Counter()
     rows: list[dict[str, Any]] = []
     commits = _commits(repo, revs, prefix)
-    with bar(progress, len(commits), "reading commits") as handle:
+    with bar(progress, len(commits), "reading commits", unit="commit") as handle:
         for commit in commits:
             if handle is not None:
                 handle.update(1)
