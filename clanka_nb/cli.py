@@ -174,6 +174,8 @@ def _churn(args: argparse.Namespace) -> int:
         frame = function(args.path, revs=args.revs, **options)
     except history.ChurnError as error:
         raise CommandError(str(error), exit_code=1) from None
+    if frame.attrs.get("note") and not args.quiet:
+        print(f"{_parser.PROG}: note: {frame.attrs['note']}", file=sys.stderr)
     table = frame if args.by_file else frame.drop(columns=["date", "subject", "seconds"])
     if "commit" in table.columns:
         table = table.assign(commit=table["commit"].str.slice(0, 10))

@@ -106,6 +106,14 @@ class OpenAIEmbedder:
                     for start in range(0, len(texts), self.batch_size)]
         if not rows:
             return np.zeros((0, self.dimensions or 0), dtype=np.float32)
+        widths = sorted({row.shape[1] for row in rows})
+        if len(widths) > 1:
+            msg = (
+                f"the embedder openai({self.model!r}) returned vectors of {' and '.join(map(str, widths))} "
+                f"dimensions within one call (batches of {self.batch_size}): the server behind base_url= mixes "
+                "models; pin one model there, or pass dimensions="
+            )
+            raise EmbeddingServerError(msg)
         return np.concatenate(rows)
 
     def _batch(self, client: object, texts: list[str]) -> np.ndarray:
