@@ -1,6 +1,7 @@
 """clanka's semantic index: embedding inputs, hash reuse, sqlite-vec search; the engine below, pandas for results."""
 
 from . import embedders
+from ._db import IndexDatabaseError
 from ._index import IndexView, SemanticIndex, SyncReport
 from ._open import OpenedIndex, open_index
 from ._searcher import IndexSearcher
@@ -9,6 +10,7 @@ from ._tokens import TokenCounter, token_counter
 from ._vectors import VectorCache, default_cache
 
 __all__ = [
+    "IndexDatabaseError",
     "IndexSearcher",
     "IndexView",
     "OpenedIndex",
