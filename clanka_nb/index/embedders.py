@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import datetime
 import email.utils
 import hashlib
@@ -11,6 +12,7 @@ import os
 import re
 import reprlib
 import time
+import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,8 +20,8 @@ from pathlib import Path
 import numpy as np
 
 __all__ = [
-    "Model2VecEmbedder", "OpenAIEmbedder", "SentenceTransformersEmbedder", "hashed_words", "model2vec", "openai",
-    "sentence_transformers",
+    "EmbeddingServerError", "Model2VecEmbedder", "OpenAIEmbedder", "SentenceTransformersEmbedder", "hashed_words",
+    "model2vec", "openai", "sentence_transformers",
 ]
 
 _RETRIED = {408, 409, 425, 429, 500, 502, 503, 504}
@@ -76,10 +78,10 @@ _MAX_DIMENSIONS = 8192  # sqlite-vec's longest vector: bounds an answer when dim
 _ERROR_BYTES = 4096  # read of an error answer's body: enough for a message, never a flood
 _QUOTE = 200  # characters of a server's message shown in an error
 _USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://)[^/?#]*@")
-_CREDENTIAL = re.compile(r"(?i)\b(bearer|basic|token)(\s+)[A-Za-z0-9._~+/=-]+|\bsk-[A-Za-z0-9_-]{6,}")
+_CREDENTIAL = re.compile(r"(?i)\b(bearer|basic)(\s+)[A-Za-z0-9._~+/=-]+|\bsk-[A-Za-z0-9_-]{6,}")
 
 
-def public_url(url: str) -> str:
+def _public_url(url: str) -> str:
     """`url` without its userinfo (`user:password@`): the form shown in reprs and errors and used in ids."""
     return _USERINFO.sub(r"\1", url)
 
@@ -147,7 +149,8 @@ def _answer_vectors(body: bytes, count: int, most: int) -> np.ndarray:
                 msg = f"index {reprlib.repr(index)} (item {position}) is not an integer"
                 raise _Wrong(msg)
             if not 0 <= index < count:
-                msg = f"index {index} (item {position}) is out of range for {count} inputs (0 to {count - 1})"
+                msg = (f"index {reprlib.repr(index)} (item {position}) is out of range for {count} inputs "
+                       f"(0 to {count - 1})")
                 raise _Wrong(msg)
             if index in position_of:
                 msg = f"index {index} (items {position_of[index]} and {position}) appears more than once"
@@ -164,8 +167,8 @@ def _answer_vectors(body: bytes, count: int, most: int) -> np.ndarray:
         msg = f"vectors of different lengths ({lengths[0]} to {lengths[-1]} numbers)" if len(lengths) > 1 \
             else "empty vectors"
         raise _Wrong(msg)
-    array = np.array(rows) if rows else np.zeros((0, 0))
-    if array.dtype.kind not in "fi":  # strings, booleans, nulls or integers beyond 64 bits
+    array = np.array(rows)
+    if array.dtype.kind not in "fi" or array.ndim != 2:  # strings, booleans, nulls, huge integers, nested lists
         msg = "an embedding that is not a list of numbers"
         raise _Wrong(msg)
     with np.errstate(over="ignore"):
@@ -201,11 +204,11 @@ class OpenAIEmbedder:
     @property
     def model_id(self) -> str:
         suffix = f"@{self.dimensions}" if self.dimensions else ""
-        return f"openai:{public_url(self.base_url)}:{self.model}{suffix}"
+        return f"openai:{_public_url(self.base_url)}:{self.model}{suffix}"
 
     def __repr__(self) -> str:
         return (
-            f"openai({self.model!r}, base_url={public_url(self.base_url)!r}, "
+            f"openai({self.model!r}, base_url={_public_url(self.base_url)!r}, "
             f"api_key={'***' if self.api_key else None}, batch_size={self.batch_size}, dimensions={self.dimensions}, "
             f"timeout={self.timeout}, max_retries={self.max_retries})"
         )
@@ -218,7 +221,7 @@ class OpenAIEmbedder:
         try:
             url = httpx.URL(self.base_url.rstrip("/") + "/embeddings")
         except httpx.InvalidURL as error:
-            msg = f"base_url {public_url(self.base_url)!r} is not a URL ({error}); pass one like http://host:port/v1"
+            msg = f"base_url {_public_url(self.base_url)!r} is not a URL ({error}); pass one like http://host:port/v1"
             raise ValueError(msg) from None
         # userinfo goes as HTTP Basic auth (as httpx does with it); the URL sent and shown carries none.
         auth = (url.username, url.password) if url.username or url.password else None
@@ -231,9 +234,15 @@ class OpenAIEmbedder:
         return np.concatenate(rows)
 
     def _secrets(self) -> tuple[str | None, ...]:
-        userinfo = self.base_url.partition("://")[2].partition("@")
-        password = userinfo[0].rpartition(":")[2] if userinfo[1] else None
-        return (self.api_key, password)
+        """What must not be shown even when a server echoes it: the key, and base_url's password in its forms."""
+        authority = re.split(r"[/?#]", self.base_url.partition("://")[2], maxsplit=1)[0]
+        userinfo, at, _ = authority.rpartition("@")
+        if not at:
+            return (self.api_key,)
+        password = userinfo.partition(":")[2]
+        decoded = urllib.parse.unquote(userinfo)
+        basic = base64.b64encode(decoded.encode()).decode()
+        return (self.api_key, password, urllib.parse.unquote(password), basic)
 
     def _batch(self, session: object, url: object, auth: tuple[str, str] | None, texts: list[str]) -> np.ndarray:
         import httpx

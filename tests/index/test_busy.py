@@ -139,3 +139,45 @@ def test_two_concurrent_syncs_both_succeed_and_embed_each_input_once(tmp_path, r
         assert len(hashes) == len(set(hashes)) == inputs
     with cn.open_index(db, embed=Counting(8)) as index:
         assert len(index.search("price", limit=5)) == 5
+
+
+class Meanwhile(Counting):
+    """The stand-in embedder that, on its first call, lets another connection change the index (a second writer)."""
+
+    def __init__(self, change) -> None:
+        super().__init__()
+        self.change = change
+
+    def __call__(self, texts):
+        if self.change is not None:
+            change, self.change = self.change, None
+            change()
+        return super().__call__(texts)
+
+
+def test_rows_another_writer_deleted_while_this_sync_embedded_are_embedded_not_lost(sample, tmp_path):
+    db = tmp_path / "search.sqlite"
+    SemanticIndex(sample, embed=Counting(), db=db, cache=VectorCache()).sync()
+    (sample / "src" / "index.ts").write_text("export const changed = 2\n")
+    other = SemanticIndex(sample, embed=Counting(), db=db, cache=VectorCache())
+    victim = sorted(set(other.rows()["path"]) - {"src/index.ts"})[0]
+    embed = Meanwhile(lambda: other.remove_file(victim))
+    index = SemanticIndex(sample, embed=embed, db=db, cache=VectorCache())
+    report = index.sync()
+    rows = index.rows()
+    assert victim in set(rows["path"])  # embedded again under the lock, not silently dropped
+    assert len(rows) == len(set(rows["hash"])) == report.inputs
+    assert embed.calls == 2 and report.embedded == len(embed.texts)
+    other.close()
+
+
+def test_rows_another_writer_added_while_this_sync_embedded_are_kept_not_doubled(sample, tmp_path):
+    db = tmp_path / "search.sqlite"
+    other = SemanticIndex(sample, embed=Counting(), db=db, cache=VectorCache())
+    embed = Meanwhile(other.sync)
+    report = SemanticIndex(sample, embed=embed, db=db, cache=VectorCache()).sync()
+    assert report.reused == report.inputs and report.embedded == report.inputs
+    rows = other.rows()
+    assert len(rows) == len(set(rows["hash"])) == report.inputs
+    assert set(rows["sync_id"]) == {report.sync_id}
+    other.close()

@@ -71,6 +71,19 @@ def test_a_server_echoing_the_key_is_quoted_redacted_short_and_inert(server):
     assert "zzzz" in message and len(message) < 600  # the quote is capped
 
 
+def test_a_password_with_an_at_sign_is_redacted_in_every_form(server):
+    password = "p@ss:w%2Ford"
+    encoded = base64.b64encode(b"me:p@ss:w/ord").decode()
+    server.answers = [ss.status(400, f"echo: {password} / p@ss:w/ord / {encoded}".encode())]
+    url = server.url.replace("http://", f"http://me:{password}@")
+    embed = embedders.openai("m", base_url=url, api_key=None, max_retries=0)
+    assert "ss:w" not in repr(embed) + embed.model_id
+    with pytest.raises(EmbeddingServerError, match="echo") as caught:
+        embed(["x"])
+    assert "ss:w" not in str(caught.value) and encoded not in str(caught.value)
+    assert server.requests[0]["headers"]["Authorization"] == f"Basic {encoded}"
+
+
 def test_an_unreachable_server_with_credentials_is_named_without_them():
     embed = embedders.openai("m", base_url=f"http://user:{PASSWORD}@127.0.0.1:9/v1", api_key=KEY, max_retries=0)
     with pytest.raises(EmbeddingServerError, match="could not reach") as caught:
@@ -91,6 +104,7 @@ def _indexed(vectors, indices):
         (lambda v: _indexed(v, [i + 1000 for i in range(len(v))]), r"index 1000 .*out of range"),
         (lambda v: _indexed(v, [0] * len(v)), r"index 0 .*more than once"),
         (lambda v: _indexed(v, [0, 2, 3]), r"index 3 .*out of range"),
+        (lambda v: _indexed(v, [0, 1, 10**300]), r"index 1000.*\.\.\.0+ .*out of range"),
         (lambda v: _indexed(v, [0, 1, True]), r"index True .*not an integer"),
         (lambda v: _indexed(v, [0, 1, "2"]), r"index '2' .*not an integer"),
         (lambda v: [{"index": 0, "embedding": v[0]}, {"embedding": v[1]}, {"embedding": v[2]}], "only some items"),
@@ -101,6 +115,8 @@ def _indexed(vectors, indices):
         (lambda v: _indexed([v[0], v[1][:15], v[2]], [0, 1, 2]), "different lengths"),
         (lambda v: _indexed([v[0], v[1], ["0.5"] * 16], [0, 1, 2]), "not a list of numbers"),
         (lambda v: _indexed([v[0], v[1], []], [0, 1, 2]), "different lengths|empty"),
+        (lambda v: _indexed([[[x] for x in row] for row in v], [0, 1, 2]), "not a list of numbers"),
+        (lambda v: _indexed([[True] * 16] * 3, [0, 1, 2]), "not a list of numbers"),
         (lambda v: {"embedding": v[0]}, "not an OpenAI embeddings response"),
     ],
 )
