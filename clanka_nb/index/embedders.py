@@ -199,7 +199,6 @@ class OpenAIEmbedder:
     max_wait: float = 60.0
     sleep: Callable[[float], None] = field(default=time.sleep, repr=False)
     requests: int = field(default=0, repr=False)
-    _seen: int | None = field(default=None, init=False, repr=False, compare=False)  # dimension answered so far
 
     @property
     def model_id(self) -> str:
@@ -226,11 +225,14 @@ class OpenAIEmbedder:
         # userinfo goes as HTTP Basic auth (as httpx does with it); the URL sent and shown carries none.
         auth = (url.username, url.password) if url.username or url.password else None
         url = url.copy_with(username=None, password=None)
+        rows: list[np.ndarray] = []
+        width = self.dimensions  # then the first answer's: every batch of one call must match it
         with _http.Session(url, self.timeout) as session:
-            rows = [self._batch(session, url, auth, texts[start : start + self.batch_size])
-                    for start in range(0, len(texts), self.batch_size)]
+            for start in range(0, len(texts), self.batch_size):
+                rows.append(self._batch(session, url, auth, texts[start : start + self.batch_size], width))
+                width = rows[-1].shape[1]
         if not rows:
-            return np.zeros((0, self.dimensions or self._seen or 0), dtype=np.float32)
+            return np.zeros((0, self.dimensions or 0), dtype=np.float32)
         return np.concatenate(rows)
 
     def _secrets(self) -> tuple[str | None, ...]:
@@ -244,7 +246,8 @@ class OpenAIEmbedder:
         basic = base64.b64encode(decoded.encode()).decode()
         return (self.api_key, password, urllib.parse.unquote(password), basic)
 
-    def _batch(self, session: object, url: object, auth: tuple[str, str] | None, texts: list[str]) -> np.ndarray:
+    def _batch(self, session: object, url: object, auth: tuple[str, str] | None, texts: list[str],
+               width: int | None) -> np.ndarray:
         import httpx
 
         from . import _http
@@ -258,7 +261,7 @@ class OpenAIEmbedder:
             headers["Authorization"] = f"Bearer {self.api_key}"
         content = json.dumps(body).encode()
         shown = str(url)
-        most = self.dimensions or self._seen or _MAX_DIMENSIONS
+        most = width or _MAX_DIMENSIONS
         # A JSON number takes at most ~25 characters; 40 leaves room for indented, pretty-printed answers.
         cap = 64 * 1024 + len(texts) * (1024 + most * 40)
         problem = ""
@@ -282,7 +285,7 @@ class OpenAIEmbedder:
             else:
                 self.requests += 1
                 if answer.status == 200:
-                    return self._vectors(answer.body, len(texts), most, shown)
+                    return self._vectors(answer.body, len(texts), most, width, shown)
                 if answer.status == 401:
                     msg = (
                         f"{shown} refused the API key (401 Unauthorized); pass api_key= or set OPENAI_API_KEY "
@@ -300,7 +303,7 @@ class OpenAIEmbedder:
         msg = f"{problem} (gave up after {self.max_retries + 1} attempts); try again later or raise max_retries="
         raise EmbeddingServerError(msg)
 
-    def _vectors(self, body: bytes, count: int, most: int, shown: str) -> np.ndarray:
+    def _vectors(self, body: bytes, count: int, most: int, width: int | None, shown: str) -> np.ndarray:
         try:
             vectors = _answer_vectors(body, count, most)
         except _Wrong as wrong:
@@ -316,13 +319,14 @@ class OpenAIEmbedder:
                 "the model ignores dimensions=: drop it, or pick a model that supports it"
             )
             raise ValueError(msg)
-        if self._seen is not None and found != self._seen:
+        if width is not None and found != width:
+            low, high = sorted((found, width))
             msg = (
-                f"{shown} sent {found}-dimensional vectors after {self._seen}-dimensional ones for the same model; "
-                "check that base_url= serves one model"
+                f"the embedder openai({self.model!r}) returned vectors of {low} and {high} dimensions within one call "
+                f"(batches of {self.batch_size}): the server behind base_url= mixes models; pin one model there, "
+                "or pass dimensions="
             )
             raise EmbeddingServerError(msg)
-        self._seen = found
         return vectors
 
 
