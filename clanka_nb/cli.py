@@ -131,6 +131,8 @@ def _sweep(args: argparse.Namespace) -> int:
         raise CommandError(msg, exit_code=1)
     source = _source(args, folder_only=True)
     frame = frames.sweep(source, **_options(args), probe=args.probe, k=args.k or [1, 5, 10])
+    if args.probe and not args.quiet and frame.attrs.get("probe_note"):
+        print(f"{_parser.PROG}: note: {frame.attrs['probe_note']}", file=sys.stderr)  # which queries, how many
     _output.write(frame, args.format, args.output, table=_output.sweep_table(frame))
     return 0
 
