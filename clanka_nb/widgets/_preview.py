@@ -181,12 +181,15 @@ def _with_why(chunks: pd.DataFrame, texts: Texts, path: str, first: int, last: i
         (e.chunk.start_line, e.chunk.end_line, e.chunk.name, e.chunk.type, e.chunk.parent): e.why
         for e in engine.explain_file(text, settings, lines=(first, last))
     }
+    on_page = ((chunks["start_line"] <= last) & (chunks["end_line"] >= first)).to_numpy(dtype=bool)
+    page = chunks[on_page]
     columns = [
-        [None if pd.isna(v) else v for v in chunks[c].tolist()] if c in chunks else [None] * len(chunks)
+        [None if pd.isna(v) else v for v in page[c].tolist()] if c in page else [None] * len(page)
         for c in ("start_line", "end_line", "name", "type", "parent")
     ]
-    rows = zip(*columns, strict=True)
-    return chunks.assign(why=[reasons.get(row) for row in rows])
+    why = pd.Series(pd.NA, index=chunks.index, dtype="string")
+    why[on_page] = [reasons.get(row) for row in zip(*columns, strict=True)]
+    return chunks.assign(why=why)
 
 
 @SOURCE
