@@ -136,7 +136,7 @@ def _pool(context: _Context, jobs: list[tuple[str, str | None]], workers: int) -
         load_grammars([rel for rel, _ in jobs], context.languages)
     # Batches amortise the cost of sending work and results between processes, while keeping both
     # processes busy to the end even when a few files are much bigger than the rest.
-    batch = max(1, min(16, len(jobs) // (workers * 16)))
+    batch = max(1, min(8, len(jobs) // (workers * 32)))
     # Every job's first item is the file's path: errors name the files a dead worker held.
     return ordered_map(functools.partial(_work, context), jobs, workers, batch, describe=lambda job: str(job[0]))
 
