@@ -1,9 +1,9 @@
 """The chunking engine: clanka's CodeChunker, rule for rule, with no pandas or ipywidgets."""
 
 from ._api import chunk_codebase, chunk_file, chunk_file_content, chunk_files
-from ._cache import ParseCache, ParseCacheWarning
+from ._cache import ParseCache, ParseCacheError, ParseCacheWarning
 from ._chunker import CHUNKERS, CodeChunk, FileChunking, PreparedText
-from ._codebase import Codebase, UnreadableFileWarning, prepared_texts
+from ._codebase import BinaryFileWarning, Codebase, NothingToChunkWarning, UnreadableFileWarning, prepared_texts
 from ._declarations import Declaration, GrammarUnavailableError
 from ._explain import RULES, ExplainedChunk, explain_file
 from ._files import is_meaningful_file, is_probably_minified, language_of
@@ -12,6 +12,7 @@ from ._listing import list_file_names, list_files
 from ._reading import FileReport, FileStatus, MissingFileError
 from ._settings import ChunkSettings, SettingClampedWarning, Settings, SourceSettings
 from ._skipped import skipped_files
+from ._syntax import parses_as_code, syntax_tree
 from ._text import is_meaningful_line, js_length
 
 CHUNK_TYPES = ("class", "enum", "function", "interface", "method", "namespace", "type-alias", "variable")
@@ -21,6 +22,7 @@ __all__ = [
     "CHUNK_TYPES",
     "LANGUAGE_MODES",
     "RULES",
+    "BinaryFileWarning",
     "ChunkSettings",
     "CodeChunk",
     "Codebase",
@@ -31,7 +33,9 @@ __all__ = [
     "FileStatus",
     "GrammarUnavailableError",
     "MissingFileError",
+    "NothingToChunkWarning",
     "ParseCache",
+    "ParseCacheError",
     "ParseCacheWarning",
     "PreparedText",
     "SettingClampedWarning",
@@ -50,6 +54,8 @@ __all__ = [
     "language_of",
     "list_file_names",
     "list_files",
+    "parses_as_code",
     "prepared_texts",
     "skipped_files",
+    "syntax_tree",
 ]

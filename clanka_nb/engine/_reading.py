@@ -86,6 +86,9 @@ def check_file(root: str | os.PathLike[str], path: str | os.PathLike[str]) -> No
         raise missing_file(path, root)
 
 
+# The reason given for a file whose name (its extension) the reference never indexes.
+NEVER_INDEXED = "the reference never indexes this file name"
+
 # The reason given for a file that is refused because it resolves outside the root (a symbolic link).
 OUTSIDE_ROOT = "resolves outside the root folder"
 
@@ -106,7 +109,7 @@ def read_text(root: Path, rel: str) -> tuple[str | None, FileReport]:
     refused, not read: what is inside the root is all a codebase may show or send anywhere.
     """
     if not is_meaningful_file(rel):
-        return None, FileReport(rel, FileStatus.NOT_INDEXED, 0, "the reference never indexes this file name")
+        return None, FileReport(rel, FileStatus.NOT_INDEXED, 0, NEVER_INDEXED)
     real_root = _real_root(os.fspath(root))
     # The file is opened first and where it really is asked afterwards, from the open descriptor: one
     # system call instead of resolving every folder of the path (a tenth of a cold open), and no window

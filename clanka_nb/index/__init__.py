@@ -1,6 +1,12 @@
 """clanka's semantic index: embedding inputs, hash reuse, sqlite-vec search; the engine below, pandas for results."""
 
+from .._extras import require
+
+# Before anything imports them: a missing library is one line naming the extra, not a traceback.
+require("clanka_nb.index", "index", "pandas", "numpy")
+
 from . import embedders
+from ._db import IndexDatabaseError
 from ._index import IndexView, SemanticIndex, SyncReport
 from ._open import OpenedIndex, open_index
 from ._searcher import IndexSearcher
@@ -9,6 +15,7 @@ from ._tokens import TokenCounter, token_counter
 from ._vectors import VectorCache, default_cache
 
 __all__ = [
+    "IndexDatabaseError",
     "IndexSearcher",
     "IndexView",
     "OpenedIndex",
