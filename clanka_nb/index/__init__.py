@@ -6,7 +6,7 @@ from ._open import OpenedIndex, open_index
 from ._searcher import IndexSearcher
 from ._store import parse_input
 from ._tokens import TokenCounter, token_counter
-from ._vectors import VectorCache, default_cache
+from ._vectors import VectorCache, VectorCacheWarning, default_cache
 
 __all__ = [
     "IndexSearcher",
@@ -16,6 +16,7 @@ __all__ = [
     "SyncReport",
     "TokenCounter",
     "VectorCache",
+    "VectorCacheWarning",
     "default_cache",
     "embedders",
     "open_index",
