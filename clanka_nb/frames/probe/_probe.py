@@ -79,7 +79,7 @@ class ProbeSet:
         if not isinstance(codebase, engine.Codebase):
             msg = f"ProbeSet needs an engine.Codebase, got {type(codebase).__name__}; prepare_probe(folder) parses one"
             raise TypeError(msg)
-        found, masks, reason = scan(codebase) if queries is None or mask else (None, {}, None)
+        found, _, masks, reason = scan(codebase) if queries is None or mask else (None, None, {}, None)
         self.codebase = codebase
         self.queries = found if queries is None else check_queries(queries, codebase)
         if queries is not None:
