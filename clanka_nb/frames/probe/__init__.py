@@ -5,10 +5,12 @@ from ._queries import dropped_queries, probe_queries
 from ._search import BM25Searcher, EmbeddingSearcher, Searcher, resolve_searcher
 from ._sweep import sweep
 from ._tokens import code_tokens
+from ._verdict import FlatRecallWarning
 
 __all__ = [
     "BM25Searcher",
     "EmbeddingSearcher",
+    "FlatRecallWarning",
     "NoProbeQueriesWarning",
     "ProbeSet",
     "Searcher",
