@@ -12,6 +12,8 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from ._extras import missing_extra
+
 _ENGINE = ("CodeChunk", "Codebase", "SettingClampedWarning", "list_files")
 _FRAMES = (
     "chunk_codebase", "chunk_file", "chunk_files", "chunk_text", "coverage", "embedding_input", "explain", "files",
@@ -58,15 +60,37 @@ if TYPE_CHECKING:
     from .widgets import browse, compare, preview, preview_text, search_panel, tune
 
 
+# The layers as attributes too (`cn.engine.Codebase`), loaded on first use like the names above.
+_LAYERS = ("dask", "engine", "frames", "history", "index", "widgets")
+
+# The extra a name needs: the one that brings its layer (a viewer needs pandas too, but `widgets` is what to
+# install). Engine names and the sample need none.
+_NAME_EXTRAS = {
+    **dict.fromkeys(_FRAMES, "frames"),
+    **dict.fromkeys(_HISTORY, "frames"),
+    **dict.fromkeys(_PROBE, "probe"),
+    **dict.fromkeys(_INDEX, "index"),
+    **dict.fromkeys(_WIDGETS, "widgets"),
+}
+
+
 def __getattr__(name: str) -> Any:
+    if name in _LAYERS:
+        return import_module(f"clanka_nb.{name}")
     module = _EXPORTS.get(name)
     if module is None:
         msg = f"module 'clanka_nb' has no attribute {name!r}"
         raise AttributeError(msg)
-    value = getattr(import_module(module), name)
+    try:
+        value = getattr(import_module(module), name)
+    except ModuleNotFoundError as error:
+        said = missing_extra(error, f"clanka_nb.{name}", _NAME_EXTRAS.get(name))
+        if said is None:
+            raise
+        raise said from None
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    return sorted(set(globals()) | set(__all__) | set(_LAYERS))

@@ -168,8 +168,8 @@ def _shown(cycle: list[str], graph: dict[str, dict[str, int]]) -> str:
 LAYERS: tuple[tuple[str, ...], ...] = (
     # Leaves with no imports of the package: the settings' defaults (read by `--help` without the engine)
     # and what a chunk frame's attrs say (read by the index, which stands below frames, without pandas).
-    # The wording of deprecations, which every layer uses.
-    ("clanka_nb._defaults", "clanka_nb._chunk_frames", "clanka_nb._deprecation"),
+    # The wording of deprecations, which every layer uses. Which extra brings each optional library.
+    ("clanka_nb._defaults", "clanka_nb._chunk_frames", "clanka_nb._deprecation", "clanka_nb._extras"),
     ("clanka_nb.engine",),
     ("clanka_nb.index",),
     ("clanka_nb.frames",),

@@ -1,9 +1,9 @@
 """The chunking engine: clanka's CodeChunker, rule for rule, with no pandas or ipywidgets."""
 
 from ._api import chunk_codebase, chunk_file, chunk_file_content, chunk_files
-from ._cache import ParseCache, ParseCacheWarning
+from ._cache import ParseCache, ParseCacheError, ParseCacheWarning
 from ._chunker import CHUNKERS, CodeChunk, FileChunking, PreparedText
-from ._codebase import Codebase, UnreadableFileWarning, prepared_texts
+from ._codebase import BinaryFileWarning, Codebase, NothingToChunkWarning, UnreadableFileWarning, prepared_texts
 from ._declarations import Declaration, GrammarUnavailableError
 from ._explain import RULES, ExplainedChunk, explain_file
 from ._files import is_meaningful_file, is_probably_minified, language_of
@@ -22,6 +22,7 @@ __all__ = [
     "CHUNK_TYPES",
     "LANGUAGE_MODES",
     "RULES",
+    "BinaryFileWarning",
     "ChunkSettings",
     "CodeChunk",
     "Codebase",
@@ -32,7 +33,9 @@ __all__ = [
     "FileStatus",
     "GrammarUnavailableError",
     "MissingFileError",
+    "NothingToChunkWarning",
     "ParseCache",
+    "ParseCacheError",
     "ParseCacheWarning",
     "PreparedText",
     "SettingClampedWarning",

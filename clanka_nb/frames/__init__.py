@@ -1,5 +1,10 @@
 """Chunks as pandas DataFrames: chunk tables, the files table, coverage, sweeps and plots (no ipywidgets)."""
 
+from .._extras import require
+
+# Before anything imports them: a missing library is one line naming the extra, not a traceback.
+require("clanka_nb.frames", "frames", "pandas", "pyarrow", "tqdm")
+
 from ._chunks import chunk_codebase, chunk_file, chunk_files, chunk_text
 from ._coverage import coverage, line_coverage
 from ._embedding import embedding_input

@@ -12,6 +12,7 @@ import pandas as pd
 from .. import engine
 from .._chunk_frames import frame_files, frame_languages, frame_root_or_fail, frame_settings
 from .._sample import sample_codebase
+from ..engine._codebase import warn_if_nothing_listed
 from ..engine._listing import resolve_root
 from ..engine._reading import check_file
 from ..engine._settings import path_list
@@ -88,7 +89,8 @@ def listed_names(located: Located) -> list[str]:
     """The names of the located files on disk: the given ones, else every file the listing gives."""
     if located.names is not None:
         return located.names
-    return engine.list_file_names(located.root, max_file_size=located.settings.max_file_size)
+    root = resolve_root(located.root)
+    return warn_if_nothing_listed(root, engine.list_file_names(root, max_file_size=located.settings.max_file_size))
 
 
 def open_source(

@@ -93,6 +93,10 @@ class VectorCacheWarning(UserWarning):
     """The vector cache on disk could not be used: vectors are kept in memory for this process instead."""
 
 
+class VectorCacheError(OSError):
+    """`VectorCache.clear()` left vectors behind; the message says why and what to do."""
+
+
 class VectorCache:
     """Vectors by (model id, SHA-256 of the input), so no input is embedded twice by one model.
 
@@ -167,18 +171,30 @@ class VectorCache:
         }  # fmt: skip
 
     def clear(self) -> int:
-        """Delete every vector; returns how many there were."""
+        """Delete every vector; returns how many there were. Raises `VectorCacheError` when vectors stay
+        behind in the file (a full disk, a folder or a foreign file in its place), saying what to do."""
         with self._lock:
             removed = len(self._memory)
             self._memory.clear()
-            db = self._connection(create=False)
-            if db is None:
+            self.close()  # its own connection: a failure here is the answer, not a fallback to memory
+            if self.path == MEMORY or not Path(self.path).exists():
                 return removed
             try:
-                removed += db.execute("DELETE FROM vectors").rowcount
-                db.execute("VACUUM")
+                db = sqlite3.connect(self.path, timeout=_BUSY_SECONDS, isolation_level=None)
+                try:
+                    _check_own(db)
+                    removed += db.execute("DELETE FROM vectors").rowcount if _has_vectors(db) else 0
+                    with contextlib.suppress(sqlite3.Error):  # the vectors are gone; only free pages stay
+                        db.execute("VACUUM")
+                finally:
+                    db.close()
             except sqlite3.Error as exc:
-                self._fail(exc)
+                what = "it is a folder" if Path(self.path).is_dir() else str(exc)
+                msg = (
+                    f"could not clear the vector cache {self.path!r}: {what}; free some disk space and run it again, "
+                    f"or delete {self.path!r} (and any -wal/-shm beside it) by hand: it holds only a cache"
+                )
+                raise VectorCacheError(msg) from None
             return removed
 
     def close(self) -> None:
@@ -317,6 +333,10 @@ def _check_own(db: sqlite3.Connection) -> None:
     if not columns >= _COLUMNS:
         msg = f"it holds the tables {sorted(tables)}, not a clanka-nb vector cache; it was left unchanged"
         raise sqlite3.DatabaseError(msg)
+
+
+def _has_vectors(db: sqlite3.Connection) -> bool:
+    return db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vectors'").fetchone() is not None
 
 
 def _checksum(model: str, digest: str, blob: bytes) -> bytes:

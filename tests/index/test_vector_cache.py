@@ -230,3 +230,16 @@ def test_an_index_reads_its_vectors_from_the_file_an_earlier_index_wrote(sample,
         embed.count = 0
         second = SemanticIndex(sample, embed=embed, cache=VectorCache(path), progress=False).sync()
     assert first.embedded > 0 and (second.embedded, second.cached, embed.count) == (0, first.embedded, 0)
+
+
+def test_clear_that_leaves_vectors_behind_fails_and_says_so(tmp_path, capsys, monkeypatch):
+    from clanka_nb.cli import main
+    from clanka_nb.index import VectorCacheError
+
+    monkeypatch.setenv("CLANKA_NB_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "cache" / _vectors.FILE_NAME).mkdir(parents=True)
+    (tmp_path / "cache" / _vectors.FILE_NAME / "entry").write_text("x")
+    with pytest.raises(VectorCacheError, match="it is a folder"):
+        VectorCache(tmp_path / "cache" / _vectors.FILE_NAME).clear()
+    assert main(["cache", "clear"]) == 1
+    assert "could not clear the vector cache" in capsys.readouterr().err
