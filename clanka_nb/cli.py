@@ -122,7 +122,6 @@ def _files(args: argparse.Namespace) -> int:
 def _sweep(args: argparse.Namespace) -> int:
     from . import frames
     from ._cli import _output
-    from .frames.probe import FlatRecallWarning
 
     if args.k is not None and not args.probe:
         msg = "--k sets the cut-offs of the probe's recall@K; add --probe, or drop --k"
@@ -131,19 +130,11 @@ def _sweep(args: argparse.Namespace) -> int:
         msg = "--probe searches with BM25, which needs the bm25s library; pip install 'clanka-nb[probe]'"
         raise CommandError(msg, exit_code=1)
     source = _source(args, folder_only=True)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", FlatRecallWarning)
-        frame = frames.sweep(source, **_options(args), probe=args.probe, k=args.k or [1, 5, 10])
-    for warning in caught:  # the flat-recall warning becomes a note; any other is shown as it came
-        if issubclass(warning.category, FlatRecallWarning):
-            if not args.quiet:
-                print(f"{_parser.PROG}: note: {warning.message}", file=sys.stderr)
-        else:
-            warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
+    frame = frames.sweep(source, **_options(args), probe=args.probe, k=args.k or [1, 5, 10])
     _output.write(frame, args.format, args.output, table=_output.sweep_table(frame))
     verdict = frame.attrs.get("verdict")
-    if verdict is not None and not args.quiet:
-        print(f"{_parser.PROG}: verdict: {verdict['message']}", file=sys.stderr)
+    if verdict is not None and verdict["queries"] and not args.quiet:  # no query: a note said so already
+        print(f"{_parser.PROG}: note: verdict: {verdict['message']}", file=sys.stderr)
     return 0
 
 
