@@ -20,7 +20,10 @@ _FRAMES = (
     "line_coverage", "plot_chunk_sizes", "plot_sweep", "sweep",
 )
 _HISTORY = ("churn", "churn_files", "churn_summary", "plot_churn")
-_PROBE = ("BM25Searcher", "EmbeddingSearcher", "dropped_queries", "probe", "probe_queries", "probe_summary")
+_PROBE = (
+    "BM25Searcher", "EmbeddingSearcher", "dropped_queries", "history_queries", "probe", "probe_queries",
+    "probe_summary",
+)
 _INDEX = ("IndexSearcher", "SemanticIndex", "VectorCache", "embedders", "open_index")
 _WIDGETS = ("browse", "compare", "preview", "preview_text", "search_panel", "tune")
 
@@ -54,7 +57,15 @@ if TYPE_CHECKING:
         plot_sweep,
         sweep,
     )
-    from .frames.probe import BM25Searcher, EmbeddingSearcher, dropped_queries, probe, probe_queries, probe_summary
+    from .frames.probe import (
+        BM25Searcher,
+        EmbeddingSearcher,
+        dropped_queries,
+        history_queries,
+        probe,
+        probe_queries,
+        probe_summary,
+    )
     from .history import churn, churn_files, churn_summary, plot_churn
     from .index import IndexSearcher, SemanticIndex, VectorCache, embedders, open_index
     from .widgets import browse, compare, preview, preview_text, search_panel, tune

@@ -131,6 +131,8 @@ def _sweep(args: argparse.Namespace) -> int:
         raise CommandError(msg, exit_code=1)
     source = _source(args, folder_only=True)
     frame = frames.sweep(source, **_options(args), probe=args.probe, k=args.k or [1, 5, 10])
+    if args.probe and not args.quiet and frame.attrs.get("probe_note"):
+        print(f"{_parser.PROG}: note: {frame.attrs['probe_note']}", file=sys.stderr)  # which queries, how many
     _output.write(frame, args.format, args.output, table=_output.sweep_table(frame))
     verdict = frame.attrs.get("verdict")
     if verdict is not None and verdict["queries"] and not args.quiet:  # no query: a note said so already
@@ -175,6 +177,8 @@ def _churn(args: argparse.Namespace) -> int:
         frame = function(args.path, revs=args.revs, **options)
     except history.ChurnError as error:
         raise CommandError(str(error), exit_code=1) from None
+    if frame.attrs.get("note") and not args.quiet:
+        print(f"{_parser.PROG}: note: {frame.attrs['note']}", file=sys.stderr)
     table = frame if args.by_file else frame.drop(columns=["date", "subject", "seconds"])
     if "commit" in table.columns:
         table = table.assign(commit=table["commit"].str.slice(0, 10))

@@ -162,9 +162,10 @@ def _shown(cycle: list[str], graph: dict[str, dict[str, int]]) -> str:
 
 
 # Layers, lowest first (leaves, engine, index, frames, ...): a module may import its own layer and the
-# ones below, never one above. `probe` stands on frames; history, dask and the widgets stand beside each
-# other on frames (none imports another); the CLI's parts, the CLI and the top-level package (its lazy
-# table names every layer) stand on everything.
+# ones below, never one above. history (git) stands on frames; `probe` stands on both (its queries come
+# from doc comments and from commits); dask and the widgets stand beside each other on those (neither
+# imports the other); the CLI's parts, the CLI and the top-level package (its lazy table names every
+# layer) stand on everything.
 LAYERS: tuple[tuple[str, ...], ...] = (
     # Leaves with no imports of the package: the settings' defaults (read by `--help` without the engine)
     # and what a chunk frame's attrs say (read by the index, which stands below frames, without pandas).
@@ -173,8 +174,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("clanka_nb.engine",),
     ("clanka_nb.index",),
     ("clanka_nb.frames",),
+    ("clanka_nb.history",),
     ("clanka_nb.frames.probe",),
-    ("clanka_nb.history", "clanka_nb.dask", "clanka_nb.widgets"),
+    ("clanka_nb.dask", "clanka_nb.widgets"),
     ("clanka_nb._cli",),
     ("clanka_nb.cli",),
     ("clanka_nb", "clanka_nb._sample"),
@@ -270,7 +272,10 @@ def test_lazy_and_import_module_cycles_are_found_and_shown(tmp_path: Path) -> No
         ("clanka_nb.engine._chunker", "clanka_nb.frames._lines", False),
         ("clanka_nb.frames._sweep", "clanka_nb.frames.probe", False),
         ("clanka_nb.frames._sweep", "clanka_nb.widgets._tune", False),
-        ("clanka_nb.widgets._tune", "clanka_nb.history._api", False),
+        ("clanka_nb.history._api", "clanka_nb.widgets._tune", False),
+        ("clanka_nb.history._api", "clanka_nb.frames.probe", False),
+        ("clanka_nb.frames.probe._history", "clanka_nb.history._git", True),  # commits as queries
+        ("clanka_nb.dask._sweep", "clanka_nb.widgets._tune", False),
         ("clanka_nb.frames.probe._probe", "clanka_nb.frames._lines", True),
         ("clanka_nb.widgets._tune", "clanka_nb.frames.probe", True),
         ("clanka_nb.cli", "clanka_nb.frames", True),

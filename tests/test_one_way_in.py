@@ -48,7 +48,7 @@ NO_SOURCE = {
     "CodeChunk", "SettingClampedWarning",  # types
     "Codebase",  # a source itself
     "chunk_text", "preview_text", "embedding_input",  # a text or a chunk, not a source
-    "churn", "churn_files",  # a git repository and its history, not a source
+    "churn", "churn_files", "history_queries",  # a git repository and its history, not a source
     "churn_summary", "plot_churn", "plot_chunk_sizes", "plot_sweep", "probe_summary",  # results of other calls
     "list_files",  # the engine's listing of a folder (returns names, no chunks)
     "open_index", "search_panel",  # an index database

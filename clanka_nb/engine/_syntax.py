@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ._declarations import _REFERENCE_LANGUAGES, GrammarUnavailableError, parser_for, reference_parser
+from ._parsing import parse
 
 
 def parses_as_code(text: str, grammar: str) -> bool:
@@ -16,5 +17,5 @@ def parses_as_code(text: str, grammar: str) -> bool:
         parser = reference_parser(grammar) if grammar in _REFERENCE_LANGUAGES else parser_for(grammar)
     except (GrammarUnavailableError, LookupError, ValueError):
         return False  # not a grammar here: nothing can be said to parse
-    root = parser.parse(text.encode("utf-8", "surrogatepass")).root_node
+    root = parse(parser, text.encode("utf-8", "surrogatepass")).root_node  # in the C locale, as every parse
     return not root.has_error and any(child.type != "comment" for child in root.named_children)

@@ -11,7 +11,7 @@ import pandas as pd
 from ..engine._cache import ParseCache
 from ..frames._progress import ProgressBar
 from ..frames._sweep import GridSettings
-from ._churn import CHURN, REASONS, _walk
+from ._churn import CHURN, REASONS, _Step, _walk
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -43,10 +43,14 @@ def churn(
     paths are relative to it and the ignore files of the folders above it apply, as when clanka indexes
     that folder; `files_changed` counts changes inside it, and commits outside it embed nothing. A
     folder with no tracked file over the range is a `ChurnError`.
+
+    Submodules are not counted (their files are another repository's history; `chunk_codebase` of a
+    checkout does chunk them): `attrs["submodules"]` lists those the range holds, and `attrs["note"]`
+    says so when there are any. Run `churn` on a submodule's own folder for its history.
     """
-    steps = _walk(repo, revs, settings, token_counter, cache, progress)
+    steps = list(_walk(repo, revs, settings, token_counter, cache, progress))
     rows = [row for step in steps for row in step.rows]
-    return _typed(pd.DataFrame(rows, columns=_commit_columns(token_counter is not None)))
+    return _noted(_typed(pd.DataFrame(rows, columns=_commit_columns(token_counter is not None))), steps)
 
 
 @CHURN
@@ -63,9 +67,9 @@ def churn_files(
     `change` is "added", "modified" or "deleted" (as the index sees it: a file that becomes listed or
     unlisted counts as added or deleted); `embedded` splits into `new_file`, `edited` and `line_shift`.
     Rows of one commit and setting come most embedded first. For a folder inside a clone, only its
-    files appear, with paths relative to it (as in `churn`).
+    files appear, with paths relative to it (as in `churn`). Submodules are not counted (see `churn`).
     """
-    steps = _walk(repo, revs, settings, None, cache, progress)
+    steps = list(_walk(repo, revs, settings, None, cache, progress))
     rows = [row for step in steps for row in step.file_rows]
     frame = _typed(pd.DataFrame(rows, columns=["commit", *SETTING_COLUMNS, "path", "change", "embedded", "deleted",
                                                *REASONS]))
@@ -73,7 +77,20 @@ def churn_files(
     frame = frame.assign(_order=order).sort_values(
         ["_order", *SETTING_COLUMNS, "embedded", "path"], ascending=[True, True, True, True, False, True], kind="stable"
     )
-    return frame.drop(columns="_order").reset_index(drop=True)
+    return _noted(frame.drop(columns="_order").reset_index(drop=True), steps)
+
+
+def _noted(frame: pd.DataFrame, steps: list[_Step]) -> pd.DataFrame:
+    """The submodules the range holds in `attrs`, and a note saying their files are not counted."""
+    submodules = sorted(steps[-1].submodules) if steps else []
+    frame.attrs["submodules"] = submodules
+    if submodules:
+        shown = ", ".join(repr(path) for path in submodules[:5]) + (", ..." if len(submodules) > 5 else "")
+        frame.attrs["note"] = (
+            f"{len(submodules)} submodule{'s' if len(submodules) > 1 else ''} ({shown}) not counted: churn reads "
+            "this repository's history only; run churn on a submodule's folder for its own"
+        )
+    return frame
 
 
 def churn_summary(frame: pd.DataFrame) -> pd.DataFrame:

@@ -9,12 +9,10 @@ then cut at every setting), and counts what a sync after that commit would embed
 
 from __future__ import annotations
 
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from .. import engine
@@ -29,7 +27,7 @@ from ..frames._sweep import GRID, SWEEP, chunk_grid
 from ..index import TokenCounter
 from ..index import token_counter as resolve_counter
 from ._git import BlobReader, Commit, changes, check_tracked, first_parent_commits, repository, tree_files
-from ._mirror import Mirror
+from ._mirror import Mirror, mirror_folder
 
 # Why an input is embedded again: its file is new, its text is new, or only its line numbers moved.
 REASONS = ("new_file", "edited", "line_shift")
@@ -76,6 +74,7 @@ class _Step:
 
     rows: list[dict[str, Any]]
     file_rows: list[dict[str, Any]]
+    submodules: frozenset[str]  # the submodules seen so far (never counted: their files are another repository's)
 
 
 def _walk(
@@ -96,8 +95,8 @@ def _walk(
     baseline, commits = first_parent_commits(root, revs)
     check_tracked(root, prefix, baseline, commits)
     states = [_Setting(settings) for settings in grid]
-    with tempfile.TemporaryDirectory(prefix="clanka-nb-churn-") as folder, BlobReader(root) as blobs:
-        mirror = Mirror(Path(folder), blobs, max_file_size, prefix)
+    with mirror_folder() as folder, BlobReader(root) as blobs:
+        mirror = Mirror(folder, blobs, max_file_size, prefix)
         mirror.apply(tree_files(root, baseline))
         listed = mirror.every_listed()
         for path in sorted(listed):
@@ -145,7 +144,7 @@ def _walk(
                     row["seconds"] = seconds
                 if shown is not None:
                     shown.update(1)
-                yield _Step(rows, file_rows)
+                yield _Step(rows, file_rows, frozenset(mirror.submodules))
 
 
 def _prepare(mirror: Mirror, path: str, languages: str, cache: ParseCache | None) -> PreparedText | None:

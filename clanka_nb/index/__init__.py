@@ -6,6 +6,7 @@ from .._extras import require
 require("clanka_nb.index", "index", "pandas", "numpy")
 
 from . import embedders
+from ._db import IndexDatabaseError
 from ._index import IndexView, SemanticIndex, SyncReport
 from ._open import OpenedIndex, open_index
 from ._searcher import IndexSearcher
@@ -14,6 +15,7 @@ from ._tokens import TokenCounter, token_counter
 from ._vectors import VectorCache, VectorCacheError, VectorCacheWarning, default_cache
 
 __all__ = [
+    "IndexDatabaseError",
     "IndexSearcher",
     "IndexView",
     "OpenedIndex",

@@ -26,6 +26,7 @@ from ._bm25 import ChunkBM25
 from ._index import Chunks, LineTokens, MaskedText
 from ._queries import check_queries, scan, target_arrays
 from ._search import BM25Searcher, Embed, Searcher, resolve_searcher, search_many, searcher_for
+from ._sources import default_queries
 from ._tokens import code_tokens
 from ._verdict import SEED, Outcome
 
@@ -75,6 +76,10 @@ class ProbeSet:
     Build it once with `prepare_probe`, then score any number of settings with `probe_frame` or
     `probe_columns`: nothing is parsed, extracted or (for BM25) tokenized again. When there is no
     query, `.reason` says why and a `NoProbeQueriesWarning` is issued (once, here).
+
+    Without `queries`, the queries are the doc comments' and, when the codebase's root is the top of a
+    git clone, the commit messages' (`history_queries` at its defaults), with a `source` column.
+    `.query_sources` counts the queries of each source, `.note` says it in words.
     """
 
     def __init__(
@@ -84,11 +89,19 @@ class ProbeSet:
         if not isinstance(codebase, engine.Codebase):
             msg = f"ProbeSet needs an engine.Codebase, got {type(codebase).__name__}; prepare_probe(folder) parses one"
             raise TypeError(msg)
-        found, _, masks, reason = scan(codebase) if queries is None or mask else (None, None, {}, None)
         self.codebase = codebase
-        self.queries = found if queries is None else check_queries(queries, codebase)
-        if queries is not None:
+        if queries is None:
+            found = default_queries(codebase)
+            self.queries, masks, reason = found.queries, found.masks, found.reason
+            self.query_sources, self.note = found.counts, found.note
+        else:
+            masks = scan(codebase).masks if mask else {}
+            self.queries = check_queries(queries, codebase)
             reason = None if len(self.queries) else "the queries frame given has no rows"
+            given = self.queries["source"].astype("string").fillna("given") if "source" in self.queries else None
+            self.query_sources = {"given": len(self.queries)} if given is None else given.value_counts().to_dict()
+            self.note = f"queries: {len(self.queries):,} given" + ("" if given is None else " (" + ", ".join(
+                f"{count:,} {name}" for name, count in self.query_sources.items()) + ")")  # fmt: skip
         self.reason = reason  # why there are no queries (None when there are)
         if reason is not None:
             msg = f"the retrieval probe has no queries, so recall, MRR and precision are NA: {reason}"

@@ -36,9 +36,11 @@ class ProbeScorer:
 
     integer_columns = frozenset({"queries"})
 
-    def __init__(self, codebase: engine.Codebase, searcher: Searcher, k: int | Iterable[int], embedded: bool,
-                 sample: float | None = None) -> None:  # fmt: skip
-        self.probe_set = ProbeSet(codebase, sample=sample)
+    def __init__(
+        self, codebase: engine.Codebase, searcher: Searcher, k: int | Iterable[int], embedded: bool,
+        queries: pd.DataFrame | None = None, sample: float | None = None,
+    ) -> None:
+        self.probe_set = ProbeSet(codebase, queries, sample=sample)
         self.searcher, self.cutoffs, self.embedded = searcher, check_k(k), embedded
         self.bootstrap = Bootstrap(len(self.probe_set.queries))
         self.outcomes: list[Outcome] = []
@@ -67,7 +69,11 @@ class ProbeScorer:
         return row
 
     def attrs(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"probe_reason": self.probe_set.reason}  # why there are no queries (None when some)
+        out: dict[str, Any] = {
+            "probe_reason": self.probe_set.reason,  # why there are no queries (None when some)
+            "query_sources": self.probe_set.query_sources,  # source -> queries it gave
+            "probe_note": self.probe_set.note,
+        }
         if self.embedded:
             out.update(embedded=self.searcher.embedded, indexed=self.searcher.indexed)  # type: ignore[attr-defined]
         out["sample"] = self.probe_set.sample
@@ -86,6 +92,7 @@ def sweep(
     token_counter: object = None,
     token_limit: int | None = None,
     probe: bool = False,
+    queries: pd.DataFrame | None = None,
     searcher: str | Searcher = "bm25",
     k: int | Iterable[int] = (1, 5, 10),
     embed: Embed | None = None,
@@ -110,8 +117,12 @@ def sweep(
     `clanka_nb.probe`): queries, recall@<k> for each cut-off in `k`, mrr and precision, scored
     with `searcher` over the same parsed codebase (queries are extracted once for all rows).
     Queries come from doc comments in every language extended mode knows, also in "clanka" mode
-    (whose line windows are then what is scored). With no query the probe columns are NA, a
-    `NoProbeQueriesWarning` says why, and so does `attrs["probe_reason"]`.
+    (whose line windows are then what is scored), and, when the source's root is the top of a git
+    clone, from its commit messages (`history_queries`); `attrs["query_sources"]` counts the queries
+    of each source and `attrs["probe_note"]` says it in words. Or pass `queries=`, a frame with
+    query, path, start_line, end_line (`probe_queries`, `history_queries`, both concatenated, or
+    your own). With no query the probe columns are NA, a `NoProbeQueriesWarning` says why, and so
+    does `attrs["probe_reason"]`.
     `token_counter=` (a callable, a tiktoken encoding, a `tokenizers.Tokenizer` or "cl100k_base")
     counts the tokens of each chunk's embedding input, and `token_limit=` adds `over_limit`, the
     share of chunks over that many tokens. (`tokenizer=`, a count of each chunk's content alone, is
@@ -143,6 +154,9 @@ def sweep(
     if embed is not None and not probe:
         msg = "embed= is the probe's embedder: pass probe=True with it"
         raise ValueError(msg)
+    if queries is not None and not probe:
+        msg = "queries= are the probe's queries: pass probe=True with them"
+        raise ValueError(msg)
     if sample is not None and not probe:
         msg = "sample= is the share of chunks the probe indexes: pass probe=True with it"
         raise ValueError(msg)
@@ -150,7 +164,8 @@ def sweep(
     engine_searcher = resolve_searcher(searcher_for(searcher, embed)) if probe else None
     started = time.perf_counter()
     codebase = open_source(source, opening, progress=progress).codebase
-    scorer = None if engine_searcher is None else ProbeScorer(codebase, engine_searcher, k, embed is not None, sample)
+    scorer = None if engine_searcher is None else \
+        ProbeScorer(codebase, engine_searcher, k, embed is not None, queries, sample)
     return sweep_table(
         codebase, chunk_settings, tokenizer=tokenizer, counter=counter, limit=limit, progress=progress,
         started=started, scorer=scorer,
