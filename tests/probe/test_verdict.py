@@ -180,4 +180,4 @@ def test_the_cli_prints_the_verdict_and_mrrs_interval(capsys):
     assert main(["sweep", str(cn.sample_codebase()), "--probe", "--chunk-size", "10,60"]) == 0
     captured = capsys.readouterr()
     assert "mrr_low" in captured.out.splitlines()[0] and "recall@5_low" not in captured.out
-    assert captured.err.startswith("clanka-nb: note: verdict: best: ")
+    assert captured.err.splitlines()[-1].startswith("clanka-nb: note: verdict: best: ")
