@@ -22,7 +22,7 @@ _FRAMES = (
 _HISTORY = ("churn", "churn_files", "churn_summary", "plot_churn")
 _PROBE = (
     "BM25Searcher", "EmbeddingSearcher", "dropped_queries", "history_queries", "probe", "probe_queries",
-    "probe_summary",
+    "probe_summary", "unit_test_queries",
 )
 _INDEX = ("IndexSearcher", "SemanticIndex", "VectorCache", "embedders", "open_index")
 _WIDGETS = ("browse", "compare", "preview", "preview_text", "search_panel", "tune")
@@ -65,6 +65,7 @@ if TYPE_CHECKING:
         probe,
         probe_queries,
         probe_summary,
+        unit_test_queries,
     )
     from .history import churn, churn_files, churn_summary, plot_churn
     from .index import IndexSearcher, SemanticIndex, VectorCache, embedders, open_index

@@ -12,7 +12,7 @@ from ._listing import list_file_names, list_files
 from ._reading import FileReport, FileStatus, MissingFileError
 from ._settings import ChunkSettings, SettingClampedWarning, Settings, SourceSettings
 from ._skipped import skipped_files
-from ._syntax import parses_as_code
+from ._syntax import parses_as_code, syntax_tree
 from ._text import is_meaningful_line, js_length
 
 CHUNK_TYPES = ("class", "enum", "function", "interface", "method", "namespace", "type-alias", "variable")
@@ -57,4 +57,5 @@ __all__ = [
     "parses_as_code",
     "prepared_texts",
     "skipped_files",
+    "syntax_tree",
 ]

@@ -353,6 +353,12 @@ def openai(
     if batch_size < 1:
         msg = f"batch_size must be at least 1, got {batch_size}; clanka sends 300"
         raise ValueError(msg)
+    if timeout is not None and not timeout > 0:
+        msg = f"timeout must be a number of seconds above 0 (or None for no deadline), got {timeout!r}"
+        raise ValueError(msg)
+    if not max_wait >= 0:
+        msg = f"max_wait must be a number of seconds (0 or more), got {max_wait!r}"
+        raise ValueError(msg)
     url = base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
     key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY")
     return OpenAIEmbedder(

@@ -117,6 +117,7 @@ _CHUNK_ALL = textwrap.dedent(
     import gzip, hashlib, json, locale, sys, tempfile, warnings
     from pathlib import Path
     from clanka_nb import engine
+    from clanka_nb.engine import _codebase
 
     warnings.simplefilter("ignore")
     digest = hashlib.sha256()
@@ -127,7 +128,7 @@ _CHUNK_ALL = textwrap.dedent(
         with opener(path, "rt", encoding="utf-8") as handle:
             for line in handle:
                 case = json.loads(line)
-                files.setdefault(case["path"], case["content"])
+                files.setdefault(case["content"], case["path"])
                 for run in case["runs"]:
                     o = run["options"]
                     chunks = engine.chunk_file_content(
@@ -136,9 +137,11 @@ _CHUNK_ALL = textwrap.dedent(
                     )
                     rows = [(c.path, c.start_line, c.end_line, c.name, c.type, c.parent, c.content) for c in chunks]
                     digest.update(repr(rows).encode("utf-8", "surrogatepass"))
-    # The same files through worker processes, which parse under the locale they start with.
+    # Every text again through worker processes (forced, however few), which parse under the locale
+    # they start with; a text in a folder of its own, so that names can repeat.
+    _codebase.MIN_FILES_FOR_PROCESSES = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for index, (path, content) in enumerate(sorted(files.items())):
+        for index, (content, path) in enumerate(files.items()):
             target = Path(tmp, str(index), Path(path).name)
             target.parent.mkdir(parents=True)
             target.write_bytes(content.encode("utf-8", "surrogatepass"))

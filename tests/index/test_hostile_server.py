@@ -258,3 +258,26 @@ def test_a_huge_retry_after_is_capped(server, value):
     assert embed(["x"]).shape == (1, 16)
     assert 0.25 < time.monotonic() - started < 2
 
+
+
+# --- the environment's proxy is still used (the deadline transport chooses it itself) ------------------------------
+
+
+def test_the_environments_proxy_is_used_and_no_proxy_respected(server, monkeypatch):
+    for name in ("http_proxy", "https_proxy", "all_proxy", "no_proxy", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{server.port}")
+    embed = embedders.openai("m", base_url="http://embeddings.invalid/v1", api_key=KEY, max_retries=0, timeout=5.0)
+    assert embed(["x"]).shape == (1, 16)
+    assert server.requests[-1]["path"] == "http://embeddings.invalid/v1/embeddings"  # absolute form: via the proxy
+    monkeypatch.setenv("NO_PROXY", "embeddings.invalid")
+    with pytest.raises(EmbeddingServerError, match="could not reach"):
+        embed(["x"])
+    assert len(server.requests) == 1
+
+
+def test_bad_timeouts_are_named():
+    with pytest.raises(ValueError, match="timeout must be"):
+        embedders.openai("m", base_url="http://127.0.0.1:9/v1", timeout=0)
+    with pytest.raises(ValueError, match="max_wait must be"):
+        embedders.openai("m", base_url="http://127.0.0.1:9/v1", max_wait=-1)

@@ -167,3 +167,17 @@ def test_clanka_history_gives_100_queries_each_target_checked_against_git_show(c
     assert queries["query"].is_unique
     dropped = queries.attrs["dropped"]
     assert dropped["bot"] > 0 and dropped["merge"] > 0 and dropped["version"] > 0
+
+
+def test_clanka_tests_give_test_name_queries_tied_to_the_function_they_call(clanka):
+    from clanka_nb.frames.probe import unit_test_queries
+
+    queries = unit_test_queries(clanka, progress=False)
+    assert len(queries) >= 100
+    codebase = engine.Codebase(clanka)
+    for row in queries.astype(object).to_dict("records"):
+        test_line = codebase.text(row["test_path"]).lines[row["test_line"] - 1]
+        assert row["query"].split()[0] in test_line  # the name is where the row says
+        target = codebase.text(row["path"]).lines[row["start_line"] - 1]
+        assert row["name"] in target and row["path"] != row["test_path"]
+        assert row["name"] in "\n".join(codebase.text(row["test_path"]).lines)  # the test file names it

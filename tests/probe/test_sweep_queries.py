@@ -53,20 +53,20 @@ def clone(tmp_path: Path) -> Path:
 
 def test_the_default_combines_doc_comments_and_history_at_a_clone_top_and_says_so(clone):
     table = sweep(clone, chunk_size=[4, 20], probe=True, progress=False)
-    assert table.attrs["query_sources"] == {"doc_comments": 2, "history": 2}
+    assert table.attrs["query_sources"] == {"doc_comments": 2, "test_names": 0, "history": 2}
     assert table["queries"].tolist() == [4, 4]
     note = table.attrs["probe_note"]
     assert "2 from doc comments" in note and "2 from commit messages" in note
     # A folder inside the clone: its history is its parent's, so only doc comments, and the note says why.
     inside = sweep(clone / "src", chunk_size=[20], probe=True, progress=False)
-    assert inside.attrs["query_sources"] == {"doc_comments": 2}
+    assert inside.attrs["query_sources"] == {"doc_comments": 2, "test_names": 0}
     assert "inside a git clone" in inside.attrs["probe_note"]
 
 
 def test_a_folder_without_git_uses_doc_comments_and_says_why_not_history(tmp_path):
     write(tmp_path, CODE)
     table = sweep(tmp_path, chunk_size=[20], probe=True, progress=False)
-    assert table.attrs["query_sources"] == {"doc_comments": 2}
+    assert table.attrs["query_sources"] == {"doc_comments": 2, "test_names": 0}
     assert "none from commit messages" in table.attrs["probe_note"]
 
 
@@ -113,4 +113,4 @@ def test_the_command_line_sweep_notes_the_query_sources(clone, capsys):
 
     assert main(["sweep", str(clone), "--chunk-size", "20", "--probe"]) == 0
     err = capsys.readouterr().err
-    assert "note: queries: 2 from doc comments; 2 from commit messages" in err
+    assert "note: queries: 2 from doc comments; 0 from test names; 2 from commit messages" in err

@@ -5,6 +5,7 @@ from ._probe import NoProbeQueriesWarning, ProbeSet, prepare_probe, probe, probe
 from ._queries import check_queries, dropped_queries, probe_queries
 from ._search import BM25Searcher, EmbeddingSearcher, Searcher, resolve_searcher
 from ._sweep import sweep
+from ._test_names import unit_test_queries
 from ._tokens import code_tokens
 from ._verdict import FlatRecallWarning
 
@@ -27,4 +28,5 @@ __all__ = [
     "probe_summary",
     "resolve_searcher",
     "sweep",
+    "unit_test_queries",
 ]

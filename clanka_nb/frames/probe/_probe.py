@@ -24,9 +24,9 @@ from .._progress import ProgressBar
 from .._source import Source, open_source
 from ._bm25 import ChunkBM25
 from ._index import Chunks, LineTokens, MaskedText
-from ._queries import check_queries, scan, target_arrays
+from ._queries import check_queries, target_arrays
 from ._search import BM25Searcher, Embed, Searcher, resolve_searcher, search_many, searcher_for
-from ._sources import default_queries
+from ._sources import all_masks, default_queries
 from ._tokens import code_tokens
 from ._verdict import SEED, Outcome
 
@@ -77,8 +77,9 @@ class ProbeSet:
     `probe_columns`: nothing is parsed, extracted or (for BM25) tokenized again. When there is no
     query, `.reason` says why and a `NoProbeQueriesWarning` is issued (once, here).
 
-    Without `queries`, the queries are the doc comments' and, when the codebase's root is the top of a
-    git clone, the commit messages' (`history_queries` at its defaults), with a `source` column.
+    Without `queries`, the queries are the doc comments' and the test names' and, when the codebase's root
+    is the top of a git clone, the commit messages' (`history_queries` at its defaults), with a `source`
+    column. Doc comments and test names are blanked out of the index whatever the queries.
     `.query_sources` counts the queries of each source, `.note` says it in words.
     """
 
@@ -95,7 +96,7 @@ class ProbeSet:
             self.queries, masks, reason = found.queries, found.masks, found.reason
             self.query_sources, self.note = found.counts, found.note
         else:
-            masks = scan(codebase).masks if mask else {}
+            masks = all_masks(codebase) if mask else {}
             self.queries = check_queries(queries, codebase)
             reason = None if len(self.queries) else "the queries frame given has no rows"
             given = self.queries["source"].astype("string").fillna("given") if "source" in self.queries else None

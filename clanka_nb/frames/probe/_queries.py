@@ -92,7 +92,7 @@ def _reason(files: int, parsed: int, declarations: int, dropped: Counter[str]) -
     )
 
 
-def scan(codebase: engine.Codebase) -> Scan:
+def scan(codebase: engine.Codebase, texts: dict[str, engine.PreparedText] | None = None) -> Scan:
     """The queries of every documented declaration, the doc comments dropped (with the reason), every doc
     comment's lines to mask, and why there is no query (if so).
 
@@ -102,7 +102,7 @@ def scan(codebase: engine.Codebase) -> Scan:
     """
     rows: dict[tuple[str, int], dict[str, Any]] = {}
     masks: Masks = {}
-    texts = declared_texts(codebase)
+    texts = declared_texts(codebase) if texts is None else texts
     declarations = 0
     for path, text in texts.items():
         if not text.declarations:

@@ -1,4 +1,4 @@
-"""The probe's queries by default: doc comments, plus commit messages when the codebase is a git clone's top."""
+"""The probe's queries by default: doc comments and test names, plus commit messages at a git clone's top."""
 
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ import pandas as pd
 from ... import engine
 from ...history._git import ChurnError, repository
 from ._history import DEFAULT_REVS, HISTORY, history_query_rows
-from ._queries import Masks, scan
+from ._queries import Masks, declared_texts, scan
+from ._test_names import scan_test_names
 
 # The default queries' columns: those of history_queries (comment lines NA for commits, commit NA for
 # comments) and which source each came from.
-SOURCES = ("doc_comments", "history")
+SOURCES = ("doc_comments", "test_names", "history")
 COMBINED = {**HISTORY, "source": pd.StringDtype()}
 
 
@@ -41,14 +42,32 @@ def history_skipped(codebase: engine.Codebase) -> str | None:
     return None
 
 
+def merged_masks(*masks: Masks) -> Masks:
+    """Several sources' masks as one (path -> line -> the line with the query's text blanked)."""
+    out: Masks = {}
+    for mask in masks:
+        for path, lines in mask.items():
+            out.setdefault(path, {}).update(lines)
+    return out
+
+
+def all_masks(codebase: engine.Codebase) -> Masks:
+    """What the probe blanks whatever the queries: every doc comment and every test name."""
+    texts = declared_texts(codebase)
+    return merged_masks(scan(codebase, texts).masks, scan_test_names(codebase, texts).masks)
+
+
 def default_queries(codebase: engine.Codebase) -> Sources:
-    """Doc-comment queries, and commit-message queries (`history_queries` at its defaults) when the
-    codebase's root is the top of a git clone; with a `source` column naming each row's source."""
-    found = scan(codebase)
-    frames = [found.queries.assign(commit=pd.NA, source="doc_comments")]
-    counts = {"doc_comments": len(found.queries)}
+    """Doc-comment and test-name queries, and commit-message queries (`history_queries` at its defaults)
+    when the codebase's root is the top of a git clone; with a `source` column naming each row's source."""
+    texts = declared_texts(codebase)
+    found = scan(codebase, texts)
+    tests = scan_test_names(codebase, texts)
+    frames = [found.queries.assign(commit=pd.NA, source="doc_comments"),
+              tests.queries.drop(columns=["test_path", "test_line"]).assign(commit=pd.NA, source="test_names")]
+    counts = {"doc_comments": len(found.queries), "test_names": len(tests.queries)}
     skipped = history_skipped(codebase)
-    parts = [f"{len(found.queries):,} from doc comments"]
+    parts = [f"{len(found.queries):,} from doc comments", f"{len(tests.queries):,} from test names"]
     if skipped is None:
         history, _ = history_query_rows(codebase, DEFAULT_REVS, progress=False)
         frames.append(history.assign(source="history"))
@@ -63,5 +82,5 @@ def default_queries(codebase: engine.Codebase) -> Sources:
     reason = None
     if not len(queries):
         reason = found.reason or "none of its doc comments gives a query"
-        reason += "" if skipped is not None else f", and no commit of {DEFAULT_REVS} gives one"
-    return Sources(queries, found.masks, counts, note, reason)
+        reason += ", no test name gives one" + ("" if skipped is not None else f", nor any commit of {DEFAULT_REVS}")
+    return Sources(queries, merged_masks(found.masks, tests.masks), counts, note, reason)
