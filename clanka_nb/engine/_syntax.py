@@ -5,6 +5,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from ._declarations import _REFERENCE_LANGUAGES, GrammarUnavailableError, parser_for, reference_parser
+from ._parsing import c_locale
 
 
 def syntax_tree(text: str, grammar: str) -> Node | None:
@@ -14,7 +15,10 @@ def syntax_tree(text: str, grammar: str) -> Node | None:
         parser = reference_parser(grammar) if grammar in _REFERENCE_LANGUAGES else parser_for(grammar)
     except (GrammarUnavailableError, LookupError, ValueError):
         return None  # not a grammar here
-    return parser.parse(text.encode("utf-8", "surrogatepass")).root_node
+    with c_locale():  # the scanners' character classes as in every parse of the engine (see `_parsing`)
+        # One call, not `_parsing.parse`'s pieces: callers read `node.text`, which a tree read in pieces
+        # lacks with py-tree-sitter 0.24.
+        return parser.parse(text.encode("utf-8", "surrogatepass")).root_node
 
 
 def parses_as_code(text: str, grammar: str) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import warnings
 from typing import TYPE_CHECKING, Any, Unpack
 
 import numpy as np
@@ -12,6 +13,7 @@ from ..engine._cache import ParseCache
 from ..frames._progress import ProgressBar
 from ..frames._sweep import GridSettings
 from ._churn import CHURN, REASONS, _Step, _walk
+from ._git import ChurnWarning
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -46,7 +48,9 @@ def churn(
 
     Submodules are not counted (their files are another repository's history; `chunk_codebase` of a
     checkout does chunk them): `attrs["submodules"]` lists those the range holds, and `attrs["note"]`
-    says so when there are any. Run `churn` on a submodule's own folder for its history.
+    says so when there are any. Run `churn` on a submodule's own folder for its history. A path this
+    file system cannot hold (a name too long) is left out, as a checkout leaves it out: listed in
+    `attrs["unwritable"]`, noted, and warned about (`ChurnWarning`).
     """
     steps = list(_walk(repo, revs, settings, token_counter, cache, progress))
     rows = [row for step in steps for row in step.rows]
@@ -81,16 +85,35 @@ def churn_files(
 
 
 def _noted(frame: pd.DataFrame, steps: list[_Step]) -> pd.DataFrame:
-    """The submodules the range holds in `attrs`, and a note saying their files are not counted."""
+    """What the rows leave out, in `attrs`: the submodules of the range and the paths this file system
+    cannot hold, with a note saying so (and a warning for the latter)."""
     submodules = sorted(steps[-1].submodules) if steps else []
+    unwritable = list(steps[-1].unwritable) if steps else []
     frame.attrs["submodules"] = submodules
+    frame.attrs["unwritable"] = unwritable
+    notes = []
     if submodules:
-        shown = ", ".join(repr(path) for path in submodules[:5]) + (", ..." if len(submodules) > 5 else "")
-        frame.attrs["note"] = (
-            f"{len(submodules)} submodule{'s' if len(submodules) > 1 else ''} ({shown}) not counted: churn reads "
-            "this repository's history only; run churn on a submodule's folder for its own"
+        notes.append(
+            f"{_count(submodules, 'submodule')} ({_shown(submodules)}) not counted: churn reads this repository's "
+            "history only; run churn on a submodule's folder for its own"
         )
+    if unwritable:
+        notes.append(
+            f"{_count(unwritable, 'path')} ({_shown(unwritable)}) left out: this file system cannot hold "
+            "the name (too long, or not valid here), as a checkout of it would leave it out"
+        )
+        warnings.warn(notes[-1], ChurnWarning, stacklevel=3)
+    if notes:
+        frame.attrs["note"] = "; ".join(notes)
     return frame
+
+
+def _count(items: list[str], noun: str) -> str:
+    return f"{len(items)} {noun}{'s' if len(items) > 1 else ''}"
+
+
+def _shown(items: list[str]) -> str:
+    return ", ".join(repr(item) for item in items[:5]) + (", ..." if len(items) > 5 else "")
 
 
 def churn_summary(frame: pd.DataFrame) -> pd.DataFrame:

@@ -75,6 +75,7 @@ class _Step:
     rows: list[dict[str, Any]]
     file_rows: list[dict[str, Any]]
     submodules: frozenset[str]  # the submodules seen so far (never counted: their files are another repository's)
+    unwritable: tuple[str, ...]  # paths no file here can have (a name too long...): left out, as in a checkout
 
 
 def _walk(
@@ -144,7 +145,7 @@ def _walk(
                     row["seconds"] = seconds
                 if shown is not None:
                     shown.update(1)
-                yield _Step(rows, file_rows, frozenset(mirror.submodules))
+                yield _Step(rows, file_rows, frozenset(mirror.submodules), tuple(sorted(mirror.unwritable)))
 
 
 def _prepare(mirror: Mirror, path: str, languages: str, cache: ParseCache | None) -> PreparedText | None:

@@ -65,6 +65,10 @@ class ChurnError(ValueError):
     """The repository or revision range cannot be read as asked; the message says how to fix it."""
 
 
+class ChurnWarning(UserWarning):
+    """Part of a history was left out of the counts (the message says which and why)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Commit:
     hash: str

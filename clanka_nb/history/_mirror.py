@@ -8,6 +8,8 @@ is written as a sparse file of its size (no content is read: the listing only ne
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import shutil
 import tempfile
@@ -17,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..engine._listing import ListingCache
-from ._git import BlobReader, Change
+from ._git import BlobReader, Change, ChurnError
 
 try:
     import fcntl
@@ -92,6 +94,7 @@ class Mirror:
         self.root = folder.joinpath(*prefix.split("/")[:-1]) if prefix else folder
         self._blobs = blobs
         self.submodules: set[str] = set()  # paths (relative to the root) of the submodules seen so far
+        self.unwritable: dict[str, str] = {}  # path -> why the file system refused it (as in a checkout)
         # An empty .git makes the folder a git work tree for the listing rules (so .gitignore applies).
         (folder / ".git").mkdir(parents=True, exist_ok=True)
         self.root.mkdir(parents=True, exist_ok=True)
@@ -120,22 +123,47 @@ class Mirror:
                 continue
             if change.mode == SUBMODULE and change.path.startswith(self.prefix):
                 self.submodules.add(change.path[len(self.prefix) :])
-            if path.is_dir() and not path.is_symlink():
-                if change.blob is not None:
-                    shutil.rmtree(path)  # a folder becomes a file: its files are deleted by this commit too
-                # else a file of that name is deleted while a folder holds it (a damaged tree had both):
-                # the folder's files go with their own entries
-            elif path.is_symlink() or path.exists():
-                path.unlink()
-            if change.mode in _REGULAR and change.blob is not None:
-                self._make_folder(path.parent)
-                self._write(change.blob, path)
+            try:
+                self._replace(change, path)
+            except OSError as error:
+                self._unwritable(change, path, error)
             # Symbolic links (120000) and submodules (160000) are left out: list_files never lists a
             # link, and a submodule of a fresh clone is an empty folder.
             rules_changed |= path.name in RULE_FILES
         if rules_changed:
             self.listing.forget()
         return rules_changed
+
+    def _replace(self, change: Change, path: Path) -> None:
+        """Put the new version of one path in place of the old one (or only remove the old one)."""
+        if path.is_dir() and not path.is_symlink():
+            if change.blob is not None:
+                shutil.rmtree(path)  # a folder becomes a file: its files are deleted by this commit too
+            # else a file of that name is deleted while a folder holds it (a damaged tree had both):
+            # the folder's files go with their own entries
+        elif path.is_symlink() or path.exists():
+            path.unlink()
+        if change.mode in _REGULAR and change.blob is not None:
+            self._make_folder(path.parent)
+            self._write(change.blob, path)
+
+    def _unwritable(self, change: Change, path: Path, error: OSError) -> None:
+        """A name this file system cannot hold is left out, as a checkout leaves it out (and said); a full
+        disk is an error."""
+        if error.errno in (errno.ENOSPC, errno.EDQUOT):
+            msg = (
+                f"the temporary folder {str(self.folder.parent)!r} is full ({error.strerror}); set TMPDIR to a "
+                "folder with room for the largest commit's files"
+            )
+            raise ChurnError(msg) from None
+        if error.errno not in (errno.ENAMETOOLONG, errno.EILSEQ, errno.EINVAL, errno.ENOTDIR, errno.EISDIR):
+            msg = f"cannot write {change.path!r} into the temporary folder {str(self.folder.parent)!r}: "
+            msg += f"{error.strerror}; set TMPDIR to a folder you can write"
+            raise ChurnError(msg) from None
+        if change.mode in _REGULAR and change.blob is not None and change.path.startswith(self.prefix):
+            self.unwritable[change.path[len(self.prefix) :]] = error.strerror or str(error)
+        with contextlib.suppress(OSError):  # the name itself may be what the file system refuses
+            path.unlink(missing_ok=True)  # a part written before the error is no file of the commit
 
     def _make_folder(self, folder: Path) -> None:
         """Make `folder`; a file in the way (a damaged tree holding both `x` and `x/y`) gives way, as it does

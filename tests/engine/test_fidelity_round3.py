@@ -107,6 +107,11 @@ def test_parsing_ignores_the_process_locale_and_leaves_it_as_it_was():
     try:
         chunks = engine.chunk_file_content("x.js", LOCALE_REPRODUCER, chunk_size=30, chunk_overlap=0)
         assert rows(chunks) == [(1, 2, "a", "function")]  # the reference's answer, as under LC_ALL=C
+        # The engine's other parse (commented-out code, test names) reads the text alike.
+        root = engine.syntax_tree(LOCALE_REPRODUCER, "javascript")
+        assert [(n.type, n.start_point.row, n.end_point.row) for n in root.named_children] == [
+            ("lexical_declaration", 0, 1)
+        ]
         assert locale.setlocale(locale.LC_CTYPE) == "C.UTF-8"  # the user's locale is untouched
     finally:
         locale.setlocale(locale.LC_CTYPE, before)

@@ -16,7 +16,7 @@ import pytest
 
 from clanka_nb import engine
 from clanka_nb.engine._embedding import embedding_text, input_hash
-from clanka_nb.history import ChurnError, churn
+from clanka_nb.history import ChurnError, ChurnWarning, churn
 from clanka_nb.history._git import CatFile
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs the git command")
@@ -328,3 +328,34 @@ def test_submodules_are_named_as_not_counted(tmp_path: Path) -> None:
     assert "1 submodule ('vendor/lib') not counted" in frame.attrs["note"]
     plain = churn(repo, revs="HEAD~2..HEAD~1", progress=False)
     assert plain.attrs["submodules"] == [] and "note" not in plain.attrs
+
+
+def test_a_name_this_file_system_cannot_hold_is_left_out_and_said(tmp_path: Path) -> None:
+    repo = plain_repo(tmp_path / "repo", commits=1)
+    blob = run_git(repo, "rev-parse", "HEAD:a.ts").strip()
+    long = "x" * 300 + ".ts"  # git stores any length; most file systems stop at 255 bytes
+    tree = run_git(repo, "mktree", data=f"100644 blob {blob}\ta.ts\n100644 blob {blob}\t{long}\n".encode()).strip()
+    commit = run_git(repo, "commit-tree", tree, "-p", "HEAD", "-m", "long").strip()
+    run_git(repo, "update-ref", "refs/heads/main", commit)
+    (repo / "b.ts").write_text("export const b = 2;\n")
+    run_git(repo, "add", "b.ts")
+    run_git(repo, "commit", "-q", "-m", "b")
+    with pytest.warns(ChurnWarning, match=r"1 path \('x+\.ts'\) left out: this file system cannot hold the name"):
+        frame = churn(repo, revs="HEAD~1..HEAD", progress=False)
+    assert frame["embedded"].tolist() == [1] and frame.attrs["unwritable"] == [long]
+    assert "left out" in frame.attrs["note"]
+
+
+def test_every_git_command_is_built_in_one_place() -> None:
+    """Only `_git.py` spells a git command line; everything else asks `git_command` (or the helpers on it)."""
+    import re
+
+    import clanka_nb
+
+    package = Path(clanka_nb.__file__).parent
+    spelled = re.compile(r"""\[\s*["']git["']""")
+    found = [str(path.relative_to(package)) for path in package.rglob("*.py")
+             if path.name != "_git.py" and spelled.search(path.read_text(encoding="utf-8"))]  # fmt: skip
+    assert found == []
+    source = (package / "history" / "_git.py").read_text(encoding="utf-8")
+    assert len(spelled.findall(source)) == 1  # in git_command

@@ -106,6 +106,12 @@ def test_max_files_and_a_range_before_the_first_commit(repo):
     assert one["commit"].tolist() == [hashes["first"]]
 
 
+def test_an_unknown_revision_is_an_error_naming_the_range(repo):
+    root, _ = repo
+    with pytest.raises(ChurnError, match=r"cannot read the revisions 'nope\.\.HEAD'.*e\.g\. 'HEAD~500\.\.HEAD'"):
+        history_queries(root, revs="nope..HEAD", progress=False)
+
+
 @pytest.mark.parametrize("revs", ["--output=/tmp/x", "HEAD..--all", "", None])
 def test_revisions_never_become_options(repo, revs):
     root, _ = repo
@@ -181,3 +187,21 @@ def test_clanka_tests_give_test_name_queries_tied_to_the_function_they_call(clan
         target = codebase.text(row["path"]).lines[row["start_line"] - 1]
         assert row["name"] in target and row["path"] != row["test_path"]
         assert row["name"] in "\n".join(codebase.text(row["test_path"]).lines)  # the test file names it
+
+
+def test_quoted_file_names_and_a_hostile_config_run_nothing(tmp_path):
+    root = tmp_path / "hostile"
+    root.mkdir()
+    run_git(root, "init", "-q", "-b", "main")
+    name = 'src/café "quoted"\tname.ts'
+    hashes = commit(root, "Add the café module with its odd name", {name: function("cafe", "value += 2;")})
+    mark = tmp_path / "MARK"
+    run_git(root, "config", "core.fsmonitor", f"touch {mark} #")
+    run_git(root, "config", "diff.external", f"touch {mark} #")
+    queries = history_queries(root, revs="HEAD", progress=False)
+    assert queries["path"].tolist() == [name] and queries["commit"].tolist() == [hashes]
+    assert (queries["start_line"].iloc[0], queries["end_line"].iloc[0]) == (1, 4)
+    from clanka_nb.frames.probe import sweep
+
+    assert sweep(root, chunk_size=[10], probe=True, progress=False).attrs["query_sources"]["history"] == 1
+    assert not mark.exists()

@@ -17,7 +17,7 @@ import pandas as pd
 
 from ... import engine
 from ...engine._settings import OPENING, SourceSettings
-from ...history._git import ChurnError, git, repository
+from ...history._git import ChurnError, git, repository, run_git
 from .. import _columns
 from .._progress import ProgressBar, bar
 from .._source import open_source
@@ -148,8 +148,14 @@ def _commits(repo: Path, revs: str, prefix: str) -> list[_Commit]:
     marker = f"\x1e{nonce}\x00"
     pathspec = [f":(literal){prefix}"] if prefix else []
     layout = f"--format=%x1e{nonce}%x00%H%x00%P%x00%an <%ae>%x00%B%x00"
-    out = git(repo, "log", "--no-renames", "--name-only", "-z", layout, "--end-of-options", *_range(repo, revs), "--",
-              *pathspec)  # fmt: skip
+    listed = run_git(repo, "log", "--no-renames", "--name-only", "-z", layout, "--end-of-options", *_range(repo, revs),
+                     "--", *pathspec, check=False)  # fmt: skip
+    if listed.returncode != 0:
+        problem = (listed.stderr.strip().splitlines() or ["unknown revision"])[0]
+        msg = f"cannot read the revisions {revs!r} in {str(repo)!r}: {problem}; pass a range of it"
+        msg += f", e.g. {DEFAULT_REVS!r}"
+        raise ChurnError(msg)
+    out = listed.stdout
     commits = []
     for record in out.split(marker)[1:]:
         hash_, parents, author, rest = record.split("\x00", 3)
@@ -357,8 +363,9 @@ def history_query_rows(
             reason = _reason(commit, query, max_files)
             if reason is None:
                 patches = _patch(repo, commit, prefix)
-                found = None if _formatting_only(patches) else _target(tree, commit, patches)
-                reason = "formatting" if _formatting_only(patches) else "no_target" if found is None else None
+                formatting = _formatting_only(patches)
+                found = None if formatting else _target(tree, commit, patches)
+                reason = "formatting" if formatting else "no_target" if found is None else None
             if reason is not None:
                 dropped[reason] += 1
                 continue
