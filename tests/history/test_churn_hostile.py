@@ -344,3 +344,18 @@ def test_a_name_this_file_system_cannot_hold_is_left_out_and_said(tmp_path: Path
         frame = churn(repo, revs="HEAD~1..HEAD", progress=False)
     assert frame["embedded"].tolist() == [1] and frame.attrs["unwritable"] == [long]
     assert "left out" in frame.attrs["note"]
+
+
+def test_every_git_command_is_built_in_one_place() -> None:
+    """Only `_git.py` spells a git command line; everything else asks `git_command` (or the helpers on it)."""
+    import re
+
+    import clanka_nb
+
+    package = Path(clanka_nb.__file__).parent
+    spelled = re.compile(r"""\[\s*["']git["']""")
+    found = [str(path.relative_to(package)) for path in package.rglob("*.py")
+             if path.name != "_git.py" and spelled.search(path.read_text(encoding="utf-8"))]  # fmt: skip
+    assert found == []
+    source = (package / "history" / "_git.py").read_text(encoding="utf-8")
+    assert len(spelled.findall(source)) == 1  # in git_command
