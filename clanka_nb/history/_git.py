@@ -52,6 +52,7 @@ _ENVIRONMENT = {
     "GIT_TERMINAL_PROMPT": "0",  # never wait for a password
     "GIT_OPTIONAL_LOCKS": "0",  # reading writes nothing into the repository (no index refresh)
     "GIT_PAGER": "cat",
+    "GIT_LITERAL_PATHSPECS": "1",  # a folder named `:(exclude)x` or `a*` is that folder, not magic or a pattern
 }
 # Set by git for its hooks: they would point every command at another repository than `-C` names.
 _REPOSITORY_VARIABLES = (

@@ -374,3 +374,16 @@ def test_subjects_and_names_with_line_separators_are_read_whole(tmp_path: Path) 
     assert frame["subject"].tolist() == [subject, "  spaced  out"]  # git keeps leading spaces
     files = churn_files(repo, revs="HEAD~2..HEAD", progress=False)
     assert files["path"].tolist() == ["a.ts", "c\rd\u2028e.ts", "a.ts"]
+
+
+@pytest.mark.parametrize("name", [":(exclude)p", ":!p", "p*"])
+def test_a_folder_named_like_a_pattern_is_that_folder(tmp_path: Path, name: str) -> None:
+    repo = plain_repo(tmp_path / "repo", commits=1)
+    (repo / "pq").mkdir()
+    (repo / "pq" / "b.ts").write_text("export const b = 1;\n")
+    run_git(repo, "add", "-A")
+    run_git(repo, "commit", "-q", "-m", "pq")
+    (repo / name).mkdir()
+    (repo / name / "c.ts").write_text("export const c = 1;\n")  # never committed
+    with pytest.raises(ChurnError, match="holds no file git tracks"):
+        churn(repo / name, revs="HEAD~1..HEAD", progress=False)
