@@ -12,7 +12,7 @@ from ._open import OpenedIndex, open_index
 from ._searcher import IndexSearcher
 from ._store import parse_input
 from ._tokens import TokenCounter, token_counter
-from ._vectors import VectorCache, default_cache
+from ._vectors import VectorCache, VectorCacheError, VectorCacheWarning, default_cache
 
 __all__ = [
     "IndexDatabaseError",
@@ -23,6 +23,8 @@ __all__ = [
     "SyncReport",
     "TokenCounter",
     "VectorCache",
+    "VectorCacheError",
+    "VectorCacheWarning",
     "default_cache",
     "embedders",
     "open_index",

@@ -154,8 +154,9 @@ class SemanticIndex(IndexView):
 
     `embed` is any callable `list[str] -> (n, d) array` (see `cn.embedders`). `db` is ":memory:" or a
     file (clanka's own is `.clanka/search.sqlite`): a database written here is one clanka opens, and the
-    reverse. Vectors go through `cache` (a `VectorCache`, by default one shared in-memory per process),
-    keyed by (model id, SHA-256 of the input), so nothing is embedded twice.
+    reverse. Vectors go through `cache` (a `VectorCache`; by default the file in clanka-nb's cache folder,
+    shared by every process), keyed by (model id, SHA-256 of the input), so nothing is embedded twice: not
+    in a new kernel, and not after an interrupted sync (each batch is stored as soon as it is embedded).
 
     `source` is a folder (read again at each sync), one file, a `Codebase` (its folder, in its mode), a
     chunk frame (its root, its settings the defaults) or None for the sample. The chunk settings

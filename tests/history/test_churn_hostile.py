@@ -16,7 +16,7 @@ import pytest
 
 from clanka_nb import engine
 from clanka_nb.engine._embedding import embedding_text, input_hash
-from clanka_nb.history import ChurnError, ChurnWarning, churn
+from clanka_nb.history import ChurnError, ChurnWarning, churn, churn_files
 from clanka_nb.history._git import CatFile
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs the git command")
@@ -344,3 +344,46 @@ def test_a_name_this_file_system_cannot_hold_is_left_out_and_said(tmp_path: Path
         frame = churn(repo, revs="HEAD~1..HEAD", progress=False)
     assert frame["embedded"].tolist() == [1] and frame.attrs["unwritable"] == [long]
     assert "left out" in frame.attrs["note"]
+
+
+def test_every_git_command_is_built_in_one_place() -> None:
+    """Only `_git.py` spells a git command line; everything else asks `git_command` (or the helpers on it)."""
+    import re
+
+    import clanka_nb
+
+    package = Path(clanka_nb.__file__).parent
+    spelled = re.compile(r"""\[\s*["']git["']""")
+    found = [str(path.relative_to(package)) for path in package.rglob("*.py")
+             if path.name != "_git.py" and spelled.search(path.read_text(encoding="utf-8"))]  # fmt: skip
+    assert found == []
+    source = (package / "history" / "_git.py").read_text(encoding="utf-8")
+    assert len(spelled.findall(source)) == 1  # in git_command
+
+
+def test_subjects_and_names_with_line_separators_are_read_whole(tmp_path: Path) -> None:
+    repo = plain_repo(tmp_path / "repo", commits=1)
+    (repo / "a.ts").write_text("export const a = 10;\n")
+    (repo / "c\rd\u2028e.ts").write_text("export const c = 1;\n")
+    run_git(repo, "add", "-A")
+    subject = "one\u2028two\x1cthree\rfour\x00"[:-1]  # all but NUL may stand in a subject
+    run_git(repo, "commit", "-q", "-am", subject)
+    (repo / "a.ts").write_text("export const a = 11;\n")
+    run_git(repo, "commit", "-q", "-am", "  spaced  out  ")
+    frame = churn(repo, revs="HEAD~2..HEAD", progress=False)
+    assert frame["subject"].tolist() == [subject, "  spaced  out"]  # git keeps leading spaces
+    files = churn_files(repo, revs="HEAD~2..HEAD", progress=False)
+    assert files["path"].tolist() == ["a.ts", "c\rd\u2028e.ts", "a.ts"]
+
+
+@pytest.mark.parametrize("name", [":(exclude)p", ":!p", "p*"])
+def test_a_folder_named_like_a_pattern_is_that_folder(tmp_path: Path, name: str) -> None:
+    repo = plain_repo(tmp_path / "repo", commits=1)
+    (repo / "pq").mkdir()
+    (repo / "pq" / "b.ts").write_text("export const b = 1;\n")
+    run_git(repo, "add", "-A")
+    run_git(repo, "commit", "-q", "-m", "pq")
+    (repo / name).mkdir()
+    (repo / name / "c.ts").write_text("export const c = 1;\n")  # never committed
+    with pytest.raises(ChurnError, match="holds no file git tracks"):
+        churn(repo / name, revs="HEAD~1..HEAD", progress=False)

@@ -7,10 +7,12 @@ from ._search import BM25Searcher, EmbeddingSearcher, Searcher, resolve_searcher
 from ._sweep import sweep
 from ._test_names import unit_test_queries
 from ._tokens import code_tokens
+from ._verdict import FlatRecallWarning
 
 __all__ = [
     "BM25Searcher",
     "EmbeddingSearcher",
+    "FlatRecallWarning",
     "NoProbeQueriesWarning",
     "ProbeSet",
     "Searcher",

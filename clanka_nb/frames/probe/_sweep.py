@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Iterable
 from typing import Any, Unpack
 
@@ -24,24 +25,48 @@ from .._sweep import (
     chunk_grid,
     sweep_table,
 )
-from ._probe import ProbeSet, probe_columns
+from ._probe import ProbeSet, _caller_outside_package, check_k, check_sample, probe_outcome, probe_summary
 from ._search import Embed, Searcher, resolve_searcher, searcher_for
+from ._verdict import Bootstrap, FlatRecallWarning, Outcome, decide, flat_recall, row_intervals
 
 
 class ProbeScorer:
-    """The probe's columns for each row of a sweep: queries extracted once, one searcher re-indexed per setting."""
+    """The probe's columns for each row of a sweep: queries extracted once, one searcher re-indexed per setting;
+    each row's 95% intervals, and at the end the verdict over all rows (`_verdict`)."""
 
     integer_columns = frozenset({"queries"})
 
     def __init__(
         self, codebase: engine.Codebase, searcher: Searcher, k: int | Iterable[int], embedded: bool,
-        queries: pd.DataFrame | None = None,
+        queries: pd.DataFrame | None = None, sample: float | None = None,
     ) -> None:
-        self.probe_set = ProbeSet(codebase, queries)
-        self.searcher, self.k, self.embedded = searcher, k, embedded
+        self.probe_set = ProbeSet(codebase, queries, sample=sample)
+        self.searcher, self.cutoffs, self.embedded = searcher, check_k(k), embedded
+        self.bootstrap = Bootstrap(len(self.probe_set.queries))
+        self.outcomes: list[Outcome] = []
+        self.rows: list[dict[str, Any]] = []
+        self.settings: list[dict[str, Any]] = []
+        self.chunks: list[int] = []
 
     def columns(self, settings: engine.ChunkSettings) -> dict[str, Any]:
-        return probe_columns(self.probe_set, settings, self.searcher, self.k)
+        frame, outcome = probe_outcome(self.probe_set, settings, self.searcher, self.cutoffs)
+        summary = probe_summary(frame)
+        plain = {name: summary[name].iloc[0] for name in summary.columns}
+        plain = {name: None if pd.isna(value) else value.item() if hasattr(value, "item") else value
+                 for name, value in plain.items()}  # fmt: skip
+        # On a sample, recall and MRR are the estimates for the whole codebase (the sample's own rank is biased).
+        metrics = [*(f"recall@{cutoff}" for cutoff in self.cutoffs), "mrr"]
+        scored = row_intervals(outcome, metrics, self.bootstrap, stream=len(self.outcomes))
+        row: dict[str, Any] = {"queries": plain["queries"]}
+        for metric in metrics:
+            row.update({name: scored[name] for name in (metric, f"{metric}_low", f"{metric}_high")})
+        row["precision"] = plain["precision"]
+        self.outcomes.append(outcome)
+        self.rows.append(row)
+        self.settings.append({"chunk_size": settings.requested_size, "chunk_overlap": settings.requested_overlap,
+                              "chunk_max_characters": settings.chunk_max_characters})  # fmt: skip
+        self.chunks.append(int(frame.attrs["chunks"]))
+        return row
 
     def attrs(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -51,6 +76,12 @@ class ProbeScorer:
         }
         if self.embedded:
             out.update(embedded=self.searcher.embedded, indexed=self.searcher.indexed)  # type: ignore[attr-defined]
+        out["sample"] = self.probe_set.sample
+        verdict = decide(self.outcomes, self.settings, self.chunks) if self.outcomes else None
+        out["verdict"] = None if verdict is None else verdict.as_dict()
+        flat = flat_recall(self.rows, self.cutoffs)
+        if flat is not None:
+            warnings.warn(flat, FlatRecallWarning, stacklevel=_caller_outside_package())
         return out
 
 
@@ -65,6 +96,7 @@ def sweep(
     searcher: str | Searcher = "bm25",
     k: int | Iterable[int] = (1, 5, 10),
     embed: Embed | None = None,
+    sample: float | None = None,
     progress: ProgressBar = None,
     tokenizer: Tokenizer | None = None,
     **settings: Unpack[SweepSettings],
@@ -97,7 +129,18 @@ def sweep(
     deprecated: pass `token_counter=`.)
     A chunk frame as the source gives its own chunk settings where none is passed (one row).
     `embed=` (an embedder) scores with vector search over an index of each setting instead;
-    inputs shared between settings are embedded once, and `attrs["embedded"]` says how many were.
+    inputs shared between settings are embedded once (and kept in the vector cache on disk, so a
+    rerun in a new process embeds nothing), and `attrs["embedded"]` says how many were.
+    Each probed row also has a 95% interval for every recall@<k> and for mrr (`recall@5_low`,
+    `recall@5_high`, `mrr_low`, `mrr_high`: a bootstrap over the queries, seeded), and
+    `attrs["verdict"]` says what the queries can tell: the best setting by MRR, the settings a
+    paired test over the same queries cannot tell from it, or that the queries cannot separate the
+    settings and about how many would (`str`: `attrs["verdict"]["message"]`; see docs/tuning-verdict.md).
+    A `FlatRecallWarning` says when every recall@k is the same at all settings.
+    `sample=` (a share such as 0.2) indexes, at each setting, every chunk holding a query's target and
+    that share of the other chunks (the same ones in every run): embedding costs about that share,
+    recall and mrr become estimates for the whole codebase, and their intervals widen by what the
+    sample costs in certainty.
     """
     values = SWEEP.values(settings)
     if isinstance(source, pd.DataFrame):  # a frame's own chunk settings are the grid where none is given
@@ -114,10 +157,15 @@ def sweep(
     if queries is not None and not probe:
         msg = "queries= are the probe's queries: pass probe=True with them"
         raise ValueError(msg)
+    if sample is not None and not probe:
+        msg = "sample= is the share of chunks the probe indexes: pass probe=True with it"
+        raise ValueError(msg)
+    sample = check_sample(sample)
     engine_searcher = resolve_searcher(searcher_for(searcher, embed)) if probe else None
     started = time.perf_counter()
     codebase = open_source(source, opening, progress=progress).codebase
-    scorer = None if engine_searcher is None else ProbeScorer(codebase, engine_searcher, k, embed is not None, queries)
+    scorer = None if engine_searcher is None else \
+        ProbeScorer(codebase, engine_searcher, k, embed is not None, queries, sample)
     return sweep_table(
         codebase, chunk_settings, tokenizer=tokenizer, counter=counter, limit=limit, progress=progress,
         started=started, scorer=scorer,
