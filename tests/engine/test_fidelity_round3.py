@@ -97,8 +97,9 @@ def test_explain_says_why_the_long_file_gets_windows():
 LOCALE_REPRODUCER = "let a = 1\u3000\nfunction f() {}"
 
 
-@pytest.mark.skipif(not locale_guarded(), reason="this C library has no uselocale (Windows)")
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows' C runtime has no uselocale")
 def test_parsing_ignores_the_process_locale_and_leaves_it_as_it_was():
+    assert locale_guarded()  # newlocale/uselocale found, and the "C" locale made
     before = locale.setlocale(locale.LC_CTYPE)
     try:
         locale.setlocale(locale.LC_CTYPE, "C.UTF-8")
@@ -189,7 +190,7 @@ def c_digest(chunk_all: Path) -> str:
 
 
 # C and C.UTF-8 exist everywhere this runs (glibc >= 2.35, musl, macOS); the others only where generated.
-@pytest.mark.skipif(not locale_guarded(), reason="this C library has no uselocale (Windows)")
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows' C runtime has no uselocale")
 @pytest.mark.parametrize("name", ["C.UTF-8", "en_US.UTF-8", "sv_SE.UTF-8"])
 def test_the_conformance_files_chunk_alike_under_every_locale(name: str, chunk_all: Path, c_digest: str):
     if name != "C.UTF-8" and not _available(name):
@@ -217,6 +218,9 @@ _LONG_PARSE = textwrap.dedent(
         print("finished", flush=True)
     except KeyboardInterrupt:
         print("interrupted", flush=True)
+    # The same parser again, on another text: nothing of the stopped parse may be resumed.
+    again = engine.chunk_file_content("small.js", "function g() {}\\n", chunk_size=30, languages="extended")
+    print([(c.start_line, c.end_line, c.name, c.type) for c in again], flush=True)
     """
 )
 
@@ -226,7 +230,7 @@ def test_ctrl_c_inside_one_long_parse_takes_effect_promptly(tmp_path: Path):
     script = tmp_path / "long_parse.py"
     script.write_text(_LONG_PARSE, encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "CLANKA_NB_CACHE": "off"}
-    # About 4 MB of JavaScript: far above INTERRUPTIBLE_FROM, about 1-3 s of parsing here.
+    # About 1.9 MB of JavaScript: far above INTERRUPTIBLE_FROM, about 1-3 s of parsing here.
     child = subprocess.Popen([sys.executable, str(script), "24000"], stdout=subprocess.PIPE, text=True, env=env)
     try:
         parse_seconds = float(child.stdout.readline())
@@ -239,7 +243,7 @@ def test_ctrl_c_inside_one_long_parse_takes_effect_promptly(tmp_path: Path):
         latency = time.perf_counter() - sent
     finally:
         child.kill()
-    assert out.strip() == "interrupted"
+    assert out.split("\n")[:2] == ["interrupted", "[(1, 1, 'g', 'function')]"]
     # Before, the interrupt waited for the rest of the parse (about 0.8 of it) and then the walk.
     assert latency < 0.25 * parse_seconds + 0.1, (latency, parse_seconds)
-    assert INTERRUPTIBLE_FROM < 4_000_000
+    assert INTERRUPTIBLE_FROM < 1_900_000
