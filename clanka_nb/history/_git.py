@@ -144,8 +144,15 @@ def repository(path: str | os.PathLike[str]) -> tuple[Path, str]:
     inside = run_git(folder, "rev-parse", "--is-inside-work-tree", "--is-bare-repository", check=False)
     if inside.returncode != 0:
         raise ChurnError(_not_a_repository(folder, inside.stderr))
-    if inside.stdout.split()[-1] == "true":
+    work_tree, bare = inside.stdout.split()[:2]
+    if bare == "true":
         return folder.resolve(), ""
+    if work_tree != "true":
+        msg = (
+            f"{str(folder)!r} is inside a repository's .git folder, not its files; pass the clone's folder "
+            "(the one that holds .git)"
+        )
+        raise ChurnError(msg)
     # One value per command: a path may hold a newline, so two paths in one output cannot be told apart.
     top = _one_path(git(folder, "rev-parse", "--show-toplevel"))
     prefix = _one_path(git(folder, "rev-parse", "--show-prefix"))

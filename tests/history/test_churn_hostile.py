@@ -387,3 +387,13 @@ def test_a_folder_named_like_a_pattern_is_that_folder(tmp_path: Path, name: str)
     (repo / name / "c.ts").write_text("export const c = 1;\n")  # never committed
     with pytest.raises(ChurnError, match="holds no file git tracks"):
         churn(repo / name, revs="HEAD~1..HEAD", progress=False)
+
+
+def test_the_git_folder_itself_names_the_clone_instead(tmp_path: Path) -> None:
+    repo = plain_repo(tmp_path / "repo", commits=2)
+    for inside in (repo / ".git", repo / ".git" / "objects"):
+        with pytest.raises(ChurnError, match=r"inside a repository's \.git folder, not its files; pass the clone"):
+            churn(inside, revs="HEAD~1..HEAD", progress=False)
+    bare = tmp_path / "bare.git"
+    subprocess.run(["git", "clone", "-q", "--bare", str(repo), str(bare)], check=True, capture_output=True)
+    assert len(churn(bare, revs="HEAD~1..HEAD", progress=False)) == 1
