@@ -387,3 +387,32 @@ def test_a_folder_named_like_a_pattern_is_that_folder(tmp_path: Path, name: str)
     (repo / name / "c.ts").write_text("export const c = 1;\n")  # never committed
     with pytest.raises(ChurnError, match="holds no file git tracks"):
         churn(repo / name, revs="HEAD~1..HEAD", progress=False)
+
+
+def test_the_git_folder_itself_names_the_clone_instead(tmp_path: Path) -> None:
+    repo = plain_repo(tmp_path / "repo", commits=2)
+    for inside in (repo / ".git", repo / ".git" / "objects"):
+        with pytest.raises(ChurnError, match=r"inside a repository's \.git folder, not its files; pass the clone"):
+            churn(inside, revs="HEAD~1..HEAD", progress=False)
+    bare = tmp_path / "bare.git"
+    subprocess.run(["git", "clone", "-q", "--bare", str(repo), str(bare)], check=True, capture_output=True)
+    assert len(churn(bare, revs="HEAD~1..HEAD", progress=False)) == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_an_object_file_that_is_a_fifo_is_an_error_within_the_timeout(tmp_path: Path, monkeypatch) -> None:
+    """An archive can hold a FIFO where git expects a loose object: git blocks opening it, churn must not."""
+    import time
+
+    from clanka_nb.history import _git
+
+    repo = plain_repo(tmp_path / "repo", commits=2)
+    blob = run_git(repo, "rev-parse", "HEAD:a.ts").strip()
+    obj = repo / ".git" / "objects" / blob[:2] / blob[2:]
+    obj.unlink()
+    os.mkfifo(obj)
+    monkeypatch.setattr(_git, "_TIMEOUT", 3)
+    started = time.monotonic()
+    with pytest.raises(ChurnError, match=r"git cat-file gave no answer within 3 s, .* FIFO .*`git fsck`"):
+        churn(repo, revs="HEAD~1..HEAD", progress=False)
+    assert time.monotonic() - started < 30
