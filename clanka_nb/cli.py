@@ -87,8 +87,8 @@ def _files(args: argparse.Namespace) -> int:
 
 
 def _sweep(args: argparse.Namespace) -> int:
-    from . import frames
     from ._cli import _output
+    from .sweeps import sweep
 
     if args.k is not None and not args.probe:
         msg = "--k sets the cut-offs of the probe's recall@K; add --probe, or drop --k"
@@ -98,7 +98,7 @@ def _sweep(args: argparse.Namespace) -> int:
         raise CommandError(msg, exit_code=1)
     _destination(args)
     source = _source(args, folder_only=True)
-    frame = frames.sweep(source, **_options(args), probe=args.probe, k=args.k or [1, 5, 10])
+    frame = sweep(source, **_options(args), probe=args.probe, k=args.k or [1, 5, 10])
     _output.write(frame, args.format, args.output, table=_output.sweep_table(frame))
     return 0
 
@@ -210,7 +210,7 @@ def _source(args: argparse.Namespace, *, folder_only: bool) -> str:
             file=sys.stderr,
         )
     if path.is_symlink() and engine.is_meaningful_file(path.name):
-        from .frames._source import open_source
+        from .frames.source import open_source
 
         opened = open_source(str(path), engine.Settings(languages=args.languages, workers=1), progress=False)
         report = opened.codebase.report(path.name)

@@ -8,7 +8,7 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
-from .._defaults import DEFAULT_LANGUAGES, DEFAULT_MAX_FILE_SIZE
+from ..defaults import DEFAULT_LANGUAGES, DEFAULT_MAX_FILE_SIZE
 from ._cache import ParseCache, resolve_cache
 from ._chunker import CodeChunk, FileChunking, PreparedText, astuple_chunk, chunks_of, prepare
 from ._languages import check_languages, load_grammars
@@ -24,8 +24,8 @@ from ._reading import (
     read_text,
     relative_path,
 )
-from ._settings import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings, check_workers, path_list
 from ._workers import ordered_map
+from .settings import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings, check_workers, path_list
 
 Progress = Callable[[int], None]
 

@@ -5,7 +5,6 @@ from ._index import IndexView, SemanticIndex, SyncReport
 from ._open import OpenedIndex, open_index
 from ._searcher import IndexSearcher
 from ._store import parse_input
-from ._tokens import TokenCounter, token_counter
 from ._vectors import VectorCache, default_cache
 
 __all__ = [
@@ -14,11 +13,9 @@ __all__ = [
     "OpenedIndex",
     "SemanticIndex",
     "SyncReport",
-    "TokenCounter",
     "VectorCache",
     "default_cache",
     "embedders",
     "open_index",
     "parse_input",
-    "token_counter",
 ]

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+import clanka_nb as cn
 from clanka_nb import engine, frames
-from clanka_nb.frames.probe import NoProbeQueriesWarning, probe, probe_queries, probe_summary
+from clanka_nb.retrieval import NoProbeQueriesWarning, probe, probe_queries, probe_summary
 
 SETTINGS = {"chunk_size": [10, 20, 30, 40], "chunk_overlap": [0, 5]}
 
@@ -23,7 +24,7 @@ def sample_columns() -> dict[str, list[str]]:
     """The columns each function gives on a codebase that has chunks and queries."""
     codebase = engine.Codebase.from_texts({"a.ts": "/** Adds two numbers together. */\nexport function add() {}\n"})
     return {
-        "sweep": list(frames.sweep(codebase, **SETTINGS, probe=True, progress=False).columns),
+        "sweep": list(cn.sweep(codebase, **SETTINGS, probe=True, progress=False).columns),
         "probe": list(probe(codebase).columns),
         "queries": list(probe_queries(codebase).columns),
         "chunks": list(frames.chunk_codebase(codebase, progress=False).columns),
@@ -35,7 +36,7 @@ def sample_columns() -> dict[str, list[str]]:
 def test_no_warning_at_all_without_the_probe(empty: Path, sample_columns: dict[str, list[str]]) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        table = frames.sweep(empty, **SETTINGS, progress=False)
+        table = cn.sweep(empty, **SETTINGS, progress=False)
         chunks = frames.chunk_codebase(empty, progress=False)
         listed = frames.files(empty)
         covered = frames.coverage(empty)
@@ -50,7 +51,7 @@ def test_the_probe_only_says_it_has_no_queries(empty: Path, sample_columns: dict
         warnings.simplefilter("error")  # numpy's "Mean of empty slice" (from bm25s) would fail here
         warnings.simplefilter("always", NoProbeQueriesWarning)
         with pytest.warns(NoProbeQueriesWarning, match="has no file with lines") as caught:
-            table = frames.sweep(empty, **SETTINGS, probe=True, progress=False)
+            table = cn.sweep(empty, **SETTINGS, probe=True, progress=False)
             frame = probe(empty)
             summary = probe_summary(frame)
             queries = probe_queries(empty)

@@ -1,50 +1,20 @@
-"""`sweep`: the frames sweep table, with the retrieval probe's columns when asked (the probe stands on frames)."""
+"""`sweep`: open a source once and give its sweep table, with the retrieval probe's columns when asked."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import Any, Unpack
+from typing import Unpack
 
 import pandas as pd
 
-from ... import engine
-from ..._chunk_frames import frame_settings
-from ..._deprecation import deprecated
-from ...engine._settings import Settings
-from .._progress import ProgressBar
-from .._source import Source, open_source
-from .._sweep import (
-    GRID,
-    SWEEP,
-    TOKEN_COUNTER_INSTEAD,
-    SweepSettings,
-    Tokenizer,
-    check_counters,
-    chunk_grid,
-    sweep_table,
-)
-from ._probe import ProbeSet, probe_columns
-from ._search import Embed, Searcher, resolve_searcher, searcher_for
-
-
-class ProbeScorer:
-    """The probe's columns for each row of a sweep: queries extracted once, one searcher re-indexed per setting."""
-
-    integer_columns = frozenset({"queries"})
-
-    def __init__(self, codebase: engine.Codebase, searcher: Searcher, k: int | Iterable[int], embedded: bool) -> None:
-        self.probe_set = ProbeSet(codebase)
-        self.searcher, self.k, self.embedded = searcher, k, embedded
-
-    def columns(self, settings: engine.ChunkSettings) -> dict[str, Any]:
-        return probe_columns(self.probe_set, settings, self.searcher, self.k)
-
-    def attrs(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"probe_reason": self.probe_set.reason}  # why there are no queries (None when some)
-        if self.embedded:
-            out.update(embedded=self.searcher.embedded, indexed=self.searcher.indexed)  # type: ignore[attr-defined]
-        return out
+from .._deprecation import deprecated
+from ..engine.progress import ProgressBar
+from ..engine.settings import GRID, SWEEP, Settings, SweepSettings, chunk_grid
+from ..engine.source import frame_settings
+from ..frames.source import Source, open_source
+from ..retrieval import Embed, Searcher, resolve_searcher, searcher_for
+from .table import TOKEN_COUNTER_INSTEAD, ProbeScorer, Tokenizer, check_counters, sweep_table
 
 
 @SWEEP
@@ -74,7 +44,7 @@ def sweep(
     is embedded twice); seconds.
 
     With `probe=True`, also how well search finds documented code at each setting (see
-    `clanka_nb.probe`): queries, recall@<k> for each cut-off in `k`, mrr and precision, scored
+    `clanka_nb.retrieval.probe`): queries, recall@<k> for each cut-off in `k`, mrr and precision, scored
     with `searcher` over the same parsed codebase (queries are extracted once for all rows).
     Queries come from doc comments in every language extended mode knows, also in "clanka" mode
     (whose line windows are then what is scored). With no query the probe columns are NA, a

@@ -2,12 +2,12 @@
 
 from ._probe import NoProbeQueriesWarning, ProbeSet, prepare_probe, probe, probe_columns, probe_frame, probe_summary
 from ._queries import probe_queries
-from ._search import BM25Searcher, EmbeddingSearcher, Searcher, resolve_searcher
-from ._sweep import sweep
-from ._tokens import code_tokens
+from ._search import BM25Searcher, Embed, EmbeddingSearcher, Searcher, resolve_searcher, searcher_for
+from ._search_words import code_tokens
 
 __all__ = [
     "BM25Searcher",
+    "Embed",
     "EmbeddingSearcher",
     "NoProbeQueriesWarning",
     "ProbeSet",
@@ -20,5 +20,5 @@ __all__ = [
     "probe_queries",
     "probe_summary",
     "resolve_searcher",
-    "sweep",
+    "searcher_for",
 ]
