@@ -1,7 +1,8 @@
 """clanka-nb: see, measure and tune how clanka's CodeChunker cuts code into chunks, in notebooks.
 
-Layers depend downward only: `clanka_nb.widgets` -> `clanka_nb.sweeps` -> `clanka_nb.retrieval` -> `clanka_nb.frames`
--> `clanka_nb.engine`; `clanka_nb.index` (the semantic index) sits on the engine and is shown by frames and widgets.
+Layers depend downward only: `clanka_nb.widgets` -> `clanka_nb.sweeps` -> `clanka_nb.retrieval` (the probe)
+-> `clanka_nb.frames` -> `clanka_nb.engine`; `clanka_nb.index` (the semantic index) sits on the engine and is
+shown by frames and widgets.
 Top-level names load their layer on first use, so `import clanka_nb.engine` never pulls in
 pandas or ipywidgets. Chunking functions here return DataFrames; `clanka_nb.engine` has the
 same names returning `CodeChunk` objects.
@@ -12,13 +13,15 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from .extras import missing_extra
+
 _ENGINE = ("CodeChunk", "Codebase", "SettingClampedWarning", "list_files")
 _FRAMES = (
     "chunk_codebase", "chunk_file", "chunk_files", "chunk_text", "coverage", "embedding_input", "explain", "files",
     "line_coverage", "plot_chunk_sizes", "plot_sweep",
 )
 _HISTORY = ("churn", "churn_files", "churn_summary", "plot_churn")
-_PROBE = ("BM25Searcher", "EmbeddingSearcher", "probe", "probe_queries", "probe_summary")
+_PROBE = ("BM25Searcher", "EmbeddingSearcher", "dropped_queries", "probe", "probe_queries", "probe_summary")
 _INDEX = ("IndexSearcher", "SemanticIndex", "VectorCache", "embedders", "open_index")
 _WIDGETS = ("browse", "compare", "preview", "preview_text", "search_panel", "tune")
 
@@ -54,20 +57,43 @@ if TYPE_CHECKING:
     )
     from .history import churn, churn_files, churn_summary, plot_churn
     from .index import IndexSearcher, SemanticIndex, VectorCache, embedders, open_index
-    from .retrieval import BM25Searcher, EmbeddingSearcher, probe, probe_queries, probe_summary
+    from .retrieval import BM25Searcher, EmbeddingSearcher, dropped_queries, probe, probe_queries, probe_summary
     from .sweeps import sweep
     from .widgets import browse, compare, preview, preview_text, search_panel, tune
 
 
+# The layers as attributes too (`cn.engine.Codebase`), loaded on first use like the names above.
+_LAYERS = ("dask", "engine", "frames", "history", "index", "retrieval", "sweeps", "widgets")
+
+# The extra a name needs: the one that brings its layer (a viewer needs pandas too, but `widgets` is what to
+# install). Engine names and the sample need none.
+_NAME_EXTRAS = {
+    **dict.fromkeys(_FRAMES, "frames"),
+    **dict.fromkeys(_HISTORY, "frames"),
+    **dict.fromkeys(_PROBE, "probe"),
+    "sweep": "frames",
+    **dict.fromkeys(_INDEX, "index"),
+    **dict.fromkeys(_WIDGETS, "widgets"),
+}
+
+
 def __getattr__(name: str) -> Any:
+    if name in _LAYERS:
+        return import_module(f"clanka_nb.{name}")
     module = _EXPORTS.get(name)
     if module is None:
         msg = f"module 'clanka_nb' has no attribute {name!r}"
         raise AttributeError(msg)
-    value = getattr(import_module(module), name)
+    try:
+        value = getattr(import_module(module), name)
+    except ModuleNotFoundError as error:
+        said = missing_extra(error, f"clanka_nb.{name}", _NAME_EXTRAS.get(name))
+        if said is None:
+            raise
+        raise said from None
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    return sorted(set(globals()) | set(__all__) | set(_LAYERS))

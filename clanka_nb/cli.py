@@ -12,34 +12,55 @@ import os
 import shlex
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-from ._cli import _parser
+from ._cli import _parser, _terminal
 from ._cli._errors import CommandError
+from .extras import missing_extra
 
 __all__ = ["main"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run `clanka-nb` with `argv` (default: the process arguments) and return the exit code."""
+    # Everything the command prints passes through one filter: names and text from a repository never
+    # reach the terminal as control sequences.
+    with _terminal.escaped_output():
+        return _run(argv)
+
+
+def _run(argv: Sequence[str] | None) -> int:
     args = _parser.build().parse_args(argv)
     try:
         if args.command == "lab":
             from ._cli._lab import run_lab
 
             return run_lab(args.notebooks, args.jupyter_args, dry_run=args.dry_run)
-        from .engine import SettingClampedWarning
-
         with warnings.catch_warnings():
+            # A warning of the library is a note like the command's own (or nothing, with -q), never a
+            # Python warning with its source line.
+            warnings.showwarning = _note_warning(quiet=getattr(args, "quiet", False))
+            warnings.simplefilter("always")
+            warnings.filterwarnings("ignore", category=DeprecationWarning)
+            from .engine import SettingClampedWarning
+
             # Said once, as a note, by _check_settings: the work itself must not say it again.
             warnings.simplefilter("ignore", SettingClampedWarning)
+            if hasattr(args, "output"):
+                _destination(args)
             return _COMMANDS[args.command](args)
     except CommandError as error:
         print(f"{_parser.PROG}: error: {error}", file=sys.stderr)
         return error.exit_code
+    except ModuleNotFoundError as error:
+        said = missing_extra(error, f"{_parser.PROG} {args.command}")
+        if said is None:
+            raise
+        print(f"{_parser.PROG}: error: {said}", file=sys.stderr)
+        return 1
     except PermissionError as error:
         print(f"{_parser.PROG}: error: permission denied for {error.filename!r}; "
               "pick a path this user may read (or write, for -o)", file=sys.stderr)
@@ -57,8 +78,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+def _note_warning(*, quiet: bool) -> Callable[..., None]:
+    """A `warnings.showwarning` that prints `clanka-nb: note: <message>` once per message (none with -q)."""
+    said: set[str] = set()
+
+    def show(message: Warning | str, *_args: object, **_kwargs: object) -> None:
+        text = str(message)
+        if not quiet and text not in said:
+            said.add(text)
+            print(f"{_parser.PROG}: note: {text}", file=sys.stderr)
+
+    return show
+
+
 def _destination(args: argparse.Namespace) -> None:
-    """Settle the output format (from -o's extension unless --format says it) and check -o before any work."""
+    """Settle the output format (from -o's extension unless --format says it) and check -o before any work:
+    the one place for every command that writes a table."""
     from ._cli import _output
 
     args.format = _output.resolve_format(args.format, args.output)
@@ -69,7 +104,6 @@ def _chunk(args: argparse.Namespace) -> int:
     from . import frames
     from ._cli import _output
 
-    _destination(args)
     frame = frames.chunk_codebase(_source(args, folder_only=False), **_options(args))
     _output.write(frame, args.format, args.output, table=_output.chunk_table(frame))
     return 0
@@ -79,7 +113,6 @@ def _files(args: argparse.Namespace) -> int:
     from . import frames
     from ._cli import _output
 
-    _destination(args)
     source = _source(args, folder_only=True)
     frame = frames.files(source, **_options(args), include_skipped=args.include_skipped)
     _output.write(frame, args.format, args.output)
@@ -96,7 +129,6 @@ def _sweep(args: argparse.Namespace) -> int:
     if args.probe and importlib.util.find_spec("bm25s") is None:
         msg = "--probe searches with BM25, which needs the bm25s library; pip install 'clanka-nb[probe]'"
         raise CommandError(msg, exit_code=1)
-    _destination(args)
     source = _source(args, folder_only=True)
     frame = sweep(source, **_options(args), probe=args.probe, k=args.k or [1, 5, 10])
     _output.write(frame, args.format, args.output, table=_output.sweep_table(frame))
@@ -107,7 +139,6 @@ def _explain(args: argparse.Namespace) -> int:
     from . import frames
     from ._cli import _output
 
-    _output.check_destination(args.format, args.output)
     options = {"chunk_size": args.chunk_size, "chunk_overlap": args.chunk_overlap,
                "chunk_max_characters": args.max_chars, "languages": args.languages}  # fmt: skip
     if args.file is None and Path(args.path).expanduser().is_dir():
@@ -134,7 +165,6 @@ def _churn(args: argparse.Namespace) -> int:
     from . import history
     from ._cli import _output
 
-    _output.check_destination(args.format, args.output)
     function = history.churn_files if args.by_file else history.churn
     options = _options(args)
     del options["workers"]  # a history is walked in one process: each commit changes a few files
@@ -150,11 +180,14 @@ def _churn(args: argparse.Namespace) -> int:
 
 
 def _cache(args: argparse.Namespace) -> int:
-    from .engine import ParseCache
+    from .engine import ParseCache, ParseCacheError
 
     cache = ParseCache()
     if args.action == "clear":
-        removed = cache.clear()
+        try:
+            removed = cache.clear()
+        except ParseCacheError as error:  # entries left behind: said, with the fix, and not a success
+            raise CommandError(str(error), exit_code=1) from None
         print(f"removed {removed:,} entries from {cache.path}")
         return 0
     info = cache.info()
@@ -203,12 +236,6 @@ def _source(args: argparse.Namespace, *, folder_only: bool) -> str:
     if folder_only:
         msg = f"{args.path!r} is a file; {args.command} needs a folder: pass its folder {str(path.parent)!r}"
         raise CommandError(msg, exit_code=1)
-    if not engine.is_meaningful_file(path.name) and not args.quiet:
-        print(
-            f"{_parser.PROG}: note: clanka never indexes a file named {path.name!r} (by its extension), "
-            "so it has no chunks",
-            file=sys.stderr,
-        )
     if path.is_symlink() and engine.is_meaningful_file(path.name):
         from .frames.source import open_source
 

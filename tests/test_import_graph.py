@@ -167,9 +167,9 @@ def _shown(cycle: list[str], graph: dict[str, dict[str, int]]) -> str:
 # top-level package (its lazy table names every layer) stand on everything.
 LAYERS: tuple[tuple[str, ...], ...] = (
     # Leaves with no imports of the package: the settings' defaults (read by `--help` without the engine)
-    # and the sample codebase's path (the source when none is given, at every layer).
-    # The wording of deprecations, which every layer uses.
-    ("clanka_nb.defaults", "clanka_nb.bundled", "clanka_nb._deprecation"),
+    # and the sample codebase's path (the source when none is given, at every layer); which extra brings
+    # each optional library. The wording of deprecations, which every layer uses.
+    ("clanka_nb.defaults", "clanka_nb.bundled", "clanka_nb.extras", "clanka_nb._deprecation"),
     ("clanka_nb.engine",),
     ("clanka_nb.index",),
     ("clanka_nb.frames",),

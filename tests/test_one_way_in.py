@@ -81,6 +81,7 @@ CALLS: dict[str, Callable[[Any, str | None], Any]] = {
     "sweep": lambda s, f: cn.sweep(s, progress=False, chunk_size=[4, 8], chunk_overlap=[1], probe=True),
     "probe": lambda s, f: cn.probe(s, progress=False, **SIZE),
     "probe_queries": lambda s, f: cn.probe_queries(s, progress=False),
+    "dropped_queries": lambda s, f: cn.dropped_queries(s, progress=False),
     "explain": lambda s, f: cn.explain(s, f, **SIZE),
     "browse": lambda s, f: _frame(cn.browse(s, **SIZE).data).to_dict("list"),
     "preview": lambda s, f: cn.preview(s, f, **SIZE).html,

@@ -11,6 +11,7 @@ from typing import Any
 import pandas as pd
 
 from ._errors import CommandError
+from ._terminal import json_safe, visible
 
 # The chunk table on a terminal: where each chunk is and what it is, not its content.
 CHUNK_TABLE_COLUMNS = ("path", "line_range", "type", "name", "parent")
@@ -23,9 +24,10 @@ SWEEP_TABLE_COLUMNS = (
 
 
 # The format an output file's extension asks for; any other extension is written as the plain table.
+# A .txt file takes any text format given with --format (csv, jsonl...), only not binary parquet.
 EXTENSION_FORMATS = {
     ".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl",
-    ".json": "json",
+    ".json": "json", ".txt": "table",
 }
 
 
@@ -37,7 +39,7 @@ def resolve_format(fmt: str | None, output: str | None) -> str:
     implied = None if output is None else EXTENSION_FORMATS.get(Path(output).suffix.lower())
     if fmt is None:
         return implied or "table"
-    if implied is not None and implied != fmt:
+    if implied is not None and implied != fmt and not (implied == "table" and fmt != "parquet"):
         msg = (
             f"--format {fmt} contradicts -o {output!r}, whose extension means {implied}; "
             f"drop --format, or name the file for {fmt} (e.g. -o out.{_EXTENSION[fmt]})"
@@ -140,8 +142,9 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, default=lambda 
 
 
 def _json(record: dict[str, Any]) -> str:
-    """One record as readable JSON: `/` and non-ASCII text as they are, missing values as null."""
-    return _ENCODER.encode(record)
+    """One record as readable JSON: `/` and non-ASCII text as they are, missing values as null; DEL, C1
+    controls and bidi marks (which JSON may leave raw) as \\u escapes, so the data stays exact and inert."""
+    return json_safe(_ENCODER.encode(record))
 
 
 def _json_value(value: object) -> object:
@@ -178,5 +181,6 @@ def _cell(value: object) -> str:
 
 
 def _shorten(text: str) -> str:
-    text = " ".join(text.split())
+    # Escaped before it is measured, so the columns stay aligned (the stream would escape it anyway).
+    text = visible(" ".join(text.split()))
     return text if len(text) <= _WIDEST_CELL else text[: _WIDEST_CELL - 1] + "…"

@@ -18,27 +18,52 @@ from . import _values
 
 PROG = "clanka-nb"
 
+# The rules every command shares: once, on the top-level help.
 EPILOG = """\
 exit codes:
   0  success
   1  a path that does not exist or cannot be used (missing folder, missing notebooks, JupyterLab not installed)
-  1  also: an output file that cannot be written (checked before any work)
+  1  also: an output file that cannot be written (checked before any work), a missing optional library
   2  bad usage or bad settings (unknown option, --chunk-size abc, --max-chars nan, parquet without -o,
      --format csv -o out.parquet)
 Out-of-range settings are used as clanka clamps them (--chunk-size 0 as 1, --max-chars -5 as 1), with a
 note on stderr in the same words as the library's SettingClampedWarning.
-Errors are one line on stderr: "clanka-nb: error: <problem>; <fix>".
+Errors are one line on stderr: "clanka-nb: error: <problem>; <fix>"; notes start "clanka-nb: note:".
+Names and text from the code are printed with control characters escaped (\\x1b), never raw.
+-o FILE picks the format from its extension (.parquet, .csv, .jsonl, .json, .txt) for every command.
 Progress bars go to stderr (only when it is a terminal), so stdout can be piped.
 
 examples:
   clanka-nb chunk src/ --chunk-size 40 --max-chars 2000
-  clanka-nb chunk src/app.ts -o chunks.jsonl          (the format follows the extension)
-  clanka-nb chunk src/ -o chunks.parquet
   clanka-nb files . --include-skipped
-  clanka-nb sweep . --chunk-size 10,20,30 --chunk-overlap 0,5 --max-chars none,2000
   clanka-nb sweep . --chunk-size 10,20,30,40 --probe
   clanka-nb lab
+Each command's --help shows its own examples.
 """
+
+# Each command's own examples, at the end of its --help.
+EXAMPLES = {
+    "chunk": [
+        "clanka-nb chunk src/ --chunk-size 40 --max-chars 2000",
+        "clanka-nb chunk src/app.ts -o chunks.jsonl          (the format follows the extension)",
+        "clanka-nb chunk src/ -o chunks.parquet",
+    ],
+    "files": ["clanka-nb files . --include-skipped", "clanka-nb files . -o files.csv"],
+    "sweep": [
+        "clanka-nb sweep . --chunk-size 10,20,30 --chunk-overlap 0,5 --max-chars none,2000",
+        "clanka-nb sweep . --chunk-size 10,20,30,40 --probe -o sweep.csv",
+    ],
+    "explain": ["clanka-nb explain . src/app.ts", "clanka-nb explain src/app.ts --chunk-size 20 -o why.csv"],
+    "churn": ["clanka-nb churn . --revs HEAD~20..HEAD", "clanka-nb churn . --by-file -o churn.parquet"],
+    "cache": ["clanka-nb cache info", "clanka-nb cache clear"],
+    "lab": ["clanka-nb lab", "clanka-nb lab --dry-run -- --no-browser --port 8899"],
+}
+
+
+def _command_epilog(name: str) -> str:
+    lines = "".join(f"  {example}\n" for example in EXAMPLES[name])
+    return f"examples:\n{lines}\nExit codes, notes and output formats: {PROG} --help\n"
+
 
 FORMATS = ("table", "jsonl", "json", "csv", "parquet")
 
@@ -147,7 +172,7 @@ def _version() -> str:
 def _command(commands: argparse._SubParsersAction, name: str, summary: str) -> Parser:
     return commands.add_parser(
         name, help=summary, description=summary[0].upper() + summary[1:] + ".",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=_command_epilog(name), formatter_class=argparse.RawDescriptionHelpFormatter,
     )
 
 

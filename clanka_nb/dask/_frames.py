@@ -10,7 +10,7 @@ import dask.dataframe as dd
 import pandas as pd
 
 from .. import engine, frames
-from ..engine import check_languages
+from ..engine.internals import check_languages
 from ..engine.settings import SOURCE, TextSettings
 from ._batch import parse, with_failed
 from ._cluster import ClientLike, resolve_client

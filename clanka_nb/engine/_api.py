@@ -9,7 +9,7 @@ from typing import Unpack
 
 from ._cache import ParseCache, resolve_cache
 from ._chunker import CodeChunk, chunks_of, prepare
-from ._codebase import chunk_all
+from ._codebase import chunk_all, warn_if_nothing_listed
 from ._listing import list_file_names, resolve_root
 from ._reading import relative_path
 from .settings import FILES, SOURCE, TEXT, FilesSettings, SourceSettings, TextSettings, check_workers, path_list
@@ -74,7 +74,7 @@ def chunk_codebase(
 ) -> Iterator[CodeChunk]:
     """Chunks of every file `list_files` gives, in its order, each read by its own name."""
     given = SOURCE.read(settings, warn=False)  # fail before listing; chunk_files says what is clamped
-    files = list_file_names(root, max_file_size=given.max_file_size)
+    files = warn_if_nothing_listed(resolve_root(root), list_file_names(root, max_file_size=given.max_file_size))
     return chunk_files(root, files, cache=cache, **{k: v for k, v in settings.items() if k != "max_file_size"})
 
 

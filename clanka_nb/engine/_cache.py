@@ -14,6 +14,7 @@ Entries are plain JSON behind a checksum; nothing is ever unpickled.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.metadata
 import json
@@ -44,6 +45,10 @@ CREATE INDEX IF NOT EXISTS entries_used ON entries(used);
 # Packages whose release changes what a parse gives: the parser core and the grammars. (The Unicode
 # tables are engine source, already in the fingerprint.)
 _VERSIONED = ("tree-sitter", "tree-sitter-language-pack", "tree-sitter-javascript", "tree-sitter-typescript")
+
+
+class ParseCacheError(OSError):
+    """`ParseCache.clear()` left entries behind; the message says how many, why and what to do."""
 
 
 class ParseCacheWarning(UserWarning):
@@ -194,17 +199,48 @@ class ParseCache:
         }  # fmt: skip
 
     def clear(self) -> int:
-        """Delete every entry; returns how many there were."""
-        db = self._connection(create=False)
-        if db is None:
+        """Delete every entry; returns how many there were.
+
+        Raises `ParseCacheError` when entries stay behind (a full disk, a folder or a foreign file where the
+        cache file should be, a file this user may not write), saying how many and what to do.
+        """
+        self.close()  # its own connection: a failure here is the answer, never a silent fallback to parsing
+        if not self.path.exists() and not self.path.is_symlink():
             return 0
         try:
-            removed = db.execute("DELETE FROM entries").rowcount
-            db.execute("VACUUM")
+            db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+            try:
+                removed = db.execute("DELETE FROM entries").rowcount
+                # If this fails the entries are gone all the same; only the file's free pages are not given back.
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("VACUUM")
+            finally:
+                db.close()
         except sqlite3.Error as exc:
-            self._fail(exc)
-            return 0
+            raise self._not_cleared(exc) from None
         return removed
+
+    def _not_cleared(self, exc: sqlite3.Error) -> ParseCacheError:
+        if self.path.is_dir():
+            what = "it is a folder, not the cache's SQLite file"
+        else:
+            left = self._count_read_only()
+            what = f"{exc}; {'its entries' if left is None else f'{left:,} entries'} are still there"
+        msg = (
+            f"could not clear the parse cache {str(self.path)!r}: {what}; free some disk space and run it again, "
+            f"or delete {str(self.path)!r} (and any -wal/-shm beside it) by hand: it holds only a cache"
+        )
+        return ParseCacheError(msg)
+
+    def _count_read_only(self) -> int | None:
+        try:
+            db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=1)
+            try:
+                return int(db.execute("SELECT count(*) FROM entries").fetchone()[0])
+            finally:
+                db.close()
+        except sqlite3.Error:
+            return None
 
     def close(self) -> None:
         if self._db is not None:

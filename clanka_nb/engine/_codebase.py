@@ -15,6 +15,7 @@ from ._languages import check_languages, load_grammars
 from ._listing import list_file_names, resolve_root
 from ._reading import (
     CONTENT_REASONS,
+    NEVER_INDEXED,
     OUTSIDE_ROOT,
     FileReport,
     FileStatus,
@@ -61,6 +62,83 @@ def _warn_unreadable(report: FileReport) -> None:
         warnings.warn(msg, UnreadableFileWarning, stacklevel=4)
 
 
+class BinaryFileWarning(UserWarning):
+    """Listed files look binary (NUL bytes, mostly undecodable): chunked as the reference does, said once."""
+
+
+class NothingToChunkWarning(UserWarning):
+    """A folder lists no file to chunk, or a chosen file has a name the reference never indexes."""
+
+
+# Files named in one warning before "and N more": the message stays one readable line.
+_NAMED_IN_WARNING = 5
+
+
+class _Fates:
+    """What the files of one call came to that the caller should hear about: told once, at the end."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.binary: list[str] = []
+        self.unnamed: list[str] = []
+
+    def see(self, report: FileReport) -> None:
+        _warn_unreadable(report)
+        if report.binary and report.status is FileStatus.CHUNKED:
+            self.binary.append(report.path)
+        elif report.status is FileStatus.NOT_INDEXED and report.reason == NEVER_INDEXED:
+            self.unnamed.append(report.path)
+
+    def tell(self) -> None:
+        if self.binary:
+            msg = (
+                f"{_some(self.binary)} {'looks' if len(self.binary) == 1 else 'look'} binary (NUL bytes or mostly "
+                "undecodable), not source code; chunked all the same, as the reference does "
+                "(the `binary` column of files() marks them; exclude them with an ignore file)"
+            )
+            warnings.warn(msg, BinaryFileWarning, stacklevel=3)
+        if self.unnamed:
+            msg = (
+                f"{_some(self.unnamed)}: {NEVER_INDEXED} (by its extension), so no chunks; "
+                f"{'it also looks binary; ' if _sniff_binary(self.root / self.unnamed[0]) else ''}"
+                "pass a source file (engine.is_meaningful_file says which names are)"
+            )
+            warnings.warn(msg, NothingToChunkWarning, stacklevel=3)
+
+    def told(self, items: Iterable, report_at: int) -> Iterator:
+        """`items` passed on as they come, each one's report seen; told once the last has passed."""
+        for item in items:
+            self.see(item[report_at])
+            yield item
+        self.tell()
+
+
+def _some(paths: list[str]) -> str:
+    named = ", ".join(repr(path) for path in paths[:_NAMED_IN_WARNING])
+    more = len(paths) - _NAMED_IN_WARNING
+    return named + (f" and {more:,} more" if more > 0 else "")
+
+
+def _sniff_binary(path: Path) -> bool:
+    """Whether a file's first bytes hold a NUL (only to say why a file with such a name has no chunks)."""
+    try:
+        with open(path, "rb") as handle:
+            return b"\x00" in handle.read(8192)
+    except OSError:
+        return False
+
+
+def warn_if_nothing_listed(root: Path, names: list[str]) -> list[str]:
+    """`names` as given; a warning first when the listing of `root` holds no file at all (say why, not `(no rows)`)."""
+    if not names:
+        msg = (
+            f"no files to chunk under {str(root)!r}: the listing keeps none (an empty folder, or every file "
+            "ignored, excluded, too big or not source code); files(root, include_skipped=True) says why for each"
+        )
+        warnings.warn(msg, NothingToChunkWarning, stacklevel=3)
+    return names
+
+
 # The one threshold of the workers policy: below this many files everything runs in this process,
 # whatever `workers` says, since starting worker processes and sending them work costs more than
 # they save. benchmarks/bench_workers.py (real JS/TS files, cache off, two processes forced / one): on
@@ -94,8 +172,9 @@ def load_all(
     progress: Progress | None = None,
     cache: ParseCache | None = None,
 ) -> Iterator[tuple[PreparedText | None, FileReport]]:
-    """Read and prepare files in the given order."""
-    return _in_order(_load_star, [(root, rel, languages, cache) for rel in paths], workers, progress)
+    """Read and prepare files in the given order; binary files and names never indexed are told once, at the end."""
+    jobs = _in_order(_load_star, [(root, rel, languages, cache) for rel in paths], workers, progress)
+    return _Fates(root).told(jobs, report_at=1)
 
 
 def prepared_texts(
@@ -125,17 +204,19 @@ def chunk_all(
 ) -> Iterator[CodeChunk]:
     """Chunks of the files in the given order, each file chunked where it was read."""
     jobs = [(root, rel, languages, cache, settings) for rel in paths]
+    fates = _Fates(root)
     if not _parallel(workers, jobs):
         for job in jobs:
             text, report = load(*job[:4])
-            _warn_unreadable(report)
+            fates.see(report)
             if text is not None:
                 yield from chunks_of(text, settings)
-        return
-    for report, rows in _in_order(_chunk_star, jobs, workers, None):
-        _warn_unreadable(report)
-        for row in rows:
-            yield CodeChunk(*row)
+    else:
+        for report, rows in _in_order(_chunk_star, jobs, workers, None):
+            fates.see(report)
+            for row in rows:
+                yield CodeChunk(*row)
+    fates.tell()
 
 
 def _counted(items: Iterable, progress: Progress | None) -> Iterator:
@@ -176,7 +257,7 @@ class Codebase:
         self.selected = paths is not None
         if paths is None:
             # Read by their names on disk: two names may give one reported path (see _flag_collisions).
-            listed = list_file_names(self.root, max_file_size=max_file_size)
+            listed = warn_if_nothing_listed(self.root, list_file_names(self.root, max_file_size=max_file_size))
             self.files: list[str] = listed
         else:
             listed, self.files = [], []

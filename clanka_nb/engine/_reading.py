@@ -85,6 +85,9 @@ def check_file(root: str | os.PathLike[str], path: str | os.PathLike[str]) -> No
         raise missing_file(path, root)
 
 
+# The reason given for a file whose name (its extension) the reference never indexes.
+NEVER_INDEXED = "the reference never indexes this file name"
+
 # The reason given for a file that is refused because it resolves outside the root (a symbolic link).
 OUTSIDE_ROOT = "resolves outside the root folder"
 
@@ -105,7 +108,7 @@ def read_text(root: Path, rel: str) -> tuple[str | None, FileReport]:
     refused, not read: what is inside the root is all a codebase may show or send anywhere.
     """
     if not is_meaningful_file(rel):
-        return None, FileReport(rel, FileStatus.NOT_INDEXED, 0, "the reference never indexes this file name")
+        return None, FileReport(rel, FileStatus.NOT_INDEXED, 0, NEVER_INDEXED)
     real = os.path.realpath(os.path.join(root, rel))
     if not _inside(real, _real_root(os.fspath(root))):
         reason = f"{OUTSIDE_ROOT} (a symbolic link to {real!r}); not read"

@@ -4,6 +4,11 @@ Its public modules (`chunks`, `source`, `columns`, `lines`, `stats`, `plots`, `c
 layers above (the probe, the sweep, history, Dask, the viewers) build on; its `_` modules are its own.
 """
 
+from ..extras import require
+
+# Before anything imports them: a missing library is one line naming the extra, not a traceback.
+require("clanka_nb.frames", "frames", "pandas", "pyarrow", "tqdm")
+
 from ._coverage import coverage, line_coverage
 from ._embedding import embedding_input
 from ._explain import explain

@@ -8,7 +8,7 @@ from typing import Unpack
 import pandas as pd
 
 from .. import engine
-from ..engine import check_file, one_file
+from ..engine.internals import check_file, one_file
 from ..engine.settings import TEXT, TextSettings
 from . import columns as _columns
 from .source import Source, locate

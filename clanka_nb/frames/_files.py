@@ -8,7 +8,7 @@ from typing import Unpack
 import pandas as pd
 
 from .. import engine
-from ..engine import sorted_like_js
+from ..engine.internals import sorted_like_js
 from ..engine.progress import ProgressBar
 from ..engine.settings import SOURCE, SourceSettings
 from . import columns as _columns

@@ -9,7 +9,7 @@ from typing import Any, Unpack
 import pandas as pd
 
 from .. import engine
-from ..engine import one_file
+from ..engine.internals import one_file
 from ..engine.progress import ProgressBar, bar
 from ..engine.settings import SOURCE, TEXT, SourceSettings, TextSettings, path_list
 from . import columns as _columns

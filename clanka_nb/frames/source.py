@@ -11,7 +11,7 @@ import pandas as pd
 
 from .. import engine
 from ..bundled import sample_codebase
-from ..engine import check_file, resolve_root
+from ..engine.internals import check_file, resolve_root, warn_if_nothing_listed
 from ..engine.progress import ProgressBar, bar
 from ..engine.settings import path_list
 from ..engine.source import frame_files, frame_languages, frame_root_or_fail, frame_settings
@@ -87,7 +87,8 @@ def listed_names(located: Located) -> list[str]:
     """The names of the located files on disk: the given ones, else every file the listing gives."""
     if located.names is not None:
         return located.names
-    return engine.list_file_names(located.root, max_file_size=located.settings.max_file_size)
+    root = resolve_root(located.root)
+    return warn_if_nothing_listed(root, engine.list_file_names(root, max_file_size=located.settings.max_file_size))
 
 
 def open_source(

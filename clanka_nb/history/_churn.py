@@ -19,8 +19,9 @@ from typing import Any
 
 from .. import engine
 from ..defaults import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, INDEX_MAX_CHARACTERS
-from ..engine import ParseCache, PreparedText, chunks_of, load_file, resolve_cache
+from ..engine import ParseCache, PreparedText
 from ..engine.embedding import embedding_text, input_hash
+from ..engine.internals import chunks_of, load_file, resolve_cache
 from ..engine.progress import ProgressBar, bar
 from ..engine.settings import GRID, OPENING, SWEEP, Settings, chunk_grid
 from ..engine.token_counts import TokenCounter

@@ -11,7 +11,7 @@ import os
 import shutil
 from pathlib import Path
 
-from ..engine import ListingCache
+from ..engine.internals import ListingCache
 from ._git import BlobReader, Change
 
 RULE_FILES = frozenset({".gitignore", ".ignore", ".rgignore"})

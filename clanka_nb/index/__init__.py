@@ -1,5 +1,10 @@
 """clanka's semantic index: embedding inputs, hash reuse, sqlite-vec search; the engine below, pandas for results."""
 
+from ..extras import require
+
+# Before anything imports them: a missing library is one line naming the extra, not a traceback.
+require("clanka_nb.index", "index", "pandas", "numpy")
+
 from . import embedders
 from ._index import IndexView, SemanticIndex, SyncReport
 from ._open import OpenedIndex, open_index

@@ -30,6 +30,7 @@ class DocComment(NamedTuple):
     target_start: int  # the declaration without its leading comments
     target_end: int
     masked: dict[int, str]  # line -> what is left of it with the comment taken out
+    license: bool  # a license header (never a query; not masked either, as it documents no declaration)
 
 
 def _block_end(lines: Sequence[str], start: int, end: int) -> int | None:
@@ -116,7 +117,8 @@ def doc_comment(lines: Sequence[str], start: int, end: int, grammar: str | None)
     """The doc comment of the declaration on lines start..end, or None when it has none.
 
     The engine's declaration ranges already begin at the comments attached above a declaration.
-    The doc comment is the group nearest the code (a license header above it does not count);
+    The doc comment is the group nearest the code (a license header there is returned with
+    `license=True`: it gives no query, and a license header further up does not count);
     for Python, a docstring wins over `#` comments. The target is the range without its leading
     comments; it keeps a docstring, which is inside the body.
     """
@@ -134,6 +136,5 @@ def doc_comment(lines: Sequence[str], start: int, end: int, grammar: str | None)
         return None
     first, last, kind = chosen
     text = lines[first - 1 : last]
-    if kind != "docstring" and _LICENSE.search("\n".join(text)):
-        return None
-    return DocComment(first, last, list(text), kind, header, end, _masked(lines, first, last, kind))
+    license = kind != "docstring" and _LICENSE.search("\n".join(text)) is not None
+    return DocComment(first, last, list(text), kind, header, end, _masked(lines, first, last, kind), license)

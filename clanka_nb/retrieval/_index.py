@@ -7,8 +7,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from .. import engine
-from ..engine import ChunkHead
 from ..engine.embedding import embedding_text
+from ..engine.internals import ChunkHead
 from ..frames.lines import LineIndex
 from ._queries import Masks
 from ._search_words import code_tokens

@@ -13,7 +13,7 @@ import pandas as pd
 
 from .. import engine
 from .._deprecation import deprecated
-from ..engine import heads_of
+from ..engine.internals import heads_of
 from ..engine.progress import ProgressBar
 from ..engine.settings import OPENING, SOURCE, SourceSettings
 from ..frames import columns as _columns
@@ -79,7 +79,7 @@ class ProbeSet:
         if not isinstance(codebase, engine.Codebase):
             msg = f"ProbeSet needs an engine.Codebase, got {type(codebase).__name__}; prepare_probe(folder) parses one"
             raise TypeError(msg)
-        found, masks, reason = scan(codebase) if queries is None or mask else (None, {}, None)
+        found, _, masks, reason = scan(codebase) if queries is None or mask else (None, None, {}, None)
         self.codebase = codebase
         self.queries = found if queries is None else check_queries(queries, codebase)
         if queries is not None:

@@ -16,7 +16,7 @@ from ..engine.settings import OPENING, SourceSettings
 from ..frames import columns as _columns
 from ..frames.source import Source, open_source
 from ._comments import doc_comment
-from ._query_text import MIN_WORDS, query_text
+from ._query_text import DROP_REASONS, Judged, judge
 
 QUERIES: _columns.Schema = {
     "query": _columns.STRING,
@@ -29,14 +29,18 @@ QUERIES: _columns.Schema = {
     "comment_end": _columns.INT,
 }
 REQUIRED = ("query", "path", "start_line", "end_line")
+# The doc comments that give no query: the same columns, `query` holding the comment's text, and why.
+DROPPED: _columns.Schema = {**QUERIES, "reason": pd.CategoricalDtype(list(DROP_REASONS))}
 
 Masks = dict[str, dict[int, str]]  # path -> line -> the line's text with the doc comment taken out
 
 
 class Scan(NamedTuple):
-    """What `scan` finds: the queries, the lines to mask, and why there are no queries (None when there are)."""
+    """What `scan` finds: the queries, the doc comments dropped, the lines to mask, and why there are no
+    queries (None when there are)."""
 
     queries: pd.DataFrame
+    dropped: pd.DataFrame
     masks: Masks
     reason: str | None
 
@@ -65,7 +69,7 @@ def declared_texts(codebase: engine.Codebase) -> dict[str, engine.PreparedText]:
     return texts
 
 
-def _reason(files: int, parsed: int, declarations: int, comments: int) -> str:
+def _reason(files: int, parsed: int, declarations: int, dropped: Counter[str]) -> str:
     """Why a codebase gives no query, from how far the search for them got."""
     if not files:
         return "the codebase has no file with lines"
@@ -76,22 +80,25 @@ def _reason(files: int, parsed: int, declarations: int, comments: int) -> str:
         )
     if not declarations:
         return f"its {parsed:,} parsed files have no declarations"
-    if not comments:
+    if not dropped:
         return (
             f"none of its {declarations:,} declarations has a doc comment "
             "(a comment right above it, or a Python docstring)"
         )
+    counts = ", ".join(f"{count:,} {reason}" for reason, count in dropped.most_common())
     return (
-        f"none of its {comments:,} doc comments gives a query: each is under {MIN_WORDS} words, reads as code, "
-        "is a license header or documents several declarations"
+        f"none of its {dropped.total():,} doc comments gives a query ({counts}; "
+        "dropped_queries(...) lists them with the reason)"
     )
 
 
 def scan(codebase: engine.Codebase) -> Scan:
-    """The queries of every documented declaration, every doc comment's lines to mask, and why none (if so).
+    """The queries of every documented declaration, the doc comments dropped (with the reason), every doc
+    comment's lines to mask, and why there is no query (if so).
 
-    Every doc comment is masked, also those too short to be a query: any of them would otherwise
-    let search find a declaration by its comment instead of its code.
+    Every doc comment is masked, also those that give no query: any of them would otherwise let search
+    find a declaration by its comment instead of its code. License headers are not masked: they document
+    no declaration.
     """
     rows: dict[tuple[str, int], dict[str, Any]] = {}
     masks: Masks = {}
@@ -105,9 +112,13 @@ def scan(codebase: engine.Codebase) -> Scan:
             found = doc_comment(text.lines, start, end, text.grammar)
             if found is None or (path, found.comment_start) in rows:
                 continue
-            masks.setdefault(path, {}).update(found.masked)
+            if found.license:
+                judged = Judged(" ".join(" ".join(found.lines).split())[:200], "license")
+            else:
+                masks.setdefault(path, {}).update(found.masked)
+                judged = judge(found.lines, found.kind, text.grammar)
             rows[path, found.comment_start] = {
-                "query": query_text(found.lines, found.kind),
+                "query": judged.text,
                 "path": path,
                 "start_line": found.target_start,
                 "end_line": found.target_end,
@@ -115,16 +126,23 @@ def scan(codebase: engine.Codebase) -> Scan:
                 "type": declaration.type,
                 "comment_start": found.comment_start,
                 "comment_end": found.comment_end,
+                "reason": judged.reason,
             }
     # A text that documents several declarations cannot say which one it is about: all are dropped.
-    kept = [row for row in rows.values() if row["query"] is not None]
-    seen = Counter(row["query"] for row in kept)
-    kept = [row for row in kept if seen[row["query"]] == 1]
-    columns = {name: [row[name] for row in kept] for name in QUERIES}
-    frame = _columns.build(columns, QUERIES, {"root": str(codebase.root), "languages": codebase.languages})
+    seen = Counter(row["query"] for row in rows.values() if row["reason"] is None)
+    for row in rows.values():
+        if row["reason"] is None and seen[row["query"]] > 1:
+            row["reason"] = "duplicate"
+    kept = [row for row in rows.values() if row["reason"] is None]
+    dropped = [row for row in rows.values() if row["reason"] is not None]
+    counts = Counter(row["reason"] for row in dropped)
+    attrs = {"root": str(codebase.root), "languages": codebase.languages}
+    frame = _columns.build({name: [row[name] for row in kept] for name in QUERIES}, QUERIES,
+                           {**attrs, "source": "doc_comments", "dropped": dict(counts.most_common())})  # fmt: skip
+    dropped_frame = _columns.build({name: [row[name] for row in dropped] for name in DROPPED}, DROPPED, attrs)
     parsed = sum(text.grammar is not None for text in texts.values())
-    reason = None if kept else _reason(len(texts), parsed, declarations, len(rows))
-    return Scan(frame, masks, reason)
+    reason = None if kept else _reason(len(texts), parsed, declarations, counts)
+    return Scan(frame, dropped_frame, masks, reason)
 
 
 @OPENING
@@ -144,15 +162,39 @@ def probe_queries(
     windows, but its queries come from its declarations all the same. The query is the comment's first
     paragraph, cut at the first tag (`@param`) or docstring section (`Args:`), with markers,
     `{@link X}` braces, HTML tags and backticks removed, whitespace collapsed, then cut after
-    its second sentence and at 40 words. Queries under 3 words, ones that read as code
-    (commented-out statements), license headers, and texts that document several declarations
-    (ambiguous) are left out. The target is the declaration's lines after its leading comments.
+    its second sentence and at 40 words. The target is the declaration's lines after its leading comments.
+
+    Doc comments that are no description of their code give no query: license headers, lint and tool
+    directives (`eslint-disable`, `biome-ignore`, `@ts-expect-error`, `prettier-ignore`, `istanbul ignore`,
+    `noqa`, `type: ignore`, `pragma`, ...; the directive lines of a comment that also has prose are left
+    out of its text), banners (a row of punctuation, a run such as `////`, text mostly not letters), texts
+    with comment markers left in (`// /** ... */`), commented-out code (the text parses without an error
+    in the file's own tree-sitter grammar and has a bracket, `;`, `=`, `<>` or a leading keyword, so
+    prose that happens to parse is kept), texts under 3 words, and texts that document several
+    declarations. `attrs["dropped"]` counts them by reason; `dropped_queries` lists them.
 
     Columns: query, path, start_line, end_line (the target), name and type (of the declaration),
     comment_start, comment_end (the comment's lines, which the probe masks out of the index).
-    Pass this frame, filtered or edited, as `probe(..., queries=...)`.
+    `attrs["source"]` is "doc_comments". Pass this frame, filtered or edited, as `probe(..., queries=...)`.
     """
     return scan(open_source(source, OPENING.read(settings), paths=paths, progress=progress).codebase).queries
+
+
+@OPENING
+def dropped_queries(
+    source: Source = None,
+    *,
+    paths: Iterable[str | os.PathLike[str]] | None = None,
+    progress: ProgressBar = None,
+    **settings: Unpack[SourceSettings],
+) -> pd.DataFrame:
+    """The doc comments `probe_queries` leaves out, one row each, with the reason.
+
+    The columns of `probe_queries` (`query` holds the comment's text as far as it was read) and `reason`,
+    one of: license, directive, banner, markers, code, short, duplicate (see `probe_queries`).
+    `frame.value_counts("reason")` gives `probe_queries(...).attrs["dropped"]`.
+    """
+    return scan(open_source(source, OPENING.read(settings), paths=paths, progress=progress).codebase).dropped
 
 
 def check_queries(queries: pd.DataFrame, codebase: engine.Codebase) -> pd.DataFrame:

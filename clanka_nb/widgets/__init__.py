@@ -5,6 +5,11 @@ HTML comes from pure functions (`render_preview`, `render_table`, ...), so both 
 without a browser; `Preview` also renders without a kernel (exported HTML, nbviewer, GitHub).
 """
 
+from ..extras import require
+
+# Before anything imports them: a missing library is one line naming the extra, not a traceback.
+require("clanka_nb.widgets", "widgets", "pandas", "ipywidgets", "pygments")
+
 from ._browser import Browser, browse
 from ._compare import Compare, compare, declaration_changes
 from ._preview import Preview, PreviewPane, preview, preview_text

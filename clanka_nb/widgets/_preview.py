@@ -11,7 +11,7 @@ import pandas as pd
 
 from .. import engine
 from .._deprecation import deprecated
-from ..engine import check_file
+from ..engine.internals import check_file
 from ..engine.settings import SOURCE, TEXT, SourceSettings, TextSettings
 from ..frames.chunks import chunk_frame
 from ..frames.source import locate, open_source

@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from .. import engine
-from ..engine import check_file
+from ..engine.internals import check_file
 from ..engine.source import frame_root
 from ..frames.chunks import chunk_frame
 from ..frames.source import Source, open_source

@@ -78,6 +78,80 @@ def test_a_format_that_agrees_with_the_extension_is_fine(capsys, code: Path, tmp
     assert (tmp_path / "a.txt").read_text(encoding="utf-8").startswith("path,start_line,")
 
 
+# --- every command that writes a table: one rule for -o and --format ----------------------------------
+
+
+def _git_repo(root: Path) -> Path:
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None:
+        pytest.skip("needs the git command")
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@x"}  # fmt: skip
+    subprocess.run(["git", "-C", str(root), "init", "-q", "-b", "main"], check=True, capture_output=True, env=env)
+    for i in range(2):
+        (root / "src" / "app.ts").write_text(f"export const a = {i};\n", encoding="utf-8")
+        for step in (["add", "-A"], ["commit", "-q", "-m", f"c{i}"]):
+            subprocess.run(["git", "-C", str(root), *step], check=True, capture_output=True, env=env)
+    return root
+
+
+def _command(name: str, code: Path) -> list[str]:
+    return {
+        "chunk": ["chunk", str(code)],
+        "files": ["files", str(code)],
+        "sweep": ["sweep", str(code), "--chunk-size", "10,20"],
+        "explain": ["explain", str(code), "src/app.ts"],
+        "churn": ["churn", str(code), "--revs", "HEAD~1..HEAD"],
+    }[name]
+
+
+COMMANDS = ["chunk", "files", "sweep", "explain", "churn"]
+READERS = {
+    "parquet": pd.read_parquet,
+    "csv": pd.read_csv,
+    "jsonl": lambda p: pd.read_json(p, lines=True),
+    "json": lambda p: pd.DataFrame(json.loads(Path(p).read_text(encoding="utf-8"))),
+}
+
+
+@pytest.mark.parametrize("fmt", sorted(READERS))
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_takes_its_format_from_the_extension(capsys, code: Path, tmp_path: Path, command, fmt) -> None:
+    if command == "churn":
+        _git_repo(code)
+    target = tmp_path / f"out.{fmt}"
+    status, out, err = run(capsys, *_command(command, code), "-q", "-o", str(target))
+    assert (status, out) == (0, ""), err
+    written = READERS[fmt](str(target))
+    # The same rows as the command's jsonl on stdout: the file holds the frame, not the text table.
+    status, out, _ = run(capsys, *_command(command, code), "-q", "--format", "jsonl")
+    expected = [json.loads(line) for line in out.splitlines()]
+    assert len(written) == len(expected) > 0 and list(written.columns) == list(expected[0])
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_refuses_a_format_that_contradicts_the_extension(capsys, code: Path, tmp_path: Path, command):
+    if command == "churn":
+        _git_repo(code)
+    target = tmp_path / "out.parquet"
+    status, out, err = run(capsys, *_command(command, code), "--format", "csv", "-o", str(target))
+    assert status == 2 and out == ""
+    assert "--format csv contradicts -o" in one_error(err)
+    assert not target.exists()
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_writes_the_table_to_a_txt_file(capsys, code: Path, tmp_path: Path, command) -> None:
+    if command == "churn":
+        _git_repo(code)
+    target = tmp_path / "out.txt"
+    assert run(capsys, *_command(command, code), "-q", "-o", str(target))[:2] == (0, "")
+    status, out, _ = run(capsys, *_command(command, code), "-q")
+    assert status == 0 and target.read_text(encoding="utf-8") == out
+
+
 # --- 11.4: readable JSON and one meaning of lines ---------------------------------------------------
 
 

@@ -1,4 +1,5 @@
-"""An empty folder gives empty frames with the usual columns, and no warning from numpy or bm25s."""
+"""An empty folder gives empty frames with the usual columns, one warning saying it holds no files (issue 28.3),
+and no warning from numpy or bm25s."""
 
 from __future__ import annotations
 
@@ -33,13 +34,16 @@ def sample_columns() -> dict[str, list[str]]:
     }
 
 
-def test_no_warning_at_all_without_the_probe(empty: Path, sample_columns: dict[str, list[str]]) -> None:
+def test_no_other_warning_than_no_files_without_the_probe(empty: Path, sample_columns: dict[str, list[str]]) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        table = cn.sweep(empty, **SETTINGS, progress=False)
-        chunks = frames.chunk_codebase(empty, progress=False)
-        listed = frames.files(empty)
-        covered = frames.coverage(empty)
+        warnings.simplefilter("always", engine.NothingToChunkWarning)
+        with pytest.warns(engine.NothingToChunkWarning, match="no files to chunk under") as caught:
+            table = cn.sweep(empty, **SETTINGS, progress=False)
+            chunks = frames.chunk_codebase(empty, progress=False)
+            listed = frames.files(empty)
+            covered = frames.coverage(empty)
+    assert {type(w.message) for w in caught} == {engine.NothingToChunkWarning} and len(caught) == 4  # one a call
     assert len(table) == 8 and (table["chunks"] == 0).all() and table["lines_mean"].isna().all()
     assert chunks.empty and list(chunks.columns) == sample_columns["chunks"]
     assert listed.empty and list(listed.columns) == sample_columns["files"]
@@ -50,12 +54,14 @@ def test_the_probe_only_says_it_has_no_queries(empty: Path, sample_columns: dict
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # numpy's "Mean of empty slice" (from bm25s) would fail here
         warnings.simplefilter("always", NoProbeQueriesWarning)
+        warnings.simplefilter("ignore", engine.NothingToChunkWarning)  # said once a call: the test above
         with pytest.warns(NoProbeQueriesWarning, match="has no file with lines") as caught:
             table = cn.sweep(empty, **SETTINGS, probe=True, progress=False)
             frame = probe(empty)
             summary = probe_summary(frame)
             queries = probe_queries(empty)
-    assert {type(w.message) for w in caught} == {NoProbeQueriesWarning} and len(caught) == 2
+    said = [w for w in caught if not isinstance(w.message, engine.NothingToChunkWarning)]  # the test above
+    assert {type(w.message) for w in said} == {NoProbeQueriesWarning} and len(said) == 2
     assert list(table.columns) == sample_columns["sweep"]
     assert (table["queries"] == 0).all() and table["recall@5"].isna().all() and table["mrr"].isna().all()
     assert frame.empty and list(frame.columns) == sample_columns["probe"]

@@ -26,7 +26,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def _parts(codebase: engine.Codebase, mask: bool = True) -> tuple[LineIndex, LineTokens]:
     index = LineIndex(codebase, codebase.files)
-    masks = scan(codebase)[1] if mask else {}
+    masks = scan(codebase).masks if mask else {}
     return index, LineTokens(MaskedText(index, masks))
 
 

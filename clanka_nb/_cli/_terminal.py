@@ -1,0 +1,67 @@
+"""What the command line prints: every character a terminal could act on is shown as an escape, never sent raw."""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TextIO
+
+# File and declaration names, commit subjects and file contents are the repository author's text: raw, an
+# ESC or a C1 control starts a terminal sequence (window title, screen clear, OSC 52 clipboard writes), and
+# a bidi override makes a name read as another. C0 controls but tab and newline, DEL, C1, and the Unicode
+# bidi embeddings, overrides, isolates and marks are shown as \xNN / \uNNNN instead.
+_BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}]")
+# On stderr a progress bar redraws its line with a carriage return; it writes nothing else of the kind.
+_UNSAFE_STDERR = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{_BIDI}]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def visible(text: str) -> str:
+    """`text` with every control and bidi character written as a Python-style escape (`\\x1b`, `\\u202e`)."""
+    return UNSAFE.sub(_escape, text)
+
+
+def json_safe(text: str) -> str:
+    """Encoded JSON with the controls JSON leaves raw (DEL, C1, bidi) as `\\uNNNN` escapes: same data, inert."""
+    return UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+class _Escaping:
+    """A text stream that escapes what it is given before passing it on (everything else is the stream's own)."""
+
+    def __init__(self, stream: TextIO, pattern: re.Pattern[str]) -> None:
+        self._stream = stream
+        self._pattern = pattern
+
+    def write(self, text: str) -> int:
+        self._stream.write(self._pattern.sub(_escape, text))
+        return len(text)
+
+    def writelines(self, lines: list[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> object:  # flush, fileno, isatty, encoding, buffer...
+        return getattr(self._stream, name)
+
+
+@contextmanager
+def escaped_output() -> Iterator[None]:
+    """While active, everything printed to stdout and stderr (tables, notes, errors, warnings) is escaped.
+
+    The one place the command line's text passes through; files written with -o keep their bytes exactly.
+    """
+    stdout, stderr = sys.stdout, sys.stderr
+    sys.stdout = _Escaping(stdout, UNSAFE)  # type: ignore[assignment]
+    sys.stderr = _Escaping(stderr, _UNSAFE_STDERR)  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = stdout, stderr
