@@ -21,7 +21,10 @@ _FRAMES = (
     "line_coverage", "plot_chunk_sizes", "plot_sweep",
 )
 _HISTORY = ("churn", "churn_files", "churn_summary", "plot_churn")
-_PROBE = ("BM25Searcher", "EmbeddingSearcher", "dropped_queries", "probe", "probe_queries", "probe_summary")
+_PROBE = (
+    "BM25Searcher", "EmbeddingSearcher", "dropped_queries", "history_queries", "probe", "probe_queries",
+    "probe_summary", "unit_test_queries",
+)
 _INDEX = ("IndexSearcher", "SemanticIndex", "VectorCache", "embedders", "open_index")
 _WIDGETS = ("browse", "compare", "preview", "preview_text", "search_panel", "tune")
 
@@ -57,7 +60,16 @@ if TYPE_CHECKING:
     )
     from .history import churn, churn_files, churn_summary, plot_churn
     from .index import IndexSearcher, SemanticIndex, VectorCache, embedders, open_index
-    from .retrieval import BM25Searcher, EmbeddingSearcher, dropped_queries, probe, probe_queries, probe_summary
+    from .retrieval import (
+        BM25Searcher,
+        EmbeddingSearcher,
+        dropped_queries,
+        history_queries,
+        probe,
+        probe_queries,
+        probe_summary,
+        unit_test_queries,
+    )
     from .sweeps import sweep
     from .widgets import browse, compare, preview, preview_text, search_panel, tune
 

@@ -131,7 +131,12 @@ def _sweep(args: argparse.Namespace) -> int:
         raise CommandError(msg, exit_code=1)
     source = _source(args, folder_only=True)
     frame = sweep(source, **_options(args), probe=args.probe, k=args.k or [1, 5, 10])
+    if args.probe and not args.quiet and frame.attrs.get("probe_note"):
+        print(f"{_parser.PROG}: note: {frame.attrs['probe_note']}", file=sys.stderr)  # which queries, how many
     _output.write(frame, args.format, args.output, table=_output.sweep_table(frame))
+    verdict = frame.attrs.get("verdict")
+    if verdict is not None and verdict["queries"] and not args.quiet:  # no query: a note said so already
+        print(f"{_parser.PROG}: note: verdict: {verdict['message']}", file=sys.stderr)
     return 0
 
 
@@ -172,6 +177,8 @@ def _churn(args: argparse.Namespace) -> int:
         frame = function(args.path, revs=args.revs, **options)
     except history.ChurnError as error:
         raise CommandError(str(error), exit_code=1) from None
+    if frame.attrs.get("note") and not args.quiet:
+        print(f"{_parser.PROG}: note: {frame.attrs['note']}", file=sys.stderr)
     table = frame if args.by_file else frame.drop(columns=["date", "subject", "seconds"])
     if "commit" in table.columns:
         table = table.assign(commit=table["commit"].str.slice(0, 10))
@@ -180,23 +187,41 @@ def _churn(args: argparse.Namespace) -> int:
 
 
 def _cache(args: argparse.Namespace) -> int:
-    from .engine import ParseCache, ParseCacheError
+    from .engine import ParseCache
 
-    cache = ParseCache()
+    parse = ParseCache()
+    vectors = _vector_cache()
     if args.action == "clear":
         try:
-            removed = cache.clear()
-        except ParseCacheError as error:  # entries left behind: said, with the fix, and not a success
+            removed = parse.clear()
+            cleared = None if vectors is None else vectors.clear()
+        except OSError as error:  # ParseCacheError, VectorCacheError: entries left behind, said with the fix
             raise CommandError(str(error), exit_code=1) from None
-        print(f"removed {removed:,} entries from {cache.path}")
+        print(f"removed {removed:,} entries from {parse.path}")
+        if vectors is not None:
+            print(f"removed {cleared:,} vectors from {vectors.path}")
         return 0
-    info = cache.info()
+    info = parse.info()
     print(f"path: {info['path']}")
     print(f"entries: {info['entries']:,}")
     print(f"size: {info['bytes'] / 2**20:.1f} MiB of {info['max_bytes'] / 2**20:.0f} MiB "
           f"(file on disk: {info['file_bytes'] / 2**20:.1f} MiB)")
-    print("set CLANKA_NB_CACHE_DIR to move it; pass cache=False (Python) to parse without it")
+    if vectors is not None:
+        stored = vectors.info()
+        print(f"vectors path: {stored['path']}")
+        print(f"vectors: {stored['entries']:,}, "
+              f"{stored['bytes'] / 2**20:.1f} MiB of {stored['max_bytes'] / 2**20:.0f} MiB")
+    print("set CLANKA_NB_CACHE_DIR to move them, CLANKA_NB_CACHE=off to work without them")
     return 0
+
+
+def _vector_cache() -> Any:
+    """The default vector cache's file (None without the index extra, which embeds nothing anyway)."""
+    try:
+        from .index import VectorCache, default_path
+    except ImportError:  # numpy missing: nothing was ever embedded through it
+        return None
+    return VectorCache(default_path())
 
 
 _COMMANDS = {"cache": _cache, "chunk": _chunk, "churn": _churn, "explain": _explain, "files": _files, "sweep": _sweep}

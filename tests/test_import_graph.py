@@ -162,9 +162,10 @@ def _shown(cycle: list[str], graph: dict[str, dict[str, int]]) -> str:
 
 
 # Layers, lowest first (leaves, engine, index, frames, ...): a module may import its own layer and the
-# ones below, never one above. The probe stands on frames, the sweep on the probe; history, dask and the
-# widgets stand beside each other on them (none imports another); the CLI's parts, the CLI and the
-# top-level package (its lazy table names every layer) stand on everything.
+# ones below, never one above. history (git) stands on frames; the probe (`retrieval`) stands on both (its
+# queries come from doc comments and from commits); the sweep stands on the probe; dask and the widgets stand
+# beside each other on those (neither imports the other); the CLI's parts, the CLI and the top-level package
+# (its lazy table names every layer) stand on everything.
 LAYERS: tuple[tuple[str, ...], ...] = (
     # Leaves with no imports of the package: the settings' defaults (read by `--help` without the engine)
     # and the sample codebase's path (the source when none is given, at every layer); which extra brings
@@ -173,9 +174,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("clanka_nb.engine",),
     ("clanka_nb.index",),
     ("clanka_nb.frames",),
+    ("clanka_nb.history",),
     ("clanka_nb.retrieval",),
     ("clanka_nb.sweeps",),
-    ("clanka_nb.history", "clanka_nb.dask", "clanka_nb.widgets"),
+    ("clanka_nb.dask", "clanka_nb.widgets"),
     ("clanka_nb._cli",),
     ("clanka_nb.cli",),
     ("clanka_nb",),
@@ -325,7 +327,9 @@ def test_lazy_and_import_module_cycles_are_found_and_shown(tmp_path: Path) -> No
         ("clanka_nb.frames.chunks", "clanka_nb.retrieval", False),
         ("clanka_nb.retrieval._probe", "clanka_nb.sweeps.table", False),
         ("clanka_nb.frames.stats", "clanka_nb.widgets._tune", False),
-        ("clanka_nb.widgets._tune", "clanka_nb.history._api", False),
+        ("clanka_nb.widgets._tune", "clanka_nb.dask._sweep", False),
+        ("clanka_nb.history._churn", "clanka_nb.retrieval", False),
+        ("clanka_nb.retrieval._history", "clanka_nb.history.internals", True),
         ("clanka_nb.retrieval._probe", "clanka_nb.frames.lines", True),
         ("clanka_nb.sweeps.table", "clanka_nb.retrieval", True),
         ("clanka_nb.widgets._tune", "clanka_nb.retrieval", True),

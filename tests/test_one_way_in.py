@@ -48,7 +48,7 @@ NO_SOURCE = {
     "CodeChunk", "SettingClampedWarning",  # types
     "Codebase",  # a source itself
     "chunk_text", "preview_text", "embedding_input",  # a text or a chunk, not a source
-    "churn", "churn_files",  # a git repository and its history, not a source
+    "churn", "churn_files", "history_queries",  # a git repository and its history, not a source
     "churn_summary", "plot_churn", "plot_chunk_sizes", "plot_sweep", "probe_summary",  # results of other calls
     "list_files",  # the engine's listing of a folder (returns names, no chunks)
     "open_index", "search_panel",  # an index database
@@ -82,6 +82,7 @@ CALLS: dict[str, Callable[[Any, str | None], Any]] = {
     "probe": lambda s, f: cn.probe(s, progress=False, **SIZE),
     "probe_queries": lambda s, f: cn.probe_queries(s, progress=False),
     "dropped_queries": lambda s, f: cn.dropped_queries(s, progress=False),
+    "unit_test_queries": lambda s, f: cn.unit_test_queries(s, progress=False),
     "explain": lambda s, f: cn.explain(s, f, **SIZE),
     "browse": lambda s, f: _frame(cn.browse(s, **SIZE).data).to_dict("list"),
     "preview": lambda s, f: cn.preview(s, f, **SIZE).html,

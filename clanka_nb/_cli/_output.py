@@ -97,7 +97,9 @@ def sweep_table(sweep: pd.DataFrame) -> pd.DataFrame:
     if sweep["clamped"].any():
         columns[3:3] = ["effective_size", "effective_overlap"]
     # With --probe: how well search finds the code at each setting.
-    columns += [name for name in sweep.columns if name in ("queries", "mrr") or name.startswith("recall@")]
+    # (The intervals of recall@k are in the full formats; the table keeps MRR's, the verdict's measure.)
+    columns += [name for name in sweep.columns if name in ("queries", "mrr", "mrr_low", "mrr_high")
+                or (name.startswith("recall@") and not name.endswith(("_low", "_high")))]  # fmt: skip
     return sweep.loc[:, columns]
 
 

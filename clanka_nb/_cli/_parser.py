@@ -142,10 +142,13 @@ def build() -> Parser:
     )
     _common(churn, table_note="one row per commit and setting: inputs, embedded, reused, deleted and why")
 
-    cache = _command(commands, "cache", "show or empty the parse cache (declaration ranges kept across sessions)")
+    cache = _command(
+        commands, "cache", "show or empty the caches kept across sessions: parses (declaration ranges) and vectors"
+    )
     cache.add_argument(
         "action", choices=("info", "clear"),
-        help="info: where the cache is and how big; clear: delete every entry (files are parsed again)",
+        help="info: where the caches are and how big; clear: delete every entry (files are parsed, inputs "
+        "embedded again)",
     )
 
     lab = _command(commands, "lab", "open JupyterLab on the notebooks of this project")

@@ -18,7 +18,7 @@ from ._languages import LANGUAGE_MODES
 from ._listing import list_file_names, list_files
 from ._reading import FileReport, FileStatus, MissingFileError
 from ._skipped import skipped_files
-from ._syntax import parses_as_code
+from ._syntax import parses_as_code, syntax_tree
 from ._text import is_meaningful_line, js_length
 from .settings import ChunkSettings, SettingClampedWarning, Settings, SourceSettings
 
@@ -64,4 +64,5 @@ __all__ = [
     "parses_as_code",
     "prepared_texts",
     "skipped_files",
+    "syntax_tree",
 ]

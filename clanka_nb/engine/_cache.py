@@ -259,7 +259,7 @@ class ParseCache:
             # autocommit: each statement is its own short transaction, so two processes writing at
             # once wait for each other (busy timeout) instead of failing or corrupting the file.
             db = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
-            _set_up(db)
+            set_up_wal(db)
         except (sqlite3.Error, OSError) as exc:
             self._fail(exc)
             return None
@@ -296,15 +296,16 @@ class ParseCache:
 _warned: list[str] = []  # one warning per process, whatever fails
 
 
-def _set_up(db: sqlite3.Connection, attempts: int = 40) -> None:
-    """WAL mode and the schema. Switching the journal mode does not wait on the busy timeout, so two
-    processes opening a new cache at the same moment ask again for a while instead of failing."""
+def set_up_wal(db: sqlite3.Connection, schema: str = _SCHEMA, attempts: int = 40) -> None:
+    """WAL mode and the schema (the parse cache's, or the vector cache's). Switching the journal mode does
+    not wait on the busy timeout, so two processes opening a new cache at the same moment ask again for a
+    while instead of failing."""
     for attempt in range(attempts):
         try:
             if db.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
                 db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
-            db.executescript(_SCHEMA)
+            db.executescript(schema)
             return
         except sqlite3.OperationalError as exc:
             if ("locked" not in str(exc) and "busy" not in str(exc)) or attempt == attempts - 1:

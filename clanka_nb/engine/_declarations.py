@@ -13,7 +13,8 @@ from tree_sitter import Language, Node, Parser
 from tree_sitter_language_pack import get_parser
 
 from ._files import extension
-from ._text import collapse_whitespace, trim
+from ._parsing import parse
+from ._text import collapse_whitespace, js_length, trim
 
 
 class Declaration(NamedTuple):
@@ -73,8 +74,8 @@ def parser_for(grammar: str) -> Parser:
             raise
         msg = (
             f"extended mode cannot load the {grammar} grammar: {error} (tree-sitter {version('tree-sitter')} is "
-            "installed, as the `exact` extra pins it for byte-exact clanka mode); for extended mode on this "
-            "language install the default versions: pip install 'tree-sitter>=0.25' "
+            "installed, as the `exact` extra pins it for the reference's error recovery in clanka mode); for "
+            "extended mode on this language install the default versions: pip install 'tree-sitter>=0.25' "
             "'tree-sitter-language-pack>=0.13,<1.0'"
         )
         raise GrammarUnavailableError(msg) from None
@@ -93,11 +94,16 @@ def parse_like_reference(grammar: str, text: str) -> Node:
     errors UTF-8 input can win another recovery than the reference's. Byte offsets in the tree are
     then twice JavaScript string indices; node text is UTF-16-LE (see `_text`).
     """
-    return reference_parser(grammar).parse(text.encode("utf-16-le", "surrogatepass"), encoding="utf16").root_node
+    return _parse_utf16(grammar, text.encode("utf-16-le", "surrogatepass"))
 
 
-def _text(node: Node) -> str:
-    return (node.text or b"").decode("utf-16-le", "surrogatepass")
+def _parse_utf16(grammar: str, source: bytes) -> Node:
+    return parse(reference_parser(grammar), source, "utf16").root_node
+
+
+def _text(node: Node, source: bytes) -> str:
+    """The node's text, sliced from the parsed bytes (a long text's tree may keep none: see `_parsing`)."""
+    return source[node.start_byte : node.end_byte].decode("utf-16-le", "surrogatepass")
 
 
 def _clean(text: str) -> str | None:
@@ -111,27 +117,34 @@ def _declarators(node: Node) -> list[Node]:
     return [child for child in node.named_children if child.type == "variable_declarator"]
 
 
-def describe(node: Node) -> tuple[str | None, str | None]:
-    """The chunk type and name of an (unwrapped) node; either may be None."""
+def describe(node: Node, source: bytes) -> tuple[str | None, str | None]:
+    """The chunk type and name of an (unwrapped) node of the UTF-16 `source`; either may be None."""
     kind = node.type
     if kind in _VARIABLES:
         declarators = _declarators(node)
         # Arrow functions and function expressions make the declaration a function.
-        is_function = any(
-            value is not None and "function" in value.type
-            for value in (d.child_by_field_name("value") for d in declarators)
-        )
-        names = [_declarator_name(d) for d in declarators]
+        is_function = any(_declarator_type(d) == "function" for d in declarators)
+        names = [_declarator_name(d, source) for d in declarators]
         return ("function" if is_function else "variable"), _clean(", ".join(n for n in names if n))
-    if kind in NODE_CHUNK_TYPES or kind == "variable_declarator":
+    if kind == "variable_declarator":
+        # A declarator standing alone at declaration level (left there by error recovery, as in
+        # `let f = () => 1 , , K <`) is typed by its own value, as the reference types one.
+        return _declarator_type(node), _declarator_name(node, source)
+    if kind in NODE_CHUNK_TYPES:
         field = node.child_by_field_name("name")
-        return NODE_CHUNK_TYPES.get(kind), (_clean(_text(field)) if field is not None else None)
+        return NODE_CHUNK_TYPES[kind], (_clean(_text(field, source)) if field is not None else None)
     return None, None
 
 
-def _declarator_name(declarator: Node) -> str | None:
+def _declarator_type(declarator: Node) -> str:
+    """The type a declarator gives: `function` when its value is a function (arrow, expression), else `variable`."""
+    value = declarator.child_by_field_name("value")
+    return "function" if value is not None and "function" in value.type else "variable"
+
+
+def _declarator_name(declarator: Node, source: bytes) -> str | None:
     field = declarator.child_by_field_name("name")
-    return _clean(_text(field)) if field is not None else None
+    return _clean(_text(field, source)) if field is not None else None
 
 
 def unwrap(node: Node) -> Node:
@@ -182,7 +195,7 @@ def _range(siblings: list[Node], index: int, lines: list[str]) -> tuple[int, int
     return _start_with_comments(siblings, index, lines) + 1, node.end_point.row + 1, node.start_point.row + 1
 
 
-def collect(root: Node, lines: list[str]) -> list[Declaration]:
+def collect(root: Node, lines: list[str], source: bytes) -> list[Declaration]:
     """Walk the root's named children (and namespace bodies) in order, recording declarations.
 
     The walk keeps its own stack, so namespaces nested thousands deep cannot exhaust Python's.
@@ -199,13 +212,13 @@ def collect(root: Node, lines: list[str]) -> list[Declaration]:
         if original.type == "comment" or "import" in original.type:
             continue
         node = unwrap(original)
-        kind, name = describe(node)
+        kind, name = describe(node, source)
         if kind is None and name is None:
             continue
         start, end, body = _range(siblings, index, lines)
         out.append(Declaration(start, end, name, kind, parent, body))
         if node.type == "class_declaration":
-            out.extend(_methods(node, name, lines))
+            out.extend(_methods(node, name, lines, source))
         elif node.type in _NAMESPACES:
             body = node.child_by_field_name("body")
             if body is not None:
@@ -218,7 +231,7 @@ def _siblings(nodes: list[Node], parent: str | None) -> Iterator[tuple[list[Node
         yield nodes, index, parent
 
 
-def _methods(cls: Node, class_name: str | None, lines: list[str]) -> Iterator[Declaration]:
+def _methods(cls: Node, class_name: str | None, lines: list[str], source: bytes) -> Iterator[Declaration]:
     body = cls.child_by_field_name("body")
     if body is None:
         return
@@ -227,7 +240,7 @@ def _methods(cls: Node, class_name: str | None, lines: list[str]) -> Iterator[De
     for index, member in enumerate(members):
         if "method" in member.type:
             start, end, body = _range(members, index, lines)
-            kind, name = describe(member)
+            kind, name = describe(member, source)
             yield Declaration(start, end, name, kind, parent, body)
 
 
@@ -236,4 +249,19 @@ def clanka_declarations(path: str, text: str, lines: list[str]) -> tuple[str | N
     grammar = GRAMMARS.get(extension(path))
     if grammar is None:
         return None, []
-    return grammar, collect(parse_like_reference(grammar, text), lines)
+    if refused_by_reference_parser(text):
+        return grammar, []  # the reference's parse throws, its catch gives no ranges: line windows
+    source = text.encode("utf-16-le", "surrogatepass")
+    return grammar, collect(_parse_utf16(grammar, source), lines, source)
+
+
+# The reference parses with `parser.parse(content, undefined, { bufferSize: 1024 * 1024 })`, and its
+# binding (node-tree-sitter 0.21.1) throws "Invalid argument" for a string of that many UTF-16 units or
+# more; the reference catches it and falls back to line windows.
+REFERENCE_PARSER_LIMIT = 1024 * 1024
+
+
+def refused_by_reference_parser(text: str) -> bool:
+    """Whether the reference's parser refuses `text` (newlines normalised) for its length."""
+    # At most two UTF-16 units per character: the usual file is decided without counting.
+    return 2 * len(text) >= REFERENCE_PARSER_LIMIT and js_length(text) >= REFERENCE_PARSER_LIMIT

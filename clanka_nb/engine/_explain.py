@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ._chunker import CodeChunk, Cut, PreparedText, _sorted, chosen_segments
-from ._declarations import parent_label
+from ._declarations import GRAMMARS, REFERENCE_PARSER_LIMIT, parent_label
 from ._files import extension
 from .settings import ChunkSettings
 
@@ -124,5 +124,12 @@ def _why_windows(text: PreparedText) -> str:
         ext = extension(text.path)
         return f"files ending .{ext} are not parsed, so they get line windows" if ext else "the file is not parsed"
     if not text.declarations:
+        if text.grammar in GRAMMARS.values() and text.length_prefix[-1] >= REFERENCE_PARSER_LIMIT:
+            # length_prefix counts one LF per line: the text is that long, or one unit shorter.
+            return (
+                f"the file is about {text.length_prefix[-1]:,} UTF-16 units long, and the reference's parser "
+                f"refuses {REFERENCE_PARSER_LIMIT:,} UTF-16 units or more (clanka then cuts line windows; so does "
+                "clanka mode)"
+            )
         return "the parser found no declaration, so the file gets line windows"
     return "no declaration gives a chunk with a meaningful line, so the file gets line windows"

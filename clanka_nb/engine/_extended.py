@@ -9,6 +9,7 @@ from tree_sitter import Node
 from ._declarations import Declaration, parent_label, parser_for
 from ._files import extension
 from ._language_specs import SPECS_BY_EXTENSION, LanguageSpec, Rule
+from ._parsing import parse
 from ._text import collapse_whitespace, trim
 
 DEFAULT_EXPORT_NAME = "default"
@@ -25,8 +26,9 @@ def extended_declarations(path: str, text: str, lines: list[str]) -> tuple[str |
     spec = spec_for(path)
     if spec is None:
         return None, []
-    tree = parser_for(spec.grammar).parse(text.encode("utf-8", "surrogatepass"))
-    return spec.grammar, _Walker(spec, lines).walk(tree.root_node)
+    source = text.encode("utf-8", "surrogatepass")
+    tree = parse(parser_for(spec.grammar), source)
+    return spec.grammar, _Walker(spec, lines, source).walk(tree.root_node)
 
 
 # --- paths (see the `_language_specs` docstring) ---
@@ -82,9 +84,10 @@ def follow(node: Node, path: str, visited: bool = False) -> list[Node]:
     return []
 
 
-def node_text(node: Node) -> str | None:
-    """The node's text, trimmed, whitespace runs made one space; None when empty (as the reference's names)."""
-    return collapse_whitespace((node.text or b"").decode("utf-8", "surrogatepass")) or None
+def node_text(node: Node, source: bytes) -> str | None:
+    """The node's text in the UTF-8 `source`, trimmed, whitespace runs made one space; None when empty
+    (as the reference's names). Sliced from `source`: a long text's tree may keep none (see `_parsing`)."""
+    return collapse_whitespace(source[node.start_byte : node.end_byte].decode("utf-8", "surrogatepass")) or None
 
 
 def last_row(node: Node, lines: list[str]) -> int:
@@ -116,8 +119,8 @@ class _Frame:
 class _Walker:
     """One file's walk: the language's table, its lines, and the declarations found."""
 
-    def __init__(self, spec: LanguageSpec, lines: list[str]):
-        self.spec, self.lines = spec, lines
+    def __init__(self, spec: LanguageSpec, lines: list[str], source: bytes):
+        self.spec, self.lines, self.source = spec, lines, source
         self.skipped = spec.comments | spec.leading
 
     def walk(self, root: Node) -> list[Declaration]:
@@ -260,7 +263,7 @@ class _Walker:
         return self._joined(nodes), owner
 
     def _joined(self, nodes: list[Node]) -> str | None:
-        names = [node_text(self._base_type(n)) for n in nodes]
+        names = [node_text(self._base_type(n), self.source) for n in nodes]
         return ", ".join(n for n in names if n) or None
 
     def _base_type(self, node: Node) -> Node:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import warnings
 from typing import TYPE_CHECKING, Any, Unpack
 
 import numpy as np
@@ -11,7 +12,8 @@ import pandas as pd
 from ..engine import ParseCache
 from ..engine.progress import ProgressBar
 from ..engine.settings import GridSettings
-from ._churn import CHURN, REASONS, _walk
+from ._churn import CHURN, REASONS, _Step, _walk
+from ._git import ChurnWarning
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -43,10 +45,16 @@ def churn(
     paths are relative to it and the ignore files of the folders above it apply, as when clanka indexes
     that folder; `files_changed` counts changes inside it, and commits outside it embed nothing. A
     folder with no tracked file over the range is a `ChurnError`.
+
+    Submodules are not counted (their files are another repository's history; `chunk_codebase` of a
+    checkout does chunk them): `attrs["submodules"]` lists those the range holds, and `attrs["note"]`
+    says so when there are any. Run `churn` on a submodule's own folder for its history. A path this
+    file system cannot hold (a name too long) is left out, as a checkout leaves it out: listed in
+    `attrs["unwritable"]`, noted, and warned about (`ChurnWarning`).
     """
-    steps = _walk(repo, revs, settings, token_counter, cache, progress)
+    steps = list(_walk(repo, revs, settings, token_counter, cache, progress))
     rows = [row for step in steps for row in step.rows]
-    return _typed(pd.DataFrame(rows, columns=_commit_columns(token_counter is not None)))
+    return _noted(_typed(pd.DataFrame(rows, columns=_commit_columns(token_counter is not None))), steps)
 
 
 @CHURN
@@ -63,9 +71,9 @@ def churn_files(
     `change` is "added", "modified" or "deleted" (as the index sees it: a file that becomes listed or
     unlisted counts as added or deleted); `embedded` splits into `new_file`, `edited` and `line_shift`.
     Rows of one commit and setting come most embedded first. For a folder inside a clone, only its
-    files appear, with paths relative to it (as in `churn`).
+    files appear, with paths relative to it (as in `churn`). Submodules are not counted (see `churn`).
     """
-    steps = _walk(repo, revs, settings, None, cache, progress)
+    steps = list(_walk(repo, revs, settings, None, cache, progress))
     rows = [row for step in steps for row in step.file_rows]
     frame = _typed(pd.DataFrame(rows, columns=["commit", *SETTING_COLUMNS, "path", "change", "embedded", "deleted",
                                                *REASONS]))
@@ -73,7 +81,39 @@ def churn_files(
     frame = frame.assign(_order=order).sort_values(
         ["_order", *SETTING_COLUMNS, "embedded", "path"], ascending=[True, True, True, True, False, True], kind="stable"
     )
-    return frame.drop(columns="_order").reset_index(drop=True)
+    return _noted(frame.drop(columns="_order").reset_index(drop=True), steps)
+
+
+def _noted(frame: pd.DataFrame, steps: list[_Step]) -> pd.DataFrame:
+    """What the rows leave out, in `attrs`: the submodules of the range and the paths this file system
+    cannot hold, with a note saying so (and a warning for the latter)."""
+    submodules = sorted(steps[-1].submodules) if steps else []
+    unwritable = list(steps[-1].unwritable) if steps else []
+    frame.attrs["submodules"] = submodules
+    frame.attrs["unwritable"] = unwritable
+    notes = []
+    if submodules:
+        notes.append(
+            f"{_count(submodules, 'submodule')} ({_shown(submodules)}) not counted: churn reads this repository's "
+            "history only; run churn on a submodule's folder for its own"
+        )
+    if unwritable:
+        notes.append(
+            f"{_count(unwritable, 'path')} ({_shown(unwritable)}) left out: this file system cannot hold "
+            "the name (too long, or not valid here), as a checkout of it would leave it out"
+        )
+        warnings.warn(notes[-1], ChurnWarning, stacklevel=3)
+    if notes:
+        frame.attrs["note"] = "; ".join(notes)
+    return frame
+
+
+def _count(items: list[str], noun: str) -> str:
+    return f"{len(items)} {noun}{'s' if len(items) > 1 else ''}"
+
+
+def _shown(items: list[str]) -> str:
+    return ", ".join(repr(item) for item in items[:5]) + (", ..." if len(items) > 5 else "")
 
 
 def churn_summary(frame: pd.DataFrame) -> pd.DataFrame:

@@ -9,12 +9,10 @@ then cut at every setting), and counts what a sync after that commit would embed
 
 from __future__ import annotations
 
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from .. import engine
@@ -27,7 +25,7 @@ from ..engine.settings import GRID, OPENING, SWEEP, Settings, chunk_grid
 from ..engine.token_counts import TokenCounter
 from ..engine.token_counts import token_counter as resolve_counter
 from ._git import BlobReader, Commit, changes, check_tracked, first_parent_commits, repository, tree_files
-from ._mirror import Mirror
+from ._mirror import Mirror, mirror_folder
 
 # Why an input is embedded again: its file is new, its text is new, or only its line numbers moved.
 REASONS = ("new_file", "edited", "line_shift")
@@ -74,6 +72,8 @@ class _Step:
 
     rows: list[dict[str, Any]]
     file_rows: list[dict[str, Any]]
+    submodules: frozenset[str]  # the submodules seen so far (never counted: their files are another repository's)
+    unwritable: tuple[str, ...]  # paths no file here can have (a name too long...): left out, as in a checkout
 
 
 def _walk(
@@ -94,8 +94,8 @@ def _walk(
     baseline, commits = first_parent_commits(root, revs)
     check_tracked(root, prefix, baseline, commits)
     states = [_Setting(settings) for settings in grid]
-    with tempfile.TemporaryDirectory(prefix="clanka-nb-churn-") as folder, BlobReader(root) as blobs:
-        mirror = Mirror(Path(folder), blobs, max_file_size, prefix)
+    with mirror_folder() as folder, BlobReader(root) as blobs:
+        mirror = Mirror(folder, blobs, max_file_size, prefix)
         mirror.apply(tree_files(root, baseline))
         listed = mirror.every_listed()
         for path in sorted(listed):
@@ -143,7 +143,7 @@ def _walk(
                     row["seconds"] = seconds
                 if shown is not None:
                     shown.update(1)
-                yield _Step(rows, file_rows)
+                yield _Step(rows, file_rows, frozenset(mirror.submodules), tuple(sorted(mirror.unwritable)))
 
 
 def _prepare(mirror: Mirror, path: str, languages: str, cache: ParseCache | None) -> PreparedText | None:

@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 from ..bundled import sample_codebase
-from ._git import ChurnError
+from ._git import ChurnError, git_command
 
 _CSV = """
 /** The report as CSV lines. */
@@ -56,11 +56,13 @@ def demo_repository(folder: str | os.PathLike[str]) -> Path:
         msg = "the git command is not installed; install git (e.g. apt-get install git) to build a history"
         raise ChurnError(msg)
     shutil.copytree(sample_codebase(), target, ignore=shutil.ignore_patterns("__pycache__"))
-    env = {**os.environ, "GIT_AUTHOR_NAME": "clanka-nb", "GIT_AUTHOR_EMAIL": "demo@example.invalid",
-           "GIT_COMMITTER_NAME": "clanka-nb", "GIT_COMMITTER_EMAIL": "demo@example.invalid"}  # fmt: skip
+    identity = {"GIT_AUTHOR_NAME": "clanka-nb", "GIT_AUTHOR_EMAIL": "demo@example.invalid",
+                "GIT_COMMITTER_NAME": "clanka-nb", "GIT_COMMITTER_EMAIL": "demo@example.invalid"}  # fmt: skip
 
     def git(*args: str) -> None:
-        subprocess.run(["git", "-C", str(target), *args], check=True, capture_output=True, env=env)
+        # Confined like every git command here; the demo's commits are never signed (gpg.program is off).
+        argv, env = git_command(target, *args, config=("commit.gpgSign=false",))
+        subprocess.run(argv, check=True, capture_output=True, env={**env, **identity}, stdin=subprocess.DEVNULL)
 
     git("init", "-q", "-b", "main")
     git("add", "-A")

@@ -1,20 +1,72 @@
-"""A repository's history read from git objects: first-parent commits, what each changed, and blobs."""
+"""A repository's history read from git objects: first-parent commits, what each changed, and blobs.
+
+Every git command of the package is built by `git_command`, which confines it: a repository's own
+config (or a file it includes) cannot make these commands run a program, and no transport may run, so
+a missing object is never fetched. docs/security.md lists each setting and why.
+"""
 
 from __future__ import annotations
 
 import os
+import re
+import shlex
 import shutil
 import subprocess
+import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
+from typing import BinaryIO
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's hash of a tree with nothing in it
 _TIMEOUT = 120  # seconds for one git command (they read local objects only)
+_COPY = 1 << 20  # bytes copied from git to a file at a time: a blob is never held whole
+
+# `-c` settings given to every git command. The command line wins over every config file (system,
+# global, the repository's and whatever it includes), so these hold whatever the repository says.
+CONFINED = (
+    "core.fsmonitor=false",  # a program git runs when it reads the index (`diff-tree` does)
+    "core.hooksPath=/dev/null",  # no command used here runs a hook; should one ever, none exists
+    "core.pager=cat",  # also --no-pager and a pipe for stdout: no pager ever starts
+    "log.showSignature=false",  # else `log` verifies signed commits by running gpg.program
+    "gpg.program=false",  # and should a signature still be verified, `false` checks nothing
+    "gpg.openpgp.program=false",
+    "gpg.x509.program=false",
+    "gpg.ssh.program=false",
+    "diff.external=",  # also --no-ext-diff: no external diff program, whatever diff.<driver>.command says
+    "log.mailmap=false",  # `log` would read mailmap.file (a FIFO there would block it)
+    "gc.auto=0",  # no automatic housekeeping in any child git
+    "maintenance.auto=false",
+    "protocol.allow=never",  # no transport (a repository's protocol.<name>.allow wins over this line:
+)  # GIT_ALLOW_PROTOCOL below is what closes it)
+# Per command: options that turn off what attributes could name (textconv, external diff) and signatures.
+_COMMAND_OPTIONS = {
+    "log": ("--no-ext-diff", "--no-textconv", "--no-show-signature", "--no-mailmap"),
+    "diff-tree": ("--no-ext-diff", "--no-textconv"),
+}
+_ENVIRONMENT = {
+    # No transport at all, overriding every protocol.*.allow: a partial clone would otherwise fetch a
+    # missing blob from its remote, running remote.*.uploadpack, core.sshCommand or a remote helper.
+    "GIT_ALLOW_PROTOCOL": "",
+    "GIT_TERMINAL_PROMPT": "0",  # never wait for a password
+    "GIT_OPTIONAL_LOCKS": "0",  # reading writes nothing into the repository (no index refresh)
+    "GIT_PAGER": "cat",
+}
+# Set by git for its hooks: they would point every command at another repository than `-C` names.
+_REPOSITORY_VARIABLES = (
+    "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_IMPLICIT_WORK_TREE", "GIT_GRAFT_FILE", "GIT_SHALLOW_FILE", "GIT_PREFIX",
+    "GIT_NAMESPACE",
+)  # fmt: skip
 
 
 class ChurnError(ValueError):
     """The repository or revision range cannot be read as asked; the message says how to fix it."""
+
+
+class ChurnWarning(UserWarning):
+    """Part of a history was left out of the counts (the message says which and why)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,18 +85,48 @@ class Change:
     mode: str | None
 
 
-def git(repo: Path, *args: str, check: bool = True) -> str:
+def git_command(repo: Path, *args: str, config: Sequence[str] = ()) -> tuple[list[str], dict[str, str]]:
+    """The command line and environment of `git -C repo ARGS`, confined (see CONFINED): the only place
+    the package builds a git command. `config` adds `-c` settings of the caller's own (before CONFINED,
+    so they cannot undo it)."""
     if shutil.which("git") is None:
         msg = "the git command is not installed; install git (e.g. apt-get install git) to read a history"
         raise ChurnError(msg)
-    run = subprocess.run(
-        ["git", "-C", str(repo), *args], capture_output=True, text=True, encoding="utf-8", errors="surrogateescape",
-        timeout=_TIMEOUT, stdin=subprocess.DEVNULL, check=False,
-    )  # fmt: skip
+    settings = [item for setting in (*config, *CONFINED) for item in ("-c", setting)]
+    options = _COMMAND_OPTIONS.get(args[0], ()) if args else ()
+    argv = ["git", "--no-pager", *settings, "-C", str(repo), *args[:1], *options, *args[1:]]
+    env = {name: value for name, value in os.environ.items() if name not in _REPOSITORY_VARIABLES}
+    return argv, {**env, **_ENVIRONMENT}
+
+
+def run_git(repo: Path, *args: str, check: bool = True, config: Sequence[str] = ()) -> subprocess.CompletedProcess[str]:
+    """Run a confined git command (text in and out, stdin closed, bounded by a timeout)."""
+    argv, env = git_command(repo, *args, config=config)
+    try:
+        run = subprocess.run(
+            argv, capture_output=True, text=True, encoding="utf-8", errors="surrogateescape", timeout=_TIMEOUT,
+            stdin=subprocess.DEVNULL, check=False, env=env,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        msg = (
+            f"git {' '.join(args[:1])} did not finish within {_TIMEOUT} s in {str(repo)!r} (a config file that "
+            "includes a FIFO or a device blocks git); check the repository with `git fsck` and its .git/config"
+        )
+        raise ChurnError(msg) from None
     if check and run.returncode != 0:
         msg = f"git {' '.join(args)} failed in {repo}: {run.stderr.strip() or run.returncode}"
         raise ChurnError(msg)
-    return run.stdout
+    return run
+
+
+def git(repo: Path, *args: str, check: bool = True) -> str:
+    """The standard output of a confined git command."""
+    return run_git(repo, *args, check=check).stdout
+
+
+def _one_path(output: str) -> str:
+    """A path git printed on a line of its own: only the final newline is git's (a name may hold others)."""
+    return output.removesuffix("\n")
 
 
 def repository(path: str | os.PathLike[str]) -> tuple[Path, str]:
@@ -54,17 +136,28 @@ def repository(path: str | os.PathLike[str]) -> tuple[Path, str]:
     if not folder.is_dir():
         msg = f"{str(folder)!r} is not a folder; pass the folder of a git clone"
         raise ChurnError(msg)
-    inside = subprocess.run(
-        ["git", "-C", str(folder), "rev-parse", "--is-inside-work-tree", "--is-bare-repository"],
-        capture_output=True, text=True, timeout=_TIMEOUT, stdin=subprocess.DEVNULL, check=False,
-    ) if shutil.which("git") else None  # fmt: skip
-    if inside is None or inside.returncode != 0:
-        msg = f"{str(folder)!r} is not a git repository; pass the folder of a git clone (git clone URL DIR)"
-        raise ChurnError(msg)
+    inside = run_git(folder, "rev-parse", "--is-inside-work-tree", "--is-bare-repository", check=False)
+    if inside.returncode != 0:
+        raise ChurnError(_not_a_repository(folder, inside.stderr))
     if inside.stdout.split()[-1] == "true":
         return folder.resolve(), ""
-    top, prefix = git(folder, "rev-parse", "--show-toplevel", "--show-prefix").splitlines()[:2]
+    # One value per command: a path may hold a newline, so two paths in one output cannot be told apart.
+    top = _one_path(git(folder, "rev-parse", "--show-toplevel"))
+    prefix = _one_path(git(folder, "rev-parse", "--show-prefix"))
     return Path(top), prefix
+
+
+def _not_a_repository(folder: Path, stderr: str) -> str:
+    if "safe.directory" not in stderr:
+        return f"{str(folder)!r} is not a git repository; pass the folder of a git clone (git clone URL DIR)"
+    # git (2.35.2 on) refuses a repository another user owns: its config could run programs as you.
+    named = re.search(r"safe\.directory (.+)$", stderr.strip(), flags=re.MULTILINE)
+    top = named.group(1).strip() if named else str(folder)
+    return (
+        f"git refuses to read {str(folder)!r}: the repository belongs to another user (git's safe.directory "
+        f"check: its config could run programs as you). If you trust it, run `git config --global --add "
+        f"safe.directory {shlex.quote(top)}`, or run this as the user who owns it"
+    )
 
 
 def first_parent_commits(repo: Path, revs: str) -> tuple[str, list[Commit]]:
@@ -73,15 +166,9 @@ def first_parent_commits(repo: Path, revs: str) -> tuple[str, list[Commit]]:
     `revs` is a range `A..B`, or one revision `R`, which means `R~1..R`. The baseline of a range that
     starts at the repository's first commit is the empty tree.
     """
-    if not isinstance(revs, str) or not revs.strip():
-        msg = f"revs must be a revision range such as 'HEAD~50..HEAD', got {revs!r}"
-        raise ChurnError(msg)
-    spec = revs.strip() if ".." in revs else f"{revs.strip()}~1..{revs.strip()}"
-    listed = subprocess.run(
-        ["git", "-C", str(repo), "log", "--first-parent", "--reverse", "--format=%H%x00%cI%x00%s", spec, "--"],
-        capture_output=True, text=True, encoding="utf-8", errors="replace", timeout=_TIMEOUT,
-        stdin=subprocess.DEVNULL, check=False,
-    )  # fmt: skip
+    spec = _revision_range(revs)
+    listed = run_git(repo, "log", "--first-parent", "--reverse", "--format=%H%x00%cI%x00%s", "--end-of-options",
+                     spec, "--", check=False)  # fmt: skip
     if listed.returncode != 0:
         problem = listed.stderr.strip().splitlines()[0] if listed.stderr.strip() else "unknown revision"
         msg = f"cannot read the revisions {revs!r} in {repo}: {problem}; pass a range of this repository"
@@ -96,14 +183,35 @@ def first_parent_commits(repo: Path, revs: str) -> tuple[str, list[Commit]]:
     return _baseline(repo, commits[0].hash), commits
 
 
+def _revision_range(revs: object) -> str:
+    """`revs` as the one range argument git gets; refused when git could read any part of it as an option."""
+    if not isinstance(revs, str) or not revs.strip():
+        msg = f"revs must be a revision range such as 'HEAD~50..HEAD', got {revs!r}"
+        raise ChurnError(msg)
+    revs = revs.strip()
+    if "\0" in revs or "\n" in revs:
+        msg = f"revs={revs!r} holds a NUL or a line break; pass one revision range such as 'HEAD~50..HEAD'"
+        raise ChurnError(msg)
+    if any(side.lstrip().startswith("-") for side in re.split(r"\.\.\.?", revs)):
+        msg = (
+            f"revs={revs!r} is not a revision range: a revision never starts with '-' (git would read it as an "
+            "option such as --output= or -n). Pass commits such as 'HEAD~50..HEAD' or 'v1.0..main'; to pick "
+            "commits by date or count, find the first one with `git rev-list -1 --before=DATE HEAD` and pass "
+            "'THAT..HEAD'"
+        )
+        raise ChurnError(msg)
+    # `--end-of-options` (added by the caller) makes git read the argument as a revision in any case.
+    return revs if ".." in revs else f"{revs}~1..{revs}"
+
+
 def check_tracked(repo: Path, prefix: str, baseline: str, commits: list[Commit]) -> None:
     """Refuse a subfolder that holds no tracked file at the baseline nor in any commit of the range."""
     if not prefix:
         return
     span = commits[-1].hash if baseline == EMPTY_TREE else f"{baseline}..{commits[-1].hash}"
-    if git(repo, "log", "-n", "1", "--format=%H", span, "--", prefix).strip():
+    if git(repo, "log", "-n", "1", "--format=%H", "--end-of-options", span, "--", prefix).strip():
         return
-    if baseline != EMPTY_TREE and git(repo, "ls-tree", baseline, "--", prefix).strip():
+    if baseline != EMPTY_TREE and git(repo, "ls-tree", "--end-of-options", baseline, "--", prefix).strip():
         return
     msg = (
         f"{prefix.rstrip('/')!r} holds no file git tracks in {repo} over these revisions (untracked or ignored?); "
@@ -113,7 +221,7 @@ def check_tracked(repo: Path, prefix: str, baseline: str, commits: list[Commit])
 
 
 def _baseline(repo: Path, oldest: str) -> str:
-    parents = git(repo, "rev-list", "--parents", "-n", "1", oldest).split()[1:]
+    parents = git(repo, "rev-list", "--parents", "-n", "1", "--end-of-options", oldest).split()[1:]
     if parents:
         return parents[0]
     if _is_shallow_boundary(repo, oldest):
@@ -126,7 +234,7 @@ def _baseline(repo: Path, oldest: str) -> str:
 
 
 def _is_shallow_boundary(repo: Path, commit: str) -> bool:
-    shallow = Path(git(repo, "rev-parse", "--git-path", "shallow").strip())
+    shallow = Path(_one_path(git(repo, "rev-parse", "--git-path", "shallow")))
     shallow = shallow if shallow.is_absolute() else repo / shallow
     return shallow.is_file() and commit in shallow.read_text().split()
 
@@ -135,7 +243,7 @@ def tree_files(repo: Path, commit: str) -> list[Change]:
     """Every file of a commit's tree (submodules and symbolic links included, with their modes)."""
     if commit == EMPTY_TREE:
         return []
-    out = git(repo, "ls-tree", "-r", "-z", "--full-tree", commit)
+    out = git(repo, "ls-tree", "-r", "-z", "--full-tree", "--end-of-options", commit)
     files = []
     for record in filter(None, out.split("\x00")):
         meta, path = record.split("\t", 1)
@@ -146,7 +254,7 @@ def tree_files(repo: Path, commit: str) -> list[Change]:
 
 def changes(repo: Path, before: str, after: str) -> list[Change]:
     """The paths `after` changed against `before`: renames as a deletion and an addition."""
-    out = git(repo, "diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", before, after)
+    out = git(repo, "diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", "--end-of-options", before, after)
     fields = out.split("\x00")
     found = []
     for i in range(0, len(fields) - 1, 2):
@@ -158,39 +266,132 @@ def changes(repo: Path, before: str, after: str) -> list[Change]:
     return found
 
 
-class BlobReader:
-    """`git cat-file --batch`, kept running: one process reads every blob of a history."""
+_MISSING = (
+    "this is a partial clone (git clone --filter) whose blobs are fetched on demand, and churn fetches nothing "
+    "(no transport may run): clone it again without --filter; or the repository is damaged (`git fsck`)"
+)
 
-    def __init__(self, repo: Path) -> None:
-        self._process = subprocess.Popen(
-            ["git", "-C", str(repo), "cat-file", "--batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-        )  # fmt: skip
 
-    def read(self, blob: str) -> bytes:
+class CatFile:
+    """One `git cat-file --batch` (or `--batch-check`) process, kept running; every answer is checked.
+
+    A header whose line is cut, fewer bytes than the header announced, or no newline after them is an
+    error naming what was missing and git's exit status: never a shorter file.
+    """
+
+    def __init__(self, argv: list[str], env: dict[str, str] | None = None) -> None:
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed by close()) a file, not a pipe: git can never block on writing to it
+        self._process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
+                                         env=env)  # fmt: skip
+
+    def header(self, oid: str) -> tuple[str, int]:
+        """The type and size of an object, from the header git answers for `oid`."""
         stdin, stdout = self._process.stdin, self._process.stdout
         assert stdin is not None and stdout is not None
-        stdin.write(blob.encode() + b"\n")
-        stdin.flush()
-        header = stdout.readline().split()
-        if len(header) != 3:
-            msg = f"git could not read the object {blob}: {b' '.join(header).decode(errors='replace')}"
+        try:
+            stdin.write(oid.encode() + b"\n")
+            stdin.flush()
+        except BrokenPipeError:
+            raise ChurnError(self._ended(f"before answering for the object {oid}")) from None
+        line = stdout.readline()
+        if not line.endswith(b"\n"):
+            cut = f" ({line!r})" if line else ""
+            raise ChurnError(self._ended(f"in the middle of the header for {oid}{cut}"))
+        fields = line.split()
+        if len(fields) == 2 and fields[1] == b"missing":
+            raise ChurnError(f"git has no object {oid} in this clone: {_MISSING}")
+        if len(fields) != 3 or not fields[2].isdigit():
+            msg = f"git could not read the object {oid}: {line.decode(errors='replace').strip()!r}"
             raise ChurnError(msg)
-        data = stdout.read(int(header[2]))
-        stdout.read(1)  # the newline after every object
-        return data
+        return fields[1].decode(), int(fields[2])
+
+    def copy(self, oid: str, size: int, target: BinaryIO) -> None:
+        """The `size` bytes that follow a header, written to `target` piece by piece (a large blob is never
+        held whole), and the newline after them."""
+        stdout = self._process.stdout
+        assert stdout is not None
+        left = size
+        while left:
+            piece = stdout.read(min(left, _COPY))
+            if not piece:
+                break
+            target.write(piece)
+            left -= len(piece)
+        self._check_end(oid, size, size - left)
+
+    def _check_end(self, oid: str, size: int, got: int) -> None:
+        stdout = self._process.stdout
+        assert stdout is not None
+        if got < size:
+            raise ChurnError(self._ended(f"after {got:,} of the {size:,} bytes of {oid}"))
+        end = stdout.read(1)
+        if end != b"\n":
+            raise ChurnError(self._ended(f"after the {size:,} bytes of {oid}, without the newline that ends them"))
+
+    def _ended(self, where: str) -> str:
+        """What went wrong when git's answer stopped short: its exit status and the end of what it said."""
+        try:
+            status: int | None = self._process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            status = None  # still running yet its answer stopped: said as such
+        self._stderr.seek(0)
+        said = " ".join(self._stderr.read()[-400:].decode(errors="replace").split())  # one line
+        ended = "is still running" if status is None else f"exit status {status}"
+        detail = f": {said}" if said else ""
+        if "promisor" in said or "not allowed" in said:  # git tried to fetch a missing object, and could not
+            return f"git cat-file stopped {where} ({ended}{detail}): {_MISSING}"
+        return (
+            f"git cat-file stopped {where} ({ended}{detail}); the repository may be damaged or git was killed: "
+            "check it with `git fsck` and run again"
+        )
 
     def close(self) -> None:
         if self._process.stdin is not None:
             self._process.stdin.close()
-        self._process.wait(timeout=_TIMEOUT)
-        if self._process.stdout is not None:
-            self._process.stdout.close()  # else the pipe is left to the garbage collector: a ResourceWarning
+        try:
+            self._process.wait(timeout=_TIMEOUT)
+        finally:
+            if self._process.stdout is not None:
+                self._process.stdout.close()  # else the pipe is left to the garbage collector: a ResourceWarning
+            self._stderr.close()
+
+    def kill(self) -> None:
+        self._process.kill()
+
+
+class BlobReader:
+    """Blobs by id from two `git cat-file` processes kept running: sizes from `--batch-check` first, so a
+    blob is only read when it is wanted, then its content from `--batch`."""
+
+    def __init__(self, repo: Path) -> None:
+        self._sizes = CatFile(*git_command(repo, "cat-file", "--batch-check"))
+        self._contents = CatFile(*git_command(repo, "cat-file", "--batch"))
+
+    def size(self, blob: str, path: str = "") -> int:
+        """The size in bytes of a blob (read from its header only)."""
+        kind, size = self._sizes.header(blob)
+        if kind != "blob":
+            where = f" at {path!r}" if path else ""
+            msg = f"the object {blob}{where} is a {kind}, not a file's blob: the repository is damaged (`git fsck`)"
+            raise ChurnError(msg)
+        return size
+
+    def write(self, blob: str, target: BinaryIO) -> None:
+        """Copy a blob's bytes into an open file, a piece at a time."""
+        _, size = self._contents.header(blob)
+        self._contents.copy(blob, size, target)
+
+    def close(self) -> None:
+        try:
+            self._sizes.close()
+        finally:
+            self._contents.close()
 
     def __enter__(self) -> BlobReader:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
         if error is not None:
-            self._process.kill()
+            self._sizes.kill()
+            self._contents.kill()
         self.close()

@@ -6,20 +6,25 @@ from ..extras import require
 require("clanka_nb.index", "index", "pandas", "numpy")
 
 from . import embedders
+from ._db import IndexDatabaseError
 from ._index import IndexView, SemanticIndex, SyncReport
 from ._open import OpenedIndex, open_index
 from ._searcher import IndexSearcher
 from ._store import parse_input
-from ._vectors import VectorCache, default_cache
+from ._vectors import VectorCache, VectorCacheError, VectorCacheWarning, default_cache, default_path
 
 __all__ = [
+    "IndexDatabaseError",
     "IndexSearcher",
     "IndexView",
     "OpenedIndex",
     "SemanticIndex",
     "SyncReport",
     "VectorCache",
+    "VectorCacheError",
+    "VectorCacheWarning",
     "default_cache",
+    "default_path",
     "embedders",
     "open_index",
     "parse_input",

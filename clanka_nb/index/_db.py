@@ -3,9 +3,23 @@
 from __future__ import annotations
 
 import re
+import reprlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+
+class IndexDatabaseError(ValueError):
+    """The index database cannot be used as it is (foreign, damaged, locked, or unable to hold the vectors).
+
+    The message names what is wrong and the fix; nothing was written to the file.
+    """
+
+
+MAX_DIMENSIONS = 8192  # the longest vector a sqlite-vec vec0 column holds
+BUSY_TIMEOUT = 30.0  # seconds to wait for another process's write (a running clanka or sync) before giving up
+_REBUILD = "move it aside and sync into a new file (clanka rebuilds its index on start), or restore a copy"
 _INSTALL = "install the index extra: pip install 'clanka-nb[index]' (it brings apsw and sqlite-vec)"
 
 # clanka's migration 0001_create_chunks and ChunkRepo's vec0 table and triggers, statement for statement.
@@ -48,6 +62,8 @@ BACKFILL = (
 )
 CHUNK_COLUMNS = ("id", "path", "content", "hash", "vector", "syncId")
 _DIMENSIONS = re.compile(r"float\[\s*(\d+)\s*\]", re.IGNORECASE)
+_VEC0 = re.compile(r"^\s*CREATE\s+VIRTUAL\s+TABLE\b.*?\bUSING\s+vec0\s*\(\s*vector\s+float\[\s*(\d+)\s*\]",
+                   re.IGNORECASE | re.DOTALL)
 
 
 def _apsw() -> Any:
@@ -60,12 +76,25 @@ def _apsw() -> Any:
     return apsw, sqlite_vec
 
 
-def connect(path: str | Path, *, read_only: bool = False, must_exist: bool = False) -> Any:
-    """An apsw connection with sqlite-vec loaded; `must_exist` refuses to create a new file."""
+def connect(path: str | Path, *, read_only: bool = False, must_exist: bool = False,
+            busy_timeout: float = BUSY_TIMEOUT) -> Any:
+    """An apsw connection with sqlite-vec loaded; `must_exist` refuses to create a new file.
+
+    `busy_timeout` is how many seconds a statement waits while another process holds the write lock.
+    """
     apsw, sqlite_vec = _apsw()
+    if isinstance(busy_timeout, bool) or not isinstance(busy_timeout, int | float) or not busy_timeout >= 0:
+        msg = f"busy_timeout must be a number of seconds (0 or more), got {busy_timeout!r}"
+        raise ValueError(msg)
     name = str(path)
     if name != ":memory:":
         file = Path(name)
+        if file.is_dir():
+            msg = (
+                f"db {name!r} is a folder, not a database file; pass a file in it, such as "
+                f"{str(file / '.clanka' / 'search.sqlite')!r} (where clanka keeps its index)"
+            )
+            raise IndexDatabaseError(msg)
         if must_exist and not file.is_file():
             msg = (
                 f"no index database at {name!r}; clanka writes it to .clanka/search.sqlite under the folder it "
@@ -75,42 +104,164 @@ def connect(path: str | Path, *, read_only: bool = False, must_exist: bool = Fal
         if not read_only:
             file.parent.mkdir(parents=True, exist_ok=True)
     flags = apsw.SQLITE_OPEN_READONLY if read_only else apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
-    connection = apsw.Connection(name, flags=flags)
+    with translated(name, busy_timeout):
+        connection = apsw.Connection(name, flags=flags)
+    connection.set_busy_timeout(int(busy_timeout * 1000))
     connection.enable_load_extension(True)
     connection.load_extension(sqlite_vec.loadable_path())
     connection.enable_load_extension(False)
     return connection
 
 
+@contextmanager
+def translated(where: str, busy_timeout: float = BUSY_TIMEOUT) -> Iterator[None]:
+    """SQLite's errors about the file itself (damaged, foreign, locked, read-only, full) as one IndexDatabaseError.
+
+    The statements that failed were rolled back, so the message can say the file was left as it was.
+    """
+    apsw = _apsw()[0]
+    try:
+        yield
+    except apsw.NotADBError as error:
+        msg = f"{where} is not an SQLite database ({error}); pass clanka's .clanka/search.sqlite or a new file"
+        raise IndexDatabaseError(msg) from None
+    except apsw.CorruptError as error:
+        msg = f"{where} is damaged (SQLite: {error}); it was left as it was: {_REBUILD}"
+        raise IndexDatabaseError(msg) from None
+    except apsw.BusyError:
+        msg = (
+            f"another process kept {where} locked for longer than busy_timeout={busy_timeout:g} s; let it finish "
+            "(a running clanka or sync) and try again, or pass a larger busy_timeout="
+        )
+        raise IndexDatabaseError(msg) from None
+    except apsw.ReadOnlyError as error:
+        msg = f"{where} cannot be written ({error}); get write access to it and its folder, or pass a new file"
+        raise IndexDatabaseError(msg) from None
+    except apsw.CantOpenError as error:
+        msg = f"cannot open {where} ({error}); check that its folder exists and that you may read and write there"
+        raise IndexDatabaseError(msg) from None
+    except apsw.FullError as error:
+        msg = f"the disk holding {where} is full ({error}); nothing was written: free some space and try again"
+        raise IndexDatabaseError(msg) from None
+
+
+@contextmanager
+def writing(connection: Any) -> Iterator[None]:
+    """One write transaction that takes the write lock first (BEGIN IMMEDIATE), so it waits for another writer.
+
+    A deferred transaction that has read gets SQLITE_BUSY at once when it then wants to write while another
+    process writes (SQLite's deadlock rule skips the busy timeout); taking the lock up front avoids that.
+    Inside an open transaction it is a savepoint. Any error rolls every statement back.
+    """
+    if connection.in_transaction:
+        with connection:
+            yield
+        return
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        connection.execute("COMMIT")
+    except BaseException:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        raise
+
+
 def tables(connection: Any) -> dict[str, str]:
     """name -> CREATE statement of every table in the database."""
-    try:
-        rows = connection.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'").fetchall()
-    except _apsw()[0].NotADBError as error:
-        msg = f"the file is not an SQLite database ({error}); pass clanka's .clanka/search.sqlite"
-        raise ValueError(msg) from error
+    rows = connection.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'").fetchall()
     return {name: sql or "" for name, sql in rows}
 
 
 def check_clanka(connection: Any, where: str) -> None:
-    """Raise unless the database has clanka's `chunks` table (an empty new database passes)."""
+    """Raise IndexDatabaseError unless the database is new or holds clanka's tables in a usable state; reads only.
+
+    Checks what would otherwise fail later inside SQLite (or, worse, be written into): the `chunks` columns, a
+    `chunk_vectors` that is clanka's vec0 table, and stored vectors that are whole float32 numbers of one
+    length, the length the vec0 table holds.
+    """
     found = tables(connection)
     if not found:
         return
     if "chunks" not in found:
         msg = (
             f"{where} is an SQLite database but not a clanka index (no `chunks` table; it has "
-            f"{', '.join(sorted(found)[:5])}); pass clanka's .clanka/search.sqlite or a new file"
+            f"{_shown(', '.join(sorted(found)[:5]))}); pass clanka's .clanka/search.sqlite or a new file"
         )
-        raise ValueError(msg)
+        raise IndexDatabaseError(msg)
     columns = tuple(row[1] for row in connection.execute("PRAGMA table_info(chunks)").fetchall())
     if columns != CHUNK_COLUMNS:
         msg = (
-            f"{where} has a `chunks` table with columns {columns}, not clanka's {CHUNK_COLUMNS} "
+            f"{where} has a `chunks` table with columns {_shown(str(columns))}, not clanka's {CHUNK_COLUMNS} "
             "(an index from an older clanka keeps startLine/endLine); let the current clanka rebuild it, "
             "or pass a new file"
         )
-        raise ValueError(msg)
+        raise IndexDatabaseError(msg)
+    declared = None
+    if "chunk_vectors" in found:
+        match = _VEC0.search(found["chunk_vectors"])
+        if match is None:
+            msg = (
+                f"{where}: chunk_vectors is not clanka's vec0 table of vectors (it is "
+                f"{_shown(found['chunk_vectors'])}); drop it (clanka and sync rebuild it from the chunks' vectors), "
+                "or pass a new file"
+            )
+            raise IndexDatabaseError(msg)
+        declared = int(match.group(1))
+    kinds = connection.execute("SELECT DISTINCT typeof(vector), length(vector) FROM chunks LIMIT 3").fetchall()
+    for kind, size in kinds:
+        if kind != "blob" or size == 0 or size % 4:
+            row = connection.execute(
+                "SELECT id FROM chunks WHERE typeof(vector) = ? AND length(vector) = ? LIMIT 1", (kind, size)
+            ).fetchone()
+            msg = (
+                f"{where}: row {row[0] if row else '?'} of chunks holds a {size}-byte vector ({kind}), not float32 "
+                f"numbers; delete that row (the next sync embeds its input again), or {_REBUILD}"
+            )
+            raise IndexDatabaseError(msg)
+    stored = sorted({size // 4 for _, size in kinds})
+    if len(stored) > 1:
+        msg = (
+            f"{where} holds {stored[0]}-dimensional and {stored[1]}-dimensional vectors: one index holds one "
+            f"model's vectors; {_REBUILD}"
+        )
+        raise IndexDatabaseError(msg)
+    if declared is not None and stored and stored[0] != declared:
+        msg = (
+            f"{where}: chunk_vectors (vec0) holds {declared}-dimensional vectors but chunks holds "
+            f"{stored[0]}-dimensional ones; drop chunk_vectors (clanka and sync rebuild it from chunks), or {_REBUILD}"
+        )
+        raise IndexDatabaseError(msg)
+    if stored:
+        check_dimensions(stored[0], f"{where} holds")
+
+
+def check_intact(connection: Any, where: str) -> None:
+    """SQLite's quick_check over every page (about 0.3 s per 100 MB), before anything is written."""
+    problems = [row[0] for row in connection.execute("PRAGMA quick_check(3)").fetchall()]
+    if problems != ["ok"]:
+        found = _shown("; ".join(problems))
+        msg = f"{where} is damaged (SQLite's quick_check: {found}); nothing was written: {_REBUILD}"
+        raise IndexDatabaseError(msg)
+
+
+def check_dimensions(dimensions: int, who: str) -> None:
+    if dimensions > MAX_DIMENSIONS:
+        msg = (
+            f"{who} {dimensions}-dimensional vectors; sqlite-vec (clanka's index) holds at most {MAX_DIMENSIONS}: "
+            "pass dimensions= to an embedder that takes it (such as cn.embedders.openai(..., dimensions=1536)) "
+            "or pick a smaller model; nothing was written"
+        )
+        raise IndexDatabaseError(msg)
+
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = 160
+
+
+def _shown(text: str) -> str:
+    """Names and SQL from a foreign file, escaped and cut short for a message."""
+    return _REPR.repr(text)[1:-1]
 
 
 def stored_dimensions(connection: Any) -> int | None:
@@ -128,7 +279,8 @@ def stored_dimensions(connection: Any) -> int | None:
 
 def create_schema(connection: Any, dimensions: int) -> None:
     """clanka's migration, vec0 table, triggers and backfill, in one transaction."""
-    with connection:
+    check_dimensions(dimensions, "the index would hold")
+    with writing(connection):
         connection.execute(CHUNKS_TABLE)
         connection.execute(HASH_INDEX)
         connection.execute(VECTOR_TABLE.format(dimensions=int(dimensions)))

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
-from typing import Any, Unpack
+from typing import Any, TypeVar, Unpack
 
 import numpy as np
 
@@ -56,27 +58,45 @@ def _inputs(chunks: list[engine.CodeChunk]) -> dict[str, tuple[str, str]]:
     return out
 
 
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+
+
+def _guarded(method: _Method) -> _Method:
+    """SQLite's errors about the file (damaged, locked past busy_timeout, read-only, full) as IndexDatabaseError."""
+
+    @functools.wraps(method)
+    def run(self: IndexView, *args: Any, **kwargs: Any) -> Any:
+        with _db.translated(self.where, self.busy_timeout):
+            return method(self, *args, **kwargs)
+
+    return run  # type: ignore[return-value]
+
+
 class IndexView:
     """Rows and search of an index database (shared by `SemanticIndex` and `open_index`)."""
 
     def __init__(self, connection: Any, where: str, embed: Embedder | None, model_id: str | None,
-                 cache: VectorCache | None) -> None:
+                 cache: VectorCache | None, busy_timeout: float = _db.BUSY_TIMEOUT) -> None:
         self._db = connection
         self.where = where
+        self.busy_timeout = busy_timeout
         self.embed = embed
         self.model_id = None if embed is None else model_id_of(embed, model_id)
         self.cache = cache if cache is not None else default_cache()
 
     @property
+    @_guarded
     def dimensions(self) -> int | None:
         """Vector length the database stores (None while it holds nothing)."""
         return _db.stored_dimensions(self._db)
 
+    @_guarded
     def __len__(self) -> int:
         if "chunks" not in _db.tables(self._db):
             return 0
         return int(self._db.execute("SELECT count(*) FROM chunks").fetchone()[0])
 
+    @_guarded
     def rows(self) -> Any:
         """Every stored row: id, path, lines, name, type, parent (parsed from the input), hash, sync id, input."""
         if "chunks" not in _db.tables(self._db):
@@ -85,6 +105,7 @@ class IndexView:
             self._db.execute("SELECT id, path, content, hash, syncId FROM chunks ORDER BY id").fetchall()
         )
 
+    @_guarded
     def vectors(self) -> tuple[np.ndarray, np.ndarray]:
         """(ids, vectors) of every stored row, for checks and brute-force comparisons."""
         rows = self._db.execute("SELECT id, vector FROM chunks ORDER BY id").fetchall()
@@ -105,6 +126,7 @@ class IndexView:
                            dimensions=self.dimensions)
         return np.frombuffer(done.blobs[digest], dtype=np.float32)
 
+    @_guarded
     def search(self, query: str, limit: int = 10) -> Any:
         """The `limit` chunks nearest the query by L2 distance (sqlite-vec KNN), nearest first, as a DataFrame."""
         _store.check_limit(limit)
@@ -133,12 +155,17 @@ class SemanticIndex(IndexView):
 
     `embed` is any callable `list[str] -> (n, d) array` (see `cn.embedders`). `db` is ":memory:" or a
     file (clanka's own is `.clanka/search.sqlite`): a database written here is one clanka opens, and the
-    reverse. Vectors go through `cache` (a `VectorCache`, by default one shared in-memory per process),
-    keyed by (model id, SHA-256 of the input), so nothing is embedded twice.
+    reverse. Vectors go through `cache` (a `VectorCache`; by default the file in clanka-nb's cache folder,
+    shared by every process), keyed by (model id, SHA-256 of the input), so nothing is embedded twice: not
+    in a new kernel, and not after an interrupted sync (each batch is stored as soon as it is embedded).
 
     `source` is a folder (read again at each sync), one file, a `Codebase` (its folder, in its mode), a
     chunk frame (its root, its settings the defaults) or None for the sample. The chunk settings
     default to clanka's index's own: `chunk_max_characters=10_000`.
+
+    While another process writes the same file (clanka, or another sync), every step waits up to
+    `busy_timeout` seconds. A file that is damaged, foreign or locked for longer raises IndexDatabaseError
+    naming the fix, before anything is written to it.
     """
 
     @INDEXING
@@ -154,6 +181,7 @@ class SemanticIndex(IndexView):
         token_counter: object = None,
         workers: int | None = None,
         progress: bool | None = None,
+        busy_timeout: float = _db.BUSY_TIMEOUT,
         **settings: Unpack[TextSettings],
     ) -> None:
         if not callable(embed):
@@ -182,13 +210,16 @@ class SemanticIndex(IndexView):
             msg = f"source {str(source)!r} is not a folder; pass the root of the codebase to index (or one file)"
             raise NotADirectoryError(msg)
         where = str(db)
-        connection = _db.connect(db)
+        connection = _db.connect(db, busy_timeout=busy_timeout)
         try:
-            _db.check_clanka(connection, where)
-        except ValueError:
+            with _db.translated(where, busy_timeout):
+                if where != ":memory:":
+                    _db.check_intact(connection, where)  # before anything is written to a file it did not write
+                _db.check_clanka(connection, where)
+        except _db.IndexDatabaseError:
             connection.close()
             raise
-        super().__init__(connection, where, embed, model_id, cache)
+        super().__init__(connection, where, embed, model_id, cache, busy_timeout)
         self.root = root.resolve()
         self.settings = {**given.chunking(), "languages": given.mode}
         self.max_file_size = given.max_file_size
@@ -196,6 +227,14 @@ class SemanticIndex(IndexView):
         self.token_counter: TokenCounter = resolve_counter(token_counter)
         self.workers = workers
         self.progress = progress
+        try:
+            self._start()
+        except _db.IndexDatabaseError:
+            connection.close()
+            raise
+
+    @_guarded
+    def _start(self) -> None:
         if self.dimensions is not None:
             _db.create_schema(self._db, self.dimensions)  # clanka's start-up: triggers and backfill
 
@@ -209,18 +248,32 @@ class SemanticIndex(IndexView):
         return list(engine.chunk_codebase(self.root, workers=self.workers, max_file_size=self.max_file_size,
                                           **self.settings))
 
+    @_guarded
     def sync(self) -> SyncReport:
-        """Bring the index in step with the source, as clanka's index run does, in one transaction."""
+        """Bring the index in step with the source, as clanka's index run does, in one transaction.
+
+        The new inputs are embedded before the write lock is taken (that can take minutes, and others may
+        read and write meanwhile), each batch going to the vector cache as it arrives. Under the lock the
+        stored hashes are read again: rows another process wrote in between are kept, not written twice.
+        """
         started = time.perf_counter()
         chunks = self.chunks()
         inputs = _inputs(chunks)
         sync_id = str(uuid.uuid4())
-        stored = self._stored_hashes(list(inputs))
-        new = {digest: text for digest, (_, text) in inputs.items() if digest not in stored}
-        vectors, computed, tokens = self._vectors(new)
-        with self._db:  # a savepoint: an error anywhere below rolls every statement back
-            if vectors:
-                _db.create_schema(self._db, len(next(iter(vectors.values()))) // 4)
+        before = self._stored_hashes(list(inputs))
+        vectors, computed, tokens = self._vectors(
+            {digest: text for digest, (_, text) in inputs.items() if digest not in before}
+        )
+        with _db.writing(self._db):  # waits up to busy_timeout for another writer; an error rolls it all back
+            stored = self._stored_hashes(list(inputs))
+            new = {digest: text for digest, (_, text) in inputs.items() if digest not in stored}
+            late = {digest: text for digest, text in new.items() if digest not in vectors}  # deleted meanwhile
+            if late:
+                more, also, more_tokens = self._vectors(late)
+                vectors.update(more)
+                computed, tokens = computed + also, tokens + more_tokens
+            if new:
+                _db.create_schema(self._db, len(vectors[next(iter(new))]) // 4)
             elif "chunks" not in _db.tables(self._db):
                 self._db.execute(_db.CHUNKS_TABLE)
                 self._db.execute(_db.HASH_INDEX)
@@ -237,12 +290,14 @@ class SemanticIndex(IndexView):
             self._db.execute("DELETE FROM chunks WHERE syncId != ?", (sync_id,))
             deleted = self._db.changes()
             self._db.execute("DROP TABLE temp.current_hashes")
+        used = sum(digest in new for digest in computed)
         return SyncReport(
-            chunks=len(chunks), inputs=len(inputs), embedded=computed, cached=len(new) - computed,
+            chunks=len(chunks), inputs=len(inputs), embedded=len(computed), cached=len(new) - used,
             reused=len(stored), deleted=deleted, tokens=tokens, token_counter=self.token_counter.name,
             seconds=time.perf_counter() - started, sync_id=sync_id,
         )
 
+    @_guarded
     def update_file(self, path: str | PathLike[str]) -> SyncReport:
         """Re-index one file as clanka's `updateFile`: drop its rows, insert its chunks now under a new syncId.
 
@@ -262,7 +317,7 @@ class SemanticIndex(IndexView):
         new = {digest: text for digest, (_, text) in inputs.items() if digest not in old}
         vectors, computed, tokens = self._vectors(new)
         vectors.update({digest: old[digest] for digest in inputs if digest in old})
-        with self._db:
+        with _db.writing(self._db):
             if vectors:
                 _db.create_schema(self._db, len(next(iter(vectors.values()))) // 4)
             deleted = 0
@@ -272,17 +327,19 @@ class SemanticIndex(IndexView):
             self._insert(inputs, inputs, vectors, sync_id)
         reused = len(inputs) - len(new)
         return SyncReport(
-            chunks=len(chunks), inputs=len(inputs), embedded=computed, cached=len(new) - computed, reused=reused,
+            chunks=len(chunks), inputs=len(inputs), embedded=len(computed), cached=len(new) - len(computed),
+            reused=reused,
             deleted=deleted - reused, tokens=tokens, token_counter=self.token_counter.name,
             seconds=time.perf_counter() - started, sync_id=sync_id,
         )
 
+    @_guarded
     def remove_file(self, path: str | PathLike[str]) -> int:
         """Drop one file's rows, as clanka's `removeFile`; returns how many were deleted (0 outside the root)."""
         relative = self._relative(path)
         if relative is None or "chunks" not in _db.tables(self._db):
             return 0
-        with self._db:
+        with _db.writing(self._db):
             self._db.execute("DELETE FROM chunks WHERE path = ?", (relative,))
             return int(self._db.changes())
 
@@ -305,18 +362,20 @@ class SemanticIndex(IndexView):
             found.update(row[0] for row in self._db.execute(f"SELECT hash FROM chunks WHERE hash IN ({marks})", part))
         return found
 
-    def _vectors(self, new: dict[str, str]) -> tuple[dict[str, bytes], int, int]:
-        """Vectors for the new inputs (cache first), how many were computed, and their tokens."""
+    def _vectors(self, new: dict[str, str]) -> tuple[dict[str, bytes], list[str], int]:
+        """Vectors for the new inputs (cache first), the hashes computed now, and their tokens."""
         if not new:
-            return {}, 0, 0
+            return {}, [], 0
         assert self.embed is not None and self.model_id is not None  # set in __init__
         with bar(self.progress, len(new), "embedding", unit="input") as handle:
             done = embed_texts(
                 self.embed, new, model=self.model_id, cache=self.cache, batch_size=self.batch_size,
                 dimensions=self.dimensions, on_batch=None if handle is None else handle.update,
             )
+        if done.dimensions is not None:  # kept in the cache, but no index can hold them
+            _db.check_dimensions(done.dimensions, f"the embedder {self.model_id} gives")
         tokens = sum(self.token_counter.count_many([new[digest] for digest in done.computed]))
-        return done.blobs, len(done.computed), tokens
+        return done.blobs, list(done.computed), tokens
 
     def _insert(self, inputs: dict[str, tuple[str, str]], new: dict[str, Any], vectors: dict[str, bytes],
                 sync_id: str) -> None:

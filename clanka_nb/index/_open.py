@@ -9,7 +9,7 @@ from typing import Any, Unpack
 from .. import engine
 from ..engine.settings import INDEXING, TextSettings
 from . import _db
-from ._index import IndexView, _inputs
+from ._index import IndexView, _guarded, _inputs
 from ._vectors import Embedder, VectorCache
 
 
@@ -17,8 +17,9 @@ class OpenedIndex(IndexView):
     """An existing index, opened read-only: `rows()`, `missing()` (with `root=`), `search()` (with `embed=`)."""
 
     def __init__(self, connection: Any, where: str, root: Path | None, embed: Embedder | None,
-                 model_id: str | None, cache: VectorCache | None, settings: dict[str, Any]) -> None:
-        super().__init__(connection, where, embed, model_id, cache)
+                 model_id: str | None, cache: VectorCache | None, settings: dict[str, Any],
+                 busy_timeout: float = _db.BUSY_TIMEOUT) -> None:
+        super().__init__(connection, where, embed, model_id, cache, busy_timeout)
         self.root = root
         self.settings = settings
         self._now: dict[str, tuple[str, str]] | None = None
@@ -34,6 +35,7 @@ class OpenedIndex(IndexView):
             self._now = _inputs(list(engine.chunk_codebase(self.root, **self.settings)))
         return self._now
 
+    @_guarded
     def rows(self) -> Any:
         """Stored rows; with `root=`, `status`: `current` when the chunker gives that input now, else `stale`."""
         frame = super().rows()
@@ -42,6 +44,7 @@ class OpenedIndex(IndexView):
             frame["status"] = ["current" if digest in now else "stale" for digest in frame["hash"]]
         return frame
 
+    @_guarded
     def missing(self) -> Any:
         """Inputs the chunker gives now that the index lacks (what clanka's next run would embed)."""
         from ._store import row_frame
@@ -61,24 +64,27 @@ def open_index(
     embed: Embedder | None = None,
     model_id: str | None = None,
     cache: VectorCache | None = None,
+    busy_timeout: float = _db.BUSY_TIMEOUT,
     **settings: Unpack[TextSettings],
 ) -> OpenedIndex:
     """Open clanka's index (`.clanka/search.sqlite`, or the folder holding `.clanka/`) read-only.
 
     `root=` compares it with what the chunker gives now at the given settings (clanka's defaults);
-    `embed=` (the model it was built with) lets `.search()` run queries.
+    `embed=` (the model it was built with) lets `.search()` run queries. Reads wait up to `busy_timeout`
+    seconds while another process commits; a foreign or damaged file raises IndexDatabaseError.
     """
     given = INDEXING.read(settings)
     file = Path(path)
     if file.is_dir():
         file = file / ".clanka" / "search.sqlite"
-    connection = _db.connect(file, read_only=True, must_exist=True)
+    connection = _db.connect(file, read_only=True, must_exist=True, busy_timeout=busy_timeout)
     try:
-        _db.check_clanka(connection, str(file))
-        if "chunks" not in _db.tables(connection):
-            msg = f"{file} is empty, not a clanka index; pass clanka's .clanka/search.sqlite"
-            raise ValueError(msg)
-    except ValueError:
+        with _db.translated(str(file), busy_timeout):
+            _db.check_clanka(connection, str(file))
+            if "chunks" not in _db.tables(connection):
+                msg = f"{file} is empty, not a clanka index; pass clanka's .clanka/search.sqlite"
+                raise _db.IndexDatabaseError(msg)
+    except _db.IndexDatabaseError:
         connection.close()
         raise
     folder = None
@@ -89,4 +95,4 @@ def open_index(
             msg = f"root {str(root)!r} is not a folder; pass the folder the index was built from"
             raise NotADirectoryError(msg)
     chunking = {**given.chunking(), "languages": given.mode}
-    return OpenedIndex(connection, str(file), folder, embed, model_id, cache, chunking)
+    return OpenedIndex(connection, str(file), folder, embed, model_id, cache, chunking, busy_timeout)

@@ -1,21 +1,53 @@
-"""Turning texts into vectors once: shape and NaN checks, batches, and the SQLite cache keyed by (model, hash)."""
+"""Turning texts into vectors once: shape and NaN checks, batches, and the cache keyed by (model, hash) that
+keeps every vector on disk, so no run, kernel or interrupted sync pays for an input twice."""
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import os
 import sqlite3
+import sys
 import threading
+import time
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
+from os import PathLike
 from pathlib import Path
 
 import numpy as np
 
+from ..engine.internals import CACHE_DIR_ENV, CACHE_SWITCH_ENV, default_directory, set_up_wal
+
 Embedder = Callable[[list[str]], object]
 _LOOKUP_BATCH = 500  # SQLite's default limit on host parameters is far above this
+MEMORY = ":memory:"
+FILE_NAME = "vector-cache.sqlite3"
+# 1 GiB: about 700,000 vectors of 384 dimensions, or 170,000 of 1,536 (text-embedding-3-small).
+DEFAULT_MAX_BYTES = 2**30
+LOCAL = "local:"  # the prefix of a model id made up from an embedder's name
+_BUSY_SECONDS = 30  # how long a write waits for another process's write to finish
+_USE_GRANULARITY = 3600.0  # seconds: a vector read again within this is not marked used again
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS vectors (
+    model TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    vector BLOB NOT NULL,
+    checksum BLOB NOT NULL,
+    size INTEGER NOT NULL,
+    used REAL NOT NULL,
+    PRIMARY KEY (model, hash)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS vectors_used ON vectors(used);
+"""
+_COLUMNS = frozenset({"model", "hash", "vector", "checksum", "size", "used"})
 
 
 def model_id_of(embed: Embedder, model_id: str | None = None) -> str:
-    """The cache key's model part: `model_id=`, else the embedder's own `model_id`, else its qualified name."""
+    """The cache key's model part: `model_id=`, else the embedder's own `model_id`, else "local:" and its
+    qualified name (such vectors are never written to disk: see `VectorCache`)."""
     if model_id is not None:
         return str(model_id)
     own = getattr(embed, "model_id", None)
@@ -24,7 +56,7 @@ def model_id_of(embed: Embedder, model_id: str | None = None) -> str:
     qualname = getattr(embed, "__qualname__", type(embed).__qualname__)
     name = f"{getattr(embed, '__module__', '?')}.{qualname}"
     # A lambda or a local function has no stable name: key it by this process's object so two never mix.
-    return f"{name}@{id(embed):x}" if "<" in qualname else name
+    return f"{LOCAL}{name}@{id(embed):x}" if "<" in qualname else f"{LOCAL}{name}"
 
 
 def check_vectors(result: object, count: int, model: str, dimensions: int | None = None) -> np.ndarray:
@@ -56,63 +88,289 @@ def check_vectors(result: object, count: int, model: str, dimensions: int | None
     return array
 
 
-class VectorCache:
-    """Vectors by (model id, SHA-256 of the input) in SQLite, so no input is embedded twice by one model.
 
-    `path=":memory:"` (the default cache) lasts for the process; a file path keeps vectors across runs.
+class VectorCacheWarning(UserWarning):
+    """The vector cache on disk could not be used: vectors are kept in memory for this process instead."""
+
+
+class VectorCacheError(OSError):
+    """`VectorCache.clear()` left vectors behind; the message says why and what to do."""
+
+
+class VectorCache:
+    """Vectors by (model id, SHA-256 of the input), so no input is embedded twice by one model.
+
+    `path` is a SQLite file (WAL and a busy timeout: processes may share it) or ":memory:" (this
+    object's life). `default_cache()` is the file in clanka-nb's cache folder, beside the parse cache.
+    A file holds at most about `max_bytes` of vectors: the least recently used go first. Each entry
+    carries a checksum: a damaged entry is removed and its input embedded again; a file that cannot
+    be opened, read or written makes the cache keep vectors in memory from then on. Either way one
+    `VectorCacheWarning` per file and process says so. Vectors of a model whose id was made up from
+    its name (no `model_id` on the embedder and no `model_id=`: the id starts with "local:") stay in
+    memory: a function edited and run again keeps its name, and must not get its old vectors.
     """
 
-    def __init__(self, path: str | Path = ":memory:") -> None:
-        self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS vectors (model TEXT NOT NULL, hash TEXT NOT NULL, vector BLOB NOT NULL, "
-            "PRIMARY KEY (model, hash)) WITHOUT ROWID"
-        )
+    def __init__(self, path: str | PathLike[str] = MEMORY, *, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+        if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 0:
+            msg = f"max_bytes must be a whole number of bytes >= 0, got {max_bytes!r}"
+            raise ValueError(msg)
+        self.path = MEMORY if str(path) == MEMORY else str(Path(path).expanduser())
+        self.max_bytes = max_bytes
+        self._lock = threading.RLock()
+        self._memory: dict[tuple[str, str], bytes] = {}  # ":memory:", "local:" models, and after a failure
+        self._db: sqlite3.Connection | None = None
+        self._broken = self.path == MEMORY
+        self._written = 0
+
+    # --- use ---
 
     def get(self, model: str, hashes: Sequence[str]) -> dict[str, bytes]:
         """hash -> float32 bytes for the hashes this model has a vector for."""
-        found: dict[str, bytes] = {}
         unique = list(dict.fromkeys(hashes))
         with self._lock:
-            for start in range(0, len(unique), _LOOKUP_BATCH):
-                part = unique[start : start + _LOOKUP_BATCH]
-                marks = ",".join("?" * len(part))
-                rows = self._db.execute(
-                    f"SELECT hash, vector FROM vectors WHERE model = ? AND hash IN ({marks})", (model, *part)
-                )
-                found.update(rows)
-        return found
+            found = {digest: self._memory[model, digest] for digest in unique if (model, digest) in self._memory}
+            db = None if is_local(model) else self._connection()
+            if db is None:
+                return found
+            try:
+                found.update(self._read(db, model, [digest for digest in unique if digest not in found]))
+            except sqlite3.Error as exc:
+                self._fail(exc)
+            return found
 
     def put(self, model: str, items: Sequence[tuple[str, bytes]]) -> None:
+        """Store vectors (hash, float32 bytes) of one model."""
         with self._lock:
-            self._db.execute("BEGIN")
-            self._db.executemany(
-                "INSERT OR REPLACE INTO vectors (model, hash, vector) VALUES (?, ?, ?)",
-                [(model, digest, blob) for digest, blob in items],
-            )
-            self._db.execute("COMMIT")
+            db = None if is_local(model) else self._connection()
+            if db is not None:
+                try:
+                    self._write(db, model, items)
+                    return
+                except sqlite3.Error as exc:
+                    self._fail(exc)
+            self._memory.update(((model, digest), blob) for digest, blob in items)
+
+    def info(self) -> dict[str, object]:
+        """Where the cache is, how many vectors and bytes it holds, its bound, and whether its file is usable."""
+        with self._lock:
+            entries, size = len(self._memory), sum(len(blob) for blob in self._memory.values())
+            db = self._connection(create=False)
+            if db is not None:
+                try:
+                    stored, stored_size = db.execute("SELECT count(*), coalesce(sum(size), 0) FROM vectors").fetchone()
+                    entries, size = entries + stored, size + stored_size
+                except sqlite3.Error as exc:
+                    self._fail(exc)
+        file_bytes = 0
+        if self.path != MEMORY:
+            where = Path(self.path)
+            file_bytes = sum(p.stat().st_size for p in where.parent.glob(where.name + "*") if p.is_file())
+        return {
+            "path": self.path, "entries": entries, "bytes": size, "file_bytes": file_bytes,
+            "max_bytes": self.max_bytes, "usable": self.path == MEMORY or not self._broken,
+        }  # fmt: skip
+
+    def clear(self) -> int:
+        """Delete every vector; returns how many there were. Raises `VectorCacheError` when vectors stay
+        behind in the file (a full disk, a folder or a foreign file in its place), saying what to do."""
+        with self._lock:
+            removed = len(self._memory)
+            self._memory.clear()
+            self.close()  # its own connection: a failure here is the answer, not a fallback to memory
+            if self.path == MEMORY or not Path(self.path).exists():
+                return removed
+            try:
+                db = sqlite3.connect(self.path, timeout=_BUSY_SECONDS, isolation_level=None)
+                try:
+                    _check_own(db)
+                    removed += db.execute("DELETE FROM vectors").rowcount if _has_vectors(db) else 0
+                    with contextlib.suppress(sqlite3.Error):  # the vectors are gone; only free pages stay
+                        db.execute("VACUUM")
+                finally:
+                    db.close()
+            except sqlite3.Error as exc:
+                what = "it is a folder" if Path(self.path).is_dir() else str(exc)
+                msg = (
+                    f"could not clear the vector cache {self.path!r}: {what}; free some disk space and run it again, "
+                    f"or delete {self.path!r} (and any -wal/-shm beside it) by hand: it holds only a cache"
+                )
+                raise VectorCacheError(msg) from None
+            return removed
+
+    def close(self) -> None:
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
 
     def __len__(self) -> int:
-        with self._lock:
-            return int(self._db.execute("SELECT count(*) FROM vectors").fetchone()[0])
+        return int(self.info()["entries"])  # type: ignore[call-overload]
 
     def __repr__(self) -> str:
         return f"VectorCache({self.path!r}, {len(self)} vectors)"
 
+    # --- inside ---
 
-_DEFAULT: VectorCache | None = None
+    def _read(self, db: sqlite3.Connection, model: str, hashes: list[str]) -> dict[str, bytes]:
+        found: dict[str, bytes] = {}
+        damaged: list[str] = []
+        now = time.time()
+        for start in range(0, len(hashes), _LOOKUP_BATCH):
+            part = hashes[start : start + _LOOKUP_BATCH]
+            marks = ",".join("?" * len(part))
+            # CAST: a damaged value stored as text comes back as bytes (and then fails its checksum).
+            rows = db.execute(
+                f"SELECT hash, CAST(vector AS BLOB), CAST(checksum AS BLOB) FROM vectors "
+                f"WHERE model = ? AND hash IN ({marks})",
+                (model, *part),
+            ).fetchall()
+            for digest, blob, check in rows:
+                if blob and len(blob) % 4 == 0 and check == _checksum(model, digest, blob):
+                    found[digest] = blob
+                else:
+                    damaged.append(digest)
+            if rows:  # marking use costs a write: an entry marked within the hour is not marked again
+                db.execute(
+                    f"UPDATE vectors SET used = ? WHERE model = ? AND used < ? AND hash IN ({marks})",
+                    (now, model, now - _USE_GRANULARITY, *part),
+                )
+        if damaged:
+            db.executemany("DELETE FROM vectors WHERE model = ? AND hash = ?", [(model, d) for d in damaged])
+            self._warn(f"{len(damaged)} damaged entries were removed; their inputs are embedded again")
+        return found
+
+    def _write(self, db: sqlite3.Connection, model: str, items: Sequence[tuple[str, bytes]]) -> None:
+        now = time.time()
+        rows = [(model, digest, blob, _checksum(model, digest, blob), len(blob) + len(digest) + len(model), now)
+                for digest, blob in items]  # fmt: skip
+        db.execute("BEGIN IMMEDIATE")  # takes the write lock now (waiting on the busy timeout), not halfway
+        try:
+            db.executemany(
+                "INSERT OR REPLACE INTO vectors (model, hash, vector, checksum, size, used) VALUES (?, ?, ?, ?, ?, ?)",
+                rows,
+            )
+            db.execute("COMMIT")
+        except sqlite3.Error:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+            raise
+        self._written += sum(row[4] for row in rows)
+        if self._written > max(self.max_bytes // 20, 1):  # now and then, not on every write
+            self._written = 0
+            self._evict(db)
+
+    def _connection(self, *, create: bool = True) -> sqlite3.Connection | None:
+        if self._db is not None or self._broken:
+            return self._db
+        if not create and not Path(self.path).exists():
+            return None
+        try:
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            # autocommit and a busy timeout: processes sharing the file wait for each other's writes.
+            db = sqlite3.connect(self.path, timeout=_BUSY_SECONDS, isolation_level=None, check_same_thread=False)
+            try:
+                _check_own(db)  # before anything is written: a file that is not ours stays as it is
+                set_up_wal(db, _SCHEMA)
+            except sqlite3.Error:
+                db.close()
+                raise
+        except (sqlite3.Error, OSError) as exc:
+            self._fail(exc)
+            return None
+        self._db = db
+        return db
+
+    def _evict(self, db: sqlite3.Connection) -> None:
+        """Least recently used entries go first, down to 90% of the bound."""
+        (total,) = db.execute("SELECT coalesce(sum(size), 0) FROM vectors").fetchone()
+        if total <= self.max_bytes:
+            return
+        excess = total - self.max_bytes * 9 // 10
+        db.execute(
+            "DELETE FROM vectors WHERE (model, hash) IN (SELECT model, hash FROM (SELECT model, hash, size, "
+            "sum(size) OVER (ORDER BY used, model, hash) AS running FROM vectors) WHERE running - size < ?)",
+            (excess,),
+        )
+
+    def _fail(self, exc: Exception) -> None:
+        self._broken = True
+        if self._db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.close()
+            self._db = None
+        self._warn(f"{type(exc).__name__}: {exc}; vectors are kept in memory for this process from now on")
+
+    def _warn(self, what: str) -> None:
+        if self.path in _warned:
+            return
+        _warned.add(self.path)
+        msg = (
+            f"vector cache at {self.path}: {what}. Search results are unaffected. Set {CACHE_DIR_ENV} to a writable "
+            f"folder, run `clanka-nb cache clear`, or set {CACHE_SWITCH_ENV}=off to keep vectors in memory only"
+        )
+        warnings.warn(msg, VectorCacheWarning, stacklevel=_caller_level())
+
+
+_warned: set[str] = set()  # one warning per cache file and process, whatever fails
+
+
+def _caller_level() -> int:
+    """The `stacklevel` that points a warning at the first caller outside clanka_nb (the user's line)."""
+    package = str(Path(__file__).resolve().parents[1]) + os.sep
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def _check_own(db: sqlite3.Connection) -> None:
+    """Raise unless the database is empty or a vector cache (reading its schema also finds a file that is no
+    database at all)."""
+    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if not tables:
+        return
+    columns = {row[1] for row in db.execute("PRAGMA table_info(vectors)")}
+    if not columns >= _COLUMNS:
+        msg = f"it holds the tables {sorted(tables)}, not a clanka-nb vector cache; it was left unchanged"
+        raise sqlite3.DatabaseError(msg)
+
+
+def _has_vectors(db: sqlite3.Connection) -> bool:
+    return db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vectors'").fetchone() is not None
+
+
+def _checksum(model: str, digest: str, blob: bytes) -> bytes:
+    check = hashlib.blake2b(digest_size=16)
+    check.update(f"{model}\0{digest}\0".encode("utf-8", "surrogatepass"))
+    check.update(blob)
+    return check.digest()
+
+
+def is_local(model: str) -> bool:
+    """Whether a model id was made up from the embedder's name (no stable identity: kept in memory only)."""
+    return model.startswith(LOCAL)
+
+
+def cache_switched_off() -> bool:
+    """`CLANKA_NB_CACHE=off` (or 0, false, no): the default vector cache stays in memory."""
+    return os.environ.get(CACHE_SWITCH_ENV, "").strip().lower() in ("off", "0", "false", "no")
+
+
+def default_path() -> Path:
+    """The default vector cache's file, in clanka-nb's cache folder (`$CLANKA_NB_CACHE_DIR` moves it)."""
+    return default_directory() / FILE_NAME
 
 
 def default_cache() -> VectorCache:
-    """The process-wide in-memory cache every index and probe shares unless given another."""
-    global _DEFAULT
-    if _DEFAULT is None:
-        _DEFAULT = VectorCache()
-    return _DEFAULT
+    """The cache every index and probe shares unless given another: the file in clanka-nb's cache folder
+    (one object per folder and process), or one in memory for the process with `CLANKA_NB_CACHE=off`."""
+    return _shared(MEMORY if cache_switched_off() else str(default_path()))
+
+
+@cache
+def _shared(path: str) -> VectorCache:
+    return VectorCache(path)
+
 
 
 @dataclass

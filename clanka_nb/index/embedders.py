@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import base64
+import datetime
 import email.utils
 import hashlib
+import json
+import math
 import os
 import re
+import reprlib
 import time
+import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,8 +20,8 @@ from pathlib import Path
 import numpy as np
 
 __all__ = [
-    "Model2VecEmbedder", "OpenAIEmbedder", "SentenceTransformersEmbedder", "hashed_words", "model2vec", "openai",
-    "sentence_transformers",
+    "EmbeddingServerError", "Model2VecEmbedder", "OpenAIEmbedder", "SentenceTransformersEmbedder", "hashed_words",
+    "model2vec", "openai", "sentence_transformers",
 ]
 
 _RETRIED = {408, 409, 425, 429, 500, 502, 503, 504}
@@ -68,99 +74,259 @@ class EmbeddingServerError(RuntimeError):
     """The embedding endpoint failed in a way retrying does not fix (or kept failing after the retries)."""
 
 
+_MAX_DIMENSIONS = 8192  # sqlite-vec's longest vector: bounds an answer when dimensions= was not given
+_ERROR_BYTES = 4096  # read of an error answer's body: enough for a message, never a flood
+_QUOTE = 200  # characters of a server's message shown in an error
+_USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://)[^/?#]*@")
+_CREDENTIAL = re.compile(r"(?i)\b(bearer|basic)(\s+)[A-Za-z0-9._~+/=-]+|\bsk-[A-Za-z0-9_-]{6,}")
+
+
+def _public_url(url: str) -> str:
+    """`url` without its userinfo (`user:password@`): the form shown in reprs and errors and used in ids."""
+    return _USERINFO.sub(r"\1", url)
+
+
+def _quoted(text: str, secrets: tuple[str | None, ...]) -> str:
+    """A server's words made safe to show: credentials redacted, control characters escaped, length capped."""
+    for secret in secrets:
+        if secret and len(secret) >= 4:  # shorter ones would blank out ordinary letters
+            text = text.replace(secret, "***")
+    text = _CREDENTIAL.sub(lambda m: f"{m.group(1)}{m.group(2)}***" if m.group(1) else "sk-***", text)
+    shown = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text[:_QUOTE])
+    return shown + ("..." if len(text) > _QUOTE else "")
+
+
 def _retry_after(value: str | None) -> float | None:
-    if not value:
+    """Seconds a Retry-After header asks for (a number or an HTTP date); None when it says nothing usable."""
+    if value is None or not value.strip():
         return None
     try:
-        return max(0.0, float(value))
+        seconds = float(value)
     except ValueError:
-        parsed = email.utils.parsedate_to_datetime(value) if value.strip() else None
-        return None if parsed is None else max(0.0, parsed.timestamp() - time.time())
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError, OverflowError):
+            return None  # "soon", a typo, a date from another calendar: the default backoff applies
+        if when.tzinfo is None:  # HTTP dates are GMT; "-0000" parses as naive
+            when = when.replace(tzinfo=datetime.UTC)
+        seconds = when.timestamp() - time.time()
+    return None if math.isnan(seconds) else max(0.0, seconds)
 
 
-@dataclass
+class _Wrong(Exception):
+    """What is wrong with an answer the server called a success."""
+
+
+def _answer_vectors(body: bytes, count: int, most: int) -> np.ndarray:
+    """The (count, d) float32 vectors of an OpenAI embeddings answer, in input order, or _Wrong saying why not."""
+    # Bounded before parsing: every Python object json builds sits inside a container or after a comma, so
+    # these counts bound the memory of the parse whatever the body holds.
+    if body.count(b"{") + body.count(b"[") > 8 * count + 256 or body.count(b",") > count * (most + 16) + 256:
+        msg = (f"not an OpenAI embeddings response: more JSON than {count} vectors of at most {most} numbers "
+               "(pass dimensions= if the model gives longer vectors)")
+        raise _Wrong(msg)
+    try:
+        payload = json.loads(body)
+    except (ValueError, RecursionError) as error:
+        msg = f"not an OpenAI embeddings response: not JSON ({reprlib.repr(str(error))})"
+        raise _Wrong(msg) from None
+    data = payload.get("data") if isinstance(payload, dict) else None
+    if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
+        msg = "not an OpenAI embeddings response: no `data` list of objects"
+        raise _Wrong(msg)
+    if len(data) != count:
+        msg = f"{len(data)} embeddings for {count} inputs"
+        raise _Wrong(msg)
+    indexed = sum("index" in item for item in data)
+    if indexed not in (0, count):
+        msg = f"`index` on only some items ({indexed} of {count}), so the vectors cannot be matched to the inputs"
+        raise _Wrong(msg)
+    if indexed:  # the API may answer out of order: `index` says which input each vector is for
+        position_of: dict[int, int] = {}
+        for position, item in enumerate(data):
+            index = item["index"]
+            if type(index) is not int:
+                msg = f"index {reprlib.repr(index)} (item {position}) is not an integer"
+                raise _Wrong(msg)
+            if not 0 <= index < count:
+                msg = (f"index {reprlib.repr(index)} (item {position}) is out of range for {count} inputs "
+                       f"(0 to {count - 1})")
+                raise _Wrong(msg)
+            if index in position_of:
+                msg = f"index {index} (items {position_of[index]} and {position}) appears more than once"
+                raise _Wrong(msg)
+            position_of[index] = position
+        data = [data[position_of[index]] for index in range(count)]  # n distinct indices in 0..n-1: all there
+    rows = [item.get("embedding") for item in data]
+    for position, row in enumerate(rows):
+        if not isinstance(row, list):
+            msg = f"the embedding of input {position} is not a list of numbers ({type(row).__name__})"
+            raise _Wrong(msg)
+    lengths = sorted({len(row) for row in rows})
+    if len(lengths) > 1 or lengths == [0]:
+        msg = f"vectors of different lengths ({lengths[0]} to {lengths[-1]} numbers)" if len(lengths) > 1 \
+            else "empty vectors"
+        raise _Wrong(msg)
+    array = np.array(rows)
+    if array.dtype.kind not in "fi" or array.ndim != 2:  # strings, booleans, nulls, huge integers, nested lists
+        msg = "an embedding that is not a list of numbers"
+        raise _Wrong(msg)
+    with np.errstate(over="ignore"):
+        vectors = array.astype(np.float32)
+    bad = np.flatnonzero(~np.isfinite(vectors).all(axis=1))
+    if bad.size:
+        msg = (f"numbers that are not finite (NaN, infinite, or beyond float32's range) in {bad.size} vectors "
+               f"(first: input {int(bad[0])})")
+        raise _Wrong(msg)
+    return vectors
+
+
+@dataclass(repr=False)
 class OpenAIEmbedder:
-    """An OpenAI-compatible `/embeddings` endpoint as an embedder (see `openai()`)."""
+    """An OpenAI-compatible `/embeddings` endpoint as an embedder (see `openai()`).
+
+    The key never appears in its repr, its `model_id` or an error; neither does a password in `base_url`.
+    """
 
     model: str
     base_url: str
-    api_key: str | None
+    api_key: str | None = field(repr=False)
     batch_size: int = 300
     dimensions: int | None = None
-    timeout: float = 60.0
+    timeout: float | None = 60.0
     max_retries: int = 5
     backoff: float = 0.5
+    max_wait: float = 60.0
     sleep: Callable[[float], None] = field(default=time.sleep, repr=False)
     requests: int = field(default=0, repr=False)
 
     @property
     def model_id(self) -> str:
         suffix = f"@{self.dimensions}" if self.dimensions else ""
-        return f"openai:{self.base_url}:{self.model}{suffix}"
+        return f"openai:{_public_url(self.base_url)}:{self.model}{suffix}"
+
+    def __repr__(self) -> str:
+        return (
+            f"openai({self.model!r}, base_url={_public_url(self.base_url)!r}, "
+            f"api_key={'***' if self.api_key else None}, batch_size={self.batch_size}, dimensions={self.dimensions}, "
+            f"timeout={self.timeout}, max_retries={self.max_retries})"
+        )
 
     def __call__(self, texts: list[str]) -> np.ndarray:
         import httpx
 
-        with httpx.Client(timeout=self.timeout) as client:
-            rows = [self._batch(client, texts[start : start + self.batch_size])
-                    for start in range(0, len(texts), self.batch_size)]
+        from . import _http
+
+        try:
+            url = httpx.URL(self.base_url.rstrip("/") + "/embeddings")
+        except httpx.InvalidURL as error:
+            msg = f"base_url {_public_url(self.base_url)!r} is not a URL ({error}); pass one like http://host:port/v1"
+            raise ValueError(msg) from None
+        # userinfo goes as HTTP Basic auth (as httpx does with it); the URL sent and shown carries none.
+        auth = (url.username, url.password) if url.username or url.password else None
+        url = url.copy_with(username=None, password=None)
+        rows: list[np.ndarray] = []
+        width = self.dimensions  # then the first answer's: every batch of one call must match it
+        with _http.Session(url, self.timeout) as session:
+            for start in range(0, len(texts), self.batch_size):
+                rows.append(self._batch(session, url, auth, texts[start : start + self.batch_size], width))
+                width = rows[-1].shape[1]
         if not rows:
             return np.zeros((0, self.dimensions or 0), dtype=np.float32)
         return np.concatenate(rows)
 
-    def _batch(self, client: object, texts: list[str]) -> np.ndarray:
+    def _secrets(self) -> tuple[str | None, ...]:
+        """What must not be shown even when a server echoes it: the key, and base_url's password in its forms."""
+        authority = re.split(r"[/?#]", self.base_url.partition("://")[2], maxsplit=1)[0]
+        userinfo, at, _ = authority.rpartition("@")
+        if not at:
+            return (self.api_key,)
+        password = userinfo.partition(":")[2]
+        decoded = urllib.parse.unquote(userinfo)
+        basic = base64.b64encode(decoded.encode()).decode()
+        return (self.api_key, password, urllib.parse.unquote(password), basic)
+
+    def _batch(self, session: object, url: object, auth: tuple[str, str] | None, texts: list[str],
+               width: int | None) -> np.ndarray:
         import httpx
 
+        from . import _http
+
+        assert isinstance(session, _http.Session)
         body: dict[str, object] = {"model": self.model, "input": texts, "encoding_format": "float"}
         if self.dimensions is not None:
             body["dimensions"] = self.dimensions
-        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        url = self.base_url.rstrip("/") + "/embeddings"
+        headers = {"Content-Type": "application/json", "Accept-Encoding": "gzip"}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        content = json.dumps(body).encode()
+        shown = str(url)
+        most = width or _MAX_DIMENSIONS
+        # A JSON number takes at most ~25 characters; 40 leaves room for indented, pretty-printed answers.
+        cap = 64 * 1024 + len(texts) * (1024 + most * 40)
         problem = ""
         for attempt in range(self.max_retries + 1):
             wait = self.backoff * 2**attempt
             try:
-                response = client.post(url, json=body, headers=headers)  # type: ignore[attr-defined]
+                answer = session.post(url, content, headers, auth, cap, _ERROR_BYTES)  # type: ignore[arg-type]
+            except httpx.TimeoutException:
+                problem = f"{shown} did not answer within timeout={self.timeout} s"
             except httpx.TransportError as error:
-                problem = f"could not reach {url} ({error})"
+                problem = f"could not reach {shown} ({_quoted(str(error), self._secrets())})"
+            except _http.TooLarge as error:
+                msg = (
+                    f"{shown} sent an answer larger than {error.cap:,} bytes for {len(texts)} inputs "
+                    f"(at most {most} numbers each), so it was not read further; check base_url= and dimensions="
+                )
+                raise EmbeddingServerError(msg) from None
+            except _http.Unreadable as error:
+                msg = f"{shown} answered with {error}; check base_url="
+                raise EmbeddingServerError(msg) from None
             else:
                 self.requests += 1
-                if response.status_code == 200:
-                    return self._parse(response, len(texts))
-                if response.status_code == 401:
+                if answer.status == 200:
+                    return self._vectors(answer.body, len(texts), most, width, shown)
+                if answer.status == 401:
                     msg = (
-                        f"{url} refused the API key (401 Unauthorized); pass api_key= or set OPENAI_API_KEY "
+                        f"{shown} refused the API key (401 Unauthorized); pass api_key= or set OPENAI_API_KEY "
                         "to a valid key for this server"
                     )
                     raise PermissionError(msg)
-                problem = f"{url} answered {response.status_code}: {response.text[:300]}"
-                if response.status_code not in _RETRIED:
+                said = _quoted(answer.body.decode("utf-8", "replace"), self._secrets())
+                problem = f"{shown} answered {answer.status}: {said}"
+                if answer.status not in _RETRIED:
                     msg = f"{problem}; check model={self.model!r}, dimensions= and base_url="
                     raise EmbeddingServerError(msg)
-                wait = _retry_after(response.headers.get("Retry-After")) or wait
+                wait = _retry_after(answer.headers.get("Retry-After")) or wait
             if attempt < self.max_retries:
-                self.sleep(min(wait, 60.0))
+                self.sleep(min(wait, self.max_wait))
         msg = f"{problem} (gave up after {self.max_retries + 1} attempts); try again later or raise max_retries="
         raise EmbeddingServerError(msg)
 
-    def _parse(self, response: object, count: int) -> np.ndarray:
+    def _vectors(self, body: bytes, count: int, most: int, width: int | None, shown: str) -> np.ndarray:
         try:
-            data = response.json()["data"]  # type: ignore[attr-defined]
-            ordered = sorted(data, key=lambda item: item.get("index", 0))
-            vectors = np.asarray([item["embedding"] for item in ordered], dtype=np.float32)
-        except (ValueError, KeyError, TypeError) as error:
-            msg = f"the server's answer is not an OpenAI embeddings response ({error!r}); check base_url="
-            raise EmbeddingServerError(msg) from error
-        if vectors.ndim != 2 or vectors.shape[0] != count:
-            got = vectors.shape[0] if vectors.ndim else 0
-            msg = f"the server returned {got} vectors for {count} inputs; check base_url="
-            raise EmbeddingServerError(msg)
-        if self.dimensions is not None and vectors.shape[1] != self.dimensions:
+            vectors = _answer_vectors(body, count, most)
+        except _Wrong as wrong:
             msg = (
-                f"asked {self.model!r} for {self.dimensions}-dimensional vectors and got {vectors.shape[1]}; "
+                f"{shown} answered {count} inputs wrongly: {wrong}; nothing from this answer is used. The server "
+                "must answer OpenAI's /embeddings format: check base_url= and model="
+            )
+            raise EmbeddingServerError(msg) from None
+        found = vectors.shape[1]
+        if self.dimensions is not None and found != self.dimensions:
+            msg = (
+                f"asked {self.model!r} for {self.dimensions}-dimensional vectors and got {found}; "
                 "the model ignores dimensions=: drop it, or pick a model that supports it"
             )
             raise ValueError(msg)
+        if width is not None and found != width:
+            low, high = sorted((found, width))
+            msg = (
+                f"the embedder openai({self.model!r}) returned vectors of {low} and {high} dimensions within one call "
+                f"(batches of {self.batch_size}): the server behind base_url= mixes models; pin one model there, "
+                "or pass dimensions="
+            )
+            raise EmbeddingServerError(msg)
         return vectors
 
 
@@ -171,23 +337,33 @@ def openai(
     api_key: str | None = None,
     batch_size: int = 300,
     dimensions: int | None = None,
-    timeout: float = 60.0,
+    timeout: float | None = 60.0,
     max_retries: int = 5,
+    max_wait: float = 60.0,
 ) -> OpenAIEmbedder:
     """An embedder for an OpenAI-compatible HTTP endpoint (OpenAI, Ollama, vLLM, LM Studio...), via httpx.
 
     `base_url` defaults to $OPENAI_BASE_URL or https://api.openai.com/v1, `api_key` to $OPENAI_API_KEY.
     Sends at most `batch_size` inputs per request; retries 429 and 5xx with exponential backoff, waiting
-    as long as the server's Retry-After says when it says so.
+    as long as the server's Retry-After says when it says so (at most `max_wait` seconds). `timeout` is a
+    deadline for each request as a whole, connection to last byte. An answer is read up to a size its batch
+    can need, must hold exactly one finite vector per input (matched by `index`), and is otherwise refused
+    with an EmbeddingServerError. A `user:password@` in `base_url` is sent as HTTP Basic auth and shown nowhere.
     """
     if batch_size < 1:
         msg = f"batch_size must be at least 1, got {batch_size}; clanka sends 300"
+        raise ValueError(msg)
+    if timeout is not None and not timeout > 0:
+        msg = f"timeout must be a number of seconds above 0 (or None for no deadline), got {timeout!r}"
+        raise ValueError(msg)
+    if not max_wait >= 0:
+        msg = f"max_wait must be a number of seconds (0 or more), got {max_wait!r}"
         raise ValueError(msg)
     url = base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
     key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY")
     return OpenAIEmbedder(
         model=model, base_url=url, api_key=key, batch_size=batch_size, dimensions=dimensions, timeout=timeout,
-        max_retries=max_retries,
+        max_retries=max_retries, max_wait=max_wait,
     )
 
 

@@ -25,9 +25,20 @@ class Chunks:
         self.end = np.fromiter((c.end_line for c in self.items), dtype=np.int64, count=len(self.items))
         # Global line positions (see LineIndex) of each chunk's first line.
         self.position = index.positions(self.file, self.start)
+        # On a sample of the codebase: which chunks are always indexed (they hold some query's target).
+        self.always: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.items)
+
+    def subset(self, keep: np.ndarray, always: np.ndarray) -> Chunks:
+        """The chunks where `keep` is True, with `always` (over all chunks) saying which were never left out."""
+        out = object.__new__(Chunks)
+        out.items = [chunk for chunk, kept in zip(self.items, keep.tolist(), strict=True) if kept]
+        out.file, out.start, out.end, out.position = self.file[keep], self.start[keep], self.end[keep], \
+            self.position[keep]
+        out.always = always[keep]
+        return out
 
 
 class MaskedText:

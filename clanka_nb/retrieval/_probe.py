@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import warnings
+import zlib
 from collections.abc import Iterable
 from typing import Any, Unpack
 
@@ -23,9 +24,11 @@ from ..frames.lines import LineIndex
 from ..frames.source import Source, open_source
 from ._bm25 import ChunkBM25
 from ._index import Chunks, LineTokens, MaskedText
-from ._queries import check_queries, scan, target_arrays
+from ._queries import check_queries, target_arrays
 from ._search import BM25Searcher, Embed, Searcher, resolve_searcher, search_many, searcher_for
 from ._search_words import code_tokens
+from ._sources import all_masks, default_queries
+from ._verdict import SEED, Outcome
 
 PRECISION_AT = 5  # precision looks at the top 5 results, whatever k is
 DEFAULT_K = (1, 5, 10)
@@ -73,17 +76,33 @@ class ProbeSet:
     Build it once with `prepare_probe`, then score any number of settings with `probe_frame` or
     `probe_columns`: nothing is parsed, extracted or (for BM25) tokenized again. When there is no
     query, `.reason` says why and a `NoProbeQueriesWarning` is issued (once, here).
+
+    Without `queries`, the queries are the doc comments' and the test names' and, when the codebase's root
+    is the top of a git clone, the commit messages' (`history_queries` at its defaults), with a `source`
+    column. Doc comments and test names are blanked out of the index whatever the queries.
+    `.query_sources` counts the queries of each source, `.note` says it in words.
     """
 
-    def __init__(self, codebase: engine.Codebase, queries: pd.DataFrame | None = None, *, mask: bool = True) -> None:
+    def __init__(
+        self, codebase: engine.Codebase, queries: pd.DataFrame | None = None, *, mask: bool = True,
+        sample: float | None = None,
+    ) -> None:
         if not isinstance(codebase, engine.Codebase):
             msg = f"ProbeSet needs an engine.Codebase, got {type(codebase).__name__}; prepare_probe(folder) parses one"
             raise TypeError(msg)
-        found, _, masks, reason = scan(codebase) if queries is None or mask else (None, None, {}, None)
         self.codebase = codebase
-        self.queries = found if queries is None else check_queries(queries, codebase)
-        if queries is not None:
+        if queries is None:
+            found = default_queries(codebase)
+            self.queries, masks, reason = found.queries, found.masks, found.reason
+            self.query_sources, self.note = found.counts, found.note
+        else:
+            masks = all_masks(codebase) if mask else {}
+            self.queries = check_queries(queries, codebase)
             reason = None if len(self.queries) else "the queries frame given has no rows"
+            given = self.queries["source"].astype("string").fillna("given") if "source" in self.queries else None
+            self.query_sources = {"given": len(self.queries)} if given is None else given.value_counts().to_dict()
+            self.note = f"queries: {len(self.queries):,} given" + ("" if given is None else " (" + ", ".join(
+                f"{count:,} {name}" for name, count in self.query_sources.items()) + ")")  # fmt: skip
         self.reason = reason  # why there are no queries (None when there are)
         if reason is not None:
             msg = f"the retrieval probe has no queries, so recall, MRR and precision are NA: {reason}"
@@ -95,13 +114,29 @@ class ProbeSet:
         self.target_file, self.target_start, self.target_end = target_arrays(self.queries, files)
         self._tokens: LineTokens | None = None
         self._bm25: ChunkBM25 | None = None
+        self.sample = check_sample(sample)
+        self._targets: np.ndarray | None = None  # prefix sums of "some query's target" over global lines
 
     def __repr__(self) -> str:
-        return f"ProbeSet({self.codebase!r}, queries={len(self.queries)}, mask={self.mask})"
+        sample = "" if self.sample is None else f", sample={self.sample}"
+        return f"ProbeSet({self.codebase!r}, queries={len(self.queries)}, mask={self.mask}{sample})"
 
     def chunks(self, settings: engine.ChunkSettings) -> Chunks:
+        """The chunks indexed at one setting: all, or on a sample those holding a target and a share of the rest."""
         # Heads, not chunks: the index reads (masked) lines itself, so no chunk's text is joined here.
-        return Chunks(self.index, [[] if text is None else heads_of(text, settings) for text in self.index.texts])
+        chunks = Chunks(self.index, [[] if text is None else heads_of(text, settings) for text in self.index.texts])
+        if self.sample is None:
+            return chunks
+        if self._targets is None:
+            starts = self.index.positions(self.target_file, self.target_start)
+            ends = self.index.positions(self.target_file, self.target_end)
+            held = self.index.chunk_counts(starts, ends) > 0
+            self._targets = np.concatenate([[0], np.cumsum(held, dtype=np.int64)])
+        last = chunks.position + (chunks.end - chunks.start)
+        always = self._targets[last + 1] - self._targets[chunks.position] > 0
+        keys = np.asarray([zlib.crc32(path.encode("utf-8", "surrogatepass")) for path in self.index.paths],
+                          dtype=np.uint64)  # fmt: skip
+        return chunks.subset(always | drawn(keys[chunks.file], chunks.start, chunks.end, self.sample), always)
 
     def rankings(self, chunks: Chunks, searcher: Searcher, depth: int) -> np.ndarray:
         """Ids of the top `depth` chunks for every query (one row each, -1 where fewer were found)."""
@@ -144,6 +179,41 @@ def prepare_probe(
     return ProbeSet(opened.codebase, queries, mask=mask)
 
 
+def check_sample(sample: float | None) -> float | None:
+    """The share of distractor chunks a sampled probe indexes: a number in (0, 1], or None for all of them."""
+    if sample is None:
+        return None
+    if isinstance(sample, bool) or not isinstance(sample, int | float) or not 0 < sample <= 1:
+        msg = (
+            f"sample must be the share of the other chunks to index beside every query's target, a number "
+            f"in (0, 1] such as 0.2, or None for the whole codebase; got {sample!r}"
+        )
+        raise ValueError(msg)
+    return None if sample == 1 else float(sample)
+
+
+def drawn(keys: np.ndarray, starts: np.ndarray, ends: np.ndarray, share: float, seed: int = SEED) -> np.ndarray:
+    """Whether each chunk (its file's key, first and last line) is in a sample of `share`: a hash of the three,
+    so a chunk that several settings share is in or out of all their samples alike, in every run."""
+    mixed = (keys * np.uint64(0x9E3779B97F4A7C15)) ^ (starts.astype(np.uint64) * np.uint64(0xBF58476D1CE4E5B9)) \
+        ^ (ends.astype(np.uint64) * np.uint64(0x94D049BB133111EB)) ^ np.uint64(seed)
+    for shift, factor in ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB)):  # splitmix64's finalizer
+        mixed = (mixed ^ (mixed >> np.uint64(shift))) * np.uint64(factor)
+    mixed ^= mixed >> np.uint64(31)
+    return (mixed >> np.uint64(11)).astype(np.float64) / 2.0**53 < share
+
+
+def _ahead_kept(chunks: Chunks, ids: np.ndarray, rank: np.ndarray) -> np.ndarray | None:
+    """On a sample: per query, how many chunks ranked above its first hit are always indexed."""
+    if chunks.always is None:
+        return None
+    found = ids >= 0
+    kept = np.cumsum(found & chunks.always[np.where(found, ids, 0)], axis=1)
+    before = np.clip(rank - 2, 0, None)
+    ahead = np.take_along_axis(kept, before[:, None], axis=1)[:, 0] if kept.size else np.zeros(len(rank), np.int64)
+    return np.where(rank > 1, ahead, 0)
+
+
 def _scores(prepared: ProbeSet, chunks: Chunks, ids: np.ndarray, k_max: int) -> tuple[np.ndarray, np.ndarray]:
     """Rank of the first chunk overlapping each query's target (0: none in the top k_max), and precision@5."""
     if not len(chunks):
@@ -169,6 +239,16 @@ def probe_frame(
     k: int | Iterable[int] = DEFAULT_K,
 ) -> pd.DataFrame:
     """The per-query probe frame at one setting of an already prepared probe (see `probe`)."""
+    return probe_outcome(prepared, settings, searcher, k)[0]
+
+
+def probe_outcome(
+    prepared: ProbeSet,
+    settings: engine.ChunkSettings,
+    searcher: str | Searcher = "bm25",
+    k: int | Iterable[int] = DEFAULT_K,
+) -> tuple[pd.DataFrame, Outcome]:
+    """`probe_frame`, and the per-query outcome the sweep's intervals and verdict are computed from."""
     cutoffs = check_k(k)
     searcher = resolve_searcher(searcher)
     with paused_cycle_collection():
@@ -177,6 +257,7 @@ def probe_frame(
     depth = max(1, min(max(cutoffs[-1], PRECISION_AT), len(chunks)))
     ids = prepared.rankings(chunks, searcher, depth)
     rank, precision = _scores(prepared, chunks, ids, cutoffs[-1])
+    outcome = Outcome(rank, cutoffs[-1], _ahead_kept(chunks, ids, rank), prepared.sample)
     queries = prepared.queries
     columns: dict[str, Any] = {name: queries[name] for name in ("query", "path", "start_line", "end_line")}
     columns["rank"] = pd.arrays.IntegerArray(rank, rank == 0)  # 0 stands for "not found": NA
@@ -188,8 +269,9 @@ def probe_frame(
         "mask": prepared.mask,
         "chunks": len(chunks),
         "probe_reason": prepared.reason,  # why there are no queries (None when there are)
+        "sample": prepared.sample,  # the share of the other chunks indexed beside the targets (None: all)
     }
-    return _columns.build(columns, PROBE, attrs)
+    return _columns.build(columns, PROBE, attrs), outcome
 
 
 def probe_summary(frame: pd.DataFrame, k: int | Iterable[int] | None = None) -> pd.DataFrame:

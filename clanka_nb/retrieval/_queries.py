@@ -92,7 +92,7 @@ def _reason(files: int, parsed: int, declarations: int, dropped: Counter[str]) -
     )
 
 
-def scan(codebase: engine.Codebase) -> Scan:
+def scan(codebase: engine.Codebase, texts: dict[str, engine.PreparedText] | None = None) -> Scan:
     """The queries of every documented declaration, the doc comments dropped (with the reason), every doc
     comment's lines to mask, and why there is no query (if so).
 
@@ -102,7 +102,7 @@ def scan(codebase: engine.Codebase) -> Scan:
     """
     rows: dict[tuple[str, int], dict[str, Any]] = {}
     masks: Masks = {}
-    texts = declared_texts(codebase)
+    texts = declared_texts(codebase) if texts is None else texts
     declarations = 0
     for path, text in texts.items():
         if not text.declarations:
@@ -198,7 +198,7 @@ def dropped_queries(
 
 
 def check_queries(queries: pd.DataFrame, codebase: engine.Codebase) -> pd.DataFrame:
-    """User queries as a frame with the required columns and dtypes, every target inside its file."""
+    """User queries as a frame with the required columns (first) and dtypes, every target inside its file."""
     if not isinstance(queries, pd.DataFrame):
         msg = f"queries must be a DataFrame with columns {', '.join(REQUIRED)}, got {type(queries).__name__}"
         raise TypeError(msg)
@@ -209,8 +209,9 @@ def check_queries(queries: pd.DataFrame, codebase: engine.Codebase) -> pd.DataFr
             "(the target lines, 1-based inclusive), e.g. probe_queries(codebase)"
         )
         raise KeyError(msg)
-    frame = queries[list(REQUIRED)].reset_index(drop=True)
-    if frame.isna().any(axis=None):
+    # The other columns (name, commit, source, ...) are kept for whoever reads the probe's queries.
+    frame = queries[[*REQUIRED, *(name for name in queries.columns if name not in REQUIRED)]].reset_index(drop=True)
+    if frame[list(REQUIRED)].isna().any(axis=None):
         msg = "queries has missing values in query, path, start_line or end_line; drop those rows first"
         raise ValueError(msg)
     frame = frame.astype({"query": _columns.STRING, "path": _columns.STRING,

@@ -48,7 +48,7 @@ _DIRECTIVE = re.compile(
 )
 _PUNCTUATION_ROW = re.compile(r"^[^\w\s]{3,}$")  # a comment line of only punctuation, e.g. `// --------`
 _PUNCTUATION_RUN = re.compile(r"([^\w\s.])\1{2,}")  # `////`, `===`, `***` inside the text
-_MARKERS = re.compile(r"/\*|\*/|<!--|-->|(?:^|\s)//")
+_MARKERS = re.compile(r"/\*|\*/|<!--|(?:^|\s)//")  # not `-->`: prose draws arrows with it
 _CODE_CHARACTER = re.compile(r"[(){}\[\];=<>]")
 _CODE_KEYWORD = re.compile(
     r"^(?:const|let|var|function|class|import|export|return|type|interface|enum|def|async|await|from|if|for|while"
@@ -60,6 +60,13 @@ _SPACE = re.compile(r"\s+")
 # A sentence ends at . ! or ? followed by a space and a word that does not start in lower case,
 # unless the dot closes an initial ("A. Author") or a common abbreviation.
 _SENTENCE_END = re.compile(r"(?<!\b\w)(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)[.!?](?=\s+(?![a-z]))")
+# Code that need not parse (a fragment, a regex literal the grammar reads otherwise): a text ending like a
+# statement or a block, or starting as a declaration or an import does. Without a grammar to parse with,
+# also an arrow or any leading keyword (with one, prose such as "return the ID of this chunk" is kept).
+_CODE_ENDING = re.compile(
+    r"[;{}]\s*$|\(\);|^\s*(?:(?:const|let|var)\s+[\w${\[][^=]*=|import\s+[\w$*{\"']|export\s+(?:default|const|let|var"
+    r"|function|class|type|interface|enum)\b)"
+)
 _CODE_LIKE = re.compile(r"[;{}]\s*$|=>|\(\);|^\s*(?:const|let|var|import|return)\s")
 
 
@@ -136,7 +143,7 @@ def judge(lines: Sequence[str], kind: str, grammar: str | None = None) -> Judged
     shown = text or _SPACE.sub(" ", " ".join(content)).strip()[:200]
     if len(prose) < len(content) and not any(prose):
         return Judged(shown, "directive")
-    if _CODE_LIKE.search(text) or reads_as_code(prose, grammar):
+    if _CODE_ENDING.search(text) or (grammar is None and _CODE_LIKE.search(text)) or reads_as_code(prose, grammar):
         return Judged(shown, "code")
     first = next((line for line in prose if line), "")
     letters = sum(character.isalpha() for character in text)

@@ -13,8 +13,8 @@ from ..engine.progress import ProgressBar
 from ..engine.settings import GRID, SWEEP, Settings, SweepSettings, chunk_grid
 from ..engine.source import frame_settings
 from ..frames.source import Source, open_source
-from ..retrieval import Embed, Searcher, resolve_searcher, searcher_for
-from .table import TOKEN_COUNTER_INSTEAD, ProbeScorer, Tokenizer, check_counters, sweep_table
+from ..retrieval import Embed, ProbeScorer, Searcher, check_sample, resolve_searcher, searcher_for
+from .table import TOKEN_COUNTER_INSTEAD, Tokenizer, check_counters, sweep_table
 
 
 @SWEEP
@@ -24,9 +24,11 @@ def sweep(
     token_counter: object = None,
     token_limit: int | None = None,
     probe: bool = False,
+    queries: pd.DataFrame | None = None,
     searcher: str | Searcher = "bm25",
     k: int | Iterable[int] = (1, 5, 10),
     embed: Embed | None = None,
+    sample: float | None = None,
     progress: ProgressBar = None,
     tokenizer: Tokenizer | None = None,
     **settings: Unpack[SweepSettings],
@@ -47,15 +49,30 @@ def sweep(
     `clanka_nb.retrieval.probe`): queries, recall@<k> for each cut-off in `k`, mrr and precision, scored
     with `searcher` over the same parsed codebase (queries are extracted once for all rows).
     Queries come from doc comments in every language extended mode knows, also in "clanka" mode
-    (whose line windows are then what is scored). With no query the probe columns are NA, a
-    `NoProbeQueriesWarning` says why, and so does `attrs["probe_reason"]`.
+    (whose line windows are then what is scored), and, when the source's root is the top of a git
+    clone, from its commit messages (`history_queries`); `attrs["query_sources"]` counts the queries
+    of each source and `attrs["probe_note"]` says it in words. Or pass `queries=`, a frame with
+    query, path, start_line, end_line (`probe_queries`, `history_queries`, both concatenated, or
+    your own). With no query the probe columns are NA, a `NoProbeQueriesWarning` says why, and so
+    does `attrs["probe_reason"]`.
     `token_counter=` (a callable, a tiktoken encoding, a `tokenizers.Tokenizer` or "cl100k_base")
     counts the tokens of each chunk's embedding input, and `token_limit=` adds `over_limit`, the
     share of chunks over that many tokens. (`tokenizer=`, a count of each chunk's content alone, is
     deprecated: pass `token_counter=`.)
     A chunk frame as the source gives its own chunk settings where none is passed (one row).
     `embed=` (an embedder) scores with vector search over an index of each setting instead;
-    inputs shared between settings are embedded once, and `attrs["embedded"]` says how many were.
+    inputs shared between settings are embedded once (and kept in the vector cache on disk, so a
+    rerun in a new process embeds nothing), and `attrs["embedded"]` says how many were.
+    Each probed row also has a 95% interval for every recall@<k> and for mrr (`recall@5_low`,
+    `recall@5_high`, `mrr_low`, `mrr_high`: a bootstrap over the queries, seeded), and
+    `attrs["verdict"]` says what the queries can tell: the best setting by MRR, the settings a
+    paired test over the same queries cannot tell from it, or that the queries cannot separate the
+    settings and about how many would (`str`: `attrs["verdict"]["message"]`; see docs/tuning-verdict.md).
+    A `FlatRecallWarning` says when every recall@k is the same at all settings.
+    `sample=` (a share such as 0.2) indexes, at each setting, every chunk holding a query's target and
+    that share of the other chunks (the same ones in every run): embedding costs about that share,
+    recall and mrr become estimates for the whole codebase, and their intervals widen by what the
+    sample costs in certainty.
     """
     values = SWEEP.values(settings)
     if isinstance(source, pd.DataFrame):  # a frame's own chunk settings are the grid where none is given
@@ -69,10 +86,18 @@ def sweep(
     if embed is not None and not probe:
         msg = "embed= is the probe's embedder: pass probe=True with it"
         raise ValueError(msg)
+    if queries is not None and not probe:
+        msg = "queries= are the probe's queries: pass probe=True with them"
+        raise ValueError(msg)
+    if sample is not None and not probe:
+        msg = "sample= is the share of chunks the probe indexes: pass probe=True with it"
+        raise ValueError(msg)
+    sample = check_sample(sample)
     engine_searcher = resolve_searcher(searcher_for(searcher, embed)) if probe else None
     started = time.perf_counter()
     codebase = open_source(source, opening, progress=progress).codebase
-    scorer = None if engine_searcher is None else ProbeScorer(codebase, engine_searcher, k, embed is not None)
+    scorer = None if engine_searcher is None else \
+        ProbeScorer(codebase, engine_searcher, k, embed is not None, queries, sample)
     return sweep_table(
         codebase, chunk_settings, tokenizer=tokenizer, counter=counter, limit=limit, progress=progress,
         started=started, scorer=scorer,

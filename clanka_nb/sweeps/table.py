@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numbers
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -21,7 +21,7 @@ from ..frames import columns as _columns
 from ..frames.cycles import paused_cycle_collection
 from ..frames.lines import span_positions
 from ..frames.stats import CodebaseStats, ast_files, chunkings_reusing, summary
-from ..retrieval import ProbeSet, Searcher, probe_columns
+from ..retrieval import ProbeScorer
 
 Tokenizer = Callable[[str], int]
 # What `sweep(tokenizer=...)`'s deprecation (frames' and Dask's) says to pass instead.
@@ -68,25 +68,6 @@ def _row(
     row = stats.row(settings, starts, ends, ast_files(walked), tokens)
     row["seconds"] = time.perf_counter() - started
     return row
-
-
-class ProbeScorer:
-    """The probe's columns for each row of a sweep: queries extracted once, one searcher re-indexed per setting."""
-
-    integer_columns = frozenset({"queries"})  # the added columns that are counts (the others are ratios)
-
-    def __init__(self, codebase: engine.Codebase, searcher: Searcher, k: int | Iterable[int], embedded: bool) -> None:
-        self.probe_set = ProbeSet(codebase)
-        self.searcher, self.k, self.embedded = searcher, k, embedded
-
-    def columns(self, settings: engine.ChunkSettings) -> dict[str, Any]:
-        return probe_columns(self.probe_set, settings, self.searcher, self.k)
-
-    def attrs(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"probe_reason": self.probe_set.reason}  # why there are no queries (None when some)
-        if self.embedded:
-            out.update(embedded=self.searcher.embedded, indexed=self.searcher.indexed)  # type: ignore[attr-defined]
-        return out
 
 
 def check_counters(

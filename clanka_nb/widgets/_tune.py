@@ -17,7 +17,7 @@ from ..engine.settings import CHUNKING, SOURCE, ChunkingSettings, SourceSettings
 from ..engine.token_counts import token_counter as resolve_counter
 from ..frames.cycles import paused_cycle_collection
 from ..frames.source import open_source
-from ..retrieval import BM25Searcher, NoProbeQueriesWarning, ProbeSet, probe_columns
+from ..retrieval import BM25Searcher, NoProbeQueriesWarning, ProbeSet, check_queries, probe_columns
 from ._browser import settings_text
 from ._charts import render_histogram
 from ._preview import Preview, PreviewPane
@@ -129,6 +129,7 @@ class Tuner(widgets.VBox):
         *,
         path: str | None = None,
         probe: bool = False,
+        queries: pd.DataFrame | None = None,
         token_counter: object = None,
         **settings: Unpack[ChunkingSettings],
     ) -> None:
@@ -138,6 +139,7 @@ class Tuner(widgets.VBox):
             path = pickable(codebase, path, files)
         self.token_counter = None if token_counter is None else resolve_counter(token_counter)
         self._probe_set: ProbeSet | None = None
+        self._queries = queries  # the probe's queries (None: its defaults), checked when it first runs
         self._searcher = BM25Searcher()
         self.codebase = codebase
         self.texts = Texts(codebase=codebase, languages=codebase.languages)
@@ -307,7 +309,8 @@ class Tuner(widgets.VBox):
                 with warnings.catch_warnings():
                     # The panel shows the reason in place of the search rows instead.
                     warnings.simplefilter("ignore", NoProbeQueriesWarning)
-                    self._probe_set = ProbeSet(self.codebase)  # queries extracted once for the panel's life
+                    # Queries extracted (or checked) once for the panel's life.
+                    self._probe_set = ProbeSet(self.codebase, self._queries)
             self.stats.update(probe_columns(self._probe_set, settings, self._searcher))
             self.stats["probe_reason"] = self._probe_set.reason
         # The numbers first (what a move is for): the browser shows them before the drawing that follows.
@@ -360,13 +363,15 @@ def tune(
     path: str | None = None,
     *,
     probe: bool = False,
+    queries: pd.DataFrame | None = None,
     token_counter: object = None,
     **settings: Unpack[SourceSettings],
 ) -> Tuner:
     """Open the tuning panel on `source` (a folder, one file, an `engine.Codebase`, a chunk frame; the sample
     when None).
 
-    `path` picks the file to preview; `probe=True` starts with the retrieval probe on;
+    `path` picks the file to preview; `probe=True` starts with the retrieval probe on, scoring
+    `queries=` when given (as in `sweep`: `probe_queries`, `history_queries` or your own frame);
     `token_counter=` ("cl100k_base", a tiktoken encoding, a callable...) counts real tokens of the
     embedding inputs instead of the chars/4 estimate. The chunk settings are where the sliders start
     (a chunk frame's own where none is given).
@@ -374,4 +379,6 @@ def tune(
     given = SOURCE.read(settings, warn=False)  # Tuner warns
     check_early(source, path)
     codebase, opened = open_source(source, given, progress=False)
-    return Tuner(codebase, path=path, probe=probe, token_counter=token_counter, **opened.chunking())
+    if queries is not None:
+        check_queries(queries, codebase)  # a wrong frame is an error now, not when the checkbox is ticked
+    return Tuner(codebase, path=path, probe=probe, queries=queries, token_counter=token_counter, **opened.chunking())

@@ -32,6 +32,22 @@ def test_cache_needs_an_action(capsys) -> None:
     assert "invalid choice: 'drop'" in capsys.readouterr().err
 
 
+def test_cache_info_and_clear_cover_the_vector_cache(capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    np = pytest.importorskip("numpy")
+    from clanka_nb.index import VectorCache
+    from clanka_nb.index._vectors import default_path
+
+    monkeypatch.setenv("CLANKA_NB_CACHE_DIR", str(tmp_path / "cache"))
+    VectorCache(default_path()).put("test/model", [(f"{i:064x}", np.ones(4, dtype=np.float32).tobytes())
+                                                   for i in range(3)])
+    assert main(["cache", "info"]) == 0
+    info = capsys.readouterr().out
+    assert f"vectors path: {tmp_path / 'cache' / 'vector-cache.sqlite3'}" in info and "vectors: 3," in info
+    assert main(["cache", "clear"]) == 0
+    assert "removed 3 vectors" in capsys.readouterr().out
+    assert len(VectorCache(default_path())) == 0
+
+
 def test_clear_with_a_folder_where_the_cache_file_should_be_fails_and_says_so(
     capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

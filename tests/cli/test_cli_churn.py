@@ -51,3 +51,21 @@ def test_churn_of_a_folder_that_is_no_repository_is_one_line(capsys, tmp_path: P
     assert main(["churn", str(tmp_path), "-q"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "is not a git repository" in err
+
+
+def test_churn_revs_that_look_like_an_option_are_refused_in_one_line(capsys, repo: Path, tmp_path: Path) -> None:
+    target = tmp_path / "precious.txt"
+    target.write_text("keep\n")
+    assert main(["churn", str(repo), f"--revs=--output={target}", "-q"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "never starts with '-'" in err and target.read_text() == "keep\n"
+
+
+def test_churn_notes_submodules_it_does_not_count(capsys, repo: Path) -> None:
+    pointer = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True,
+                             check=True).stdout.strip()  # fmt: skip
+    _git(repo, "update-index", "--add", "--cacheinfo", f"160000,{pointer},lib")
+    _git(repo, "commit", "-q", "-m", "submodule")
+    assert main(["churn", str(repo), "--revs", "HEAD~1..HEAD"]) == 0
+    err = capsys.readouterr().err
+    assert "note: 1 submodule ('lib') not counted" in err

@@ -198,6 +198,11 @@ def test_reads_as_code_both_ways(lines, grammar, is_code):
         (["// see /* the note */ below here"], "line", "markers"),
         (["// Global cache of parsed files, by path."], "line", None),  # prose, not an eslint `global` list
         (["// region of the screen that is redrawn"], "line", None),  # prose, not a `#region` marker
+        (["// return the ID of this chunk as Hex"], "line", None),  # prose that starts with a keyword
+        (["// Simply put, this is like (x: T): T => x."], "line", None),  # prose with an arrow in it
+        (["// maps the keys one by one --> the values in order"], "line", None),  # an arrow, not `-->` of HTML
+        (["// const email = /^[a-z/]+$/i; // from https://example.org/#re"], "line", "code"),
+        (["// export function draft(x) {"], "line", "code"),  # a fragment that cannot parse
     ],
 )
 def test_judge_names_the_reason(lines, kind, reason):

@@ -1,0 +1,171 @@
+"""HTTP for embedding servers: one deadline per request (connect to last byte) and bodies read up to a cap."""
+
+from __future__ import annotations
+
+import math
+import time
+import urllib.request
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+import httpcore
+import httpx
+
+_PIECE = 64 * 1024  # written and read at most this much at a time, so the deadline is checked often
+
+
+class TooLarge(Exception):
+    """The answer's body went past the cap; carries how much had been read."""
+
+    def __init__(self, size: int, cap: int) -> None:
+        super().__init__(f"{size:,} bytes read, over the cap of {cap:,}")
+        self.size, self.cap = size, cap
+
+
+class Unreadable(Exception):
+    """The answer came in a content encoding that was not asked for."""
+
+
+class DeadlineBackend(httpcore.NetworkBackend):
+    """httpcore's socket backend with every connect, read and write cut to the time left before `at`.
+
+    httpx's `timeout` bounds each socket operation, so a server sending one byte per second keeps a request
+    alive forever. Here each operation gets min(its own timeout, time left), checked before every piece:
+    no thread and no signal, and the headers are bounded as well as the body.
+    """
+
+    def __init__(self, inner: httpcore.NetworkBackend) -> None:
+        self._inner = inner
+        self.at = math.inf
+        self.limit: float | None = None
+
+    def left(self, timeout: float | None, error: type[Exception]) -> float | None:
+        remaining = self.at - time.monotonic()
+        if remaining <= 0:
+            raise error(f"the request took longer than timeout={self.limit:g} s")
+        return remaining if timeout is None else min(timeout, remaining)
+
+    def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
+                    socket_options: Any = None) -> httpcore.NetworkStream:
+        stream = self._inner.connect_tcp(host, port, timeout=self.left(timeout, httpcore.ConnectTimeout),
+                                         local_address=local_address, socket_options=socket_options)
+        return _DeadlineStream(stream, self)
+
+    def connect_unix_socket(self, path: str, timeout: float | None = None,
+                            socket_options: Any = None) -> httpcore.NetworkStream:
+        stream = self._inner.connect_unix_socket(path, timeout=self.left(timeout, httpcore.ConnectTimeout),
+                                                 socket_options=socket_options)
+        return _DeadlineStream(stream, self)
+
+    def sleep(self, seconds: float) -> None:
+        self._inner.sleep(seconds)
+
+
+class _DeadlineStream(httpcore.NetworkStream):
+    def __init__(self, inner: httpcore.NetworkStream, clock: DeadlineBackend) -> None:
+        self._inner = inner
+        self._clock = clock
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return self._inner.read(min(max_bytes, _PIECE), self._clock.left(timeout, httpcore.ReadTimeout))
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        view = memoryview(buffer)
+        for start in range(0, len(view), _PIECE):
+            self._inner.write(bytes(view[start : start + _PIECE]), self._clock.left(timeout, httpcore.WriteTimeout))
+
+    def close(self) -> None:
+        self._inner.close()
+
+    def start_tls(self, ssl_context: Any, server_hostname: str | None = None,
+                  timeout: float | None = None) -> httpcore.NetworkStream:
+        stream = self._inner.start_tls(ssl_context, server_hostname, self._clock.left(timeout, httpcore.ConnectTimeout))
+        return _DeadlineStream(stream, self._clock)
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._inner.get_extra_info(info)
+
+
+def _proxy_for(url: httpx.URL) -> str | None:
+    """The proxy the environment names for this URL (HTTP(S)_PROXY, ALL_PROXY, NO_PROXY), as httpx would use."""
+    proxies = urllib.request.getproxies()
+    if not proxies or urllib.request.proxy_bypass(url.host):
+        return None
+    return proxies.get(url.scheme) or proxies.get("all")
+
+
+@dataclass
+class Answer:
+    status: int
+    headers: httpx.Headers
+    body: bytes
+
+
+class Session:
+    """An httpx client for one server whose requests each finish within `timeout` seconds, or fail."""
+
+    def __init__(self, url: httpx.URL, timeout: float | None) -> None:
+        transport = httpx.HTTPTransport(proxy=_proxy_for(url), retries=0)
+        # httpcore takes any NetworkBackend; httpx builds its pool without exposing that parameter, so the
+        # pool's backend is wrapped in place (checked, so an httpx that moves it fails loudly here).
+        pool = getattr(transport, "_pool", None)
+        inner = getattr(pool, "_network_backend", None)
+        if not isinstance(inner, httpcore.NetworkBackend):
+            msg = f"httpx {httpx.__version__} keeps its connection pool elsewhere; clanka-nb needs httpx>=0.27,<1"
+            raise RuntimeError(msg)
+        self._backend = DeadlineBackend(inner)
+        pool._network_backend = self._backend  # type: ignore[union-attr]
+        # trust_env=False: the proxy is chosen above, on this transport; nothing else from the environment applies.
+        self._client = httpx.Client(transport=transport, timeout=timeout, trust_env=False, follow_redirects=False)
+        self.timeout = timeout
+
+    def post(self, url: httpx.URL, content: bytes, headers: dict[str, str], auth: tuple[str, str] | None,
+             cap: int, error_cap: int) -> Answer:
+        """POST and read the answer: a 200's body up to `cap` (else TooLarge), any other's first `error_cap` bytes."""
+        self._backend.limit = self.timeout
+        self._backend.at = math.inf if self.timeout is None else time.monotonic() + self.timeout
+        try:
+            with self._client.stream("POST", url, content=content, headers=headers, auth=auth) as response:
+                if response.status_code == 200:
+                    return Answer(200, response.headers, _read(response, cap, truncate=False))
+                return Answer(response.status_code, response.headers, _read(response, error_cap, truncate=True))
+        finally:
+            self._backend.at = math.inf
+
+    def close(self) -> None:
+        self._client.close()
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _read(response: httpx.Response, cap: int, *, truncate: bool) -> bytes:
+    """The body, decompressed (gzip only, as asked), never holding more than `cap` bytes of it."""
+    encoding = response.headers.get("Content-Encoding", "identity").strip().lower()
+    if encoding in ("", "identity"):
+        inflater = None
+    elif encoding in ("gzip", "x-gzip"):
+        inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    else:
+        raise Unreadable(f"Content-Encoding {encoding!r}, which was not asked for")
+    declared = response.headers.get("Content-Length", "")
+    if not truncate and inflater is None and declared.isdigit() and int(declared) > cap:
+        raise TooLarge(int(declared), cap)
+    body = bytearray()
+    try:
+        for raw in response.iter_raw(_PIECE):
+            # max_length keeps a small compressed piece from inflating past the cap in one call.
+            piece = raw if inflater is None else inflater.decompress(raw, cap - len(body) + 1)
+            body += piece
+            over = len(body) > cap or (inflater is not None and bool(inflater.unconsumed_tail))
+            if over:
+                if truncate:
+                    return bytes(body[:cap])
+                raise TooLarge(len(body), cap)
+    except zlib.error as error:
+        raise Unreadable(f"gzip that does not inflate ({error})") from None
+    return bytes(body)

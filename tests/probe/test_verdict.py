@@ -1,0 +1,183 @@
+"""Honest statistics of a probed sweep: intervals per row, a verdict from paired tests, flat recall warned."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import numpy as np
+import pytest
+
+import clanka_nb as cn
+from clanka_nb import engine
+from clanka_nb.retrieval import FlatRecallWarning, ProbeSet
+from clanka_nb.retrieval._verdict import Bootstrap, Outcome, decide, row_intervals
+from tests.probe.conftest import hashed_embed
+
+SETTINGS = [{"chunk_size": 30, "chunk_overlap": 0, "chunk_max_characters": None},
+            {"chunk_size": 40, "chunk_overlap": 0, "chunk_max_characters": None}]  # fmt: skip
+
+
+def _ranks(seed: int, queries: int) -> np.ndarray:
+    """Ranks 1..10 or 0 (a miss), as a middling search gives them."""
+    return np.random.default_rng(seed).choice(np.arange(0, 11), size=queries)
+
+
+def test_two_settings_closer_than_the_noise_are_not_distinguishable():
+    a = _ranks(1, 40)
+    b = a.copy()
+    b[:2] = np.where(b[:2] == 1, 2, 1)  # two queries of 40 move by one place: far below the noise
+    verdict = decide([Outcome(a, 10), Outcome(b, 10)], SETTINGS, [100, 100])
+    assert not verdict.separable and verdict.tied == (1 - verdict.best,) and verdict.worse == ()
+    assert verdict.message.startswith("these 40 queries cannot separate the settings")
+    assert verdict.queries_needed is not None and verdict.queries_needed > 40
+    assert f"about {verdict.queries_needed:,} queries would" in verdict.message
+
+
+def test_a_clearly_better_setting_is_named_best():
+    good = np.ones(40, dtype=np.int64)
+    good[::8] = 3
+    bad = _ranks(2, 40)
+    verdict = decide([Outcome(bad, 10), Outcome(good, 10)], SETTINGS, [100, 100])
+    assert verdict.best == 1 and verdict.separable and verdict.worse == (0,) and verdict.tied == ()
+    assert verdict.message.startswith("best: chunk_size=40, chunk_overlap=0 (MRR")
+    assert verdict.queries_needed is None
+
+
+def test_settings_every_query_scores_alike_need_other_queries_not_more():
+    same = _ranks(3, 30)
+    verdict = decide([Outcome(same, 10), Outcome(same.copy(), 10)], SETTINGS, [120, 100])
+    assert verdict.best == 1  # equal scores: the fewer chunks
+    assert not verdict.separable and verdict.queries_needed is None
+    assert "more queries like these would not either" in verdict.message
+
+
+def test_the_needed_number_of_queries_is_enough_when_there_are_that_many():
+    """Queries drawn from the same search behaviour as the estimate: at about N queries the settings separate."""
+    rng = np.random.default_rng(7)
+    base = rng.choice(np.arange(0, 11), size=6000)
+    tilt = np.r_[0.05, 0.16, 0.16, [0.63 / 8] * 8]
+    # 40% of the queries get another rank, a little more often a good one: a small gain, noisy both ways.
+    better = np.where(rng.random(6000) < 0.4, rng.choice(np.arange(0, 11), size=6000, p=tilt / tilt.sum()), base)
+    first = decide([Outcome(base[:50], 10), Outcome(better[:50], 10)], SETTINGS, [1, 1])
+    assert not first.separable and first.queries_needed is not None and 50 < first.queries_needed <= 2000
+    n = first.queries_needed
+    separated = [decide([Outcome(base[i : i + n], 10), Outcome(better[i : i + n], 10)], SETTINGS, [1, 1]).separable
+                 for i in range(50, 6000 - n + 1, n)]  # fmt: skip
+    assert len(separated) >= 2 and sum(separated) >= len(separated) / 2
+
+
+def test_intervals_are_seeded_hold_the_estimate_and_narrow_with_more_queries():
+    small, large = Outcome(_ranks(4, 30), 10), Outcome(_ranks(4, 600), 10)
+    metrics = ["recall@5", "mrr"]
+    once = row_intervals(small, metrics, Bootstrap(30), stream=0)
+    assert once == row_intervals(small, metrics, Bootstrap(30), stream=0)
+    wide = row_intervals(large, metrics, Bootstrap(600), stream=0)
+    for metric in metrics:
+        assert 0 <= once[f"{metric}_low"] <= once[metric] <= once[f"{metric}_high"] <= 1
+        assert wide[f"{metric}_high"] - wide[f"{metric}_low"] < once[f"{metric}_high"] - once[f"{metric}_low"]
+
+
+def test_a_sample_widens_the_interval_by_what_it_costs():
+    sampled_rank = _ranks(5, 200)
+    kept = np.zeros(200, dtype=np.int64)
+    # The whole codebase giving exactly the sample's estimate: rank 1 + (sampled distractors above) / share.
+    full_rank = np.where(sampled_rank > 0, 1 + (sampled_rank - 1) * 2, 0)
+    sampled = row_intervals(Outcome(sampled_rank, 30, kept, 0.5), ["mrr"], Bootstrap(200), stream=0)
+    full = row_intervals(Outcome(full_rank, 30), ["mrr"], Bootstrap(200), stream=0)
+    assert sampled["mrr"] == pytest.approx(full["mrr"])
+    assert sampled["mrr_high"] - sampled["mrr_low"] > full["mrr_high"] - full["mrr_low"]
+
+
+def test_a_probed_sweep_has_intervals_and_a_verdict_in_attrs():
+    table = cn.sweep(chunk_size=[10, 30, 60], probe=True, progress=False)
+    for metric in ("recall@1", "recall@5", "recall@10", "mrr"):
+        assert (table[f"{metric}_low"] <= table[metric]).all() and (table[metric] <= table[f"{metric}_high"]).all()
+    verdict = table.attrs["verdict"]
+    assert verdict["queries"] == table["queries"].iloc[0] > 0 and verdict["metric"] == "mrr"
+    assert table["mrr"].iloc[verdict["best"]] == table["mrr"].max()
+    assert sorted([verdict["best"], *verdict["tied"], *verdict["worse"]]) == [0, 1, 2]
+    json.dumps(table.attrs["verdict"])  # plain values: the table saves to Parquet with its attrs
+
+
+def test_without_the_probe_there_is_no_verdict_and_sample_needs_the_probe():
+    assert "verdict" not in cn.sweep(chunk_size=[10, 30], progress=False).attrs
+    with pytest.raises(ValueError, match="pass probe=True"):
+        cn.sweep(chunk_size=[10], sample=0.5, progress=False)
+    for bad in (0, 1.5, -0.1, "half", True):
+        with pytest.raises(ValueError, match=r"a number in \(0, 1\]"):
+            cn.sweep(chunk_size=[10], probe=True, sample=bad, progress=False)
+
+
+def test_recall_flat_across_settings_is_warned(tmp_path):
+    # Every declaration is shorter than the smallest chunk_size: all settings cut the same chunks.
+    for number in range(6):
+        (tmp_path / f"m{number}.ts").write_text(
+            f"/** Parse the {number} header fields of a request. */\nexport function parse{number}(x: string) {{\n"
+            f"  return x.split(':')[{number}];\n}}\n"
+        )
+    with pytest.warns(FlatRecallWarning, match="recall is the same at all 2 settings"):
+        table = cn.sweep(tmp_path, chunk_size=[10, 30], probe=True, progress=False)
+    assert table.attrs["verdict"]["separable"] is False
+
+
+def test_a_sample_keeps_every_target_and_a_share_of_the_rest_the_same_each_time():
+    codebase = engine.Codebase(cn.sample_codebase())
+    settings = engine.ChunkSettings.build(10, 0, None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        whole = ProbeSet(codebase).chunks(settings)
+        sampled = ProbeSet(codebase, sample=0.3).chunks(settings)
+        again = ProbeSet(codebase, sample=0.3).chunks(settings)
+    assert [(c.path, c.start_line) for c in sampled.items] == [(c.path, c.start_line) for c in again.items]
+    assert sampled.always is not None
+    targets = ProbeSet(codebase, sample=0.3)
+    held = {(c.path, c.start_line) for c, always in zip(sampled.items, sampled.always, strict=True) if always}
+    for path, start, end in zip(targets.queries["path"], targets.queries["start_line"], targets.queries["end_line"],
+                                strict=True):  # fmt: skip
+        overlapping = {(c.path, c.start_line) for c in whole.items
+                       if c.path == path and c.start_line <= end and c.end_line >= start}  # fmt: skip
+        assert overlapping <= held
+    others = len(whole) - int(sampled.always.sum())
+    assert 0.15 * others < len(sampled) - int(sampled.always.sum()) < 0.45 * others
+
+
+@pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.FlatRecallWarning")  # 4 queries, 2 settings
+def test_an_embedding_sweep_on_a_sample_embeds_less(tmp_path, monkeypatch):
+    monkeypatch.setenv("CLANKA_NB_CACHE", "off")
+    pytest.importorskip("sqlite_vec")
+
+    class Counting:
+        def __init__(self, name: str) -> None:
+            self.model_id = f"test/{name}"  # its own vectors: the other sweep's are not found in the cache
+            self.count = 0
+
+        def __call__(self, texts):
+            self.count += len(texts)
+            return hashed_embed(texts)
+
+    for number in range(4):
+        (tmp_path / f"documented{number}.ts").write_text(
+            f"/** Merge the {number} retry policies of a client into one. */\n"
+            f"export function merge{number}(a: number[], b: number[]) {{\n  return a.concat(b);\n}}\n"
+        )
+    for number in range(60):  # undocumented code: distractors only
+        (tmp_path / f"other{number}.ts").write_text(
+            f"export function other{number}(x: number) {{\n  return x * {number};\n}}\n"
+        )
+    whole, part = Counting("whole"), Counting("part")
+    full = cn.sweep(tmp_path, chunk_size=[10, 30], probe=True, embed=whole, progress=False)
+    sampled = cn.sweep(tmp_path, chunk_size=[10, 30], probe=True, embed=part, sample=0.25, progress=False)
+    assert 0 < part.count < 0.5 * whole.count
+    assert sampled.attrs["sample"] == 0.25 and full.attrs["sample"] is None
+    width = (sampled["mrr_high"] - sampled["mrr_low"]).mean()
+    assert width > 0
+
+
+def test_the_cli_prints_the_verdict_and_mrrs_interval(capsys):
+    from clanka_nb.cli import main
+
+    assert main(["sweep", str(cn.sample_codebase()), "--probe", "--chunk-size", "10,60"]) == 0
+    captured = capsys.readouterr()
+    assert "mrr_low" in captured.out.splitlines()[0] and "recall@5_low" not in captured.out
+    assert captured.err.splitlines()[-1].startswith("clanka-nb: note: verdict: best: ")
