@@ -1,22 +1,32 @@
-"""Engine speed as ratios measured in one process: chunking against the read + parse floor.
+"""Engine speed as ratios measured in one process, against the bare floor: read + one parse per file.
 
-Usage: python benchmarks/bench_engine.py [FOLDER] [--fetch] [--repeat N]
+Usage: python benchmarks/bench_engine.py FOLDER [--rounds N]
 
-FOLDER defaults to the npm package of three.js in benchmarks/.data (fetched with `npm pack`
-when --fetch is given). The floor reads the files and parses them as UTF-8 with the language
-pack's grammars, as the engine did before it parsed as the reference does (UTF-16, the
-reference's grammar versions); that parse is timed too, to show what fidelity costs.
-Targets from the engine issue:
-  chunk_codebase, 1 worker        <= 1.25x read + parse of the same files (the floor)
-                                  <= 1.10x read + parse the way it parses (UTF-16, reference grammars)
-  chunk_codebase, 2 workers       <= 0.75x of 1 worker
-  Codebase.chunks, new settings   <= 0.15x read + parse
+FOLDER is a codebase on disk; the script never downloads. The issue's corpus is three.js, rxjs and
+@types/node side by side (1,365 files, 14.7 MB):
+
+    mkdir corpus && cd corpus && npm pack three@0.170.0 rxjs@7.8.2 @types/node@22.10.0
+    for f in *.tgz; do mkdir "${f%.tgz}" && tar xzf "$f" -C "${f%.tgz}" && rm "$f"; done
+
+The bare floor reads each listed file, decodes it, and parses the ones the engine parses (a JS/TS
+grammar, not empty, not minified) once, as read, with one reused tree-sitter parser per grammar (the
+language pack's, as the peers in bench_peers.py use): the physical limit of any tree-sitter chunker, the
+same floor for every entry. Parsing as the engine must (UTF-16, the reference's grammar versions) is a
+second, labelled line. The parse cache stays off (bench_cache.py measures it).
+
+Each round runs every entry once, in an order that turns by one each round, so a busy spell on a
+shared machine hits all of them alike; each ratio is taken within a round, and the median over the
+rounds is printed with its spread. Targets (issue 29):
+  chunk_codebase, 1 worker   / bare floor       <= 1.10x
+  chunk_codebase, 2 workers  / 1 worker         <= 0.65x
+  Codebase.chunks at new settings / bare floor  <= 0.15x
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import tarfile
 import time
@@ -28,14 +38,15 @@ from clanka_nb.engine._declarations import GRAMMARS, parse_like_reference, parse
 from clanka_nb.engine._files import extension
 
 # These figures measure parsing: the persistent parse cache stays off (bench_cache.py measures it).
-os.environ.setdefault("CLANKA_NB_CACHE", "off")
+os.environ["CLANKA_NB_CACHE"] = "off"
 
+# Where bench_widgets.py and bench_latency.py keep the packages they fetch on request (this script does not).
 DATA = Path(__file__).parent / ".data"
 PACKAGES = {"three": "three@0.170.0", "rxjs": "rxjs@7.8.1", "effect": "effect@3.10.0"}
 
 
 def fetch(name: str) -> Path:
-    """Download an npm package tarball with `npm pack` (a registry the machine reaches) and unpack it."""
+    """Download an npm package tarball with `npm pack` and unpack it (for the benchmarks that offer --fetch)."""
     spec = PACKAGES[name]
     target = DATA / spec.lstrip("@").replace("/", "-").replace("@", "-")
     if not target.is_dir():
@@ -49,100 +60,84 @@ def fetch(name: str) -> Path:
     return next(p for p in target.iterdir() if p.is_dir())
 
 
-def best_of(repeat: int, run: Callable[[], object]) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
-def best_of_interleaved(repeat: int, runs: dict[str, Callable[[], object]]) -> dict[str, float]:
-    """Best time of each run, taking turns, so a busy spell on a shared machine hits all of them alike."""
-    times: dict[str, list[float]] = {name: [] for name in runs}
-    for _ in range(repeat):
-        for name, run in runs.items():
-            start = time.perf_counter()
-            run()
-            times[name].append(time.perf_counter() - start)
-    return {name: min(values) for name, values in times.items()}
-
-
-def floor(root: Path, files: list[str], like_reference: bool = False) -> None:
-    """Read and decode every listed file, and parse the ones the engine parses.
-
-    As UTF-8 with the language pack (the floor), or `like_reference`: as the engine parses now.
-    """
+def floor(root: Path, files: list[str]) -> None:
+    """The bare floor: read and decode every listed file, parse the ones the engine parses, once, as read."""
     for rel in files:
-        content = (root / rel).read_bytes().decode("utf-8-sig", errors="replace")
+        data = (root / rel).read_bytes()
+        text = data.decode("utf-8-sig", errors="replace")
         grammar = GRAMMARS.get(extension(rel))
-        if grammar and content.strip() and not engine.is_probably_minified(content):
-            if like_reference:
-                parse_like_reference(grammar, content)
-            else:
-                parser_for(grammar).parse(content.encode("utf-8", "surrogatepass"))
+        if grammar and text.strip() and not engine.is_probably_minified(text):
+            parser_for(grammar).parse(data)
 
 
-def parse_cost(root: Path, files: list[str], repeat: int) -> float:
-    """Parsing as the reference does / the floor's UTF-8 parse, file by file in turns (robust to load)."""
-    texts = []
+def floor_as_engine(root: Path, files: list[str]) -> None:
+    """The same, parsed as the engine must: as UTF-16, with the reference's grammar versions."""
     for rel in files:
-        content = (root / rel).read_bytes().decode("utf-8-sig", errors="replace")
+        text = (root / rel).read_bytes().decode("utf-8-sig", errors="replace")
         grammar = GRAMMARS.get(extension(rel))
-        if grammar and content.strip() and not engine.is_probably_minified(content):
-            texts.append((grammar, content))
-    pack = reference = 0.0
-    for _ in range(repeat):
-        for grammar, content in texts:
+        if grammar and text.strip() and not engine.is_probably_minified(text):
+            parse_like_reference(grammar, text)
+
+
+def rounds(count: int, runs: dict[str, Callable[[], object]]) -> list[dict[str, float]]:
+    """`count` rounds of every run once, the starting run turning by one each round: seconds per run."""
+    names = list(runs)
+    out = []
+    for index in range(count):
+        turn = index % len(names)
+        times = {}
+        for name in names[turn:] + names[:turn]:
             start = time.perf_counter()
-            parser_for(grammar).parse(content.encode("utf-8", "surrogatepass"))
-            middle = time.perf_counter()
-            parse_like_reference(grammar, content)
-            pack, reference = pack + middle - start, reference + time.perf_counter() - middle
-    return reference / pack
+            runs[name]()
+            times[name] = time.perf_counter() - start
+        out.append(times)
+    return out
+
+
+def ratio(times: list[dict[str, float]], top: str, bottom: str) -> str:
+    """The median of `top / bottom` over the rounds, with the lowest and highest."""
+    values = sorted(t[top] / t[bottom] for t in times)
+    return f"{statistics.median(values):.2f}x ({values[0]:.2f}-{values[-1]:.2f})"
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("folder", nargs="?", help="codebase to chunk (default: three.js from benchmarks/.data)")
-    ap.add_argument("--fetch", action="store_true", help="npm pack the default package if missing")
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("folder", help="codebase to chunk (see the module docstring for the issue's corpus)")
+    ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
     args = ap.parse_args()
-    root = Path(args.folder) if args.folder else (fetch("three") if args.fetch else DATA / "three-0.170.0/package")
+    root = Path(args.folder)
     if not root.is_dir():
-        raise SystemExit(f"{root} is missing: pass a folder, or --fetch to download three.js with npm pack")
+        raise SystemExit(f"{root} is missing: pass a folder holding a codebase (nothing is downloaded)")
+    if args.rounds < 1:
+        raise SystemExit("--rounds must be at least 1")
 
     files = engine.list_files(root)
     parsed = sum(1 for f in files if extension(f) in GRAMMARS)
-    print(f"{root}: {len(files)} files listed, {parsed} with a grammar, {os.cpu_count()} cores")
-    r = args.repeat
-    best = best_of_interleaved(r, {
+    size = sum((root / f).stat().st_size for f in files)
+    print(f"{root}: {len(files):,} files listed ({size / 1e6:.1f} MB), {parsed:,} with a grammar; "
+          f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
+    codebase = engine.Codebase(root, workers=1)
+    resettle = lambda: codebase.chunks(chunk_size=17, chunk_overlap=4, chunk_max_characters=1500)  # noqa: E731
+    times = rounds(args.rounds, {
         "floor": lambda: floor(root, files),
-        "reference": lambda: floor(root, files, like_reference=True),
+        "as engine": lambda: floor_as_engine(root, files),
         "one": lambda: list(engine.chunk_codebase(root, workers=1)),
         "two": lambda: list(engine.chunk_codebase(root, workers=2)),
-    })
-    t_floor, t_reference, t_one, t_two = best["floor"], best["reference"], best["one"], best["two"]
-    codebase = engine.Codebase(root)
-    codebase.chunks()
-    parse_ratio = parse_cost(root, files, r)
-    t_rechunk = best_of(r, lambda: codebase.chunks(chunk_size=17, chunk_overlap=4, chunk_max_characters=1500))
+        "rechunk": resettle,
+    })  # fmt: skip
     chunks = len(codebase.chunks())
-
+    median = {name: statistics.median(t[name] for t in times) for name in times[0]}
     rows = [
-        ("read + parse (floor)", t_floor, "1.00x floor", ""),
-        ("read + parse as the reference", t_reference, f"{t_reference / t_floor:.2f}x floor", "reported"),
-        ("  parse alone, file by file", None, f"{parse_ratio:.2f}x UTF-8 parse", "reported"),
-        ("chunk_codebase, 1 worker", t_one, f"{t_one / t_floor:.2f}x floor", "<= 1.25x"),
-        ("  against parsing as it does", None, f"{t_one / t_reference:.2f}x as reference", "<= 1.10x"),
-        ("chunk_codebase, 2 workers", t_two, f"{t_two / t_one:.2f}x 1 worker", "<= 0.75x"),
-        ("Codebase.chunks, new settings", t_rechunk, f"{t_rechunk / t_floor:.2f}x floor", "<= 0.15x"),
+        ("bare floor: read + one parse per file", "floor", "1.00x floor", ""),
+        ("  read + parse as the engine parses", "as engine", ratio(times, "as engine", "floor") + " floor", "reported"),
+        ("chunk_codebase, 1 worker", "one", ratio(times, "one", "floor") + " floor", "<= 1.10x"),
+        ("chunk_codebase, 2 workers", "two", ratio(times, "two", "one") + " 1 worker", "<= 0.65x"),
+        ("Codebase.chunks, new settings", "rechunk", ratio(times, "rechunk", "floor") + " floor", "<= 0.15x"),
     ]
-    print(f"{chunks} chunks; best of {r} runs")
-    for label, seconds, ratio, target in rows:
-        shown = "" if seconds is None else f"{seconds:7.3f} s"
-        print(f"  {label:<32} {shown:>9}  {ratio:<16} {target}")
+    print(f"{chunks:,} chunks; {args.rounds} interleaved rounds: median ratio (lowest-highest), median time")
+    for label, name, shown, target in rows:
+        print(f"  {label:<40} {median[name]:7.3f} s  {shown:<28} {target}")
+    print(f"load at the end {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,8 @@
 """clanka-nb against the code chunkers people pick instead, on the same files in one run, as ratios to read + parse.
 
-Usage: python benchmarks/bench_peers.py [FOLDER] [--package three|rxjs|effect] [--fetch] [--repeat N] [--size N]
+Usage: python benchmarks/bench_peers.py FOLDER [--rounds N] [--size N]
+
+FOLDER is a codebase on disk (the issue's corpus: see bench_engine.py); nothing is downloaded.
 
 The peers come from the `bench` extra (`pip install -e ".[bench]"`); one that is not installed is
 reported as such and skipped. The files are the listed files with a JavaScript or TypeScript
@@ -9,13 +11,14 @@ run time: character counts, not a tokenizer from a hub, and the grammars bundled
 tree-sitter-language-pack. The run also refuses every network connection from Python (an audit
 hook) and says whether anything tried.
 
-Every time is divided by the floor measured in the same run: reading every file and parsing the
-ones the engine parses (bench_engine.floor). The tree-sitter peers also parse the few files the
-engine leaves out as empty or minified (the script prints how many), so their own floor is at most
-that little higher. LangChain's splitter parses nothing (it splits on regular expressions), so its
-ratio is against a floor it does not pay. Each round runs every entry once, starting one entry later
-than the round before, so that a busy spell on the machine or a garbage collection left by the
-previous entry does not always land on the same one.
+Every time is divided by the bare floor measured in the same round, the same for every entry: reading
+every file and parsing the ones the engine parses once, as read, with one reused tree-sitter parser per
+grammar (bench_engine.floor). The tree-sitter peers also parse the few files the engine leaves out as
+empty or minified (the script prints how many), so their own floor is at most that little higher.
+LangChain's splitter parses nothing (it splits on regular expressions), so its ratio is against a floor
+it does not pay. Each round runs every entry once, starting one entry later than the round before, so
+that a busy spell on the machine or a garbage collection left by the previous entry does not always
+land on the same one; the median ratio over the rounds is printed with its spread.
 """
 
 from __future__ import annotations
@@ -23,13 +26,14 @@ from __future__ import annotations
 import argparse
 import importlib.metadata
 import os
+import statistics
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bench_engine import DATA, PACKAGES, fetch, floor
+from bench_engine import floor
 
 from clanka_nb import engine
 from clanka_nb.engine._declarations import GRAMMARS
@@ -124,22 +128,15 @@ def main() -> None:
         description=__doc__.splitlines()[0],
         epilog='The peers come from the bench extra: pip install -e ".[bench]" (more in the module docstring).',
     )
-    ap.add_argument("folder", nargs="?", help="codebase to chunk (default: the --package from benchmarks/.data)")
-    ap.add_argument("--package", choices=sorted(PACKAGES), default="three", help="npm package to use (default three)")
-    ap.add_argument("--fetch", action="store_true", help="npm pack the package if missing (before the run starts)")
-    ap.add_argument("--repeat", type=int, default=3, help="best of N runs (default 3)")
+    ap.add_argument("folder", help="codebase to chunk (the issue's corpus: see bench_engine.py); nothing is downloaded")
+    ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
     ap.add_argument("--size", type=int, default=1500, help="the peers' chunk size in characters (default 1500)")
     args = ap.parse_args()
-    if args.repeat < 1 or args.size < 1:
-        raise SystemExit("--repeat and --size must be at least 1")
-    if args.folder:
-        root = Path(args.folder)
-    elif args.fetch:
-        root = fetch(args.package)
-    else:
-        root = DATA / PACKAGES[args.package].replace("@", "-") / "package"  # where fetch() unpacks it
+    if args.rounds < 1 or args.size < 1:
+        raise SystemExit("--rounds and --size must be at least 1")
+    root = Path(args.folder)
     if not root.is_dir():
-        raise SystemExit(f"{root} is missing: pass a folder, or --fetch to download {args.package} with npm pack")
+        raise SystemExit(f"{root} is missing: pass a folder holding a codebase (nothing is downloaded)")
 
     sys.addaudithook(refuse_network)  # from here on, nothing may touch the network
     listed = engine.list_files(root)
@@ -148,57 +145,64 @@ def main() -> None:
     skipped = sum(1 for text in texts if not text.strip() or engine.is_probably_minified(text))  # as floor() does
     print(f"{root}: {len(listed)} files listed, {len(files)} with a JS/TS grammar (the files every chunker gets)")
     print(f"{skipped} of them empty or minified: the engine does not parse them, the tree-sitter peers do")
-    print(f"{os.cpu_count()} cores, shared and noisy; best of {args.repeat} interleaved rounds; one worker throughout")
+    load = os.getloadavg()[0]
+    print(f"{os.cpu_count()} cores, load {load:.1f}; {args.rounds} interleaved rounds; one worker throughout")
     print(f"clanka-nb at its defaults (30-line windows, declarations); peers at {args.size} characters, no overlap")
 
     sizes: dict[str, list[int]] = {}
-    # label -> (version, run, floor label, note); None for run when the peer is not installed
-    entries: dict[str, tuple[str, Callable[[list[int]], None] | None, str, str]] = {
-        FLOOR: ("", lambda out: floor(root, files), "", ""),
+    # label -> (version, run, note); None for run when the peer is not installed
+    entries: dict[str, tuple[str, Callable[[list[int]], None] | None, str]] = {
+        FLOOR: ("", lambda out: floor(root, files), "read + one parse per file, reused parser"),
     }
     cold = lambda out: run_clanka(root, files, False, out)  # noqa: E731
-    entries["clanka-nb, cache=False"] = ("checkout", cold, FLOOR, "")
+    entries["clanka-nb, cache=False"] = ("checkout", cold, "")
     folder = tempfile.TemporaryDirectory()
     cache = engine.ParseCache(folder.name)
     run_clanka(root, files, cache, [])  # fills the cache
     warm = lambda out: run_clanka(root, files, cache, out)  # noqa: E731
-    entries["clanka-nb, warm parse cache"] = ("checkout", warm, FLOOR, "")
+    entries["clanka-nb, warm parse cache"] = ("checkout", warm, "")
     for label, distribution, setup in PEERS:
         installed = version(distribution)
         if installed is None:
-            entries[label] = ("-", None, "", 'not installed: pip install -e ".[bench]"')
+            entries[label] = ("-", None, 'not installed: pip install -e ".[bench]"')
             continue
         chunk = setup(args.size)
         note = "parses nothing: splits on regular expressions" if distribution == "langchain-text-splitters" else ""
         run = lambda out, chunk=chunk: run_peer(chunk, root, files, out)  # noqa: E731
-        entries[label] = (installed, run, FLOOR, note)
+        entries[label] = (installed, run, note)
 
     # Rounds interleave every entry so that a busy spell on the machine hits all of them alike.
-    best: dict[str, float] = {}
+    times: dict[str, list[float]] = {}
+    ratios: dict[str, list[float]] = {}
     labels = list(entries)
-    for round_ in range(args.repeat):
+    for round_ in range(args.rounds):
+        this: dict[str, float] = {}
         for label in labels[round_ % len(labels) :] + labels[: round_ % len(labels)]:
             run = entries[label][1]
-            if run is None or best.get(label, 0.0) > LONG:
-                continue  # not installed, or one run already took minutes: its best of 1 stands
+            if run is None or min(times.get(label, [0.0])) > LONG:
+                continue  # not installed, or one run already took minutes: its one run stands
             out: list[int] = []
             start = time.perf_counter()
             run(out)
-            best[label] = min(best.get(label, float("inf")), time.perf_counter() - start)
+            this[label] = time.perf_counter() - start
             sizes[label] = out
+        for label, seconds in this.items():
+            times.setdefault(label, []).append(seconds)
+            ratios.setdefault(label, []).append(seconds / this[FLOOR])
     folder.cleanup()
 
-    print(f"\n  {'chunker':<42} {'version':<9} {'time':>9}  {'/ floor':>7} {'chunks':>7}  {'mean chars':>10}")
-    for label, (installed, run, base, note) in entries.items():
+    header = f"{'/ bare floor (spread)':<22} {'chunks':>7}  {'mean chars':>10}"
+    print(f"\n  {'chunker':<42} {'version':<9} {'time':>9}  {header}")
+    for label, (installed, run, note) in entries.items():
         if run is None:
             print(f"  {label:<42} {installed:<9} {note}")
             continue
-        seconds, lengths = best[label], sizes[label]
-        ratio = f"{seconds / best[base]:6.2f}x" if base else f"{'':>7}"
+        seconds, lengths, values = statistics.median(times[label]), sizes[label], sorted(ratios[label])
+        shown = f"{statistics.median(values):.2f}x ({values[0]:.2f}-{values[-1]:.2f})"
         mean = f"{len(lengths):7d}  {sum(lengths) / len(lengths):10.0f}" if lengths else f"{'':>7}  {'':>10}"
-        if seconds > LONG and args.repeat > 1:
+        if len(values) < args.rounds:
             note = "; ".join(filter(None, [note, f"over {LONG:.0f} s, so run once"]))
-        print(f"  {label:<42} {installed:<9} {seconds:7.3f} s  {ratio} {mean}" + (f"  ({note})" if note else ""))
+        print(f"  {label:<42} {installed:<9} {seconds:7.3f} s  {shown:<22} {mean}" + (f"  ({note})" if note else ""))
     if NETWORK_ATTEMPTS:
         print("\nnetwork access was attempted and refused: " + "; ".join(NETWORK_ATTEMPTS))
     else:

@@ -1,7 +1,7 @@
 """Suite-wide settings.
 
 The parse cache of every process the suite starts (kernels and servers included) lives in a fresh
-folder of this run, never in the user's own cache.
+folder of this run, never in the user's own cache, and its secret key in a fresh config folder.
 
 A test that needs an outside program skips without it, unless the run requires that program.
 
@@ -19,6 +19,7 @@ import tempfile
 import pytest
 
 os.environ["CLANKA_NB_CACHE_DIR"] = tempfile.mkdtemp(prefix="clanka-nb-test-cache-")
+os.environ["CLANKA_NB_CONFIG_DIR"] = tempfile.mkdtemp(prefix="clanka-nb-test-config-")
 
 REQUIRED_TOOLS = frozenset(filter(None, os.environ.get("CLANKA_NB_REQUIRE_TOOLS", "").split(",")))
 

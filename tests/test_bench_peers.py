@@ -19,22 +19,23 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 def test_help_names_the_options_and_the_extra():
     result = run("--help")
     assert result.returncode == 0, result.stderr
-    for option in ("--package", "--fetch", "--repeat", "--size"):
+    for option in ("--rounds", "--size"):
         assert option in result.stdout
+    assert "--fetch" not in result.stdout  # nothing is downloaded
     assert "read + parse" in result.stdout and ".[bench]" in result.stdout
 
 
 def test_a_missing_folder_is_one_line_naming_the_fix(tmp_path):
     result = run(str(tmp_path / "nowhere"))
     assert result.returncode != 0
-    assert "is missing" in result.stderr and "--fetch" in result.stderr
+    assert "is missing" in result.stderr and "nothing is downloaded" in result.stderr
     assert "Traceback" not in result.stderr
 
 
 def test_bad_numbers_are_rejected_before_any_work(tmp_path):
-    result = run(str(tmp_path), "--repeat", "0")
+    result = run(str(tmp_path), "--rounds", "0")
     assert result.returncode != 0
-    assert "--repeat and --size must be at least 1" in result.stderr
+    assert "--rounds and --size must be at least 1" in result.stderr
 
 
 def test_the_network_guard_refuses_and_records_a_connection():

@@ -9,17 +9,24 @@ release never reads an old release's entries.
 
 The cache is a convenience and never a source of truth: any failure (a read-only or full disk, a
 corrupt file, a damaged entry) falls back to parsing, with one `ParseCacheWarning` per process.
-Entries are plain JSON behind a checksum; nothing is ever unpickled.
+Entries are plain JSON behind a checksum keyed with a secret of the user's (a file in the user's config
+folder, outside the cache folder, readable by the user alone): whoever can write the cache folder but
+cannot read that file cannot make an entry the engine accepts, nor move one to another file's key.
+Nothing is ever unpickled (docs/security.md, "Parse cache").
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
+import hmac
 import importlib.metadata
 import json
 import os
+import secrets
 import sqlite3
+import stat
 import sys
 import time
 import unicodedata
@@ -30,6 +37,8 @@ from pathlib import Path
 from ._declarations import Declaration
 
 CACHE_DIR_ENV = "CLANKA_NB_CACHE_DIR"
+CONFIG_DIR_ENV = "CLANKA_NB_CONFIG_DIR"  # where the cache's secret key lives (default: the user's config folder)
+KEY_FILE_NAME = "parse-cache.key"
 CACHE_SWITCH_ENV = "CLANKA_NB_CACHE"  # "off" (or 0, false, no): cache=True parses without it
 DEFAULT_MAX_BYTES = 512 * 2**20
 FILE_NAME = "parse-cache.sqlite3"
@@ -65,6 +74,69 @@ def default_directory() -> Path:
     return Path(platformdirs.user_cache_dir("clanka-nb", appauthor=False))
 
 
+def key_path() -> Path:
+    """The file holding the user's secret that keys every entry's checksum: `$CLANKA_NB_CONFIG_DIR`, else the
+    user's config folder for clanka-nb (platformdirs), never the cache folder."""
+    given = os.environ.get(CONFIG_DIR_ENV)
+    if given:
+        return Path(given).expanduser() / KEY_FILE_NAME
+    import platformdirs  # only where a cache is used
+
+    return Path(platformdirs.user_config_dir("clanka-nb", appauthor=False)) / KEY_FILE_NAME
+
+
+class KeyFileError(OSError):
+    """The cache's key file is unsafe (another owner, readable or writable by others) or malformed."""
+
+
+_KEY_BYTES = 32
+
+
+def load_secret(path: Path) -> bytes:
+    """The user's secret, made on first use: 32 random bytes in a file only the user can read or write.
+
+    Made under another name and linked into place, so two processes starting at once agree on one
+    secret and none reads a half-written file. A file that others may read or write, or that another
+    user owns, is refused (KeyFileError): with it, they could forge entries.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        _make_secret(path)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        info = os.fstat(fd)
+        if hasattr(os, "geteuid") and (info.st_uid != os.geteuid() or info.st_mode & (stat.S_IRWXG | stat.S_IRWXO)):
+            msg = (
+                f"the parse cache's key file {path} is owned by another user or open to others (mode "
+                f"{stat.S_IMODE(info.st_mode):o}); delete it (a new one is made) or chmod 600 it"
+            )
+            raise KeyFileError(msg)
+        secret = os.read(fd, _KEY_BYTES + 1)
+    finally:
+        os.close(fd)
+    if len(secret) != _KEY_BYTES:
+        msg = f"the parse cache's key file {path} does not hold a {_KEY_BYTES}-byte key; delete it (a new one is made)"
+        raise KeyFileError(msg)
+    return secret
+
+
+def _make_secret(path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    try:
+        os.write(fd, secrets.token_bytes(_KEY_BYTES))
+    finally:
+        os.close(fd)
+    try:
+        os.link(temporary, path)  # fails if another process made it first: then its secret is the one
+    except FileExistsError:
+        pass
+    finally:
+        temporary.unlink()
+
+
 @cache
 def fingerprint() -> str:
     """A digest of everything that decides a parse's result: the engine's source and its dependencies."""
@@ -90,34 +162,53 @@ def entry_key(text: str, extension: str, languages: str) -> bytes:
     return digest.digest()
 
 
-def encode_entry(grammar: str, declarations: list[Declaration]) -> bytes:
-    payload = json.dumps([grammar, [list(d) for d in declarations]], ensure_ascii=False, separators=(",", ":"))
+def _check(secret: bytes, key: bytes, data: bytes) -> bytes:
+    """The entry's checksum: keyed with the user's secret and bound to the entry's key, so an entry can
+    neither be forged nor copied under another file's key."""
+    digest = hashlib.blake2b(key=secret, digest_size=16)
+    digest.update(key)
+    digest.update(data)
+    return digest.digest()
+
+
+def encode_entry(secret: bytes, key: bytes, grammar: str, declarations: list[Declaration]) -> bytes:
+    payload = json.dumps([grammar, declarations], ensure_ascii=False, separators=(",", ":"))
     data = payload.encode("utf-8", "surrogatepass")
-    return hashlib.blake2b(data, digest_size=16).digest() + data
+    return _check(secret, key, data) + data
 
 
-def decode_entry(value: bytes) -> tuple[str, list[Declaration]] | None:
-    """The stored parse, or None when the entry is damaged (wrong checksum or shape)."""
+def decode_entry(secret: bytes, key: bytes, value: bytes) -> tuple[str, list[Declaration]] | None:
+    """The stored parse, or None when the entry is damaged or forged (wrong checksum) or of the wrong shape."""
     check, data = value[:16], value[16:]
-    if len(value) < 16 or hashlib.blake2b(data, digest_size=16).digest() != check:
+    if len(value) < 16 or not hmac.compare_digest(_check(secret, key, data), check):
         return None
     try:
         grammar, rows = json.loads(data.decode("utf-8", "surrogatepass"))
-        declarations = [Declaration(*row) for row in rows]
     except (ValueError, TypeError):
         return None
-    if not isinstance(grammar, str) or not all(_well_formed(d) for d in declarations):
+    if not isinstance(grammar, str) or not isinstance(rows, list) or not _well_formed(rows):
         return None
-    return grammar, declarations
+    return grammar, list(map(_declaration, rows))
 
 
-def _well_formed(d: Declaration) -> bool:
-    return (
-        type(d.start_line) is int
-        and type(d.end_line) is int
-        and (d.body_start is None or type(d.body_start) is int)
-        and all(v is None or isinstance(v, str) for v in (d.name, d.type, d.parent))
-    )
+_declaration = functools.partial(tuple.__new__, Declaration)  # a checked row as a Declaration, without Python calls
+
+
+def _well_formed(rows: list) -> bool:
+    """Every row six fields: two line numbers, a name, type and parent (text or null), a line number or null.
+
+    One plain loop: a warm reopen checks tens of thousands of rows."""
+    for row in rows:
+        if type(row) is not list or len(row) != 6:
+            return False
+        start, end, name, kind, parent, body = row
+        if type(start) is not int or type(end) is not int or (body is not None and type(body) is not int):
+            return False
+        if (name is not None and type(name) is not str) or (kind is not None and type(kind) is not str):
+            return False
+        if parent is not None and type(parent) is not str:
+            return False
+    return True
 
 
 class ParseCache:
@@ -130,6 +221,7 @@ class ParseCache:
         self.directory = Path(directory).expanduser() if directory is not None else default_directory()
         self.max_bytes = max_bytes
         self._db: sqlite3.Connection | None = None
+        self._secret = b""
         self._broken = False
         self._written = 0
 
@@ -147,36 +239,75 @@ class ParseCache:
     # --- use ---
 
     def get(self, key: bytes) -> tuple[str, list[Declaration]] | None:
+        return self.get_many([key]).get(key)
+
+    def get_many(self, keys: list[bytes]) -> dict[bytes, tuple[str, list[Declaration]]]:
+        """The stored parses of those of `keys` that have one; damaged or forged entries are removed."""
         db = self._connection()
-        if db is None:
-            return None
+        if db is None or not keys:
+            return {}
+        found: dict[bytes, tuple[str, list[Declaration]]] = {}
+        stale: list[bytes] = []
+        damaged: list[bytes] = []
+        now = time.time()
         try:
-            # CAST: a damaged value stored as text must come back as bytes (and then fail its checksum).
-            row = db.execute("SELECT CAST(value AS BLOB) FROM entries WHERE key = ?", (key,)).fetchone()
-            if row is None:
-                return None
-            found = decode_entry(row[0])
-            if found is None:
-                db.execute("DELETE FROM entries WHERE key = ?", (key,))
-                self._warn("a damaged entry was found and removed; that file is parsed again")
-                return None
-            db.execute("UPDATE entries SET used = ? WHERE key = ?", (time.time(), key))
+            for start in range(0, len(keys), _KEYS_PER_QUERY):
+                part = keys[start : start + _KEYS_PER_QUERY]
+                # CAST: a damaged value stored as text must come back as bytes (and then fail its checksum).
+                rows = db.execute(
+                    f"SELECT key, CAST(value AS BLOB), used FROM entries WHERE key IN ({','.join('?' * len(part))})",
+                    part,
+                ).fetchall()
+                for key, value, used in rows:
+                    entry = decode_entry(self._secret, key, value)
+                    if entry is None:
+                        damaged.append(key)
+                        continue
+                    found[key] = entry
+                    if used < now - _TOUCH_SECONDS:
+                        stale.append(key)
+            if damaged or stale:
+                # One short transaction: reading many entries must not write each one on its own.
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    db.executemany("DELETE FROM entries WHERE key = ?", [(key,) for key in damaged])
+                    db.executemany("UPDATE entries SET used = ? WHERE key = ?", [(now, key) for key in stale])
+                    db.execute("COMMIT")
+                except sqlite3.Error:
+                    db.execute("ROLLBACK")
+                    raise
         except sqlite3.Error as exc:
             self._fail(exc)
-            return None
+            return {}
+        if damaged:
+            self._warn(
+                "a damaged entry (or one written without this user's key) was found and removed; "
+                "that file is parsed again"
+            )
         return found
 
     def put(self, key: bytes, grammar: str, declarations: list[Declaration]) -> None:
+        self.put_many([(key, grammar, declarations)])
+
+    def put_many(self, entries: list[tuple[bytes, str, list[Declaration]]]) -> None:
+        """Store these parses, in one transaction."""
         db = self._connection()
-        if db is None:
+        if db is None or not entries:
             return
-        value = encode_entry(grammar, declarations)
+        now = time.time()
+        rows = []
+        for key, grammar, declarations in entries:
+            value = encode_entry(self._secret, key, grammar, declarations)
+            rows.append((key, value, len(value) + len(key), now))
         try:
-            db.execute(
-                "INSERT OR REPLACE INTO entries (key, value, size, used) VALUES (?, ?, ?, ?)",
-                (key, value, len(value) + len(key), time.time()),
-            )
-            self._written += len(value)
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.executemany("INSERT OR REPLACE INTO entries (key, value, size, used) VALUES (?, ?, ?, ?)", rows)
+                db.execute("COMMIT")
+            except sqlite3.Error:
+                db.execute("ROLLBACK")
+                raise
+            self._written += sum(row[2] for row in rows)
             if self._written > max(self.max_bytes // 20, 1):  # now and then, not on every write
                 self._written = 0
                 self._evict(db)
@@ -255,6 +386,7 @@ class ParseCache:
         if not create and not self.path.exists():
             return None
         try:
+            self._secret = load_secret(key_path())
             self.directory.mkdir(parents=True, exist_ok=True)
             # autocommit: each statement is its own short transaction, so two processes writing at
             # once wait for each other (busy timeout) instead of failing or corrupting the file.
@@ -294,6 +426,10 @@ class ParseCache:
 
 
 _warned: list[str] = []  # one warning per process, whatever fails
+_KEYS_PER_QUERY = 500  # keys per SELECT, well below SQLite's limit on bound parameters
+# How stale an entry's last use may be before a read refreshes it: the eviction order needs no finer
+# grain, and a warm reopen then writes nothing.
+_TOUCH_SECONDS = 3600.0
 
 
 def set_up_wal(db: sqlite3.Connection, schema: str = _SCHEMA, attempts: int = 40) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from itertools import accumulate, groupby
+from itertools import accumulate, groupby, islice
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -53,19 +53,20 @@ class PreparedText:
         decls: list[Declaration],
         status: FileStatus = FileStatus.CHUNKED,
         *,
-        is_ascii: bool | None = None,
+        meaningful: bool | None = None,
     ):
         self.path = path
         self.lines = lines
         self.grammar = grammar
         self.declarations = decls
-        # _char_ends[i]: JS length of lines[0..i-1] plus one LF after each (map() keeps this in C).
-        if is_ascii is None:
-            is_ascii = all(map(str.isascii, lines))
-        lengths = map(len if is_ascii else js_length, lines)
-        self._char_ends = [0, *accumulate(map((1).__add__, lengths))]
-        self._meaningful_before = [0, *accumulate(map(bool, map(meaningful_match, lines)))]
-        if status is FileStatus.CHUNKED and not self._meaningful_before[-1]:
+        # The prefix sums are made on first use: at the default settings declaration chunks need neither
+        # (no character limit; a declaration's first line is checked alone), and they were a tenth of a
+        # cold open. `meaningful`, when the caller knows it, is whether any line is meaningful.
+        self._char_ends: list[int] | None = None
+        self._meaningful_before: list[int] | None = None
+        if meaningful is None:
+            meaningful = any(map(meaningful_match, lines))
+        if status is FileStatus.CHUNKED and not meaningful:
             status = FileStatus.NOTHING_MEANINGFUL
         self.status = status
         self._plan: list[Range] | None = None
@@ -98,16 +99,23 @@ class PreparedText:
     @property
     def length_prefix(self) -> list[int]:
         """`length_prefix[i]`: JS length of the first i lines with one LF after each (read-only)."""
+        if self._char_ends is None:
+            lines = self.lines
+            lengths = map(len if all(map(str.isascii, lines)) else js_length, lines)
+            # map() and accumulate keep the loop in C.
+            self._char_ends = [0, *accumulate(map((1).__add__, lengths))]
         return self._char_ends
 
     @property
     def meaningful_prefix(self) -> list[int]:
         """`meaningful_prefix[i]`: how many of the first i lines are meaningful (read-only)."""
+        if self._meaningful_before is None:
+            self._meaningful_before = [0, *accumulate(map(bool, map(meaningful_match, self.lines)))]
         return self._meaningful_before
 
     @property
     def meaningful_lines(self) -> int:
-        return self._meaningful_before[-1]
+        return self.meaningful_prefix[-1]
 
     @property
     def line_count(self) -> int:
@@ -115,11 +123,19 @@ class PreparedText:
 
     def is_meaningful(self, line: int) -> bool:
         """Whether 1-based `line` is meaningful."""
-        return self._meaningful_before[line] != self._meaningful_before[line - 1]
+        before = self.meaningful_prefix
+        return before[line] != before[line - 1]
+
+    def any_meaningful(self, start: int, end: int) -> bool:
+        """Whether one of lines start..end is meaningful, looking from the first (usually meaningful) line on."""
+        if self._meaningful_before is not None:
+            return self._meaningful_before[end] != self._meaningful_before[start - 1]
+        return any(map(meaningful_match, islice(self.lines, start - 1, end)))
 
     def length(self, start: int, end: int) -> int:
         """JS length of lines start..end joined with LF."""
-        return self._char_ends[end] - self._char_ends[start - 1] - 1
+        char_ends = self.length_prefix
+        return char_ends[end] - char_ends[start - 1] - 1
 
     def segment_end(self, start: int, cap: int, limit: int | None) -> int:
         """`cap`, pulled back one line at a time while after `start` and longer than `limit`.
@@ -129,11 +145,49 @@ class PreparedText:
         if limit is None or self.length(start, cap) <= limit:
             return cap
         # Largest end in [start, cap] with _char_ends[end] <= limit + 1 + _char_ends[start - 1].
-        end = bisect_right(self._char_ends, limit + 1 + self._char_ends[start - 1], start, cap + 1) - 1
+        char_ends = self.length_prefix
+        end = bisect_right(char_ends, limit + 1 + char_ends[start - 1], start, cap + 1) - 1
         return max(start, end)
 
     def content(self, start: int, end: int) -> str:
         return "\n".join(self.lines[start - 1 : end])
+
+
+class Front(NamedTuple):
+    """Steps 1-2 of the reference on one file, before any parse: its path, normalised text and lines."""
+
+    path: str
+    text: str
+    lines: list[str]
+    status: FileStatus  # CHUNKED (to parse or window), EMPTY or MINIFIED (then no lines)
+
+
+def front(path: str, content: str) -> Front:
+    """A file's path with `/`, its text with LF newlines split into lines once, or why it gives no chunks."""
+    path = normalize_path(path)
+    if not trim(content):
+        return Front(path, "", [], FileStatus.EMPTY)
+    text = normalize_newlines(content)
+    lines = text.split("\n")
+    if looks_minified(text, lines):
+        return Front(path, "", [], FileStatus.MINIFIED)
+    if lines[-1] == "":
+        lines.pop()
+    return Front(path, text, lines, FileStatus.CHUNKED)
+
+
+def prepared(file: Front, grammar: str | None, decls: list[Declaration]) -> PreparedText:
+    """The PreparedText of a file's front and its parse (or none)."""
+    if file.status is not FileStatus.CHUNKED:
+        return PreparedText(file.path, [], None, [], file.status)
+    return PreparedText(file.path, file.lines, grammar, decls, meaningful=meaningful_match(file.text) is not None)
+
+
+def parse(file: Front, languages: str) -> tuple[str | None, list[Declaration]]:
+    """The grammar a file's front is parsed with (None: not parsed) and its declaration ranges."""
+    if file.status is not FileStatus.CHUNKED:
+        return None, []
+    return find_declarations(file.path, file.text, file.lines, languages)
 
 
 def prepare(path: str, content: str, languages: str = "clanka", cache: ParseCache | None = None) -> PreparedText:
@@ -141,33 +195,25 @@ def prepare(path: str, content: str, languages: str = "clanka", cache: ParseCach
 
     With a `cache`, a text parsed before (in any session) is not parsed again.
     """
-    path = normalize_path(path)
-    if not trim(content):
-        return PreparedText(path, [], None, [], FileStatus.EMPTY)
-    text = normalize_newlines(content)
-    lines = text.split("\n")
-    if looks_minified(text, lines):
-        return PreparedText(path, [], None, [], FileStatus.MINIFIED)
-    if lines[-1] == "":
-        lines.pop()
-    if cache is None or grammar_for(path, languages) is None:
-        grammar, decls = find_declarations(path, text, lines, languages)
-    else:
-        grammar, decls = _cached_declarations(path, text, lines, languages, cache)
-    return PreparedText(path, lines, grammar, decls, is_ascii=text.isascii())
+    file = front(path, content)
+    if file.status is not FileStatus.CHUNKED:
+        return prepared(file, None, [])
+    key = None if cache is None else cache_key(file, languages)
+    if key is None:
+        return prepared(file, *parse(file, languages))
+    found = cache.get(key)  # type: ignore[union-attr]
+    if found is None:
+        found = parse(file, languages)
+        if found[0] is not None:
+            cache.put(key, *found)  # type: ignore[union-attr, arg-type]
+    return prepared(file, *found)
 
 
-def _cached_declarations(
-    path: str, text: str, lines: list[str], languages: str, cache: ParseCache
-) -> tuple[str | None, list[Declaration]]:
-    key = entry_key(text, extension(path), languages)
-    found = cache.get(key)
-    if found is not None:
-        return found
-    grammar, decls = find_declarations(path, text, lines, languages)
-    if grammar is not None:
-        cache.put(key, grammar, decls)
-    return grammar, decls
+def cache_key(file: Front, languages: str) -> bytes | None:
+    """The parse cache's key for a file that is parsed (None: no grammar, or nothing to parse)."""
+    if file.status is not FileStatus.CHUNKED or grammar_for(file.path, languages) is None:
+        return None
+    return entry_key(file.text, extension(file.path), languages)
 
 
 def _segments(text: PreparedText, start: int, end: int, settings: ChunkSettings) -> list[tuple[int, int]]:
@@ -235,8 +281,8 @@ def plan_ranges(text: PreparedText) -> list[Range]:
     for d in decls:
         # Only ranges typed "method" count: a bodiless signature (type None) does not truncate,
         # which is what the reference's output shows although SPEC.md says "method range".
-        if d.type == "method":
-            methods.setdefault(d.parent, []).append((d.start_line, d.end_line))
+        if d[3] == "method":  # d.type (by index: this loop runs for every declaration of a codebase)
+            methods.setdefault(d[4], []).append((d[0], d[1]))
     # A class truncates when one of its methods lies within it: some method starting at or after the
     # class's start ends by its end. Per parent, methods by start with the least end from each one on
     # answer that with one bisection (thousands of same-named classes made a scan quadratic).
@@ -246,16 +292,19 @@ def plan_ranges(text: PreparedText) -> list[Range]:
         least_ends = list(accumulate(reversed([end for _, end in spans]), min))[::-1]
         inside[parent] = ([start for start, _ in spans], least_ends)
     plan = []
+    new = tuple.__new__
     for d in decls:
-        start, end = max(1, min(count, d.start_line)), max(1, min(count, d.end_line))
-        if end < start:
-            continue
+        start, end = d[0], d[1]
+        if start < 1 or end > count or end < start:  # rare: a range reaching past the file, or reversed
+            start, end = max(1, min(count, start)), max(1, min(count, end))
+            if end < start:
+                continue
         truncates = False
-        if d.type == "class":
+        if inside and d[3] == "class":
             starts, least_ends = inside.get(parent_label("class", d.name), ((), ()))
             first = bisect_left(starts, d.start_line)
             truncates = first < len(starts) and least_ends[first] <= d.end_line
-        plan.append(Range(start, end, d, truncates))
+        plan.append(new(Range, (start, end, d, truncates)))
     return plan
 
 
@@ -279,21 +328,37 @@ def declaration_segments(
     and stripped of segments with no meaningful line, as the reference does. With `record`, how each
     chunk came about is appended to it too."""
     size, limit = settings.chunk_size, settings.chunk_max_characters
-    # Prefix sums read directly: this loop runs once per declaration and setting in a sweep.
-    char_ends, meaningful_before = text.length_prefix, text.meaningful_prefix
+    # Prefix sums read directly: this loop runs once per declaration and setting in a sweep. Without a
+    # character limit the lengths are not needed at all.
+    char_ends = text.length_prefix if limit is not None else []
+    any_meaningful = text.any_meaningful
+    lines = text.lines
     emitted: set[tuple] = set()
     out: list[tuple[int, int, Declaration]] = []
     for start, end, d, truncates in text.plan():
         if end - start < size and (limit is None or char_ends[end] - char_ends[start - 1] - 1 <= limit):
-            segments = ((start, end),)  # fits whole: the common case, without the splitting loop
-            pieces = 1
-        else:
-            segments = _segments(text, start, end, settings)
-            pieces = len(segments)
-            if truncates:
-                segments = segments[:1]
+            # Fits whole: the common case, without the splitting loop. Its first or second line is nearly
+            # always meaningful (a name; after a "/**", the comment's words): that settles it without the
+            # prefix sums.
+            if (
+                meaningful_match(lines[start - 1]) is None
+                and (start == end or meaningful_match(lines[start]) is None)
+                and not any_meaningful(start, end)
+            ):
+                continue
+            key = (start, end, d.name, d.type, d.parent)
+            if key not in emitted:
+                emitted.add(key)
+                out.append((start, end, d))
+                if record is not None:
+                    record.append(Cut(start, end, d, start, end, 1, 1, False))
+            continue
+        segments = _segments(text, start, end, settings)
+        pieces = len(segments)
+        if truncates:
+            segments = segments[:1]
         for piece, (s, e) in enumerate(segments, 1):
-            if meaningful_before[e] == meaningful_before[s - 1]:
+            if not any_meaningful(s, e):
                 continue
             key = (s, e, d.name, d.type, d.parent)
             if key in emitted:

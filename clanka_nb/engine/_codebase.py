@@ -3,15 +3,31 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import warnings
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import NamedTuple
 
 from ..defaults import DEFAULT_LANGUAGES, DEFAULT_MAX_FILE_SIZE
 from ._cache import ParseCache, resolve_cache
-from ._chunker import CodeChunk, FileChunking, PreparedText, astuple_chunk, chunks_of, prepare
-from ._languages import check_languages, load_grammars
+from ._chunker import (
+    CodeChunk,
+    FileChunking,
+    Front,
+    PreparedText,
+    astuple_chunk,
+    cache_key,
+    chunks_of,
+    front,
+    parse,
+    prepare,
+    prepared,
+)
+from ._declarations import Declaration
+from ._languages import check_languages, grammar_for, load_grammars
 from ._listing import list_file_names, resolve_root
 from ._reading import (
     CONTENT_REASONS,
@@ -25,6 +41,7 @@ from ._reading import (
     read_text,
     relative_path,
 )
+from ._text import meaningful_match, normalize_path
 from ._workers import ordered_map
 from .settings import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings, check_workers, path_list
 
@@ -34,22 +51,16 @@ Progress = Callable[[int], None]
 def load(
     root: Path, rel: str, languages: str, cache: ParseCache | None = None
 ) -> tuple[PreparedText | None, FileReport]:
-    """Read and prepare one file: the unit of work, in this process or a worker."""
+    """Read and prepare one file on its own (a codebase's files go through `_outcomes`)."""
     content, report = read_text(root, rel)
     if content is None:
         return None, report
     text = prepare(rel, content, languages, cache)
-    return text, FileReport(rel, text.status, report.bytes, CONTENT_REASONS.get(text.status), report.binary)
+    return text, _content_report(text, report)
 
 
-def _load_star(job: tuple[Path, str, str, ParseCache | None]) -> tuple[PreparedText | None, FileReport]:
-    return load(*job)
-
-
-def _chunk_star(job: tuple[Path, str, str, ParseCache | None, ChunkSettings]) -> tuple[FileReport, list[tuple]]:
-    # Plain tuples cross the process boundary several times faster than dataclasses.
-    text, report = load(*job[:4])
-    return report, ([] if text is None else [astuple_chunk(c) for c in chunks_of(text, job[4])])
+def _content_report(text: PreparedText, report: FileReport) -> FileReport:
+    return FileReport(report.path, text.status, report.bytes, CONTENT_REASONS.get(text.status), report.binary)
 
 
 class UnreadableFileWarning(UserWarning):
@@ -139,29 +150,170 @@ def warn_if_nothing_listed(root: Path, names: list[str]) -> list[str]:
     return names
 
 
-# The one threshold of the workers policy: below this many files everything runs in this process,
-# whatever `workers` says, since starting worker processes and sending them work costs more than
-# they save. benchmarks/bench_workers.py (real JS/TS files, cache off, two processes forced / one): on
-# the shared 2-core machine 2.4x at 16 files, 1.2-3.7x at 50-150, 1.1x at 250; bench_engine.py: 0.64x
-# at 1,044 files. So from 200 files on (as the viewers used before), where a pool starts to pay.
+# The one threshold of the workers policy: worker processes start only when at least this many files are
+# left to parse (files with a grammar; with the parse cache, those it does not hold), whatever `workers`
+# says, since starting them and sending them work costs more than they save below it; a reopen that the
+# cache serves stays in this process. benchmarks/bench_workers.py (real JS/TS files, cache off, two
+# processes forced / one) shows where they start to pay on the shared 2-core machine.
 MIN_FILES_FOR_PROCESSES = 200
+# Parses found for the cache are written this many at a time, each batch one transaction.
+_PUT_BATCH = 256
 
 
-def _parallel(workers: int, jobs: list) -> bool:
-    return workers > 1 and len(jobs) >= max(2, MIN_FILES_FOR_PROCESSES)
+def _parallel(workers: int, parses: int) -> bool:
+    return workers > 1 and parses >= max(2, MIN_FILES_FOR_PROCESSES)
 
 
-def _in_order(func: Callable, jobs: list, workers: int, progress: Progress | None) -> Iterator:
-    """`map(func, jobs)`, in `workers` processes when more than one, results in job order."""
-    if not _parallel(workers, jobs):
-        yield from _counted(map(func, jobs), progress)
+class _Context(NamedTuple):
+    """What every job of one run shares, sent to each worker once when it starts (not with every file)."""
+
+    root: Path
+    languages: str
+    settings: ChunkSettings | None  # None: send the parse back (Codebase); settings: send the chunks
+
+
+# A worker's answer for one file: plain tuples and strings only, cheap to pickle and to rebuild:
+# (report row or None when the parent read the file, status, grammar, declaration rows,
+#  chunk rows with settings / the file's text when the parent has not read it / None).
+_Answer = tuple[tuple | None, str, str | None, list[tuple], list[tuple] | str | None]
+
+
+def _work(context: _Context, job: tuple[str, str | None]) -> _Answer:
+    """One file in a worker: read it unless the parent sent its text, parse it, and chunk it with settings."""
+    rel, content = job
+    row = None
+    if content is None:
+        content, report = read_text(context.root, rel)
+        if content is None:
+            return (report.path, report.status.value, report.bytes, report.reason, report.binary), "", None, [], None
+        row = (report.path, report.status.value, report.bytes, report.reason, report.binary)
+    file = front(rel, content)
+    grammar, decls = parse(file, context.languages)
+    if context.settings is not None:
+        text = prepared(file, grammar, decls)
+        rows = [astuple_chunk(c) for c in chunks_of(text, context.settings)]
+        # The declarations go back only for the parent's cache, which holds the texts it sends.
+        return row, text.status.value, grammar, [] if row is not None else list(map(tuple, decls)), rows
+    status = file.status
+    if status is FileStatus.CHUNKED and meaningful_match(file.text) is None:
+        status = FileStatus.NOTHING_MEANINGFUL
+    # The text crosses as one string and is split again where it is used: far cheaper than pickling its lines.
+    back = file.text if row is not None and file.status is FileStatus.CHUNKED else None
+    return row, status.value, grammar, list(map(tuple, decls)), back
+
+
+def _from_text(path: str, text: str, status: FileStatus, grammar: str | None, decls: list[Declaration]) -> PreparedText:
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return PreparedText(path, lines, grammar, decls, status, meaningful=True)
+
+
+def _pool(context: _Context, jobs: list[tuple[str, str | None]], workers: int) -> Iterator[_Answer]:
+    if context.languages == "extended":
+        load_grammars([rel for rel, _ in jobs], context.languages)
+    # Batches amortise the cost of sending work and results between processes, while keeping both
+    # processes busy to the end even when a few files are much bigger than the rest.
+    batch = max(1, min(8, len(jobs) // (workers * 32)))
+    # Every job's first item is the file's path: errors name the files a dead worker held.
+    return ordered_map(functools.partial(_work, context), jobs, workers, batch, describe=lambda job: str(job[0]))
+
+
+# One file's outcome: its report, and its PreparedText (without settings) or its chunks (with settings);
+# None for both when it was not read.
+_Outcome = tuple[FileReport, PreparedText | None, list[CodeChunk] | None]
+
+
+def _outcomes(
+    root: Path, rels: list[str], languages: str, workers: int, cache: ParseCache | None, settings: ChunkSettings | None
+) -> Iterator[_Outcome]:
+    """Every file of `rels`, in order, read, parsed (or found in the cache) and, with settings, chunked.
+
+    Worker processes are used only for what is left to parse: without a cache, the files with a grammar;
+    with one, every file is read here first, the cache asked for all of them at once, and only what it
+    lacks is parsed, in workers when that is many files.
+    """
+    if cache is None:
+        parses = sum(1 for rel in rels if grammar_for(rel, languages) is not None)
+        if not _parallel(workers, parses):
+            for rel in rels:
+                yield _local(root, rel, languages, settings)
+            return
+        context = _Context(root, languages, settings)
+        for answer in _pool(context, [(rel, None) for rel in rels], workers):
+            yield _outcome(answer, None, None, settings)
         return
-    load_grammars([job[1] for job in jobs], jobs[0][2])
-    # Small batches amortise the cost of sending results between processes, while keeping
-    # both processes busy to the end even when a few files are much bigger than the rest.
-    batch = max(1, min(16, len(jobs) // (workers * 16)))
-    # Every job's second item is the file's path: errors name the files a dead worker held.
-    yield from _counted(ordered_map(func, jobs, workers, batch, describe=lambda job: str(job[1])), progress)
+    yield from _cached_outcomes(root, rels, languages, workers, cache, settings)
+
+
+def _local(root: Path, rel: str, languages: str, settings: ChunkSettings | None) -> _Outcome:
+    text, report = load(root, rel, languages)
+    if text is None:
+        return report, None, None
+    return report, text, None if settings is None else chunks_of(text, settings)
+
+
+def _outcome(
+    answer: _Answer, file: Front | None, report: FileReport | None, settings: ChunkSettings | None
+) -> _Outcome:
+    """A worker's answer as the outcome of one file (`file` and `report`: what the parent read itself)."""
+    row, status_value, grammar, decl_rows, back = answer
+    if report is None:
+        report = FileReport(row[0], FileStatus(row[1]), *row[2:])  # type: ignore[index]
+        if status_value == "":
+            return report, None, None
+    status = FileStatus(status_value)
+    report = FileReport(report.path, status, report.bytes, CONTENT_REASONS.get(status), report.binary)
+    if settings is not None:
+        return report, None, [CodeChunk(*chunk) for chunk in back]  # type: ignore[union-attr]
+    decls = list(map(Declaration._make, decl_rows))
+    if file is not None:
+        return report, prepared(file, grammar, decls), None
+    path = normalize_path(report.path)
+    if status in (FileStatus.EMPTY, FileStatus.MINIFIED):
+        return report, PreparedText(path, [], None, [], status), None
+    return report, _from_text(path, back, status, grammar, decls), None  # type: ignore[arg-type]
+
+
+def _cached_outcomes(
+    root: Path, rels: list[str], languages: str, workers: int, cache: ParseCache, settings: ChunkSettings | None
+) -> Iterator[_Outcome]:
+    read: deque[tuple[FileReport, Front | None, bytes | None]] = deque()
+    for rel in rels:
+        content, report = read_text(root, rel)
+        file = None if content is None else front(rel, content)
+        read.append((report, file, None if file is None else cache_key(file, languages)))
+    found = cache.get_many([key for _, _, key in read if key is not None])
+    misses = [(file.path, file.text) for _, file, key in read if key is not None and key not in found]  # type: ignore[union-attr]
+    pooled = _pool(_Context(root, languages, settings), misses, workers) if _parallel(workers, len(misses)) else None
+    puts: list[tuple[bytes, str, list[Declaration]]] = []
+    try:
+        while read:
+            report, file, key = read.popleft()  # let each text go once it is done
+            if file is None:
+                yield report, None, None
+                continue
+            if key is not None and key not in found and pooled is not None:
+                answer = next(pooled)
+                if answer[2] is not None:
+                    puts.append((key, answer[2], list(map(Declaration._make, answer[3]))))
+                yield _outcome(answer, file, report, settings)
+            else:
+                if key is not None and key in found:
+                    grammar, decls = found[key]
+                else:
+                    grammar, decls = parse(file, languages)
+                    if key is not None and grammar is not None:
+                        puts.append((key, grammar, decls))
+                text = prepared(file, grammar, decls)
+                yield _content_report(text, report), text, None if settings is None else chunks_of(text, settings)
+            if len(puts) >= _PUT_BATCH:
+                cache.put_many(puts)
+                puts = []
+    finally:
+        cache.put_many(puts)
+        if pooled is not None:
+            pooled.close()
 
 
 def load_all(
@@ -173,8 +325,13 @@ def load_all(
     cache: ParseCache | None = None,
 ) -> Iterator[tuple[PreparedText | None, FileReport]]:
     """Read and prepare files in the given order; binary files and names never indexed are told once, at the end."""
-    jobs = _in_order(_load_star, [(root, rel, languages, cache) for rel in paths], workers, progress)
-    return _Fates(root).told(jobs, report_at=1)
+    fates = _Fates(root)
+    for report, text, _ in _outcomes(root, list(paths), languages, workers, cache, None):
+        fates.see(report)
+        if progress is not None:
+            progress(1)
+        yield text, report
+    fates.tell()
 
 
 def prepared_texts(
@@ -202,28 +359,13 @@ def chunk_all(
     workers: int,
     cache: ParseCache | None = None,
 ) -> Iterator[CodeChunk]:
-    """Chunks of the files in the given order, each file chunked where it was read."""
-    jobs = [(root, rel, languages, cache, settings) for rel in paths]
+    """Chunks of the files in the given order, each file chunked where it was parsed."""
     fates = _Fates(root)
-    if not _parallel(workers, jobs):
-        for job in jobs:
-            text, report = load(*job[:4])
-            fates.see(report)
-            if text is not None:
-                yield from chunks_of(text, settings)
-    else:
-        for report, rows in _in_order(_chunk_star, jobs, workers, None):
-            fates.see(report)
-            for row in rows:
-                yield CodeChunk(*row)
+    for report, _, chunks in _outcomes(root, list(paths), languages, workers, cache, settings):
+        fates.see(report)
+        if chunks:
+            yield from chunks
     fates.tell()
-
-
-def _counted(items: Iterable, progress: Progress | None) -> Iterator:
-    for item in items:
-        if progress is not None:
-            progress(1)
-        yield item
 
 
 class Codebase:

@@ -13,9 +13,10 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-# Batches in flight per worker: enough to keep each busy while the parent unpickles, and a bound on
-# what sits in the parent's memory when its consumer stops reading.
-BATCHES_IN_FLIGHT = 2
+# Batches in flight per worker: enough to keep each busy while the parent unpickles and while another
+# worker is still on the batch the results must wait for (files differ a hundredfold in size), and a
+# bound on what sits in the parent's memory when its consumer stops reading.
+BATCHES_IN_FLIGHT = 4
 # How often a worker without pidfd support checks that its parent still lives.
 _POLL_SECONDS = 0.5
 # How long a worker may take to exit before it is killed outright.

@@ -141,6 +141,8 @@ def churn_summary(frame: pd.DataFrame) -> pd.DataFrame:
 def plot_churn(frame: pd.DataFrame) -> Figure:
     """Two panels: inputs embedded at each commit, one line per setting; and the running total of what was
     embedded (tokens when the frame has `tokens_embedded`, else inputs)."""
+    from matplotlib.ticker import MaxNLocator
+
     from ..frames.plots import new_figure
 
     churn_summary(frame)  # the same check of the frame's columns
@@ -162,6 +164,8 @@ def plot_churn(frame: pd.DataFrame) -> Figure:
     per_commit.set_title("Re-embedding per commit")
     total.set_ylabel(measure.replace("_", " ") + " (running total)")
     total.set_xlabel("commit (oldest first)")
+    # Commits are counted, never halved: whole-number ticks only (the axes share x).
+    total.xaxis.set_major_locator(MaxNLocator(integer=True))
     return figure
 
 

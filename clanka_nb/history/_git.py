@@ -52,6 +52,7 @@ _ENVIRONMENT = {
     "GIT_TERMINAL_PROMPT": "0",  # never wait for a password
     "GIT_OPTIONAL_LOCKS": "0",  # reading writes nothing into the repository (no index refresh)
     "GIT_PAGER": "cat",
+    "GIT_LITERAL_PATHSPECS": "1",  # a folder named `:(exclude)x` or `a*` is that folder, not magic or a pattern
 }
 # Set by git for its hooks: they would point every command at another repository than `-C` names.
 _REPOSITORY_VARIABLES = (
@@ -100,19 +101,23 @@ def git_command(repo: Path, *args: str, config: Sequence[str] = ()) -> tuple[lis
 
 
 def run_git(repo: Path, *args: str, check: bool = True, config: Sequence[str] = ()) -> subprocess.CompletedProcess[str]:
-    """Run a confined git command (text in and out, stdin closed, bounded by a timeout)."""
+    """Run a confined git command (stdin closed, bounded by a timeout); its output as text, byte for byte."""
     argv, env = git_command(repo, *args, config=config)
     try:
-        run = subprocess.run(
-            argv, capture_output=True, text=True, encoding="utf-8", errors="surrogateescape", timeout=_TIMEOUT,
-            stdin=subprocess.DEVNULL, check=False, env=env,
-        )  # fmt: skip
+        raw = subprocess.run(argv, capture_output=True, timeout=_TIMEOUT, stdin=subprocess.DEVNULL, check=False,
+                             env=env)  # fmt: skip
     except subprocess.TimeoutExpired:
         msg = (
             f"git {' '.join(args[:1])} did not finish within {_TIMEOUT} s in {str(repo)!r} (a config file that "
             "includes a FIFO or a device blocks git); check the repository with `git fsck` and its .git/config"
         )
         raise ChurnError(msg) from None
+    # Decoded here, not with text=True: that turns every \r into \n, in names and subjects too.
+    # surrogateescape keeps names that are not UTF-8 as the bytes they are (as os.fsdecode does).
+    run = subprocess.CompletedProcess(
+        raw.args, raw.returncode, raw.stdout.decode("utf-8", "surrogateescape"),
+        raw.stderr.decode("utf-8", "replace"),
+    )  # fmt: skip
     if check and run.returncode != 0:
         msg = f"git {' '.join(args)} failed in {repo}: {run.stderr.strip() or run.returncode}"
         raise ChurnError(msg)
@@ -139,8 +144,15 @@ def repository(path: str | os.PathLike[str]) -> tuple[Path, str]:
     inside = run_git(folder, "rev-parse", "--is-inside-work-tree", "--is-bare-repository", check=False)
     if inside.returncode != 0:
         raise ChurnError(_not_a_repository(folder, inside.stderr))
-    if inside.stdout.split()[-1] == "true":
+    work_tree, bare = inside.stdout.split()[:2]
+    if bare == "true":
         return folder.resolve(), ""
+    if work_tree != "true":
+        msg = (
+            f"{str(folder)!r} is inside a repository's .git folder, not its files; pass the clone's folder "
+            "(the one that holds .git)"
+        )
+        raise ChurnError(msg)
     # One value per command: a path may hold a newline, so two paths in one output cannot be told apart.
     top = _one_path(git(folder, "rev-parse", "--show-toplevel"))
     prefix = _one_path(git(folder, "rev-parse", "--show-prefix"))
@@ -167,7 +179,7 @@ def first_parent_commits(repo: Path, revs: str) -> tuple[str, list[Commit]]:
     starts at the repository's first commit is the empty tree.
     """
     spec = _revision_range(revs)
-    listed = run_git(repo, "log", "--first-parent", "--reverse", "--format=%H%x00%cI%x00%s", "--end-of-options",
+    listed = run_git(repo, "log", "-z", "--first-parent", "--reverse", "--format=%H %cI %s", "--end-of-options",
                      spec, "--", check=False)  # fmt: skip
     if listed.returncode != 0:
         problem = listed.stderr.strip().splitlines()[0] if listed.stderr.strip() else "unknown revision"
@@ -176,7 +188,9 @@ def first_parent_commits(repo: Path, revs: str) -> tuple[str, list[Commit]]:
         if git(repo, "rev-parse", "--is-shallow-repository", check=False).strip() == "true":
             msg += " (this clone is shallow: older commits are missing; run `git fetch --unshallow`)"
         raise ChurnError(msg)
-    commits = [Commit(*line.split("\x00", 2)) for line in listed.stdout.splitlines() if line]
+    # One record per commit, each ended by NUL (-z); fields split at the first two spaces (a hash and an
+    # ISO date hold none). Never splitlines(): a subject may hold U+2028, \x1c or \r, which it splits at.
+    commits = [Commit(*record.split(" ", 2)) for record in listed.stdout.split("\x00") if record]
     if not commits:
         msg = f"{revs!r} holds no commits (along first parents); the older revision comes first: 'OLD..NEW'"
         raise ChurnError(msg)

@@ -269,6 +269,8 @@ def probe_outcome(
         "mask": prepared.mask,
         "chunks": len(chunks),
         "probe_reason": prepared.reason,  # why there are no queries (None when there are)
+        "query_sources": prepared.query_sources,  # source -> queries it gave
+        "probe_note": prepared.note,
         "sample": prepared.sample,  # the share of the other chunks indexed beside the targets (None: all)
     }
     return _columns.build(columns, PROBE, attrs), outcome

@@ -134,14 +134,85 @@ def test_a_damaged_entry_is_parsed_again_with_one_warning(tmp_path: Path, parses
 
 
 def test_an_entry_with_a_valid_checksum_but_a_wrong_shape_is_refused() -> None:
-    assert _cache.decode_entry(b"short") is None
+    secret, key = b"s" * 32, b"k" * 32
+    assert _cache.decode_entry(secret, key, b"short") is None
     data = json.dumps(["typescript", [["1", 2, None, None, None]]]).encode()
+    forged = _cache._check(secret, key, data) + data
+    assert _cache.decode_entry(secret, key, forged) is None
+    good = _cache.encode_entry(secret, key, "typescript", [engine.Declaration(1, 2, "f", "function", None)])
+    assert _cache.decode_entry(secret, key, good) == ("typescript", [engine.Declaration(1, 2, "f", "function", None)])
+    assert _cache.decode_entry(secret, b"another key", good) is None  # moved under another file's key
+    assert _cache.decode_entry(b"t" * 32, key, good) is None  # another user's secret
+
+
+def _plain_entry(grammar: str, rows: list[list[object]]) -> bytes:
+    """An entry as anyone who can write the cache folder can make one: JSON behind an unkeyed hash."""
     import hashlib
 
-    forged = hashlib.blake2b(data, digest_size=16).digest() + data
-    assert _cache.decode_entry(forged) is None
-    good = _cache.encode_entry("typescript", [engine.Declaration(1, 2, "f", "function", None)])
-    assert _cache.decode_entry(good) == ("typescript", [engine.Declaration(1, 2, "f", "function", None)])
+    data = json.dumps([grammar, rows]).encode()
+    return hashlib.blake2b(data, digest_size=16).digest() + data
+
+
+def test_a_forged_entry_is_refused_with_one_warning_and_the_file_parsed_again(
+    tmp_path: Path, parses: list[str]
+) -> None:
+    root = write_tree(tmp_path / "repo", SOURCES)
+    cache = ParseCache(tmp_path / "cache")
+    plain = chunks(root, cache=False)
+    chunks(root, cache)
+    # 20,001 one-line functions for each file, checksummed as the cache once did (no key).
+    lie = _plain_entry("typescript", [[1, 1, f"f{i}", "function", None, 1] for i in range(20_001)])
+    with sqlite3.connect(cache.path) as db:
+        db.execute("UPDATE entries SET value = ?", (lie,))
+    parses.clear()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        again = chunks(root, cache)
+    assert again == plain
+    assert sorted(parses) == ["src/a.ts", "src/b.tsx", "src/c.js"]
+    assert [w.category for w in caught] == [ParseCacheWarning]
+    assert "without this user's key" in str(caught[0].message)
+    parses.clear()
+    assert chunks(root, cache) == plain and parses == []  # the true parses were stored again
+
+
+def test_an_entry_moved_under_another_files_key_is_refused(tmp_path: Path, parses: list[str]) -> None:
+    root = write_tree(tmp_path / "repo", SOURCES)
+    cache = ParseCache(tmp_path / "cache")
+    plain = chunks(root, cache)
+    with sqlite3.connect(cache.path) as db:
+        db.execute("UPDATE entries SET value = (SELECT value FROM entries ORDER BY length(value) DESC LIMIT 1)")
+    parses.clear()
+    with pytest.warns(ParseCacheWarning, match="damaged entry"):
+        assert chunks(root, cache) == plain
+    assert len(parses) == 2  # every entry but the one whose own value was copied
+
+
+def test_the_key_is_made_once_for_the_user_alone_outside_the_cache_folder(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv(_cache.CONFIG_DIR_ENV, str(tmp_path / "config"))
+    root = write_tree(tmp_path / "repo", SOURCES)
+    cache = ParseCache(tmp_path / "cache")
+    chunks(root, cache)
+    key_file = tmp_path / "config" / _cache.KEY_FILE_NAME
+    assert key_file.stat().st_mode & 0o777 == 0o600 and len(key_file.read_bytes()) == 32
+    assert not any(p.name == _cache.KEY_FILE_NAME for p in (tmp_path / "cache").iterdir())
+    secret = key_file.read_bytes()
+    chunks(root, ParseCache(tmp_path / "cache"))
+    assert key_file.read_bytes() == secret
+
+
+def test_a_key_file_others_can_read_is_refused_and_files_are_parsed(
+    tmp_path: Path, parses: list[str], monkeypatch
+) -> None:
+    monkeypatch.setenv(_cache.CONFIG_DIR_ENV, str(tmp_path / "config"))
+    (tmp_path / "config").mkdir()
+    key_file = tmp_path / "config" / _cache.KEY_FILE_NAME
+    key_file.write_bytes(b"k" * 32)
+    key_file.chmod(0o644)
+    root = write_tree(tmp_path / "repo", SOURCES)
+    with pytest.warns(ParseCacheWarning, match="chmod 600"):
+        assert chunks(root, ParseCache(tmp_path / "cache")) == chunks(root, cache=False)
+    assert len(parses) == 6
 
 
 def test_a_corrupt_cache_file_falls_back_to_parsing(tmp_path: Path, parses: list[str]) -> None:
@@ -182,7 +253,8 @@ def test_bad_cache_arguments_say_what_to_pass(tmp_path: Path) -> None:
         ParseCache(tmp_path, max_bytes=-1)
 
 
-def test_least_recently_used_entries_go_first(tmp_path: Path) -> None:
+def test_least_recently_used_entries_go_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_cache, "_TOUCH_SECONDS", 0.0)  # every read refreshes (not only stale ones)
     cache = ParseCache(tmp_path / "cache", max_bytes=4_000)
     decls = [engine.Declaration(i, i, f"name{i}", "function", None) for i in range(1, 6)]
     keys = [bytes([i]) * 32 for i in range(40)]
@@ -272,3 +344,27 @@ def test_the_environment_can_turn_the_default_cache_off(tmp_path: Path, monkeypa
     explicit = ParseCache(tmp_path / "explicit")
     list(engine.chunk_codebase(root, cache=explicit))  # an explicit cache is still used
     assert explicit.info()["entries"] == 3
+
+
+def test_a_reopen_the_cache_serves_starts_no_worker_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from clanka_nb.engine import _codebase
+
+    files = {f"f{j}.ts": f"export const v{j} = {j};\n" for j in range(40)}
+    root = write_tree(tmp_path / "repo", files)
+    cache = ParseCache(tmp_path / "cache")
+    pools: list[int] = []
+    real = _codebase.ordered_map
+
+    def counted(func, jobs, *args, **kwargs):  # type: ignore[no-untyped-def]
+        pools.append(len(jobs))
+        return real(func, jobs, *args, **kwargs)
+
+    monkeypatch.setattr(_codebase, "ordered_map", counted)
+    expected = list(engine.chunk_codebase(root, workers=2, cache=cache))
+    assert pools == [40]  # every file was left to parse: workers did it
+    assert list(engine.chunk_codebase(root, workers=2, cache=cache)) == expected
+    assert engine.Codebase(root, workers=2, cache=cache).chunks() == expected
+    (root / "f7.ts").write_text("export const edited = 7;\n", encoding="utf-8")
+    edited = list(engine.chunk_codebase(root, workers=2, cache=cache))
+    assert edited == list(engine.chunk_codebase(root, cache=False, workers=1))
+    assert pools == [40]  # served by the cache (one edited file parsed here): no worker started

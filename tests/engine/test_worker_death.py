@@ -28,15 +28,17 @@ def poisoned(tmp_path: Path, monkeypatch) -> Path:
     """A tree whose file `f20.ts` kills the worker process that reads it (SIGKILL, as the OOM killer does)."""
     for i in range(FILES):
         (tmp_path / f"f{i:02d}.ts").write_text(f"export const v{i} = {i};\n", encoding="utf-8")
-    real = _codebase.load
+    real = _codebase.parse
     parent = os.getpid()
 
-    def load(root, rel, languages, *rest):
-        if rel == "f20.ts" and os.getpid() != parent:
+    def parse(file, languages):
+        if file.path == "f20.ts" and os.getpid() != parent:
             os.kill(os.getpid(), signal.SIGKILL)
-        return real(root, rel, languages, *rest)
+        return real(file, languages)
 
-    monkeypatch.setattr(_codebase, "load", load)
+    monkeypatch.setattr(_codebase, "parse", parse)
+    # Parsed afresh, so every file goes to a worker (a parse cache filled earlier would serve them here).
+    monkeypatch.setenv("CLANKA_NB_CACHE", "off")
     return tmp_path
 
 

@@ -92,7 +92,8 @@ def _as_in_a_terminal() -> None:
 
 
 def _start(args: list[str]) -> subprocess.Popen:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    # The parse cache off: files it already holds would be served in the parent, with no workers to end.
+    env = {**os.environ, "PYTHONPATH": str(REPO), "CLANKA_NB_CACHE": "off"}
     # A session of its own: killpg then reaches the script and its workers, as Ctrl-C in a terminal does.
     process = subprocess.Popen(
         args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True, text=True,

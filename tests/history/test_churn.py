@@ -246,6 +246,15 @@ def test_plot_shows_each_setting(history: Path) -> None:
     assert total.get_lines()[0].get_ydata()[-1] == frame[frame["chunk_size"] == 10]["embedded"].sum()
 
 
+def test_plot_ticks_are_whole_commits(history: Path) -> None:
+    frame = churn(history, revs="HEAD~5..HEAD", chunk_size=[30], progress=False)
+    figure = plot_churn(frame)
+    figure.canvas.draw()  # the locator picks the ticks when drawn
+    for axis in figure.axes:
+        ticks = [t for t in axis.get_xticks() if axis.get_xlim()[0] <= t <= axis.get_xlim()[1]]
+        assert ticks and all(float(t).is_integer() for t in ticks), ticks
+
+
 def test_bad_input_says_what_to_do(tmp_path: Path, history: Path) -> None:
     (tmp_path / "plain").mkdir()
     with pytest.raises(ChurnError, match="not a git repository"):

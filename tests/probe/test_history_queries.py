@@ -112,6 +112,18 @@ def test_an_unknown_revision_is_an_error_naming_the_range(repo):
         history_queries(root, revs="nope..HEAD", progress=False)
 
 
+def test_a_folder_inside_the_clone_reads_its_own_commits_with_its_own_paths(repo):
+    root, _ = repo
+    whole = history_queries(root, revs="HEAD~30..HEAD", progress=False).set_index("commit")
+    inside = history_queries(root / "src", revs="HEAD~30..HEAD", progress=False).set_index("commit")
+    assert set(inside.index) == set(whole.index)  # every kept commit changed src/
+    for commit in inside.index:
+        assert "src/" + inside.loc[commit, "path"] == whole.loc[commit, "path"]
+        assert inside.loc[commit, "start_line"] == whole.loc[commit, "start_line"]
+    assert "version" not in inside.attrs["dropped"]  # package.json's commit is outside src/: not listed
+    assert inside.attrs["commits"] < whole.attrs["commits"]
+
+
 @pytest.mark.parametrize("revs", ["--output=/tmp/x", "HEAD..--all", "", None])
 def test_revisions_never_become_options(repo, revs):
     root, _ = repo

@@ -57,6 +57,9 @@ def test_the_default_combines_doc_comments_and_history_at_a_clone_top_and_says_s
     assert table["queries"].tolist() == [4, 4]
     note = table.attrs["probe_note"]
     assert "2 from doc comments" in note and "2 from commit messages" in note
+    alone = probe(clone, chunk_size=20, progress=False)  # probe() says the same in its frame's attrs
+    assert alone.attrs["query_sources"] == table.attrs["query_sources"] and len(alone) == 4
+    assert alone.attrs["probe_note"] == note
     # A folder inside the clone: its history is its parent's, so only doc comments, and the note says why.
     inside = sweep(clone / "src", chunk_size=[20], probe=True, progress=False)
     assert inside.attrs["query_sources"] == {"doc_comments": 2, "test_names": 0}
