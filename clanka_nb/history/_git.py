@@ -7,12 +7,15 @@ a missing object is never fetched. docs/security.md lists each setting and why.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
 import shutil
 import subprocess
 import tempfile
+import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -290,18 +293,37 @@ class CatFile:
     """One `git cat-file --batch` (or `--batch-check`) process, kept running; every answer is checked.
 
     A header whose line is cut, fewer bytes than the header announced, or no newline after them is an
-    error naming what was missing and git's exit status: never a shorter file.
+    error naming what was missing and git's exit status: never a shorter file. An answer that does not
+    come within the timeout (an object file that is a FIFO blocks git) ends the process: an error too.
     """
 
     def __init__(self, argv: list[str], env: dict[str, str] | None = None) -> None:
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed by close()) a file, not a pipe: git can never block on writing to it
         self._process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
                                          env=env)  # fmt: skip
+        self._deadline: float | None = None  # when the answer being waited for is late (monotonic seconds)
+        self._timed_out = False
+        self._closing = threading.Event()
+        self._watch = threading.Thread(target=self._watchdog, name="clanka-nb cat-file watchdog", daemon=True)
+        self._watch.start()
+
+    def _watchdog(self) -> None:
+        """Kill git when an answer is late: a blocked read then ends (EOF) instead of waiting forever."""
+        while not self._closing.wait(0.25):
+            deadline = self._deadline
+            if deadline is not None and time.monotonic() > deadline and self._process.poll() is None:
+                self._timed_out = True
+                self._process.kill()
+                return
+
+    def _wait_for_git(self) -> None:
+        self._deadline = time.monotonic() + _TIMEOUT
 
     def header(self, oid: str) -> tuple[str, int]:
         """The type and size of an object, from the header git answers for `oid`."""
         stdin, stdout = self._process.stdin, self._process.stdout
         assert stdin is not None and stdout is not None
+        self._wait_for_git()
         try:
             stdin.write(oid.encode() + b"\n")
             stdin.flush()
@@ -317,6 +339,7 @@ class CatFile:
         if len(fields) != 3 or not fields[2].isdigit():
             msg = f"git could not read the object {oid}: {line.decode(errors='replace').strip()!r}"
             raise ChurnError(msg)
+        self._deadline = None
         return fields[1].decode(), int(fields[2])
 
     def copy(self, oid: str, size: int, target: BinaryIO) -> None:
@@ -326,6 +349,7 @@ class CatFile:
         assert stdout is not None
         left = size
         while left:
+            self._wait_for_git()  # each piece gets the whole timeout: a large blob may take long in all
             piece = stdout.read(min(left, _COPY))
             if not piece:
                 break
@@ -338,9 +362,11 @@ class CatFile:
         assert stdout is not None
         if got < size:
             raise ChurnError(self._ended(f"after {got:,} of the {size:,} bytes of {oid}"))
+        self._wait_for_git()
         end = stdout.read(1)
         if end != b"\n":
             raise ChurnError(self._ended(f"after the {size:,} bytes of {oid}, without the newline that ends them"))
+        self._deadline = None
 
     def _ended(self, where: str) -> str:
         """What went wrong when git's answer stopped short: its exit status and the end of what it said."""
@@ -350,6 +376,11 @@ class CatFile:
             status = None  # still running yet its answer stopped: said as such
         self._stderr.seek(0)
         said = " ".join(self._stderr.read()[-400:].decode(errors="replace").split())  # one line
+        if self._timed_out:
+            return (
+                f"git cat-file gave no answer within {_TIMEOUT} s, {where} (an object file that is a FIFO or a "
+                "device blocks it, or the disk stalls); check the repository with `git fsck`"
+            )
         ended = "is still running" if status is None else f"exit status {status}"
         detail = f": {said}" if said else ""
         if "promisor" in said or "not allowed" in said:  # git tried to fetch a missing object, and could not
@@ -360,8 +391,11 @@ class CatFile:
         )
 
     def close(self) -> None:
+        self._closing.set()
+        self._watch.join()
         if self._process.stdin is not None:
-            self._process.stdin.close()
+            with contextlib.suppress(BrokenPipeError):  # git has ended already: nothing to flush to
+                self._process.stdin.close()
         try:
             self._process.wait(timeout=_TIMEOUT)
         finally:

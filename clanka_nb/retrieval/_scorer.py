@@ -14,6 +14,29 @@ from ._search import Searcher
 from ._verdict import Bootstrap, FlatRecallWarning, Outcome, decide, flat_recall, row_intervals
 
 
+def scored_row(
+    probe_set: ProbeSet, settings: engine.ChunkSettings, searcher: Searcher, cutoffs: tuple[int, ...],
+    bootstrap: Bootstrap, *, stream: int = 0,
+) -> tuple[dict[str, Any], Outcome, int]:
+    """One setting's probe columns with their intervals, its per-query outcome and how many chunks were indexed.
+
+    Columns: queries; recall@<k>, recall@<k>_low, recall@<k>_high for each cut-off; mrr, mrr_low, mrr_high;
+    precision. On a sample, recall and mrr are the estimates for the whole codebase.
+    """
+    frame, outcome = probe_outcome(probe_set, settings, searcher, cutoffs)
+    summary = probe_summary(frame)
+    plain = {name: summary[name].iloc[0] for name in summary.columns}
+    plain = {name: None if pd.isna(value) else value.item() if hasattr(value, "item") else value
+             for name, value in plain.items()}  # fmt: skip
+    metrics = [*(f"recall@{cutoff}" for cutoff in cutoffs), "mrr"]
+    scored = row_intervals(outcome, metrics, bootstrap, stream=stream)
+    row: dict[str, Any] = {"queries": plain["queries"]}
+    for metric in metrics:
+        row.update({name: scored[name] for name in (metric, f"{metric}_low", f"{metric}_high")})
+    row["precision"] = plain["precision"]
+    return row, outcome, int(frame.attrs["chunks"])
+
+
 class ProbeScorer:
     """The probe's columns for each row of a sweep: queries extracted once, one searcher re-indexed per setting;
     each row's 95% intervals, and at the end the verdict over all rows (`_verdict`)."""
@@ -33,23 +56,13 @@ class ProbeScorer:
         self.chunks: list[int] = []
 
     def columns(self, settings: engine.ChunkSettings) -> dict[str, Any]:
-        frame, outcome = probe_outcome(self.probe_set, settings, self.searcher, self.cutoffs)
-        summary = probe_summary(frame)
-        plain = {name: summary[name].iloc[0] for name in summary.columns}
-        plain = {name: None if pd.isna(value) else value.item() if hasattr(value, "item") else value
-                 for name, value in plain.items()}  # fmt: skip
-        # On a sample, recall and MRR are the estimates for the whole codebase (the sample's own rank is biased).
-        metrics = [*(f"recall@{cutoff}" for cutoff in self.cutoffs), "mrr"]
-        scored = row_intervals(outcome, metrics, self.bootstrap, stream=len(self.outcomes))
-        row: dict[str, Any] = {"queries": plain["queries"]}
-        for metric in metrics:
-            row.update({name: scored[name] for name in (metric, f"{metric}_low", f"{metric}_high")})
-        row["precision"] = plain["precision"]
+        row, outcome, chunks = scored_row(self.probe_set, settings, self.searcher, self.cutoffs, self.bootstrap,
+                                          stream=len(self.outcomes))  # fmt: skip
         self.outcomes.append(outcome)
         self.rows.append(row)
         self.settings.append({"chunk_size": settings.requested_size, "chunk_overlap": settings.requested_overlap,
                               "chunk_max_characters": settings.chunk_max_characters})  # fmt: skip
-        self.chunks.append(int(frame.attrs["chunks"]))
+        self.chunks.append(chunks)
         return row
 
     def attrs(self) -> dict[str, Any]:

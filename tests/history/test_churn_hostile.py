@@ -397,3 +397,22 @@ def test_the_git_folder_itself_names_the_clone_instead(tmp_path: Path) -> None:
     bare = tmp_path / "bare.git"
     subprocess.run(["git", "clone", "-q", "--bare", str(repo), str(bare)], check=True, capture_output=True)
     assert len(churn(bare, revs="HEAD~1..HEAD", progress=False)) == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_an_object_file_that_is_a_fifo_is_an_error_within_the_timeout(tmp_path: Path, monkeypatch) -> None:
+    """An archive can hold a FIFO where git expects a loose object: git blocks opening it, churn must not."""
+    import time
+
+    from clanka_nb.history import _git
+
+    repo = plain_repo(tmp_path / "repo", commits=2)
+    blob = run_git(repo, "rev-parse", "HEAD:a.ts").strip()
+    obj = repo / ".git" / "objects" / blob[:2] / blob[2:]
+    obj.unlink()
+    os.mkfifo(obj)
+    monkeypatch.setattr(_git, "_TIMEOUT", 3)
+    started = time.monotonic()
+    with pytest.raises(ChurnError, match=r"git cat-file gave no answer within 3 s, .* FIFO .*`git fsck`"):
+        churn(repo, revs="HEAD~1..HEAD", progress=False)
+    assert time.monotonic() - started < 30
