@@ -11,10 +11,10 @@ import pandas as pd
 
 from .. import engine
 from .._deprecation import deprecated
-from ..engine._reading import check_file
-from ..engine._settings import SOURCE, TEXT, SourceSettings, TextSettings
-from ..frames._chunks import chunk_frame
-from ..frames._source import locate, open_source
+from ..engine.internals import check_file
+from ..engine.settings import SOURCE, TEXT, SourceSettings, TextSettings
+from ..frames.chunks import chunk_frame
+from ..frames.source import locate, open_source
 from ._render import EARLIER_LINES, LATER_LINES, MAX_LINES, check_page, render_preview
 from ._source import Source, Texts, busiest_file, file_lines, inside_root, open_chunks
 
