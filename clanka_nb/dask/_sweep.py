@@ -11,16 +11,15 @@ import pandas as pd
 from distributed import as_completed
 
 from .. import engine
-from .._deprecation import deprecated
 from ..engine.settings import GRID, OPENING, SWEEP, GridSettings, Settings, chunk_grid, setting_values
 from ..engine.token_counts import TokenCounter
 from ..frames import columns as _columns
 from ..retrieval import ProbeSet, Searcher, probe_frame, probe_summary, resolve_searcher
-from ..sweeps.table import TOKEN_COUNTER_INSTEAD, check_counters
+from ..sweeps.table import check_counters
 from ._batch import parse
 from ._cluster import ClientLike, resolve_client
 from ._frames import FILES_PER_PARTITION, plan
-from ._partial import Partial, Tokenizer, measure, row
+from ._partial import Partial, measure, row
 from ._plan import Batch, StrPath
 
 DASK_SWEEP = SWEEP.without("workers")  # the cluster's workers do the work
@@ -34,7 +33,6 @@ class SweepTask:
     """Runs on a worker: parse one batch once, then measure it at every setting (and probe it, per root)."""
 
     settings: tuple[engine.ChunkSettings, ...]
-    tokenizer: Tokenizer | None
     counter: TokenCounter | None  # pickled with the task (a tiktoken encoding travels by its name)
     searcher: Searcher | None  # set only when probing: then a batch is a whole root
     k: tuple[int, ...]
@@ -44,7 +42,7 @@ class SweepTask:
         codebase, failed = parse(batch)  # a file the engine fails on is left out, and named in attrs
         probe_set = ProbeSet(codebase) if self.searcher is not None else None
         parsed = time.perf_counter() - started
-        partials = measure(codebase, list(self.settings), self.tokenizer, self.counter)
+        partials = measure(codebase, list(self.settings), self.counter)
         probes = []
         if probe_set is not None:
             for setting, partial in zip(self.settings, partials, strict=True):
@@ -73,7 +71,6 @@ def sweep(
     probe: bool = False,
     searcher: str | Searcher = "bm25",
     k: int | Iterable[int] = (1, 5, 10),
-    tokenizer: Tokenizer | None = None,
     **settings: Unpack[GridSettings],
 ) -> pd.DataFrame:
     """`cn.sweep`'s table for all the roots taken together, as if they were one codebase.
@@ -95,22 +92,19 @@ def sweep(
     `over_limit`, the share of chunks over that many tokens, as in `cn.sweep`; the counts merge
     exactly too. A chunk's embedding input names its path within its own root, as clanka embeds it
     when it indexes that root. The counter must pickle (a function defined in a notebook does, with
-    cloudpickle). (`tokenizer=`, a count of each chunk's content alone, is deprecated: pass
-    `token_counter=`.)
+    cloudpickle).
     """
     values = DASK_SWEEP.values(settings)
     grid = tuple(chunk_grid(values))  # bad values fail before listing
     opening = Settings.read({name: value for name, value in settings.items() if name not in GRID}, names=OPENING.names)
     languages = opening.mode
     max_file_size = opening.max_file_size
-    if tokenizer is not None:
-        deprecated("sweep(tokenizer=...)", TOKEN_COUNTER_INSTEAD)
-    counter, limit = check_counters(tokenizer, token_counter, token_limit)
+    counter, limit = check_counters(token_counter, token_limit)
     cutoffs = tuple(sorted(set(setting_values("k", k))))
     resolved = resolve_searcher(searcher) if probe else None
     # Probing searches a whole root at once, so its batch must be the whole root.
     work = plan(roots, client, 2**62 if probe else files_per_partition, max_file_size, languages)
-    task = SweepTask(grid, tokenizer, counter, resolved, cutoffs)
+    task = SweepTask(grid, counter, resolved, cutoffs)
     merged = [Partial() for _ in grid]
     probes: list[list[pd.DataFrame]] = [[] for _ in grid]
     parse_seconds = 0.0
@@ -128,7 +122,7 @@ def sweep(
         future.release()
     rows = []
     for setting, partial, kept in zip(grid, merged, probes, strict=True):
-        values = row(setting, partial, tokenizer, counter, limit)
+        values = row(setting, partial, counter, limit)
         if probe:
             values.update(_probe_values(kept, cutoffs))
         rows.append(values)
@@ -141,8 +135,7 @@ def sweep(
     attrs = {
         "roots": list(dict.fromkeys(batch.root for batch in work)),
         "languages": languages,
-        "tokens": counter.name if counter is not None else "characters / 4" if tokenizer is None
-        else getattr(tokenizer, "__name__", repr(tokenizer)),
+        "tokens": counter.name if counter is not None else "characters / 4",
         "parse_seconds": parse_seconds,
         "failed": sorted(failed),  # files the engine failed on, left out of every row
     }
