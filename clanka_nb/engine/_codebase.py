@@ -8,6 +8,7 @@ import os
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from itertools import starmap
 from pathlib import Path
 from typing import NamedTuple
 
@@ -22,6 +23,7 @@ from ._chunker import (
     cache_key,
     chunks_of,
     front,
+    make_chunk,
     parse,
     prepare,
     prepared,
@@ -212,11 +214,21 @@ def _from_text(path: str, text: str, status: FileStatus, grammar: str | None, de
 def _pool(context: _Context, jobs: list[tuple[str, str | None]], workers: int) -> Iterator[_Answer]:
     if context.languages == "extended":
         load_grammars([rel for rel, _ in jobs], context.languages)
-    # Batches amortise the cost of sending work and results between processes, while keeping both
-    # processes busy to the end even when a few files are much bigger than the rest.
-    batch = max(1, min(8, len(jobs) // (workers * 32)))
+    # Batches amortise the cost of sending work and results between processes; cut by the files' sizes
+    # (parsing costs about what a file weighs), they keep both processes busy to the end even when a
+    # few files are much bigger than the rest (three.js's Emscripten builds: a third of its parse).
+    batch = max(1, min(16, len(jobs) // (workers * 8)))
+    weights = [_size(context.root, rel) if text is None else len(text) for rel, text in jobs]
     # Every job's first item is the file's path: errors name the files a dead worker held.
-    return ordered_map(functools.partial(_work, context), jobs, workers, batch, describe=lambda job: str(job[0]))
+    work = functools.partial(_work, context)
+    return ordered_map(work, jobs, workers, batch, describe=lambda job: str(job[0]), weights=weights)
+
+
+def _size(root: Path, rel: str) -> int:
+    try:
+        return os.stat(os.path.join(root, rel)).st_size
+    except OSError:  # gone or unreadable: the worker says so; it costs next to nothing
+        return 0
 
 
 # One file's outcome: its report, and its PreparedText (without settings) or its chunks (with settings);
@@ -265,7 +277,7 @@ def _outcome(
     status = FileStatus(status_value)
     report = FileReport(report.path, status, report.bytes, CONTENT_REASONS.get(status), report.binary)
     if settings is not None:
-        return report, None, [CodeChunk(*chunk) for chunk in back]  # type: ignore[union-attr]
+        return report, None, list(starmap(make_chunk, back))  # type: ignore[union-attr]
     decls = list(map(Declaration._make, decl_rows))
     if file is not None:
         return report, prepared(file, grammar, decls), None
