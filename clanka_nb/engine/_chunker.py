@@ -374,7 +374,7 @@ def declaration_segments(
         if truncates:
             segments = segments[:1]
         for piece, (s, e) in enumerate(segments, 1):
-            if not any_meaningful(s, e):
+            if meaningful_match(lines[s - 1]) is None and not any_meaningful(s, e):
                 continue
             key = (s, e, d.name, d.type, d.parent)
             if key in emitted:
