@@ -14,7 +14,7 @@ import pytest
 
 import clanka_nb as cn
 from clanka_nb import engine
-from clanka_nb.engine._settings import (
+from clanka_nb.engine.settings import (
     CHUNKING,
     SETTING_NAMES,
     SOURCE,

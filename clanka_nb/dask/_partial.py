@@ -9,14 +9,11 @@ from typing import Any
 import numpy as np
 
 from .. import engine, frames
-from ..frames._lines import span_positions
-from ..frames._stats import ast_files as ast_flags
-from ..frames._sweep import Tokenizer, _checked
-from ..frames._sweep_tokens import input_tokens, remembering
-from ..index._tokens import TokenCounter
+from ..engine.token_counts import TokenCounter, estimated_tokens, remembering
+from ..frames.lines import span_positions
+from ..frames.stats import ast_files as ast_flags
+from ..sweeps.table import Tokenizer, checked_tokenizer, input_tokens
 from ._histogram import Histogram
-
-CHARACTERS_PER_TOKEN = 4  # frames' default token estimate: characters / 4
 
 
 @dataclass
@@ -63,7 +60,7 @@ def measure(
     A `counter` counts the tokens of each chunk's embedding input, whose `file:` is the path within
     `codebase` (on Dask, a batch of one root: the path clanka embeds when it indexes that root).
     """
-    count = None if tokenizer is None else _checked(tokenizer)  # a non-count answer is an error, as in frames
+    count = None if tokenizer is None else checked_tokenizer(tokenizer)  # a non-count answer is an error, as in frames
     stats = frames.CodebaseStats(codebase)
     index, declarations = stats.index, stats.declarations
     counter = None if counter is None else remembering(counter)  # inputs shared by settings: counted once
@@ -106,7 +103,7 @@ def row(
     counter: TokenCounter | None = None,
     limit: int | None = None,
 ) -> dict[str, Any]:
-    """The sweep row of the merged partial, as `frames.sweep` computes it from the whole sample.
+    """The sweep row of the merged partial, as `cn.sweep` computes it from the whole sample.
 
     With a `counter` (as measured) the token columns are of embedding inputs; with a `limit` the row
     also has `over_limit`, the share of chunks over that many tokens.
@@ -116,7 +113,7 @@ def row(
     if counter is not None:
         tokens = Histogram.merged(partial.input_tokens, np.float64)
     elif tokenizer is None:
-        tokens = Histogram(characters.values / CHARACTERS_PER_TOKEN, characters.counts)
+        tokens = Histogram(estimated_tokens(characters.values), characters.counts)
     else:
         tokens = Histogram.merged(partial.tokens, np.float64)
     values = {

@@ -12,11 +12,11 @@ from distributed import as_completed
 
 from .. import engine
 from .._deprecation import deprecated
-from ..engine._settings import OPENING, Settings
-from ..frames import _columns
-from ..frames._sweep import GRID, SWEEP, TOKEN_COUNTER_INSTEAD, GridSettings, check_counters, chunk_grid, setting_values
-from ..frames.probe import ProbeSet, Searcher, probe_frame, probe_summary, resolve_searcher
-from ..index._tokens import TokenCounter
+from ..engine.settings import GRID, OPENING, SWEEP, GridSettings, Settings, chunk_grid, setting_values
+from ..engine.token_counts import TokenCounter
+from ..frames import columns as _columns
+from ..retrieval import ProbeSet, Searcher, probe_frame, probe_summary, resolve_searcher
+from ..sweeps.table import TOKEN_COUNTER_INSTEAD, check_counters
 from ._batch import parse
 from ._cluster import ClientLike, resolve_client
 from ._frames import FILES_PER_PARTITION, plan
@@ -55,7 +55,7 @@ class SweepTask:
 
 
 def _probe_values(frames: list[pd.DataFrame], k: tuple[int, ...]) -> dict[str, Any]:
-    """The probe columns of all roots' queries together, as `frames.sweep` computes them for one codebase."""
+    """The probe columns of all roots' queries together, as `cn.sweep` computes them for one codebase."""
     pooled = pd.concat(frames, ignore_index=True)
     summary = probe_summary(pooled, k)
     values = {name: summary[name].iloc[0] for name in summary.columns}
@@ -76,12 +76,12 @@ def sweep(
     tokenizer: Tokenizer | None = None,
     **settings: Unpack[GridSettings],
 ) -> pd.DataFrame:
-    """`frames.sweep`'s table for all the roots taken together, as if they were one codebase.
+    """`cn.sweep`'s table for all the roots taken together, as if they were one codebase.
 
     Together means: every chunk of every root is one sample (mean, median and p95 of lines,
     characters and tokens are over all of them), coverage is meaningful lines held by some chunk
     over meaningful lines of all roots, duplication and split_declarations likewise pooled. For one
-    root it equals `frames.sweep(root)` (but `seconds`, which here is worker time summed).
+    root it equals `cn.sweep(root)` (but `seconds`, which here is worker time summed).
 
     Each batch of `files_per_partition` files is parsed once on a worker and measured at every
     setting; the workers send back counts and exact histograms of chunk sizes, which add up to
@@ -92,7 +92,7 @@ def sweep(
 
     `token_counter=` (a callable, a tiktoken encoding, a `tokenizers.Tokenizer` or "cl100k_base")
     counts the tokens of each chunk's embedding input on the workers, and `token_limit=` adds
-    `over_limit`, the share of chunks over that many tokens, as in `frames.sweep`; the counts merge
+    `over_limit`, the share of chunks over that many tokens, as in `cn.sweep`; the counts merge
     exactly too. A chunk's embedding input names its path within its own root, as clanka embeds it
     when it indexes that root. The counter must pickle (a function defined in a notebook does, with
     cloudpickle). (`tokenizer=`, a count of each chunk's content alone, is deprecated: pass

@@ -14,7 +14,7 @@ from itertools import starmap
 from pathlib import Path
 from typing import NamedTuple
 
-from .._defaults import DEFAULT_LANGUAGES, DEFAULT_MAX_FILE_SIZE
+from ..defaults import DEFAULT_LANGUAGES, DEFAULT_MAX_FILE_SIZE
 from ._cache import ParseCache, resolve_cache
 from ._chunker import (
     CodeChunk,
@@ -45,9 +45,9 @@ from ._reading import (
     read_text,
     relative_path,
 )
-from ._settings import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings, check_workers, path_list
 from ._text import meaningful_match, normalize_path
 from ._workers import ordered_map
+from .settings import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings, check_workers, path_list
 
 Progress = Callable[[int], None]
 

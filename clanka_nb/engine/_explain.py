@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from ._chunker import CodeChunk, Cut, PreparedText, _sorted, chosen_segments
 from ._declarations import GRAMMARS, REFERENCE_PARSER_LIMIT, parent_label
 from ._files import extension
-from ._settings import ChunkSettings
+from .settings import ChunkSettings
 
 # The rules `explain` names (docs/explaining-chunks.md says what each means).
 RULES = ("declaration", "class-head", "declaration-piece", "character-split", "window")
@@ -26,8 +26,15 @@ class ExplainedChunk:
     why: str
 
 
-def explain_file(text: PreparedText, settings: ChunkSettings) -> list[ExplainedChunk]:
-    """One entry per chunk of `chunks_of(text, settings)`, in the same order."""
+def explain_file(
+    text: PreparedText, settings: ChunkSettings, *, lines: tuple[int, int] | None = None
+) -> list[ExplainedChunk]:
+    """One entry per chunk of `chunks_of(text, settings)`, in the same order.
+
+    `lines=(first, last)` keeps only the chunks that overlap those lines (a preview's page): the cutting
+    runs over the whole file as ever, but no sentence or content is made for a chunk outside them.
+    """
+    first, last = (1, text.line_count) if lines is None else lines
     cuts: list[Cut] = []
     chunker, segments = chosen_segments(text, settings, record=cuts)  # the engine's own choice of chunker
     if chunker is None:
@@ -37,6 +44,8 @@ def explain_file(text: PreparedText, settings: ChunkSettings) -> list[ExplainedC
         methods = _methods_by_class(text)
         made = {}
         for cut in cuts:
+            if cut.end < first or cut.start > last:
+                continue
             d = cut.declaration
             chunk = CodeChunk(path, cut.start, cut.end, d.name, d.type, d.parent, _join(lines, cut.start, cut.end))
             made[id(chunk)] = (chunk, *_declaration_rule(cut, settings, methods))
@@ -44,6 +53,8 @@ def explain_file(text: PreparedText, settings: ChunkSettings) -> list[ExplainedC
     reason = _why_windows(text)
     out = []
     for number, (s, e) in enumerate(segments, 1):
+        if e < first or s > last:
+            continue
         chunk = CodeChunk(path, s, e, None, None, None, _join(lines, s, e))
         cap = min(text.line_count, s + settings.chunk_size - 1)
         where = f"{_lines(s, e)}: line window {number} of {len(segments)}"

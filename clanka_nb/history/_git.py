@@ -7,12 +7,15 @@ a missing object is never fetched. docs/security.md lists each setting and why.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
 import shutil
 import subprocess
 import tempfile
+import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,6 +55,7 @@ _ENVIRONMENT = {
     "GIT_TERMINAL_PROMPT": "0",  # never wait for a password
     "GIT_OPTIONAL_LOCKS": "0",  # reading writes nothing into the repository (no index refresh)
     "GIT_PAGER": "cat",
+    "GIT_LITERAL_PATHSPECS": "1",  # a folder named `:(exclude)x` or `a*` is that folder, not magic or a pattern
 }
 # Set by git for its hooks: they would point every command at another repository than `-C` names.
 _REPOSITORY_VARIABLES = (
@@ -100,19 +104,23 @@ def git_command(repo: Path, *args: str, config: Sequence[str] = ()) -> tuple[lis
 
 
 def run_git(repo: Path, *args: str, check: bool = True, config: Sequence[str] = ()) -> subprocess.CompletedProcess[str]:
-    """Run a confined git command (text in and out, stdin closed, bounded by a timeout)."""
+    """Run a confined git command (stdin closed, bounded by a timeout); its output as text, byte for byte."""
     argv, env = git_command(repo, *args, config=config)
     try:
-        run = subprocess.run(
-            argv, capture_output=True, text=True, encoding="utf-8", errors="surrogateescape", timeout=_TIMEOUT,
-            stdin=subprocess.DEVNULL, check=False, env=env,
-        )  # fmt: skip
+        raw = subprocess.run(argv, capture_output=True, timeout=_TIMEOUT, stdin=subprocess.DEVNULL, check=False,
+                             env=env)  # fmt: skip
     except subprocess.TimeoutExpired:
         msg = (
             f"git {' '.join(args[:1])} did not finish within {_TIMEOUT} s in {str(repo)!r} (a config file that "
             "includes a FIFO or a device blocks git); check the repository with `git fsck` and its .git/config"
         )
         raise ChurnError(msg) from None
+    # Decoded here, not with text=True: that turns every \r into \n, in names and subjects too.
+    # surrogateescape keeps names that are not UTF-8 as the bytes they are (as os.fsdecode does).
+    run = subprocess.CompletedProcess(
+        raw.args, raw.returncode, raw.stdout.decode("utf-8", "surrogateescape"),
+        raw.stderr.decode("utf-8", "replace"),
+    )  # fmt: skip
     if check and run.returncode != 0:
         msg = f"git {' '.join(args)} failed in {repo}: {run.stderr.strip() or run.returncode}"
         raise ChurnError(msg)
@@ -139,8 +147,15 @@ def repository(path: str | os.PathLike[str]) -> tuple[Path, str]:
     inside = run_git(folder, "rev-parse", "--is-inside-work-tree", "--is-bare-repository", check=False)
     if inside.returncode != 0:
         raise ChurnError(_not_a_repository(folder, inside.stderr))
-    if inside.stdout.split()[-1] == "true":
+    work_tree, bare = inside.stdout.split()[:2]
+    if bare == "true":
         return folder.resolve(), ""
+    if work_tree != "true":
+        msg = (
+            f"{str(folder)!r} is inside a repository's .git folder, not its files; pass the clone's folder "
+            "(the one that holds .git)"
+        )
+        raise ChurnError(msg)
     # One value per command: a path may hold a newline, so two paths in one output cannot be told apart.
     top = _one_path(git(folder, "rev-parse", "--show-toplevel"))
     prefix = _one_path(git(folder, "rev-parse", "--show-prefix"))
@@ -167,7 +182,7 @@ def first_parent_commits(repo: Path, revs: str) -> tuple[str, list[Commit]]:
     starts at the repository's first commit is the empty tree.
     """
     spec = _revision_range(revs)
-    listed = run_git(repo, "log", "--first-parent", "--reverse", "--format=%H%x00%cI%x00%s", "--end-of-options",
+    listed = run_git(repo, "log", "-z", "--first-parent", "--reverse", "--format=%H %cI %s", "--end-of-options",
                      spec, "--", check=False)  # fmt: skip
     if listed.returncode != 0:
         problem = listed.stderr.strip().splitlines()[0] if listed.stderr.strip() else "unknown revision"
@@ -176,7 +191,9 @@ def first_parent_commits(repo: Path, revs: str) -> tuple[str, list[Commit]]:
         if git(repo, "rev-parse", "--is-shallow-repository", check=False).strip() == "true":
             msg += " (this clone is shallow: older commits are missing; run `git fetch --unshallow`)"
         raise ChurnError(msg)
-    commits = [Commit(*line.split("\x00", 2)) for line in listed.stdout.splitlines() if line]
+    # One record per commit, each ended by NUL (-z); fields split at the first two spaces (a hash and an
+    # ISO date hold none). Never splitlines(): a subject may hold U+2028, \x1c or \r, which it splits at.
+    commits = [Commit(*record.split(" ", 2)) for record in listed.stdout.split("\x00") if record]
     if not commits:
         msg = f"{revs!r} holds no commits (along first parents); the older revision comes first: 'OLD..NEW'"
         raise ChurnError(msg)
@@ -276,18 +293,37 @@ class CatFile:
     """One `git cat-file --batch` (or `--batch-check`) process, kept running; every answer is checked.
 
     A header whose line is cut, fewer bytes than the header announced, or no newline after them is an
-    error naming what was missing and git's exit status: never a shorter file.
+    error naming what was missing and git's exit status: never a shorter file. An answer that does not
+    come within the timeout (an object file that is a FIFO blocks git) ends the process: an error too.
     """
 
     def __init__(self, argv: list[str], env: dict[str, str] | None = None) -> None:
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed by close()) a file, not a pipe: git can never block on writing to it
         self._process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
                                          env=env)  # fmt: skip
+        self._deadline: float | None = None  # when the answer being waited for is late (monotonic seconds)
+        self._timed_out = False
+        self._closing = threading.Event()
+        self._watch = threading.Thread(target=self._watchdog, name="clanka-nb cat-file watchdog", daemon=True)
+        self._watch.start()
+
+    def _watchdog(self) -> None:
+        """Kill git when an answer is late: a blocked read then ends (EOF) instead of waiting forever."""
+        while not self._closing.wait(0.25):
+            deadline = self._deadline
+            if deadline is not None and time.monotonic() > deadline and self._process.poll() is None:
+                self._timed_out = True
+                self._process.kill()
+                return
+
+    def _wait_for_git(self) -> None:
+        self._deadline = time.monotonic() + _TIMEOUT
 
     def header(self, oid: str) -> tuple[str, int]:
         """The type and size of an object, from the header git answers for `oid`."""
         stdin, stdout = self._process.stdin, self._process.stdout
         assert stdin is not None and stdout is not None
+        self._wait_for_git()
         try:
             stdin.write(oid.encode() + b"\n")
             stdin.flush()
@@ -303,6 +339,7 @@ class CatFile:
         if len(fields) != 3 or not fields[2].isdigit():
             msg = f"git could not read the object {oid}: {line.decode(errors='replace').strip()!r}"
             raise ChurnError(msg)
+        self._deadline = None
         return fields[1].decode(), int(fields[2])
 
     def copy(self, oid: str, size: int, target: BinaryIO) -> None:
@@ -312,6 +349,7 @@ class CatFile:
         assert stdout is not None
         left = size
         while left:
+            self._wait_for_git()  # each piece gets the whole timeout: a large blob may take long in all
             piece = stdout.read(min(left, _COPY))
             if not piece:
                 break
@@ -324,9 +362,11 @@ class CatFile:
         assert stdout is not None
         if got < size:
             raise ChurnError(self._ended(f"after {got:,} of the {size:,} bytes of {oid}"))
+        self._wait_for_git()
         end = stdout.read(1)
         if end != b"\n":
             raise ChurnError(self._ended(f"after the {size:,} bytes of {oid}, without the newline that ends them"))
+        self._deadline = None
 
     def _ended(self, where: str) -> str:
         """What went wrong when git's answer stopped short: its exit status and the end of what it said."""
@@ -336,6 +376,11 @@ class CatFile:
             status = None  # still running yet its answer stopped: said as such
         self._stderr.seek(0)
         said = " ".join(self._stderr.read()[-400:].decode(errors="replace").split())  # one line
+        if self._timed_out:
+            return (
+                f"git cat-file gave no answer within {_TIMEOUT} s, {where} (an object file that is a FIFO or a "
+                "device blocks it, or the disk stalls); check the repository with `git fsck`"
+            )
         ended = "is still running" if status is None else f"exit status {status}"
         detail = f": {said}" if said else ""
         if "promisor" in said or "not allowed" in said:  # git tried to fetch a missing object, and could not
@@ -346,8 +391,11 @@ class CatFile:
         )
 
     def close(self) -> None:
+        self._closing.set()
+        self._watch.join()
         if self._process.stdin is not None:
-            self._process.stdin.close()
+            with contextlib.suppress(BrokenPipeError):  # git has ended already: nothing to flush to
+                self._process.stdin.close()
         try:
             self._process.wait(timeout=_TIMEOUT)
         finally:

@@ -106,6 +106,8 @@ def knn(connection: Any, vector: np.ndarray | None, limit: int) -> Any:
              text, parsed.content)
         )
     frame = pd.DataFrame.from_records(records, columns=list(SEARCH_COLUMNS))
-    for column in ("start_line", "end_line"):
-        frame[column] = frame[column].astype("Int64")
-    return frame
+    # As in the chunk frames: a missing name, type or parent is <NA> (the string dtype), not None beside NaN.
+    return frame.astype({
+        "start_line": "Int64", "end_line": "Int64", "distance": "float64",
+        **dict.fromkeys(("path", "name", "type", "parent", "input", "content"), "string"),
+    })

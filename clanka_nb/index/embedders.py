@@ -399,9 +399,27 @@ def model2vec(folder: str | os.PathLike[str]) -> Model2VecEmbedder:
     try:
         from model2vec import StaticModel
     except ImportError as error:
-        msg = "cn.embedders.model2vec needs the model2vec package: pip install model2vec"
+        msg = "cn.embedders.model2vec needs the model2vec package: pip install 'clanka-nb[model2vec]'"
         raise ImportError(msg) from error
-    return Model2VecEmbedder(path.resolve(), StaticModel.from_pretrained(path, force_download=False))
+    from safetensors import SafetensorError  # model2vec's own dependency, there when it is
+
+    try:
+        model = StaticModel.from_pretrained(path, force_download=False)
+    except (OSError, ValueError, KeyError, SafetensorError) as error:
+        if (path / "config_sentence_transformers.json").is_file() or (path / "1_Pooling").is_dir():
+            # A transformer's weights, not a static table: model2vec fails deep in safetensors ("no tensor embeddings").
+            msg = (
+                f"{str(folder)!r} is a sentence-transformers folder, not a model2vec one; pass it to "
+                "cn.embedders.sentence_transformers(folder), or distil a static model from it with model2vec "
+                "(model2vec.distill) and pass the folder StaticModel.save_pretrained writes"
+            )
+        else:
+            msg = (
+                f"could not load a model2vec model from {str(path)!r} ({type(error).__name__}: {error}); pass a "
+                "folder that StaticModel.save_pretrained wrote (config.json, model.safetensors, tokenizer.json)"
+            )
+        raise ValueError(msg) from None
+    return Model2VecEmbedder(path.resolve(), model)
 
 
 def _folder_digest(folder: Path) -> str:

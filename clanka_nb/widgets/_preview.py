@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
 from typing import Any, Unpack
 
@@ -11,10 +11,10 @@ import pandas as pd
 
 from .. import engine
 from .._deprecation import deprecated
-from ..engine._reading import check_file
-from ..engine._settings import SOURCE, TEXT, SourceSettings, TextSettings
-from ..frames._chunks import chunk_frame
-from ..frames._source import locate, open_source
+from ..engine.internals import check_file
+from ..engine.settings import SOURCE, TEXT, SourceSettings, TextSettings
+from ..frames.chunks import chunk_frame
+from ..frames.source import locate, open_source
 from ._render import EARLIER_LINES, LATER_LINES, MAX_LINES, check_page, render_preview
 from ._source import Source, Texts, busiest_file, file_lines, inside_root, open_chunks
 
@@ -43,6 +43,7 @@ class Preview:
         selected: int | None = None,
         height: int | None = HEIGHT,
         full_legend: bool = False,
+        explain: Callable[[pd.DataFrame, int, int], pd.DataFrame] | None = None,
     ) -> None:
         self.lines = list(lines)
         check_page(start, max_lines, len(self.lines))  # here, not first when shown
@@ -56,11 +57,19 @@ class Preview:
         self.selected = selected
         self.height = height
         self.full_legend = full_legend
+        # Adds `why` to the chunks of the lines shown: a page of a long file explains its own chunks only.
+        self._explain = explain
         self._widget: PreviewPane | None = None
+
+    @cached_property
+    def _shown_frame(self) -> pd.DataFrame:
+        if self._explain is None:
+            return self.frame
+        return self._explain(self.frame, self.start, min(len(self.lines), self.start + self.max_lines - 1))
 
     def _render(self, page_hints: str) -> str:
         return render_preview(
-            self.lines, self.frame, path=self.path, language=self.language, max_lines=self.max_lines,
+            self.lines, self._shown_frame, path=self.path, language=self.language, max_lines=self.max_lines,
             start=self.start, selected=self.selected, meaningful=self.meaningful, note=self.note, height=self.height,
             full_legend=self.full_legend, page_hints=page_hints,
         )  # fmt: skip
@@ -91,7 +100,7 @@ class Preview:
         return Preview(
             self.lines, self.frame, path=self.path, language=self.language, meaningful=self.meaningful,
             note=self.note, start=start, max_lines=self.max_lines, selected=self.selected, height=self.height,
-            full_legend=self.full_legend,
+            full_legend=self.full_legend, explain=self._explain,
         )  # fmt: skip
 
     @property
@@ -149,16 +158,17 @@ def _preview_of(
 ) -> Preview:
     path = path.replace("\\", "/")
     chunks = frame[(frame["path"] == path).to_numpy(dtype=bool)]
-    chunks = _with_why(chunks, texts, path)
     lines, flags, note = file_lines(texts, path, chunks)
     return Preview(
         lines, chunks, path=path, language=engine.language_of(path), meaningful=flags, note=note,
         start=start, max_lines=max_lines, selected=selected,
+        explain=lambda shown, first, last: _with_why(shown, texts, path, first, last),
     )  # fmt: skip
 
 
-def _with_why(chunks: pd.DataFrame, texts: Texts, path: str) -> pd.DataFrame:
-    """The file's chunks with `why` (engine.explain_file), for the bands' hover text and the side panel."""
+def _with_why(chunks: pd.DataFrame, texts: Texts, path: str, first: int, last: int) -> pd.DataFrame:
+    """The file's chunks with `why` (engine.explain_file) for those on lines `first`-`last` (the page shown,
+    for the bands' hover text and the side panel); None for the others, which the page does not show."""
     attrs = chunks.attrs
     text = texts.text(path)
     if "why" in chunks.columns or text is None or "chunk_size" not in attrs:
@@ -169,14 +179,17 @@ def _with_why(chunks: pd.DataFrame, texts: Texts, path: str) -> pd.DataFrame:
     # Matched by lines and metadata, so a filtered frame (the browser's) still finds its rows' reasons.
     reasons = {
         (e.chunk.start_line, e.chunk.end_line, e.chunk.name, e.chunk.type, e.chunk.parent): e.why
-        for e in engine.explain_file(text, settings)
+        for e in engine.explain_file(text, settings, lines=(first, last))
     }
+    on_page = ((chunks["start_line"] <= last) & (chunks["end_line"] >= first)).to_numpy(dtype=bool)
+    page = chunks[on_page]
     columns = [
-        [None if pd.isna(v) else v for v in chunks[c].tolist()] if c in chunks else [None] * len(chunks)
+        [None if pd.isna(v) else v for v in page[c].tolist()] if c in page else [None] * len(page)
         for c in ("start_line", "end_line", "name", "type", "parent")
     ]
-    rows = zip(*columns, strict=True)
-    return chunks.assign(why=[reasons.get(row) for row in rows])
+    why = pd.Series(pd.NA, index=chunks.index, dtype="string")
+    why[on_page] = [reasons.get(row) for row in zip(*columns, strict=True)]
+    return chunks.assign(why=why)
 
 
 @SOURCE

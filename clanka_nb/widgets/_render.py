@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
@@ -37,6 +39,8 @@ from ._style import (
     type_colour,
 )
 
+# Lines lexed above a page at most, for colours that span lines (a block comment opened further up is not seen).
+LEX_CONTEXT = 1000
 MAX_LINES = 2000  # a page of the preview: more rows than this makes the browser sluggish
 MAX_LINE_CHARS = 1000  # longer lines are cut for display (a minified line would be one huge row)
 BAND_WIDTH = 15  # px: wide enough for a rotated 10px label
@@ -162,8 +166,45 @@ def _column(chunks: pd.DataFrame, name: str, text: bool) -> list[Any]:
     return values
 
 
-def _frame_bands(chunks: pd.DataFrame, path: str | None) -> list[Band]:
-    """`chunk_bands` of a chunk frame, column by column: a preview of a long file has thousands of rows."""
+def _page_bands(
+    chunks: Any, path: str, start: int, stop: int, selected: int | None
+) -> tuple[list[Band], np.ndarray, np.ndarray, set[str | None]]:
+    """The bands of lines `start`-`stop` (and the selected chunk's), and every band's first and last line and
+    the types present. For a frame only the rows shown become `Band`s: a file of a million lines has a
+    quarter of a million chunks, and a page shows a few hundred."""
+    if not isinstance(chunks, pd.DataFrame):
+        bands = chunk_bands(chunks, path)
+        firsts = np.fromiter((b.start_line for b in bands), np.int64, len(bands))
+        lasts = np.fromiter((b.end_line for b in bands), np.int64, len(bands))
+        return bands, firsts, lasts, {b.type for b in bands}
+    chunk_bands(chunks.iloc[:0], path)  # the same check of the columns
+    ours = np.ones(len(chunks), dtype=bool)
+    if "path" in chunks.columns:
+        paths = chunks["path"]
+        ours = (paths.isna() | (paths == path)).to_numpy(dtype=bool)
+    positions = np.flatnonzero(ours)
+    firsts = chunks["start_line"].to_numpy(dtype=np.int64)[positions]
+    lasts = chunks["end_line"].to_numpy(dtype=np.int64)[positions]
+    keep = (firsts <= stop) & (lasts >= start) & (firsts <= lasts)
+    if selected is not None:
+        keep |= positions == selected
+    types: set[str | None] = set()
+    if "type" in chunks.columns and len(positions):
+        column = chunks["type"].iloc[positions]
+        types = {str(t) for t in column.dropna().unique()} | ({None} if column.isna().any() else set())
+    elif len(positions):
+        types = {None}
+    return _frame_bands(chunks, None, positions[keep]), firsts, lasts, types
+
+
+def _frame_bands(chunks: pd.DataFrame, path: str | None, rows: np.ndarray | None = None) -> list[Band]:
+    """`chunk_bands` of a chunk frame, column by column: a preview of a long file has thousands of rows.
+    `rows` (positions) builds only those, each keeping its position in the whole frame as its index."""
+    if rows is not None:
+        return [
+            dataclasses.replace(band, index=int(rows[i]))
+            for i, band in enumerate(_frame_bands(chunks.iloc[rows], path))
+        ]
     paths = _column(chunks, "path", True)
     starts, ends = chunks["start_line"].tolist(), chunks["end_line"].tolist()
     texts = [_column(chunks, name, True) for name in ("type", "name", "parent")]
@@ -200,6 +241,11 @@ def assign_columns(bands: Sequence[Band]) -> list[int]:
 
 
 def _lexer(path: str, language: str | None) -> Lexer:
+    return _lexer_for(os.path.basename(path), language)
+
+
+@functools.lru_cache(maxsize=64)
+def _lexer_for(path: str, language: str | None) -> Lexer:  # by the file's name: pygments scans every pattern
     # stripnl=False: the lexer must not drop leading/trailing blank lines, or line numbers shift.
     try:
         return get_lexer_for_filename(path, stripnl=False)
@@ -308,20 +354,19 @@ def _span(css: str, text: str) -> str:
     return f'<span style="{css}">{text}</span>' if css else text
 
 
-def _coverage(line_count: int, bands: Sequence[Band]) -> np.ndarray:
+def _coverage(line_count: int, firsts: np.ndarray, lasts: np.ndarray) -> np.ndarray:
     """How many chunks cover each line (index 0 = line 1), by a difference array."""
     delta = np.zeros(line_count + 2, dtype=np.int64)
-    starts = np.fromiter((band.start_line for band in bands), np.int64, len(bands)).clip(1, None)
-    ends = np.fromiter((band.end_line for band in bands), np.int64, len(bands)).clip(None, line_count)
+    starts = firsts.clip(1, None)
+    ends = lasts.clip(None, line_count)
     inside = starts <= ends
     np.add.at(delta, starts[inside], 1)
     np.add.at(delta, ends[inside] + 1, -1)
     return np.cumsum(delta)[1 : line_count + 1]
 
 
-def _legend(bands: Sequence[Band], uncovered_code: int, uncovered_blank: int, full: bool) -> str:
-    """Swatches of what the view shows (of everything it can show when `full`)."""
-    present = {band.type for band in bands}
+def _legend(present: set[str | None], uncovered_code: int, uncovered_blank: int, full: bool) -> str:
+    """Swatches of what the view shows, its chunk types `present` (of everything it can show when `full`)."""
     items = [
         (f"background:{colour}", chunk_type)
         for chunk_type, colour in TYPE_COLOURS.items()
@@ -407,10 +452,10 @@ def render_preview(
     if meaningful is not None and len(meaningful) != total:
         msg = f"meaningful has {len(meaningful)} flags for {total} lines; pass one flag per line or None"
         raise ValueError(msg)
-    bands = chunk_bands(chunks, path)
     stop = min(total, start + max_lines - 1)
+    bands, firsts, lasts, types = _page_bands(chunks, path, start, stop, selected)
     flags = list(meaningful) if meaningful is not None else [is_meaningful_line(line) for line in lines]
-    cover = _coverage(total, bands)
+    cover = _coverage(total, firsts, lasts)
     bare, marked = cover == 0, np.asarray(flags, dtype=bool)
     uncovered_code, uncovered_blank = int((bare & marked).sum()), int((bare & ~marked).sum())
 
@@ -433,7 +478,11 @@ def render_preview(
         if row <= stop:
             cells[row] = (stop - row + 1, f'<td rowspan="{stop - row + 1}" style="{_GAP}"></td>')
 
-    code = highlight_lines(lines[:stop], path, language)
+    # Lexed from a chunk's first line shortly above the page (a declaration starts where no comment or string
+    # is open), not from line 1: a page deep in a long file costs a page, not the whole file before it.
+    above = firsts[(firsts <= start) & (firsts >= start - LEX_CONTEXT)]
+    lex_from = int(above.max()) if len(above) else max(1, start - LEX_CONTEXT)
+    code = highlight_lines(lines[lex_from - 1 : stop], path, language)
     rows = []
     for line in range(start, stop + 1):
         covered, flag = cover[line - 1], flags[line - 1]
@@ -451,14 +500,14 @@ def render_preview(
         uncovered = "" if covered else f' data-uncovered="{"code" if flag else "blank"}"'
         rows.append(
             f'<tr data-line="{line}"{uncovered} style="background:{PAPER}"><td style="{_NUMBER}">{line}</td>'
-            f'<td style="{_MARK}{mark}"></td>{gutter}<td style="{code_style}">{code[line - 1]}{more}</td></tr>'
+            f'<td style="{_MARK}{mark}"></td>{gutter}<td style="{code_style}">{code[line - lex_from]}{more}</td></tr>'
         )
 
     head = [f"<b>{escape(path)}</b>"]
     if language:
         head.append(escape(language))
     head.append(f"{total:,} line{'s' * (total != 1)}")
-    head.append(f"{len(bands):,} chunk{'s' * (len(bands) != 1)}")
+    head.append(f"{len(firsts):,} chunk{'s' * (len(firsts) != 1)}")
     if uncovered_code:
         head.append(f'<span style="color:{ALERT}">{uncovered_code:,} line(s) of code in no chunk</span>')
     parts = [
@@ -467,7 +516,7 @@ def render_preview(
         # One line, cut if need be: previews shown side by side keep their rows level.
         f'<div style="padding:6px 8px;background:{SURFACE};border-bottom:1px solid {RULE};white-space:nowrap;'
         f'overflow:hidden;text-overflow:ellipsis">{" · ".join(head)}</div>',
-        _legend(bands, uncovered_code, uncovered_blank, full_legend),
+        _legend(types, uncovered_code, uncovered_blank, full_legend),
     ]
     picked = next((band for band in bands if band.index == selected), None)
     if picked is not None and picked.why:

@@ -33,8 +33,11 @@ RULE = ink(18)  # borders between rows
 ALERT = accent("var(--jp-error-color1,#d32f2f)")  # "code in no chunk"
 SELECTED = f"color-mix(in srgb,#d4a72c 18%,{PAPER})"  # the row or chunk picked
 UNCOVERED_ROW = f"color-mix(in srgb,#d1242f 12%,{PAPER})"  # a line of code that no chunk covers
-# A notice keeps its own background and text colour: readable whatever the theme.
-NOTICE = "background:#fff8c5;color:#3b2e00"
+# A notice ("Long file: showing lines 1-300..."): JupyterLab's warning hue, faint on the theme's own paper, in
+# its own ink, so a dark theme gets a dark band (a fixed light yellow glared in JupyterLab Dark).
+WARN = "var(--jp-warn-color1,#f57c00)"
+NOTICE_BACKGROUND = f"color-mix(in srgb,{WARN} 16%,{PAPER})"
+NOTICE = f"background:{NOTICE_BACKGROUND};color:{TEXT};border-left:3px solid {WARN}"
 
 # One fixed colour per chunk type (Tableau 10), so a type looks the same in every view and screenshot.
 # Labels on them are black or white, whichever contrasts more (at least 4.5 for each of these).

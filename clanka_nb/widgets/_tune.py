@@ -13,18 +13,28 @@ import ipywidgets as widgets
 import pandas as pd
 
 from .. import engine, frames
-from ..engine._settings import CHUNKING, SOURCE, ChunkingSettings, SourceSettings
-from ..frames._gc import paused_cycle_collection
-from ..frames._source import open_source
-from ..frames.probe import BM25Searcher, NoProbeQueriesWarning, ProbeSet, check_queries, probe_columns
-from ..index import token_counter as resolve_counter
+from ..engine.settings import CHUNKING, SOURCE, ChunkingSettings, SourceSettings
+from ..engine.token_counts import token_counter as resolve_counter
+from ..frames.cycles import paused_cycle_collection
+from ..frames.source import open_source
+from ..retrieval import (
+    DEFAULT_K,
+    BM25Searcher,
+    Bootstrap,
+    NoProbeQueriesWarning,
+    Outcome,
+    ProbeSet,
+    check_queries,
+    compared,
+    scored_row,
+)
 from ._browser import settings_text
 from ._charts import render_histogram
 from ._preview import Preview, PreviewPane
 from ._source import Source, Texts, busiest_file, check_early, file_lines, pickable
 from ._style import MUTED, TEXT, UI_FONT
 
-# (key, label, format) of the statistics shown; keys are columns of `frames.sweep`.
+# (key, label, format) of the statistics shown; keys are columns of `cn.sweep`.
 STAT_ROWS: tuple[tuple[str, str, str], ...] = (
     ("chunks", "chunks", "{:,.0f}"),
     ("lines_mean", "lines: mean", "{:.1f}"),
@@ -36,7 +46,7 @@ STAT_ROWS: tuple[tuple[str, str, str], ...] = (
     ("split_declarations", "declarations split", "{:.1%}"),
     ("coverage", "meaningful lines covered", "{:.1%}"),
     ("duplication", "duplication (lines embedded / lines)", "{:.2f}×"),
-    # Shown only with the retrieval probe on (see clanka_nb.probe):
+    # Shown only with the retrieval probe on (see clanka_nb.retrieval):
     ("recall@5", "search recall@5 (probe)", "{:.1%}"),
     ("mrr", "search MRR (probe)", "{:.3f}"),
     ("precision", "search precision@5 (probe)", "{:.1%}"),
@@ -80,10 +90,18 @@ def render_stats(stats: dict[str, Any], before: dict[str, Any] | None = None) ->
         now = _fmt(stats.get(key), pattern)
         was = _fmt(before.get(key), pattern) if before is not None else ""
         changed = before is not None and was != now
+        if stats.get(f"{key}_low") is not None:  # the probe's 95% interval over its queries
+            now += f" ({_fmt(stats[f'{key}_low'], pattern)}–{_fmt(stats[f'{key}_high'], pattern)})"
         style = "font-weight:600" if changed else ""
         rows.append(
             f'<tr data-stat="{key}"><td style="padding:1px 8px 1px 0;white-space:nowrap">{escape(label)}</td>'
             f'<td style="{cell};{style}">{now}</td><td style="{cell};color:{MUTED}">{was}</td></tr>'
+        )
+    if stats.get("vs_before") and not reason:
+        # Whether the move changed search beyond what these queries can tell (a paired test on them).
+        rows.append(
+            f'<tr data-stat="vs_before"><td colspan="3" style="padding:1px 8px 1px 0;color:{MUTED};max-width:420px;'
+            f'white-space:normal">{escape(stats["vs_before"])}</td></tr>'
         )
     if reason and any(key in stats for key in PROBE_STATS):
         # No query: say why instead of a dash in each search row.
@@ -115,11 +133,14 @@ class Tuner(widgets.VBox):
     computed for a position already left behind. Changes made in code update at once.
     State: `.settings` (`engine.ChunkSettings`), `.frame` (all chunks at the settings, with their
     text, built when first read: an update itself works from the engine's spans), `.file_frame`
-    (the picked file's), `.stats` (the `frames.sweep` row of the settings), `.before` (the previous stats),
+    (the picked file's), `.stats` (the `cn.sweep` row of the settings), `.before` (the previous stats),
     `.seconds` (time of the last update, shown in `.timing`), `.updates` (how many were made).
     `update()` recomputes everything. With the `probe`
-    checkbox on, `.stats` also holds the retrieval probe's recall@k, mrr and precision, and
-    `probe_reason`: why the probe has no query (None when it has), shown in place of the scores.
+    checkbox on, `.stats` also holds the retrieval probe's recall@k, mrr and precision with the 95%
+    intervals of recall and mrr over the queries (`mrr_low`, `mrr_high`...), shown beside them;
+    `vs_before`: whether the last move changed MRR beyond what the queries can tell (a paired test on
+    the same queries, as the sweep's verdict); and `probe_reason`: why the probe has no query (None
+    when it has), shown in place of the scores.
     """
 
     @CHUNKING
@@ -139,6 +160,7 @@ class Tuner(widgets.VBox):
             path = pickable(codebase, path, files)
         self.token_counter = None if token_counter is None else resolve_counter(token_counter)
         self._probe_set: ProbeSet | None = None
+        self._outcome: Outcome | None = None  # the probe's per-query result at the last update
         self._queries = queries  # the probe's queries (None: its defaults), checked when it first runs
         self._searcher = BM25Searcher()
         self.codebase = codebase
@@ -311,8 +333,15 @@ class Tuner(widgets.VBox):
                     warnings.simplefilter("ignore", NoProbeQueriesWarning)
                     # Queries extracted (or checked) once for the panel's life.
                     self._probe_set = ProbeSet(self.codebase, self._queries)
-            self.stats.update(probe_columns(self._probe_set, settings, self._searcher))
+            columns, outcome, _ = scored_row(self._probe_set, settings, self._searcher, DEFAULT_K,
+                                             Bootstrap(len(self._probe_set.queries)))  # fmt: skip
+            self.stats.update(columns)
             self.stats["probe_reason"] = self._probe_set.reason
+            if self._outcome is not None and self.before is not None and "mrr" in self.before:
+                self.stats["vs_before"] = compared(self._outcome, outcome)
+            self._outcome = outcome
+        else:
+            self._outcome = None
         # The numbers first (what a move is for): the browser shows them before the drawing that follows.
         self.stats_html.value = render_stats(self.stats, self.before)
         self.histogram.value = render_histogram(lines, marker=settings.chunk_size)

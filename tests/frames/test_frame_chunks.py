@@ -249,3 +249,10 @@ def test_a_chunk_type_outside_the_eight_is_an_error_not_na(monkeypatch: pytest.M
     monkeypatch.setattr(engine.PreparedText, "chunked", lambda self, settings: (odd, record))
     with pytest.raises(ValueError, match=r"chunk types \['macro'\]"):
         frames.chunk_codebase(codebase)
+
+
+def test_missing_type_name_and_parent_all_show_as_na() -> None:
+    frame = frames.chunk_text("a\nb\n", path="notes.md")  # a line window: no type, name or parent
+    shown = frame[["type", "name", "parent"]].to_string(index=False).split()
+    assert shown == ["type", "name", "parent", "<NA>", "<NA>", "<NA>"]
+    assert frame[["type", "name", "parent"]].isna().all(axis=None)

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from clanka_nb import engine
-from clanka_nb.engine._embedding import embedding_text, input_hash
+from clanka_nb.engine.embedding import embedding_text, input_hash
 from clanka_nb.history import ChurnError, churn, churn_files, churn_summary, demo_repository, plot_churn
 
 BUNDLE = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "clanka-history.bundle"
@@ -244,6 +244,15 @@ def test_plot_shows_each_setting(history: Path) -> None:
     per_commit, total = figure.axes
     assert len(per_commit.get_lines()) == 2 and len(total.get_lines()) == 2
     assert total.get_lines()[0].get_ydata()[-1] == frame[frame["chunk_size"] == 10]["embedded"].sum()
+
+
+def test_plot_ticks_are_whole_commits(history: Path) -> None:
+    frame = churn(history, revs="HEAD~5..HEAD", chunk_size=[30], progress=False)
+    figure = plot_churn(frame)
+    figure.canvas.draw()  # the locator picks the ticks when drawn
+    for axis in figure.axes:
+        ticks = [t for t in axis.get_xticks() if axis.get_xlim()[0] <= t <= axis.get_xlim()[1]]
+        assert ticks and all(float(t).is_integer() for t in ticks), ticks
 
 
 def test_bad_input_says_what_to_do(tmp_path: Path, history: Path) -> None:

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from clanka_nb import engine
-from clanka_nb.engine._embedding import embedding_text, input_hash
-from clanka_nb.history import ChurnError, ChurnWarning, churn
+from clanka_nb.engine.embedding import embedding_text, input_hash
+from clanka_nb.history import ChurnError, ChurnWarning, churn, churn_files
 from clanka_nb.history._git import CatFile
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs the git command")
@@ -359,3 +359,60 @@ def test_every_git_command_is_built_in_one_place() -> None:
     assert found == []
     source = (package / "history" / "_git.py").read_text(encoding="utf-8")
     assert len(spelled.findall(source)) == 1  # in git_command
+
+
+def test_subjects_and_names_with_line_separators_are_read_whole(tmp_path: Path) -> None:
+    repo = plain_repo(tmp_path / "repo", commits=1)
+    (repo / "a.ts").write_text("export const a = 10;\n")
+    (repo / "c\rd\u2028e.ts").write_text("export const c = 1;\n")
+    run_git(repo, "add", "-A")
+    subject = "one\u2028two\x1cthree\rfour\x00"[:-1]  # all but NUL may stand in a subject
+    run_git(repo, "commit", "-q", "-am", subject)
+    (repo / "a.ts").write_text("export const a = 11;\n")
+    run_git(repo, "commit", "-q", "-am", "  spaced  out  ")
+    frame = churn(repo, revs="HEAD~2..HEAD", progress=False)
+    assert frame["subject"].tolist() == [subject, "  spaced  out"]  # git keeps leading spaces
+    files = churn_files(repo, revs="HEAD~2..HEAD", progress=False)
+    assert files["path"].tolist() == ["a.ts", "c\rd\u2028e.ts", "a.ts"]
+
+
+@pytest.mark.parametrize("name", [":(exclude)p", ":!p", "p*"])
+def test_a_folder_named_like_a_pattern_is_that_folder(tmp_path: Path, name: str) -> None:
+    repo = plain_repo(tmp_path / "repo", commits=1)
+    (repo / "pq").mkdir()
+    (repo / "pq" / "b.ts").write_text("export const b = 1;\n")
+    run_git(repo, "add", "-A")
+    run_git(repo, "commit", "-q", "-m", "pq")
+    (repo / name).mkdir()
+    (repo / name / "c.ts").write_text("export const c = 1;\n")  # never committed
+    with pytest.raises(ChurnError, match="holds no file git tracks"):
+        churn(repo / name, revs="HEAD~1..HEAD", progress=False)
+
+
+def test_the_git_folder_itself_names_the_clone_instead(tmp_path: Path) -> None:
+    repo = plain_repo(tmp_path / "repo", commits=2)
+    for inside in (repo / ".git", repo / ".git" / "objects"):
+        with pytest.raises(ChurnError, match=r"inside a repository's \.git folder, not its files; pass the clone"):
+            churn(inside, revs="HEAD~1..HEAD", progress=False)
+    bare = tmp_path / "bare.git"
+    subprocess.run(["git", "clone", "-q", "--bare", str(repo), str(bare)], check=True, capture_output=True)
+    assert len(churn(bare, revs="HEAD~1..HEAD", progress=False)) == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_an_object_file_that_is_a_fifo_is_an_error_within_the_timeout(tmp_path: Path, monkeypatch) -> None:
+    """An archive can hold a FIFO where git expects a loose object: git blocks opening it, churn must not."""
+    import time
+
+    from clanka_nb.history import _git
+
+    repo = plain_repo(tmp_path / "repo", commits=2)
+    blob = run_git(repo, "rev-parse", "HEAD:a.ts").strip()
+    obj = repo / ".git" / "objects" / blob[:2] / blob[2:]
+    obj.unlink()
+    os.mkfifo(obj)
+    monkeypatch.setattr(_git, "_TIMEOUT", 3)
+    started = time.monotonic()
+    with pytest.raises(ChurnError, match=r"git cat-file gave no answer within 3 s, .* FIFO .*`git fsck`"):
+        churn(repo, revs="HEAD~1..HEAD", progress=False)
+    assert time.monotonic() - started < 30

@@ -234,3 +234,11 @@ def test_without_the_extra_the_error_names_the_install(folder):
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
                             env={**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}, check=True)
     assert 'pip install "clanka-nb[sentence-transformers]"' in result.stdout, result.stdout + result.stderr
+
+
+def test_model2vec_given_a_sentence_transformers_folder_names_the_fix(folder):
+    pytest.importorskip("model2vec", reason="needs model2vec: pip install -e '.[model2vec]'")
+    with pytest.raises(ValueError, match="is a sentence-transformers folder, not a model2vec one") as caught:
+        embedders.model2vec(folder)
+    assert "cn.embedders.sentence_transformers(folder)" in str(caught.value)
+    assert embedders.sentence_transformers(folder, device="cpu")(["a b"]).shape == (1, DIMENSIONS)  # where it goes

@@ -6,6 +6,7 @@ import hashlib
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import clanka_nb as cn
@@ -127,6 +128,18 @@ def test_search_frame_columns_and_parsed_fields(sample, cache):
         assert (row.path, row.start_line, row.end_line, row.content) == (
             chunk.path, chunk.start_line, chunk.end_line, chunk.content)
         assert (row.name if isinstance(row.name, str) else None) == chunk.name
+
+
+def test_search_frame_missing_values_are_na_as_in_chunk_frames(sample, cache):
+    index = SemanticIndex(sample, embed=Counting(), cache=cache)
+    index.sync()
+    found = index.search("stock report", limit=50)
+    assert found["parent"].isna().any() and found["name"].notna().any()  # both kinds of row are there
+    for column in ("path", "name", "type", "parent", "input", "content"):
+        assert found[column].dtype == "string", column
+        assert all(value is pd.NA for value in found[column] if not isinstance(value, str)), column
+    chunks = cn.chunk_codebase(sample, chunk_max_characters=10_000)
+    assert found["parent"][found["parent"].isna()].iloc[0] is chunks["parent"][chunks["parent"].isna()].iloc[0]
 
 
 def test_a_database_file_persists_and_reopens_without_embedding(sample, tmp_path, cache):

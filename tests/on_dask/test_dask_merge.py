@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 import clanka_nb as cn
 from clanka_nb import engine
 from clanka_nb.dask._partial import Partial, measure, row
-from clanka_nb.engine._embedding import embedding_text
-from clanka_nb.index._tokens import token_counter
+from clanka_nb.engine.embedding import embedding_text
+from clanka_nb.engine.token_counts import token_counter
 
 SAMPLE = cn.sample_codebase()
 FILES = cn.list_files(SAMPLE)

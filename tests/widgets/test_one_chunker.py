@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 import clanka_nb as cn
@@ -60,7 +61,7 @@ def test_chunk_codebase_files_sweep_and_the_panel_name_the_same_chunker(folder: 
     assert by_frame == {path: chunker for path, chunker in EXPECTED.items() if chunker is not None}
 
     table = cn.files(folder, **options)
-    by_files = {row.path: (None if row.chunker is None or row.chunker != row.chunker else row.chunker)
+    by_files = {row.path: (None if pd.isna(row.chunker) else row.chunker)
                 for row in table[["path", "chunker"]].astype(object).itertuples(index=False)}
     assert by_files == EXPECTED
 

@@ -79,7 +79,7 @@ def test_text_reaches_contrast_on_every_background(variables: dict[str, str]) ->
         name: hex_of(evaluate(css, variables))
         for name, css in {
             "paper": _style.PAPER, "surface": _style.SURFACE, "selected": _style.SELECTED,
-            "uncovered": _style.UNCOVERED_ROW,
+            "uncovered": _style.UNCOVERED_ROW, "notice": _style.NOTICE_BACKGROUND,
         }.items()
     }  # fmt: skip
     texts = {"text": _style.TEXT, "muted": _style.MUTED, "alert": _style.ALERT, **syntax_colours()}
@@ -105,9 +105,13 @@ def test_type_labels_reach_contrast_on_their_colour(chunk_type: str | None) -> N
     assert _style.contrast(_style.type_colour(chunk_type), _style.text_colour(chunk_type)) >= 4.5
 
 
-def test_notice_colours_reach_contrast() -> None:
-    background, text = re.fullmatch(r"background:(#\w+);color:(#\w+)", _style.NOTICE).groups()
-    assert _style.contrast(background, text) >= 4.5
+def test_notices_follow_the_theme() -> None:
+    """A notice's band is light on the light theme and dark on the dark one, its text the theme's own."""
+    assert f"background:{_style.NOTICE_BACKGROUND};color:{_style.TEXT}" in _style.NOTICE
+    light, dark = theme_variables("light"), theme_variables("dark")
+    assert _style.relative_luminance(hex_of(evaluate(_style.NOTICE_BACKGROUND, light))) > 0.7
+    assert _style.relative_luminance(hex_of(evaluate(_style.NOTICE_BACKGROUND, dark))) < 0.1
+    assert _style.contrast(hex_of(evaluate(_style.NOTICE_BACKGROUND, dark)), hex_of(evaluate(_style.TEXT, dark))) >= 4.5
 
 
 def test_contrast_matches_wcag_examples() -> None:

@@ -166,3 +166,54 @@ def test_a_page_outside_the_file_is_refused_when_made_not_when_shown(view: dict,
         Preview(["a", "b", "c"], frame, path="a.ts", **view)
     with pytest.raises(ValueError, match=message.replace("3", "[0-9]+")):
         preview(sample_codebase(), "src/pricing.ts", **view)
+
+
+# --- a long file: only what is shown is explained, banded and lexed (issue 24.11) ---------------------
+
+
+def _long_file(folder: Path, functions: int) -> Path:
+    lines = []
+    for i in range(functions):
+        lines += [f"export function f{i}(a: number): number {{", f"  return a + {i};", "}", ""]
+    path = folder / "long.ts"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path
+
+
+def test_explain_file_of_some_lines_makes_only_their_chunks() -> None:
+    from clanka_nb import engine
+
+    text = engine.Codebase.from_texts({"a.ts": "\n".join(f"function f{i}() {{}}" for i in range(50))}).text("a.ts")
+    settings = engine.ChunkSettings.build(30)
+    every = engine.explain_file(text, settings)
+    some = engine.explain_file(text, settings, lines=(10, 12))
+    assert [e.chunk.start_line for e in some] == [10, 11, 12]
+    assert some == [e for e in every if 10 <= e.chunk.start_line <= 12]
+
+
+def test_a_long_file_costs_no_more_than_chunking_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    monkeypatch.setenv("CLANKA_NB_CACHE", "off")  # both parse the file, neither reads the other's parse
+    # 47,999 lines (no newline at the end), 790,000 characters: under the reference parser's input limit
+    # (1,048,576 UTF-16 units; longer JS/TS files get line windows), so every declaration is a chunk.
+    path = _long_file(tmp_path, 12_000)
+
+    def timed(call) -> float:  # CPU seconds of this process: the other processes of a busy machine don't count
+        began = time.process_time()
+        call()
+        return time.process_time() - began
+
+    chunking = min(timed(lambda: frames.chunk_file(path)) for _ in range(2))
+    shown = preview(tmp_path, "long.ts")
+    showing = min(timed(lambda: preview(tmp_path, "long.ts").html) for _ in range(2))
+    deep = timed(lambda: shown.page(40_001).html)
+    # CPU seconds measured on 2 shared cores: the first page 1.4x chunking the file, a deep page 0.36-0.39x; before
+    # (every chunk explained and banded, every line above the page lexed) the deep page took 2.7x. On a
+    # 1,000,000-line file (line windows) a deep page took 133 s and 1.3 GB before, 0.7 s after.
+    assert showing <= 2.0 * chunking, (showing, chunking)
+    assert deep <= 1.0 * chunking, (deep, chunking)
+    assert shown.frame["chunker"].eq("ast").all() and len(shown.frame) == 12_000
+    assert shown.html.count("<tr data-line=") == 2000 and "lines 1–2,000 of 47,999" in shown.html
+    page = shown.page(40_001).html
+    assert 'data-line="40001"' in page and 'data-line="42000"' in page and "f10000" in page

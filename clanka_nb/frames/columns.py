@@ -21,10 +21,18 @@ STRING = pd.StringDtype()
 INT = pd.Int64Dtype()
 FLOAT = pd.Float64Dtype()
 BOOL = pd.BooleanDtype()
-TYPE = pd.CategoricalDtype(list(engine.CHUNK_TYPES))
-CHUNKER = pd.CategoricalDtype(list(engine.CHUNKERS))
-STATUS = pd.CategoricalDtype([status.value for status in engine.FileStatus])
-LINE_STATUS = pd.CategoricalDtype(["missed", "covered", "overlapped"])
+
+
+def _categories(values: Sequence[str]) -> pd.CategoricalDtype:
+    # Categories of the string dtype: a missing value then shows as <NA>, as in the text columns beside it
+    # (object categories would show NaN in `type` next to <NA> in `name` and `parent`).
+    return pd.CategoricalDtype(pd.Index(list(values), dtype=STRING))
+
+
+TYPE = _categories(engine.CHUNK_TYPES)
+CHUNKER = _categories(engine.CHUNKERS)
+STATUS = _categories([status.value for status in engine.FileStatus])
+LINE_STATUS = _categories(["missed", "covered", "overlapped"])
 
 Schema = Mapping[str, Any]
 

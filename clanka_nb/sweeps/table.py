@@ -1,31 +1,27 @@
-"""Parameter sweeps: parse once, chunk at every combination of settings, one row of numbers per setting.
-
-The public `sweep` is `frames.probe.sweep`, which adds the retrieval probe's columns through a `RowScorer`:
-the probe stands on frames, so nothing here imports it.
-"""
+"""The sweep table: parse once, chunk at every combination of settings, one row of numbers per setting (with the
+retrieval probe's columns when asked); `clanka_nb.sweeps.sweep` opens the source and calls it, Dask's sweep reuses
+its parts."""
 
 from __future__ import annotations
 
-import itertools
 import numbers
 import time
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Protocol, TypedDict, get_type_hints
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .. import engine
-from .._defaults import DEFAULT_CHUNK_OVERLAP, SWEEP_CHUNK_SIZES
-from ..engine._settings import CHUNK_SETTING_NAMES, SETTING_NAMES, SettingsParameters
-from ..index._tokens import token_counter as resolve_counter
-from . import _columns
-from ._gc import paused_cycle_collection
-from ._lines import span_positions
-from ._progress import ProgressBar, bar
-from ._stats import CodebaseStats, ast_files, chunkings_reusing
-from ._sweep_tokens import input_token_columns, remembering
-from ._tokens import check_limit
+from ..engine.embedding import embedding_text
+from ..engine.progress import ProgressBar, bar
+from ..engine.token_counts import TokenCounter, check_limit, remembering
+from ..engine.token_counts import token_counter as resolve_counter
+from ..frames import columns as _columns
+from ..frames.cycles import paused_cycle_collection
+from ..frames.lines import span_positions
+from ..frames.stats import CodebaseStats, ast_files, chunkings_reusing, summary
+from ..retrieval import ProbeScorer
 
 Tokenizer = Callable[[str], int]
 # What `sweep(tokenizer=...)`'s deprecation (frames' and Dask's) says to pass instead.
@@ -35,50 +31,7 @@ TOKEN_COUNTER_INSTEAD = (
 )
 
 
-class GridSettings(TypedDict, total=False):
-    """The settings of a sweep: each chunk setting one value or a list of values to try (the grid)."""
-
-    chunk_size: int | Iterable[int]
-    chunk_overlap: int | Iterable[int]
-    chunk_max_characters: float | Iterable[float | None] | None
-    languages: str | None
-    max_file_size: str | int
-
-
-class SweepSettings(GridSettings, total=False):
-    """A sweep's settings in one process: also its workers."""
-
-    workers: int | None
-
-
-# The grid tried when a chunk setting is not given; also the Dask sweep's.
-GRID = CHUNK_SETTING_NAMES
-SWEEP = SettingsParameters(
-    SETTING_NAMES,
-    defaults={
-        "chunk_size": SWEEP_CHUNK_SIZES, "chunk_overlap": (DEFAULT_CHUNK_OVERLAP,), "chunk_max_characters": (None,)
-    },
-    annotations={name: get_type_hints(SweepSettings)[name] for name in GRID},
-)
-
-
-def setting_values(name: str, value: object) -> list[Any]:
-    """A setting as a list of values to try (a single value is a list of one); also used by dask and churn."""
-    values = list(value) if isinstance(value, Iterable) and not isinstance(value, str) else [value]
-    if not values:
-        msg = f"{name} is empty; give at least one value to try, e.g. {name}=[30]"
-        raise ValueError(msg)
-    return values
-
-
-def chunk_grid(values: Mapping[str, object]) -> list[engine.ChunkSettings]:
-    """Every combination of the chunk settings' values (each one value or a list), in `itertools.product`
-    order, each checked (bad values fail before any parsing); also used by dask and churn."""
-    combos = itertools.product(*(setting_values(name, values[name]) for name in GRID))
-    return [engine.ChunkSettings.build(*combo) for combo in combos]
-
-
-def _checked(tokenizer: Tokenizer) -> Tokenizer:
+def checked_tokenizer(tokenizer: Tokenizer) -> Tokenizer:
     """`tokenizer` whose every answer must be a count of tokens (a None or a text would become NA silently)."""
 
     def count(content: str) -> int:
@@ -111,20 +64,10 @@ def _row(
             for text, chunking in zip(stats.index.texts, walked, strict=True)
             for s, e in chunking.spans
         )
-        tokens = np.fromiter(map(_checked(tokenizer), contents), dtype=np.float64, count=len(starts))
+        tokens = np.fromiter(map(checked_tokenizer(tokenizer), contents), dtype=np.float64, count=len(starts))
     row = stats.row(settings, starts, ends, ast_files(walked), tokens)
     row["seconds"] = time.perf_counter() - started
     return row
-
-
-class RowScorer(Protocol):
-    """More columns for each row of a sweep, computed from the same parsed codebase (the retrieval probe's)."""
-
-    integer_columns: frozenset[str]  # the added columns that are counts (the others are ratios)
-
-    def columns(self, settings: engine.ChunkSettings) -> dict[str, Any]: ...
-
-    def attrs(self) -> dict[str, Any]: ...
 
 
 def check_counters(
@@ -142,6 +85,31 @@ def check_counters(
     return counter, limit
 
 
+def input_tokens(
+    codebase: engine.Codebase, paths: Sequence[str], settings: engine.ChunkSettings, counter: TokenCounter
+) -> np.ndarray:
+    """The tokens of each chunk's embedding input at one setting, in chunk order (also the Dask sweep's)."""
+    texts = [
+        embedding_text(c.path, c.start_line, c.name, c.type, c.parent, c.content)
+        for path in paths
+        for c in codebase.file_chunks(path, settings)
+    ]
+    return np.asarray(counter.count_many(texts), dtype=np.float64)
+
+
+def input_token_columns(
+    codebase: engine.Codebase, paths: Sequence[str], settings: engine.ChunkSettings, counter: TokenCounter,
+    limit: int | None,
+) -> dict[str, Any]:
+    """tokens_mean, tokens_p95, tokens_total (and over_limit, the share of chunks over `limit`) at one setting."""
+    tokens = input_tokens(codebase, paths, settings, counter)
+    mean, _, p95 = summary(tokens)
+    row: dict[str, Any] = {"tokens_mean": mean, "tokens_p95": p95, "tokens_total": float(tokens.sum())}
+    if limit is not None:
+        row["over_limit"] = float((tokens > limit).mean()) if len(tokens) else None
+    return row
+
+
 def sweep_table(
     codebase: engine.Codebase,
     settings: list[engine.ChunkSettings],
@@ -151,9 +119,9 @@ def sweep_table(
     limit: int | None,
     progress: ProgressBar,
     started: float,
-    scorer: RowScorer | None = None,
+    scorer: ProbeScorer | None = None,
 ) -> pd.DataFrame:
-    """The sweep of an opened codebase: one row per setting (see `frames.probe.sweep` for the columns).
+    """The sweep of an opened codebase: one row per setting (see `clanka_nb.sweeps.sweep` for the columns).
 
     `started` is the `time.perf_counter()` at which opening the codebase began: `attrs["parse_seconds"]`
     counts from there to the first setting.

@@ -293,3 +293,19 @@ def flat_recall(rows: Sequence[dict[str, Any]], cutoffs: Sequence[int]) -> str |
     shown = ", ".join(f"recall@{cutoff} = {next(iter(seen)):.3f}" for cutoff, seen in values.items())
     return (f"recall is the same at all {len(rows)} settings ({shown}, {rows[0]['queries']} queries): these "
             "queries do not tell the settings apart; see attrs['verdict'], and try more queries")
+
+
+def compared(before: Outcome, now: Outcome, metric: str = VERDICT_METRIC, confidence: float = CONFIDENCE) -> str:
+    """One setting against another on the same queries, in words (the tuning panel's "now" and "before")."""
+    queries = len(now.rank)
+    if not queries:
+        return ""
+    difference = expected(now, metric) - expected(before, metric)
+    p_value = paired_p_value(difference)
+    name = "MRR" if metric == "mrr" else metric
+    change = float(difference.mean())
+    if p_value >= 1 - confidence:
+        word = "the same" if change == 0 else "not distinguishable"
+    else:
+        word = "better" if change > 0 else "worse"
+    return f"now vs before: {name} {change:+.3f}, {word} on these {queries} queries (paired test, p = {p_value:.2f})"

@@ -15,12 +15,12 @@ from typing import Any, Unpack
 
 import pandas as pd
 
-from ... import engine
-from ...engine._settings import OPENING, SourceSettings
-from ...history._git import ChurnError, git, repository, run_git
-from .. import _columns
-from .._progress import ProgressBar, bar
-from .._source import open_source
+from .. import engine
+from ..engine.progress import ProgressBar, bar
+from ..engine.settings import OPENING, SourceSettings
+from ..frames import columns as _columns
+from ..frames.source import open_source
+from ..history.internals import ChurnError, git, repository, run_git
 from ._queries import QUERIES, declared_texts
 from ._query_text import MAX_WORDS, MIN_WORDS, first_sentences
 
@@ -146,7 +146,7 @@ def _commits(repo: Path, revs: str, prefix: str) -> list[_Commit]:
     # Records start with a marker no commit message can know in advance, so a message cannot forge one.
     nonce = secrets.token_hex(16)
     marker = f"\x1e{nonce}\x00"
-    pathspec = [f":(literal){prefix}"] if prefix else []
+    pathspec = [prefix] if prefix else []  # literal: the runner sets GIT_LITERAL_PATHSPECS
     layout = f"--format=%x1e{nonce}%x00%H%x00%P%x00%an <%ae>%x00%B%x00"
     listed = run_git(repo, "log", "--no-renames", "--name-only", "-z", layout, "--end-of-options", *_range(repo, revs),
                      "--", *pathspec, check=False)  # fmt: skip
@@ -197,7 +197,7 @@ def _patches(lines: Iterable[str]) -> Iterator[tuple[str | None, _FilePatch]]:
 
 def _patch(repo: Path, commit: _Commit, prefix: str) -> dict[str, _FilePatch]:
     """What the commit changed against its first parent (or everything, for a first commit), by path."""
-    pathspec = [f":(literal){prefix}"] if prefix else []
+    pathspec = [prefix] if prefix else []  # literal: the runner sets GIT_LITERAL_PATHSPECS
     out = git(repo, "diff-tree", "-p", "-U0", "-r", "--root", "--no-commit-id", "--no-renames", "--no-ext-diff",
               "--no-textconv", "--no-color", "--end-of-options", commit.hash, "--", *pathspec)  # fmt: skip
     return {path: patch for path, patch in _patches(out.splitlines()) if path is not None}
@@ -216,7 +216,7 @@ def _moved(repo: Path, commit: str, head: str, paths: list[str]) -> dict[str, li
     """For each path, the hunks (old start, old count, new count) between the commit's version and `head`'s;
     None when the file is gone at `head`. A path missing from the result is unchanged."""
     out = git(repo, "diff", "-U0", "--no-renames", "--no-ext-diff", "--no-textconv", "--no-color", "--end-of-options",
-              commit, head, "--", *(f":(literal){path}" for path in paths))  # fmt: skip
+              commit, head, "--", *paths)  # fmt: skip
     hunks: dict[str, list[tuple[int, int, int]] | None] = {}
     old_path: str | None = None
     for line in out.splitlines():

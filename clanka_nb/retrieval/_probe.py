@@ -12,22 +12,22 @@ from typing import Any, Unpack
 import numpy as np
 import pandas as pd
 
-from ... import engine
-from ..._deprecation import deprecated
-from ...engine._chunker import heads_of
-from ...engine._settings import OPENING, SOURCE, SourceSettings
-from .. import _columns
-from .._chunks import settings_attrs
-from .._gc import paused_cycle_collection
-from .._lines import LineIndex
-from .._progress import ProgressBar
-from .._source import Source, open_source
+from .. import engine
+from .._deprecation import deprecated
+from ..engine.internals import heads_of
+from ..engine.progress import ProgressBar
+from ..engine.settings import OPENING, SOURCE, SourceSettings
+from ..frames import columns as _columns
+from ..frames.chunks import settings_attrs
+from ..frames.cycles import paused_cycle_collection
+from ..frames.lines import LineIndex
+from ..frames.source import Source, open_source
 from ._bm25 import ChunkBM25
 from ._index import Chunks, LineTokens, MaskedText
 from ._queries import check_queries, target_arrays
 from ._search import BM25Searcher, Embed, Searcher, resolve_searcher, search_many, searcher_for
+from ._search_words import code_tokens
 from ._sources import all_masks, default_queries
-from ._tokens import code_tokens
 from ._verdict import SEED, Outcome
 
 PRECISION_AT = 5  # precision looks at the top 5 results, whatever k is
@@ -51,7 +51,7 @@ class NoProbeQueriesWarning(UserWarning):
 
 def _caller_outside_package() -> int:
     """The `stacklevel` that points a warning at the first caller outside clanka_nb (the user's line)."""
-    package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     frame, level = sys._getframe(1), 1
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package + os.sep):
         frame, level = frame.f_back, level + 1

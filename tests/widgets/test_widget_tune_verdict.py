@@ -1,0 +1,38 @@
+"""The tuning panel's probe: each score with its 95% interval, and whether a move changed search beyond the noise."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from clanka_nb import engine, sample_codebase, tune
+from clanka_nb.retrieval import ProbeSet
+from clanka_nb.retrieval._probe import probe_outcome
+from clanka_nb.retrieval._verdict import paired_p_value
+from tests.widgets._html import parse
+
+
+def test_the_probe_shows_intervals_and_the_paired_test_of_each_move():
+    codebase = engine.Codebase(sample_codebase())
+    tuner = tune(codebase, chunk_size=30, probe=True)
+    stats = tuner.stats
+    assert stats["mrr_low"] < stats["mrr"] < stats["mrr_high"]
+    assert stats["recall@5_low"] <= stats["recall@5"] <= stats["recall@5_high"]
+    shown = parse(tuner.stats_html.value)
+    (mrr,) = shown.find_all("data-stat", "mrr")
+    assert f"({stats['mrr_low']:.3f}–{stats['mrr_high']:.3f})" in mrr.text
+    assert not shown.find_all("data-stat", "vs_before")  # nothing to compare with yet
+
+    tuner.chunk_size.value = 60
+    probe_set = ProbeSet(codebase)
+    before = probe_outcome(probe_set, engine.ChunkSettings.build(30, 0, None))[1]
+    now = probe_outcome(probe_set, engine.ChunkSettings.build(60, 0, None))[1]
+    rr = [np.where(o.rank > 0, 1 / np.maximum(o.rank, 1), 0.0) for o in (before, now)]
+    p_value = paired_p_value(rr[1] - rr[0])
+    word = "better" if p_value < 0.05 and rr[1].mean() > rr[0].mean() else "not distinguishable"
+    (row,) = parse(tuner.stats_html.value).find_all("data-stat", "vs_before")
+    assert f"MRR {rr[1].mean() - rr[0].mean():+.3f}, {word} on these {len(rr[0])} queries" in row.text
+    assert f"p = {p_value:.2f}" in row.text
+
+    tuner.chunk_size.value = 60  # no move: no change
+    tuner.update()
+    assert "the same on these" in tuner.stats["vs_before"]
