@@ -1,7 +1,8 @@
 """clanka-nb: see, measure and tune how clanka's CodeChunker cuts code into chunks, in notebooks.
 
-Layers depend downward only: `clanka_nb.widgets` -> `clanka_nb.frames` -> `clanka_nb.engine`;
-`clanka_nb.index` (the semantic index) sits on the engine and is shown by frames and widgets.
+Layers depend downward only: `clanka_nb.widgets` -> `clanka_nb.sweeps` -> `clanka_nb.retrieval` (the probe)
+-> `clanka_nb.frames` -> `clanka_nb.engine`; `clanka_nb.index` (the semantic index) sits on the engine and is
+shown by frames and widgets.
 Top-level names load their layer on first use, so `import clanka_nb.engine` never pulls in
 pandas or ipywidgets. Chunking functions here return DataFrames; `clanka_nb.engine` has the
 same names returning `CodeChunk` objects.
@@ -12,12 +13,12 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from ._extras import missing_extra
+from .extras import missing_extra
 
 _ENGINE = ("CodeChunk", "Codebase", "SettingClampedWarning", "list_files")
 _FRAMES = (
     "chunk_codebase", "chunk_file", "chunk_files", "chunk_text", "coverage", "embedding_input", "explain", "files",
-    "line_coverage", "plot_chunk_sizes", "plot_sweep", "sweep",
+    "line_coverage", "plot_chunk_sizes", "plot_sweep",
 )
 _HISTORY = ("churn", "churn_files", "churn_summary", "plot_churn")
 _PROBE = (
@@ -31,17 +32,18 @@ _WIDGETS = ("browse", "compare", "preview", "preview_text", "search_panel", "tun
 _EXPORTS = {
     **dict.fromkeys(_ENGINE, "clanka_nb.engine"),
     **dict.fromkeys(_FRAMES, "clanka_nb.frames"),
-    **dict.fromkeys(_PROBE, "clanka_nb.frames.probe"),
+    **dict.fromkeys(_PROBE, "clanka_nb.retrieval"),
+    "sweep": "clanka_nb.sweeps",
     **dict.fromkeys(_HISTORY, "clanka_nb.history"),
     **dict.fromkeys(_INDEX, "clanka_nb.index"),
     **dict.fromkeys(_WIDGETS, "clanka_nb.widgets"),
-    "sample_codebase": "clanka_nb._sample",
+    "sample_codebase": "clanka_nb.bundled",
 }
 
 __all__ = sorted(_EXPORTS)  # one table: a name exported is a name listed
 
 if TYPE_CHECKING:
-    from ._sample import sample_codebase
+    from .bundled import sample_codebase
     from .engine import Codebase, CodeChunk, SettingClampedWarning, list_files
     from .frames import (
         chunk_codebase,
@@ -55,9 +57,10 @@ if TYPE_CHECKING:
         line_coverage,
         plot_chunk_sizes,
         plot_sweep,
-        sweep,
     )
-    from .frames.probe import (
+    from .history import churn, churn_files, churn_summary, plot_churn
+    from .index import IndexSearcher, SemanticIndex, VectorCache, embedders, open_index
+    from .retrieval import (
         BM25Searcher,
         EmbeddingSearcher,
         dropped_queries,
@@ -67,13 +70,12 @@ if TYPE_CHECKING:
         probe_summary,
         unit_test_queries,
     )
-    from .history import churn, churn_files, churn_summary, plot_churn
-    from .index import IndexSearcher, SemanticIndex, VectorCache, embedders, open_index
+    from .sweeps import sweep
     from .widgets import browse, compare, preview, preview_text, search_panel, tune
 
 
 # The layers as attributes too (`cn.engine.Codebase`), loaded on first use like the names above.
-_LAYERS = ("dask", "engine", "frames", "history", "index", "widgets")
+_LAYERS = ("dask", "engine", "frames", "history", "index", "retrieval", "sweeps", "widgets")
 
 # The extra a name needs: the one that brings its layer (a viewer needs pandas too, but `widgets` is what to
 # install). Engine names and the sample need none.
@@ -81,6 +83,7 @@ _NAME_EXTRAS = {
     **dict.fromkeys(_FRAMES, "frames"),
     **dict.fromkeys(_HISTORY, "frames"),
     **dict.fromkeys(_PROBE, "probe"),
+    "sweep": "frames",
     **dict.fromkeys(_INDEX, "index"),
     **dict.fromkeys(_WIDGETS, "widgets"),
 }

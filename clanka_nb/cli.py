@@ -19,7 +19,7 @@ from typing import Any
 
 from ._cli import _parser, _terminal
 from ._cli._errors import CommandError
-from ._extras import missing_extra
+from .extras import missing_extra
 
 __all__ = ["main"]
 
@@ -120,8 +120,8 @@ def _files(args: argparse.Namespace) -> int:
 
 
 def _sweep(args: argparse.Namespace) -> int:
-    from . import frames
     from ._cli import _output
+    from .sweeps import sweep
 
     if args.k is not None and not args.probe:
         msg = "--k sets the cut-offs of the probe's recall@K; add --probe, or drop --k"
@@ -130,7 +130,7 @@ def _sweep(args: argparse.Namespace) -> int:
         msg = "--probe searches with BM25, which needs the bm25s library; pip install 'clanka-nb[probe]'"
         raise CommandError(msg, exit_code=1)
     source = _source(args, folder_only=True)
-    frame = frames.sweep(source, **_options(args), probe=args.probe, k=args.k or [1, 5, 10])
+    frame = sweep(source, **_options(args), probe=args.probe, k=args.k or [1, 5, 10])
     if args.probe and not args.quiet and frame.attrs.get("probe_note"):
         print(f"{_parser.PROG}: note: {frame.attrs['probe_note']}", file=sys.stderr)  # which queries, how many
     _output.write(frame, args.format, args.output, table=_output.sweep_table(frame))
@@ -218,7 +218,7 @@ def _cache(args: argparse.Namespace) -> int:
 def _vector_cache() -> Any:
     """The default vector cache's file (None without the index extra, which embeds nothing anyway)."""
     try:
-        from .index._vectors import VectorCache, default_path
+        from .index import VectorCache, default_path
     except ImportError:  # numpy missing: nothing was ever embedded through it
         return None
     return VectorCache(default_path())
@@ -262,7 +262,7 @@ def _source(args: argparse.Namespace, *, folder_only: bool) -> str:
         msg = f"{args.path!r} is a file; {args.command} needs a folder: pass its folder {str(path.parent)!r}"
         raise CommandError(msg, exit_code=1)
     if path.is_symlink() and engine.is_meaningful_file(path.name):
-        from .frames._source import open_source
+        from .frames.source import open_source
 
         opened = open_source(str(path), engine.Settings(languages=args.languages, workers=1), progress=False)
         report = opened.codebase.report(path.name)

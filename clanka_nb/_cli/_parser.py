@@ -6,7 +6,7 @@ import argparse
 from importlib import metadata
 from typing import NoReturn
 
-from .._defaults import (
+from ..defaults import (
     DEFAULT_CHUNK_OVERLAP,
     DEFAULT_CHUNK_SIZE,
     DEFAULT_LANGUAGES,

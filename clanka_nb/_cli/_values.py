@@ -63,7 +63,7 @@ def comma_list(parse: Callable[[str], T]) -> Callable[[str], list[T]]:
 
 def file_size(text: str) -> str:
     """A size like ripgrep's --max-filesize: bytes, or a number with K, M or G (ASCII digits only)."""
-    from ..engine._settings import parse_size  # the library's one rule, imported only once a size is given
+    from ..engine.settings import parse_size  # the library's one rule, imported only once a size is given
 
     try:
         parse_size(text)
@@ -75,7 +75,7 @@ def file_size(text: str) -> str:
 
 def workers(text: str) -> int:
     """A number of processes, at least 1 and at most the library's limit (4 per core)."""
-    from ..engine._settings import check_workers, max_workers
+    from ..engine.settings import check_workers, max_workers
 
     try:
         number = _ascii_int(text)

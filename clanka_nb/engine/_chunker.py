@@ -14,8 +14,8 @@ from ._declarations import Declaration, parent_label
 from ._files import extension, looks_minified
 from ._languages import find_declarations, grammar_for
 from ._reading import FileStatus
-from ._settings import ChunkSettings
 from ._text import js_length, meaningful_match, normalize_newlines, normalize_path, trim
+from .settings import ChunkSettings
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +217,13 @@ def cache_key(file: Front, languages: str) -> bytes | None:
 
 
 def _segments(text: PreparedText, start: int, end: int, settings: ChunkSettings) -> list[tuple[int, int]]:
+    """The splitting rule: a declaration range in pieces of at most `chunk_size` lines (and, with a limit, at most
+    `chunk_max_characters`), each starting `chunk_size - chunk_overlap` lines after the one before (with a limit:
+    `chunk_overlap` lines before the previous piece's end, and at least one line on), the last ending at `end`.
+
+    Its numpy twin for settings without a character limit is `frames._segments.SegmentPlan.spans`
+    (every file's ranges at once); `tests/frames/test_frame_segments.py` pins the two to each other.
+    """
     size, overlap, limit = settings.chunk_size, settings.chunk_overlap, settings.chunk_max_characters
     if end - start + 1 <= size and (limit is None or text.length(start, end) <= limit):
         return [(start, end)]

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from .._defaults import DEFAULT_LANGUAGES, DEFAULT_MAX_FILE_SIZE
+from ..defaults import DEFAULT_LANGUAGES, DEFAULT_MAX_FILE_SIZE
 from ._cache import ParseCache, resolve_cache
 from ._chunker import (
     CodeChunk,
@@ -41,9 +41,9 @@ from ._reading import (
     read_text,
     relative_path,
 )
-from ._settings import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings, check_workers, path_list
 from ._text import meaningful_match, normalize_path
 from ._workers import ordered_map
+from .settings import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings, check_workers, path_list
 
 Progress = Callable[[int], None]
 

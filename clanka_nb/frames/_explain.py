@@ -8,11 +8,10 @@ from typing import Unpack
 import pandas as pd
 
 from .. import engine
-from ..engine._api import one_file
-from ..engine._reading import check_file
-from ..engine._settings import TEXT, TextSettings
-from . import _columns
-from ._source import Source, locate
+from ..engine.internals import check_file, one_file
+from ..engine.settings import TEXT, TextSettings
+from . import columns as _columns
+from .source import Source, locate
 
 COLUMNS = ["start_line", "end_line", "name", "type", "parent", "rule", "why"]
 

@@ -5,7 +5,7 @@ HTML comes from pure functions (`render_preview`, `render_table`, ...), so both 
 without a browser; `Preview` also renders without a kernel (exported HTML, nbviewer, GitHub).
 """
 
-from .._extras import require
+from ..extras import require
 
 # Before anything imports them: a missing library is one line naming the extra, not a traceback.
 require("clanka_nb.widgets", "widgets", "pandas", "ipywidgets", "pygments")

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .. import engine
-from ..engine._settings import SOURCE, SourceSettings
+from ..engine.settings import SOURCE, SourceSettings
 from ._filters import NO_TYPE, TOP_LEVEL, ChunkFilter
 from ._preview import Preview, PreviewPane
 from ._source import Source, Texts, file_lines, open_chunks

@@ -10,11 +10,10 @@ import ipywidgets as widgets
 import pandas as pd
 
 from .. import engine
-from .._deprecation import deprecated
-from ..engine._reading import check_file
-from ..engine._settings import SOURCE, TEXT, SourceSettings, TextSettings
-from ..frames._chunks import chunk_frame
-from ..frames._source import locate, open_source
+from ..engine.internals import check_file
+from ..engine.settings import SOURCE, TEXT, SourceSettings, TextSettings
+from ..frames.chunks import chunk_frame
+from ..frames.source import locate, open_source
 from ._render import EARLIER_LINES, LATER_LINES, MAX_LINES, check_page, render_preview
 from ._source import Source, Texts, busiest_file, file_lines, inside_root, open_chunks
 
@@ -246,9 +245,6 @@ def preview_text(
     **settings: Unpack[TextSettings],
 ) -> Preview:
     """The chunk boundaries of `content` as if it were the file `path` (its extension picks the parser)."""
-    if "text" in settings:  # the old name of `content`
-        deprecated("preview_text(text=...)", "content=")
-        content = settings.pop("text")  # type: ignore[typeddict-item]
     given = TEXT.read(settings)
     if not isinstance(content, str):
         msg = f"content must be str, got {type(content).__name__}; decode bytes first (e.g. data.decode('utf-8'))"

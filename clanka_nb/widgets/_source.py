@@ -9,10 +9,10 @@ from pathlib import Path
 import pandas as pd
 
 from .. import engine
-from .._chunk_frames import frame_root
-from ..engine._reading import check_file
-from ..frames._chunks import chunk_frame
-from ..frames._source import Source, open_source
+from ..engine.internals import check_file
+from ..engine.source import frame_root
+from ..frames.chunks import chunk_frame
+from ..frames.source import Source, open_source
 
 __all__ = ["Source"]
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import clanka_nb as cn
 from clanka_nb import engine, frames, sample_codebase
 
 from ._lab import LabServer
@@ -32,7 +33,7 @@ def test_releasing_chunk_size_shows_the_new_settings_statistics(
         release = release_chunk_size(page, fraction)
         releases.append(release)
         # The statistics are those of the size the slider now reads, next to the previous ones.
-        row = frames.sweep(codebase, chunk_size=[release.chunk_size], progress=False).iloc[0]
+        row = cn.sweep(codebase, chunk_size=[release.chunk_size], progress=False).iloc[0]
         assert f"chunk_size={release.chunk_size}" in release.stats_text
         now = page.locator(f"{STATS} [data-stat=chunks] td").nth(1).inner_text()
         assert now == f"{int(row['chunks']):,}"
@@ -44,7 +45,7 @@ def test_releasing_chunk_size_shows_the_new_settings_statistics(
         assert 0 < release.latency_ms <= release.drawn_ms and release.kernel_ms > 0
     assert releases[0].chunk_size < 30 < releases[1].chunk_size  # two real moves, left then right
     was = page.locator(f"{STATS} [data-stat=chunks] td").nth(2).inner_text()
-    first = frames.sweep(codebase, chunk_size=[releases[0].chunk_size], progress=False).iloc[0]
+    first = cn.sweep(codebase, chunk_size=[releases[0].chunk_size], progress=False).iloc[0]
     assert was == f"{int(first['chunks']):,}"
     report = [{"source": "sample", **release.__dict__} for release in releases]
     (artifacts_dir / "tune-latency.json").write_text(json.dumps(report, indent=1))

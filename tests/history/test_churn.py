@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from clanka_nb import engine
-from clanka_nb.engine._embedding import embedding_text, input_hash
+from clanka_nb.engine.embedding import embedding_text, input_hash
 from clanka_nb.history import ChurnError, churn, churn_files, churn_summary, demo_repository, plot_churn
 
 BUNDLE = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "clanka-history.bundle"

@@ -10,8 +10,8 @@ import pytest
 
 import clanka_nb as cn
 from clanka_nb import engine
-from clanka_nb.frames.probe import FlatRecallWarning, ProbeSet
-from clanka_nb.frames.probe._verdict import Bootstrap, Outcome, decide, row_intervals
+from clanka_nb.retrieval import FlatRecallWarning, ProbeSet
+from clanka_nb.retrieval._verdict import Bootstrap, Outcome, decide, row_intervals
 from tests.probe.conftest import hashed_embed
 
 SETTINGS = [{"chunk_size": 30, "chunk_overlap": 0, "chunk_max_characters": None},
@@ -142,7 +142,7 @@ def test_a_sample_keeps_every_target_and_a_share_of_the_rest_the_same_each_time(
     assert 0.15 * others < len(sampled) - int(sampled.always.sum()) < 0.45 * others
 
 
-@pytest.mark.filterwarnings("ignore::clanka_nb.frames.probe.FlatRecallWarning")  # 4 queries, 2 settings
+@pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.FlatRecallWarning")  # 4 queries, 2 settings
 def test_an_embedding_sweep_on_a_sample_embeds_less(tmp_path, monkeypatch):
     monkeypatch.setenv("CLANKA_NB_CACHE", "off")
     pytest.importorskip("sqlite_vec")

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 _NONE_LABEL = "(none)"
 
 
-def _new_figure() -> Figure:
+def new_figure() -> Figure:
     # The object API, not pyplot: no global state, no display needed (tests run headless).
     from matplotlib.figure import Figure
 
@@ -64,7 +64,7 @@ def plot_chunk_sizes(frame: pd.DataFrame, by: str | None = "type", metric: str =
     """
     sizes = [name for name in frame.columns if pd.api.types.is_numeric_dtype(frame[name])]
     _require(frame, metric, "metric", sizes)
-    figure = _new_figure()
+    figure = new_figure()
     axes = figure.add_subplot()
     if by is None:
         groups: dict[str, np.ndarray] = {"all chunks": _numeric(frame[metric])}
@@ -89,7 +89,7 @@ def plot_sweep(sweep_frame: pd.DataFrame, metric: str = "chunks", x: str = "chun
     numeric = [name for name in sweep_frame.columns if pd.api.types.is_numeric_dtype(sweep_frame[name])]
     _require(sweep_frame, metric, "metric", numeric)
     _require(sweep_frame, x, "x", numeric)
-    figure = _new_figure()
+    figure = new_figure()
     axes = figure.add_subplot()
     axes.set_title(f"{metric.replace('_', ' ')} by {x.replace('_', ' ')}")
     if not np.isfinite(_numeric(sweep_frame[metric])).any():

@@ -13,11 +13,11 @@ from typing import Any, NamedTuple, Unpack
 import pandas as pd
 from tree_sitter import Node
 
-from ... import engine
-from ...engine._settings import OPENING, SourceSettings
-from .. import _columns
-from .._progress import ProgressBar
-from .._source import Source, open_source
+from .. import engine
+from ..engine.progress import ProgressBar
+from ..engine.settings import OPENING, SourceSettings
+from ..frames import columns as _columns
+from ..frames.source import Source, open_source
 from ._comments import doc_comment
 from ._queries import QUERIES, Masks, declared_texts
 from ._query_text import MIN_WORDS

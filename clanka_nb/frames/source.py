@@ -10,13 +10,11 @@ from typing import NamedTuple
 import pandas as pd
 
 from .. import engine
-from .._chunk_frames import frame_files, frame_languages, frame_root_or_fail, frame_settings
-from .._sample import sample_codebase
-from ..engine._codebase import warn_if_nothing_listed
-from ..engine._listing import resolve_root
-from ..engine._reading import check_file
-from ..engine._settings import path_list
-from ._progress import ProgressBar, bar
+from ..bundled import sample_codebase
+from ..engine.internals import check_file, resolve_root, warn_if_nothing_listed
+from ..engine.progress import ProgressBar, bar
+from ..engine.settings import path_list
+from ..engine.source import frame_files, frame_languages, frame_root_or_fail, frame_settings
 
 Source = str | os.PathLike[str] | engine.Codebase | pd.DataFrame | None
 """What every function that reads code takes: a folder, the path of one file, a parsed `engine.Codebase`,

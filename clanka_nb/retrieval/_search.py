@@ -7,7 +7,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from ._tokens import code_tokens
+from ._search_words import code_tokens
 
 WordSplitter = Callable[[str], list[str]]  # a text -> its words (not a token counter)
 Embed = Callable[[list[str]], Any]
@@ -183,7 +183,7 @@ def searcher_for(searcher: str | Searcher, embed: Embed | None) -> str | Searche
     if not (isinstance(searcher, str) and searcher == "bm25"):
         msg = f"pass either embed= or searcher=, not both (got searcher={searcher!r})"
         raise ValueError(msg)
-    from ...index import IndexSearcher
+    from ..index import IndexSearcher
 
     return IndexSearcher(embed)
 

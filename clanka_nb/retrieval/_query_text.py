@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ...engine import parses_as_code
+from ..engine import parses_as_code
 
 MIN_WORDS = 3
 MAX_SENTENCES = 2

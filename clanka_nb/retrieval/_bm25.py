@@ -14,9 +14,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .._embedding import embedding_text
+from ..engine.embedding import embedding_text
 from ._index import Chunks, LineTokens
-from ._tokens import code_tokens
+from ._search_words import code_tokens
 
 
 class ChunkBM25:

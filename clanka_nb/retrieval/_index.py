@@ -6,12 +6,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ... import engine
-from ...engine._chunker import ChunkHead
-from .._embedding import embedding_text
-from .._lines import LineIndex
+from .. import engine
+from ..engine.embedding import embedding_text
+from ..engine.internals import ChunkHead
+from ..frames.lines import LineIndex
 from ._queries import Masks
-from ._tokens import code_tokens
+from ._search_words import code_tokens
 
 
 class Chunks:

@@ -8,11 +8,11 @@ import numpy as np
 import pandas as pd
 
 from .. import engine
+from ..engine.token_counts import estimated_tokens
 from ._declarations import Declarations
-from ._lines import LineIndex, span_positions
 from ._segments import SegmentPlan
+from .lines import LineIndex, span_positions
 
-CHARACTERS_PER_TOKEN = 4
 
 def chunkings_reusing(
     codebase: engine.Codebase,
@@ -40,7 +40,7 @@ def ast_files(walked: list[engine.FileChunking]) -> np.ndarray:
     return np.array([chunking.chunker == "ast" for chunking in walked], dtype=bool)
 
 
-def _summary(values: np.ndarray) -> tuple[float | None, float | None, float | None]:
+def summary(values: np.ndarray) -> tuple[float | None, float | None, float | None]:
     if not len(values):
         return None, None, None
     return float(values.mean()), float(np.median(values)), float(np.percentile(values, 95))
@@ -65,22 +65,21 @@ class CodebaseStats:
         starts: np.ndarray,
         ends: np.ndarray,
         ast_files: np.ndarray,
-        tokens: np.ndarray | None = None,
     ) -> dict[str, Any]:
         """The sweep row (without `seconds`) of chunks given as global line positions (see `LineIndex`).
 
-        `ast_files` flags the files chunked by declarations; `tokens` defaults to characters / 4.
+        `ast_files` flags the files chunked by declarations; tokens are the chars/4 estimate (a sweep with a
+        token counter replaces them).
         """
         index = self.index
         lines = ends - starts + 1
         characters = index.characters(starts, ends)
-        if tokens is None:
-            tokens = characters / CHARACTERS_PER_TOKEN
+        tokens = estimated_tokens(characters)
         held = index.chunk_counts(starts, ends) > 0
         meaningful = int(index.meaningful.sum())
-        lines_mean, lines_median, lines_p95 = _summary(lines)
-        characters_mean, characters_median, characters_p95 = _summary(characters)
-        tokens_mean, _, tokens_p95 = _summary(tokens)
+        lines_mean, lines_median, lines_p95 = summary(lines)
+        characters_mean, characters_median, characters_p95 = summary(characters)
+        tokens_mean, _, tokens_p95 = summary(tokens)
         return {
             "chunk_size": settings.requested_size,
             "chunk_overlap": settings.requested_overlap,

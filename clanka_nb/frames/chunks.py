@@ -9,14 +9,14 @@ from typing import Any, Unpack
 import pandas as pd
 
 from .. import engine
-from ..engine._api import one_file
-from ..engine._settings import SOURCE, TEXT, SourceSettings, TextSettings, path_list
-from . import _columns
+from ..engine.internals import one_file
+from ..engine.progress import ProgressBar, bar
+from ..engine.settings import SOURCE, TEXT, SourceSettings, TextSettings, path_list
+from . import columns as _columns
 from ._embedding import embedding_text
-from ._progress import ProgressBar, bar
-from ._source import Located, Paths, Source, listed_names, locate, open_source, select
-from ._tokens import TokenColumns
+from ._token_columns import TokenColumns
 from ._walk import FileChunks, file_chunks, walk
+from .source import Located, Paths, Source, listed_names, locate, open_source, select
 
 StrPath = str | os.PathLike[str]
 

@@ -1,10 +1,12 @@
 """Every setting in one place: names, defaults and checks (chunk settings clamped as the reference clamps them,
-with a named warning; worker counts, file sizes, language modes, path lists), each error naming its fix."""
+with a named warning; worker counts, file sizes, language modes, path lists), each error naming its fix; and the
+grids of chunk settings a sweep, Dask's sweep and churn try."""
 
 from __future__ import annotations
 
 import dataclasses
 import inspect
+import itertools
 import math
 import numbers
 import operator
@@ -16,12 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypedDict, TypeVar, get_type_hints
 
-from .._defaults import (
+from ..defaults import (
     DEFAULT_CHUNK_OVERLAP,
     DEFAULT_CHUNK_SIZE,
     DEFAULT_LANGUAGES,
     DEFAULT_MAX_FILE_SIZE,
     INDEX_MAX_CHARACTERS,
+    SWEEP_CHUNK_SIZES,
 )
 from ._languages import check_languages
 
@@ -387,3 +390,47 @@ SOURCE = SettingsParameters(SETTING_NAMES)
 FILES = SOURCE.without("max_file_size")
 OPENING = SOURCE.without(*CHUNK_SETTING_NAMES)  # what reading a source takes, for work that does not chunk
 INDEXING = TEXT.with_defaults(chunk_max_characters=INDEX_MAX_CHARACTERS)
+
+
+# Grids: a sweep, Dask's sweep and churn take each chunk setting as one value or a list of values to try.
+class GridSettings(TypedDict, total=False):
+    """The settings of a sweep: each chunk setting one value or a list of values to try (the grid)."""
+
+    chunk_size: int | Iterable[int]
+    chunk_overlap: int | Iterable[int]
+    chunk_max_characters: float | Iterable[float | None] | None
+    languages: str | None
+    max_file_size: str | int
+
+
+class SweepSettings(GridSettings, total=False):
+    """A sweep's settings in one process: also its workers."""
+
+    workers: int | None
+
+
+# The grid tried when a chunk setting is not given; also the Dask sweep's.
+GRID = CHUNK_SETTING_NAMES
+SWEEP = SettingsParameters(
+    SETTING_NAMES,
+    defaults={
+        "chunk_size": SWEEP_CHUNK_SIZES, "chunk_overlap": (DEFAULT_CHUNK_OVERLAP,), "chunk_max_characters": (None,)
+    },
+    annotations={name: get_type_hints(SweepSettings)[name] for name in GRID},
+)
+
+
+def setting_values(name: str, value: object) -> list[Any]:
+    """A setting as a list of values to try (a single value is a list of one); the sweep's, Dask's and churn's."""
+    values = list(value) if isinstance(value, Iterable) and not isinstance(value, str) else [value]
+    if not values:
+        msg = f"{name} is empty; give at least one value to try, e.g. {name}=[30]"
+        raise ValueError(msg)
+    return values
+
+
+def chunk_grid(values: Mapping[str, object]) -> list[ChunkSettings]:
+    """Every combination of the chunk settings' values (each one value or a list), in `itertools.product`
+    order, each checked (bad values fail before any parsing); the sweep's, Dask's and churn's."""
+    combos = itertools.product(*(setting_values(name, values[name]) for name in GRID))
+    return [ChunkSettings.build(*combo) for combo in combos]

@@ -12,22 +12,21 @@ from typing import Any, Unpack
 import numpy as np
 import pandas as pd
 
-from ... import engine
-from ..._deprecation import deprecated
-from ...engine._chunker import heads_of
-from ...engine._settings import OPENING, SOURCE, SourceSettings
-from .. import _columns
-from .._chunks import settings_attrs
-from .._gc import paused_cycle_collection
-from .._lines import LineIndex
-from .._progress import ProgressBar
-from .._source import Source, open_source
+from .. import engine
+from ..engine.internals import heads_of
+from ..engine.progress import ProgressBar
+from ..engine.settings import OPENING, SOURCE, SourceSettings
+from ..frames import columns as _columns
+from ..frames.chunks import settings_attrs
+from ..frames.cycles import paused_cycle_collection
+from ..frames.lines import LineIndex
+from ..frames.source import Source, open_source
 from ._bm25 import ChunkBM25
 from ._index import Chunks, LineTokens, MaskedText
 from ._queries import check_queries, target_arrays
 from ._search import BM25Searcher, Embed, Searcher, resolve_searcher, search_many, searcher_for
+from ._search_words import code_tokens
 from ._sources import all_masks, default_queries
-from ._tokens import code_tokens
 from ._verdict import SEED, Outcome
 
 PRECISION_AT = 5  # precision looks at the top 5 results, whatever k is
@@ -51,7 +50,7 @@ class NoProbeQueriesWarning(UserWarning):
 
 def _caller_outside_package() -> int:
     """The `stacklevel` that points a warning at the first caller outside clanka_nb (the user's line)."""
-    package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     frame, level = sys._getframe(1), 1
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package + os.sep):
         frame, level = frame.f_back, level + 1
@@ -325,7 +324,7 @@ def probe_columns(
 def probe(
     source: Source = None,
     queries: pd.DataFrame | None = None,
-    *positional: Any,
+    *,
     searcher: str | Searcher = "bm25",
     k: int | Iterable[int] = DEFAULT_K,
     mask: bool = True,
@@ -356,13 +355,6 @@ def probe(
     of the target each chunk holds, summed, over the lines of those chunks; 0 when nothing was
     found): small chunks that hit count more than huge ones. `probe_summary(frame)` sums it up.
     """
-    if positional:  # probe(source, queries, searcher, k): the old order
-        if len(positional) > 2:
-            msg = f"probe() takes source and queries positionally, got {2 + len(positional)} positional arguments"
-            raise TypeError(msg)
-        deprecated("probe(source, queries, searcher, k)", "searcher= and k= by keyword")
-        searcher = positional[0]
-        k = positional[1] if len(positional) == 2 else k
     cutoffs = check_k(k)
     resolved = resolve_searcher(searcher_for(searcher, embed))
     opened = open_source(source, SOURCE.read(settings), paths=paths, progress=progress)

@@ -10,11 +10,11 @@ from typing import Any, NamedTuple, Unpack
 import numpy as np
 import pandas as pd
 
-from ... import engine
-from ...engine._settings import OPENING, SourceSettings
-from .. import _columns
-from .._progress import ProgressBar
-from .._source import Source, open_source
+from .. import engine
+from ..engine.progress import ProgressBar
+from ..engine.settings import OPENING, SourceSettings
+from ..frames import columns as _columns
+from ..frames.source import Source, open_source
 from ._comments import doc_comment
 from ._query_text import DROP_REASONS, Judged, judge
 

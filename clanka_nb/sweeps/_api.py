@@ -1,101 +1,19 @@
-"""`sweep`: the frames sweep table, with the retrieval probe's columns when asked (the probe stands on frames)."""
+"""`sweep`: open a source once and give its sweep table, with the retrieval probe's columns when asked."""
 
 from __future__ import annotations
 
 import time
-import warnings
 from collections.abc import Iterable
-from typing import Any, Unpack
+from typing import Unpack
 
 import pandas as pd
 
-from ... import engine
-from ..._chunk_frames import frame_settings
-from ..._deprecation import deprecated
-from ...engine._settings import Settings
-from .._progress import ProgressBar
-from .._source import Source, open_source
-from .._sweep import (
-    GRID,
-    SWEEP,
-    TOKEN_COUNTER_INSTEAD,
-    SweepSettings,
-    Tokenizer,
-    check_counters,
-    chunk_grid,
-    sweep_table,
-)
-from ._probe import ProbeSet, _caller_outside_package, check_k, check_sample, probe_outcome, probe_summary
-from ._search import Embed, Searcher, resolve_searcher, searcher_for
-from ._verdict import Bootstrap, FlatRecallWarning, Outcome, decide, flat_recall, row_intervals
-
-
-def scored_row(
-    probe_set: ProbeSet, settings: engine.ChunkSettings, searcher: Searcher, cutoffs: tuple[int, ...],
-    bootstrap: Bootstrap, *, stream: int = 0,
-) -> tuple[dict[str, Any], Outcome, int]:
-    """One setting's probe columns with their intervals, its per-query outcome and how many chunks were indexed.
-
-    Columns: queries; recall@<k>, recall@<k>_low, recall@<k>_high for each cut-off; mrr, mrr_low, mrr_high;
-    precision. On a sample, recall and mrr are the estimates for the whole codebase.
-    """
-    frame, outcome = probe_outcome(probe_set, settings, searcher, cutoffs)
-    summary = probe_summary(frame)
-    plain = {name: summary[name].iloc[0] for name in summary.columns}
-    plain = {name: None if pd.isna(value) else value.item() if hasattr(value, "item") else value
-             for name, value in plain.items()}  # fmt: skip
-    metrics = [*(f"recall@{cutoff}" for cutoff in cutoffs), "mrr"]
-    scored = row_intervals(outcome, metrics, bootstrap, stream=stream)
-    row: dict[str, Any] = {"queries": plain["queries"]}
-    for metric in metrics:
-        row.update({name: scored[name] for name in (metric, f"{metric}_low", f"{metric}_high")})
-    row["precision"] = plain["precision"]
-    return row, outcome, int(frame.attrs["chunks"])
-
-
-class ProbeScorer:
-    """The probe's columns for each row of a sweep: queries extracted once, one searcher re-indexed per setting;
-    each row's 95% intervals, and at the end the verdict over all rows (`_verdict`)."""
-
-    integer_columns = frozenset({"queries"})
-
-    def __init__(
-        self, codebase: engine.Codebase, searcher: Searcher, k: int | Iterable[int], embedded: bool,
-        queries: pd.DataFrame | None = None, sample: float | None = None,
-    ) -> None:
-        self.probe_set = ProbeSet(codebase, queries, sample=sample)
-        self.searcher, self.cutoffs, self.embedded = searcher, check_k(k), embedded
-        self.bootstrap = Bootstrap(len(self.probe_set.queries))
-        self.outcomes: list[Outcome] = []
-        self.rows: list[dict[str, Any]] = []
-        self.settings: list[dict[str, Any]] = []
-        self.chunks: list[int] = []
-
-    def columns(self, settings: engine.ChunkSettings) -> dict[str, Any]:
-        row, outcome, chunks = scored_row(self.probe_set, settings, self.searcher, self.cutoffs, self.bootstrap,
-                                          stream=len(self.outcomes))  # fmt: skip
-        self.outcomes.append(outcome)
-        self.rows.append(row)
-        self.settings.append({"chunk_size": settings.requested_size, "chunk_overlap": settings.requested_overlap,
-                              "chunk_max_characters": settings.chunk_max_characters})  # fmt: skip
-        self.chunks.append(chunks)
-        return row
-
-    def attrs(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "probe_reason": self.probe_set.reason,  # why there are no queries (None when some)
-            "query_sources": self.probe_set.query_sources,  # source -> queries it gave
-            "probe_note": self.probe_set.note,
-        }
-        if self.embedded:
-            out.update(embedded=self.searcher.embedded, indexed=self.searcher.indexed)  # type: ignore[attr-defined]
-        out["sample"] = self.probe_set.sample
-        verdict = decide(self.outcomes, self.settings, self.chunks) if self.outcomes else None
-        out["verdict"] = None if verdict is None else verdict.as_dict()
-        flat = flat_recall(self.rows, self.cutoffs)
-        if flat is not None:
-            warnings.warn(flat, FlatRecallWarning, stacklevel=_caller_outside_package())
-        return out
+from ..engine.progress import ProgressBar
+from ..engine.settings import GRID, SWEEP, Settings, SweepSettings, chunk_grid
+from ..engine.source import frame_settings
+from ..frames.source import Source, open_source
+from ..retrieval import Embed, ProbeScorer, Searcher, check_sample, resolve_searcher, searcher_for
+from .table import check_counters, sweep_table
 
 
 @SWEEP
@@ -111,7 +29,6 @@ def sweep(
     embed: Embed | None = None,
     sample: float | None = None,
     progress: ProgressBar = None,
-    tokenizer: Tokenizer | None = None,
     **settings: Unpack[SweepSettings],
 ) -> pd.DataFrame:
     """One row per combination of the settings (in `itertools.product` order), parsing the code once.
@@ -127,7 +44,7 @@ def sweep(
     is embedded twice); seconds.
 
     With `probe=True`, also how well search finds documented code at each setting (see
-    `clanka_nb.probe`): queries, recall@<k> for each cut-off in `k`, mrr and precision, scored
+    `clanka_nb.retrieval.probe`): queries, recall@<k> for each cut-off in `k`, mrr and precision, scored
     with `searcher` over the same parsed codebase (queries are extracted once for all rows).
     Queries come from doc comments in every language extended mode knows, also in "clanka" mode
     (whose line windows are then what is scored), and, when the source's root is the top of a git
@@ -138,8 +55,7 @@ def sweep(
     does `attrs["probe_reason"]`.
     `token_counter=` (a callable, a tiktoken encoding, a `tokenizers.Tokenizer` or "cl100k_base")
     counts the tokens of each chunk's embedding input, and `token_limit=` adds `over_limit`, the
-    share of chunks over that many tokens. (`tokenizer=`, a count of each chunk's content alone, is
-    deprecated: pass `token_counter=`.)
+    share of chunks over that many tokens.
     A chunk frame as the source gives its own chunk settings where none is passed (one row).
     `embed=` (an embedder) scores with vector search over an index of each setting instead;
     inputs shared between settings are embedded once (and kept in the vector cache on disk, so a
@@ -161,9 +77,7 @@ def sweep(
                        if name in GRID and name not in settings})  # fmt: skip
     chunk_settings = chunk_grid(values)
     opening = Settings.read({name: value for name, value in settings.items() if name not in GRID})
-    if tokenizer is not None:
-        deprecated("sweep(tokenizer=...)", TOKEN_COUNTER_INSTEAD)
-    counter, limit = check_counters(tokenizer, token_counter, token_limit)
+    counter, limit = check_counters(token_counter, token_limit)
     if embed is not None and not probe:
         msg = "embed= is the probe's embedder: pass probe=True with it"
         raise ValueError(msg)
@@ -180,6 +94,6 @@ def sweep(
     scorer = None if engine_searcher is None else \
         ProbeScorer(codebase, engine_searcher, k, embed is not None, queries, sample)
     return sweep_table(
-        codebase, chunk_settings, tokenizer=tokenizer, counter=counter, limit=limit, progress=progress,
+        codebase, chunk_settings, counter=counter, limit=limit, progress=progress,
         started=started, scorer=scorer,
     )

@@ -6,22 +6,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..engine import CodeChunk
-from ..engine._embedding import embedding_text
-from ..index._tokens import TokenCounter
-from ..index._tokens import token_counter as resolve
-from . import _columns
-
-
-def check_limit(token_limit: object) -> int | None:
-    if token_limit is None:
-        return None
-    if isinstance(token_limit, bool) or not isinstance(token_limit, int) or token_limit < 1:
-        msg = (
-            f"token_limit must be a positive int (e.g. 8191, the input limit of OpenAI's embedding models), "
-            f"got {token_limit!r}"
-        )
-        raise ValueError(msg)
-    return token_limit
+from ..engine.embedding import embedding_text
+from ..engine.token_counts import TokenCounter, check_limit
+from ..engine.token_counts import token_counter as resolve
+from . import columns as _columns
 
 
 class TokenColumns:
