@@ -169,8 +169,8 @@ def _shown(cycle: list[str], graph: dict[str, dict[str, int]]) -> str:
 LAYERS: tuple[tuple[str, ...], ...] = (
     # Leaves with no imports of the package: the settings' defaults (read by `--help` without the engine)
     # and the sample codebase's path (the source when none is given, at every layer); which extra brings
-    # each optional library. The wording of deprecations, which every layer uses.
-    ("clanka_nb.defaults", "clanka_nb.bundled", "clanka_nb.extras", "clanka_nb._deprecation"),
+    # each optional library.
+    ("clanka_nb.defaults", "clanka_nb.bundled", "clanka_nb.extras"),
     ("clanka_nb.engine",),
     ("clanka_nb.index",),
     ("clanka_nb.frames",),
@@ -259,14 +259,9 @@ def test_layers_import_only_downward() -> None:
     assert layer_violations(import_graph(), packages()) == []
 
 
-# Removed with the deprecations it words (the next step of issue 26); until then the one exception.
-_STILL_SHARED = {"clanka_nb._deprecation"}
-
-
 def test_no_module_imports_another_packages_private_module() -> None:
     graph = import_graph()
-    found = private_imports(graph, packages())
-    assert [line for line in found if line.split(" imports ")[1].split(",")[0] not in _STILL_SHARED] == []
+    assert private_imports(graph, packages()) == []
 
 
 @pytest.mark.parametrize(

@@ -65,17 +65,16 @@ class CodebaseStats:
         starts: np.ndarray,
         ends: np.ndarray,
         ast_files: np.ndarray,
-        tokens: np.ndarray | None = None,
     ) -> dict[str, Any]:
         """The sweep row (without `seconds`) of chunks given as global line positions (see `LineIndex`).
 
-        `ast_files` flags the files chunked by declarations; `tokens` defaults to characters / 4.
+        `ast_files` flags the files chunked by declarations; tokens are the chars/4 estimate (a sweep with a
+        token counter replaces them).
         """
         index = self.index
         lines = ends - starts + 1
         characters = index.characters(starts, ends)
-        if tokens is None:
-            tokens = estimated_tokens(characters)
+        tokens = estimated_tokens(characters)
         held = index.chunk_counts(starts, ends) > 0
         meaningful = int(index.meaningful.sum())
         lines_mean, lines_median, lines_p95 = summary(lines)

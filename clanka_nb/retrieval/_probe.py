@@ -13,7 +13,6 @@ import numpy as np
 import pandas as pd
 
 from .. import engine
-from .._deprecation import deprecated
 from ..engine.internals import heads_of
 from ..engine.progress import ProgressBar
 from ..engine.settings import OPENING, SOURCE, SourceSettings
@@ -325,7 +324,7 @@ def probe_columns(
 def probe(
     source: Source = None,
     queries: pd.DataFrame | None = None,
-    *positional: Any,
+    *,
     searcher: str | Searcher = "bm25",
     k: int | Iterable[int] = DEFAULT_K,
     mask: bool = True,
@@ -356,13 +355,6 @@ def probe(
     of the target each chunk holds, summed, over the lines of those chunks; 0 when nothing was
     found): small chunks that hit count more than huge ones. `probe_summary(frame)` sums it up.
     """
-    if positional:  # probe(source, queries, searcher, k): the old order
-        if len(positional) > 2:
-            msg = f"probe() takes source and queries positionally, got {2 + len(positional)} positional arguments"
-            raise TypeError(msg)
-        deprecated("probe(source, queries, searcher, k)", "searcher= and k= by keyword")
-        searcher = positional[0]
-        k = positional[1] if len(positional) == 2 else k
     cutoffs = check_k(k)
     resolved = resolve_searcher(searcher_for(searcher, embed))
     opened = open_source(source, SOURCE.read(settings), paths=paths, progress=progress)

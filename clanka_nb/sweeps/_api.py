@@ -8,13 +8,12 @@ from typing import Unpack
 
 import pandas as pd
 
-from .._deprecation import deprecated
 from ..engine.progress import ProgressBar
 from ..engine.settings import GRID, SWEEP, Settings, SweepSettings, chunk_grid
 from ..engine.source import frame_settings
 from ..frames.source import Source, open_source
 from ..retrieval import Embed, ProbeScorer, Searcher, check_sample, resolve_searcher, searcher_for
-from .table import TOKEN_COUNTER_INSTEAD, Tokenizer, check_counters, sweep_table
+from .table import check_counters, sweep_table
 
 
 @SWEEP
@@ -30,7 +29,6 @@ def sweep(
     embed: Embed | None = None,
     sample: float | None = None,
     progress: ProgressBar = None,
-    tokenizer: Tokenizer | None = None,
     **settings: Unpack[SweepSettings],
 ) -> pd.DataFrame:
     """One row per combination of the settings (in `itertools.product` order), parsing the code once.
@@ -57,8 +55,7 @@ def sweep(
     does `attrs["probe_reason"]`.
     `token_counter=` (a callable, a tiktoken encoding, a `tokenizers.Tokenizer` or "cl100k_base")
     counts the tokens of each chunk's embedding input, and `token_limit=` adds `over_limit`, the
-    share of chunks over that many tokens. (`tokenizer=`, a count of each chunk's content alone, is
-    deprecated: pass `token_counter=`.)
+    share of chunks over that many tokens.
     A chunk frame as the source gives its own chunk settings where none is passed (one row).
     `embed=` (an embedder) scores with vector search over an index of each setting instead;
     inputs shared between settings are embedded once (and kept in the vector cache on disk, so a
@@ -80,9 +77,7 @@ def sweep(
                        if name in GRID and name not in settings})  # fmt: skip
     chunk_settings = chunk_grid(values)
     opening = Settings.read({name: value for name, value in settings.items() if name not in GRID})
-    if tokenizer is not None:
-        deprecated("sweep(tokenizer=...)", TOKEN_COUNTER_INSTEAD)
-    counter, limit = check_counters(tokenizer, token_counter, token_limit)
+    counter, limit = check_counters(token_counter, token_limit)
     if embed is not None and not probe:
         msg = "embed= is the probe's embedder: pass probe=True with it"
         raise ValueError(msg)
@@ -99,6 +94,6 @@ def sweep(
     scorer = None if engine_searcher is None else \
         ProbeScorer(codebase, engine_searcher, k, embed is not None, queries, sample)
     return sweep_table(
-        codebase, chunk_settings, tokenizer=tokenizer, counter=counter, limit=limit, progress=progress,
+        codebase, chunk_settings, counter=counter, limit=limit, progress=progress,
         started=started, scorer=scorer,
     )

@@ -4,9 +4,8 @@ its parts."""
 
 from __future__ import annotations
 
-import numbers
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -23,66 +22,25 @@ from ..frames.lines import span_positions
 from ..frames.stats import CodebaseStats, ast_files, chunkings_reusing, summary
 from ..retrieval import ProbeScorer
 
-Tokenizer = Callable[[str], int]
-# What `sweep(tokenizer=...)`'s deprecation (frames' and Dask's) says to pass instead.
-TOKEN_COUNTER_INSTEAD = (
-    "token_counter= (a callable, a tiktoken encoding or 'cl100k_base'), which counts the tokens of each chunk's "
-    "embedding input, what clanka embeds"
-)
-
-
-def checked_tokenizer(tokenizer: Tokenizer) -> Tokenizer:
-    """`tokenizer` whose every answer must be a count of tokens (a None or a text would become NA silently)."""
-
-    def count(content: str) -> int:
-        tokens = tokenizer(content)
-        if isinstance(tokens, bool) or not isinstance(tokens, numbers.Real) or not tokens >= 0:
-            msg = (
-                f"tokenizer {getattr(tokenizer, '__name__', tokenizer)!r} returned {tokens!r} for a chunk; it must "
-                "return the number of tokens as an int, e.g. lambda s: len(enc.encode(s))"
-            )
-            raise TypeError(msg)
-        return tokens
-
-    return count
-
 
 def _row(
     codebase: engine.Codebase,
     stats: CodebaseStats,
     settings: engine.ChunkSettings,
-    tokenizer: Tokenizer | None,
     whole: dict[int, engine.FileChunking],
 ) -> dict[str, Any]:
     started = time.perf_counter()
     walked = chunkings_reusing(codebase, stats.index, stats.declarations, settings, whole)
     starts, ends = span_positions(stats.index, [chunking.spans for chunking in walked])
-    tokens = None
-    if tokenizer is not None:
-        contents = (
-            text.content(s, e)
-            for text, chunking in zip(stats.index.texts, walked, strict=True)
-            for s, e in chunking.spans
-        )
-        tokens = np.fromiter(map(checked_tokenizer(tokenizer), contents), dtype=np.float64, count=len(starts))
-    row = stats.row(settings, starts, ends, ast_files(walked), tokens)
+    row = stats.row(settings, starts, ends, ast_files(walked))
     row["seconds"] = time.perf_counter() - started
     return row
 
 
-def check_counters(
-    tokenizer: Tokenizer | None, token_counter: object, token_limit: int | None
-) -> tuple[Any, int | None]:
-    """The token counter (None: characters / 4 or `tokenizer`) and limit of a sweep, checked."""
-    if tokenizer is not None and not callable(tokenizer):
-        msg = f"tokenizer must be a function str -> int (e.g. lambda s: len(enc.encode(s))), got {tokenizer!r}"
-        raise TypeError(msg)
+def check_counters(token_counter: object, token_limit: int | None) -> tuple[TokenCounter | None, int | None]:
+    """The token counter (None: the chars/4 estimate of each chunk's content) and limit of a sweep, checked."""
     counter = None if token_counter is None and token_limit is None else resolve_counter(token_counter)
-    limit = check_limit(token_limit)
-    if counter is not None and tokenizer is not None:
-        msg = "pass either tokenizer= (tokens of the chunk's content) or token_counter=, not both"
-        raise ValueError(msg)
-    return counter, limit
+    return counter, check_limit(token_limit)
 
 
 def input_tokens(
@@ -114,8 +72,7 @@ def sweep_table(
     codebase: engine.Codebase,
     settings: list[engine.ChunkSettings],
     *,
-    tokenizer: Tokenizer | None,
-    counter: Any,
+    counter: TokenCounter | None,
     limit: int | None,
     progress: ProgressBar,
     started: float,
@@ -133,7 +90,7 @@ def sweep_table(
     counting = None if counter is None else remembering(counter)  # inputs shared by settings: counted once
     with bar(progress, len(settings), "sweeping settings", unit="setting") as handle, paused_cycle_collection():
         for setting in settings:
-            row = _row(codebase, stats, setting, tokenizer, whole)
+            row = _row(codebase, stats, setting, whole)
             if counting is not None:
                 row.update(input_token_columns(codebase, stats.index.paths, setting, counting, limit))
             if scorer is not None:
@@ -153,8 +110,7 @@ def sweep_table(
     attrs = {
         "root": str(codebase.root),
         "languages": codebase.languages,
-        "tokens": counter.name if counter is not None else "characters / 4" if tokenizer is None
-        else getattr(tokenizer, "__name__", repr(tokenizer)),
+        "tokens": counter.name if counter is not None else "characters / 4",
         "parse_seconds": parse_seconds,
     }
     if scorer is not None:

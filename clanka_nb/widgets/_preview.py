@@ -10,7 +10,6 @@ import ipywidgets as widgets
 import pandas as pd
 
 from .. import engine
-from .._deprecation import deprecated
 from ..engine.internals import check_file
 from ..engine.settings import SOURCE, TEXT, SourceSettings, TextSettings
 from ..frames.chunks import chunk_frame
@@ -246,9 +245,6 @@ def preview_text(
     **settings: Unpack[TextSettings],
 ) -> Preview:
     """The chunk boundaries of `content` as if it were the file `path` (its extension picks the parser)."""
-    if "text" in settings:  # the old name of `content`
-        deprecated("preview_text(text=...)", "content=")
-        content = settings.pop("text")  # type: ignore[typeddict-item]
     given = TEXT.read(settings)
     if not isinstance(content, str):
         msg = f"content must be str, got {type(content).__name__}; decode bytes first (e.g. data.decode('utf-8'))"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -95,22 +94,6 @@ def test_impossible_settings_are_clamped_and_marked_not_merged() -> None:
     zero = cn.sweep(codebase, chunk_size=[0, -4])
     assert zero["effective_size"].tolist() == [1, 1]
     assert zero["clamped"].all()
-
-
-def test_the_deprecated_tokenizer_counts_tokens_per_chunk() -> None:
-    codebase = engine.Codebase.from_texts({"e.ts": TS_EXAMPLE})
-
-    def words(text: str) -> int:
-        return len(text.split())
-
-    with pytest.warns(DeprecationWarning, match="token_counter"):
-        frame = cn.sweep(codebase, chunk_size=[4], tokenizer=words)
-    chunk_words = [words(text) for text in frames.chunk_codebase(codebase, chunk_size=4)["content"]]
-    assert frame.loc[0, "tokens_total"] == sum(chunk_words)
-    assert frame.loc[0, "tokens_p95"] == pytest.approx(np.percentile(chunk_words, 95))
-    assert frame.attrs["tokens"] == "words"
-    with pytest.warns(DeprecationWarning), pytest.raises(TypeError, match="tokenizer must be a function"):
-        cn.sweep(codebase, tokenizer=4)  # type: ignore[arg-type]
 
 
 def test_parses_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

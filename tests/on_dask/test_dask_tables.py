@@ -94,6 +94,7 @@ def test_sweep_with_a_token_counter_a_limit_and_the_probe_equals_frames_sweep(cl
     assert got["over_limit"].min() > 0 and got["over_limit"].max() < 1
     assert got.attrs["tokens"] == "_words"
     pd.testing.assert_frame_equal(got.drop(columns="seconds"), expected.drop(columns="seconds"), check_exact=True)
+    assert got.attrs["verdict"] == expected.attrs["verdict"]  # intervals and verdict from the same queries
 
 
 def test_sweep_with_cl100k_base_equals_frames_sweep(client, roots) -> None:
@@ -129,16 +130,6 @@ def test_an_embedding_input_names_its_path_within_its_own_root(client, roots) ->
     assert got["over_limit"].iloc[0] == (tokens > 70).mean()
 
 
-def test_the_deprecated_tokenizer_still_counts_each_chunks_content(client, roots) -> None:
-    grid = {"chunk_size": [15, 40], "tokenizer": _words, "probe": True}
-    with pytest.warns(DeprecationWarning, match=r"sweep\(tokenizer=...\) is deprecated: pass token_counter="):
-        got = cd.sweep(roots[0], client=client, **grid)
-    with pytest.warns(DeprecationWarning, match="token_counter"):
-        expected = cn.sweep(roots[0], workers=1, progress=False, **grid)
-    assert got.attrs["tokens"] == "_words"
-    pd.testing.assert_frame_equal(got.drop(columns="seconds"), expected.drop(columns="seconds"), check_exact=True)
-
-
 @pytest.mark.parametrize(
     ("kwargs", "error", "words"),
     [
@@ -151,11 +142,9 @@ def test_bad_token_arguments_fail_before_any_work(roots, kwargs, error, words) -
         cd.sweep(roots, client=3, **kwargs)  # a bad client too: the counter is checked first
 
 
-def test_the_deprecated_tokenizer_is_checked_and_excludes_a_token_counter(roots) -> None:
-    with pytest.warns(DeprecationWarning, match="token_counter"), pytest.raises(TypeError, match="tokenizer must"):
-        cd.sweep(roots, client=3, tokenizer=4)
-    with pytest.warns(DeprecationWarning, match="token_counter"), pytest.raises(ValueError, match="either tokenizer="):
-        cd.sweep(roots, client=3, tokenizer=len, token_counter=_words)
+def test_the_old_tokenizer_is_gone(roots) -> None:
+    with pytest.raises(TypeError, match="tokenizer"):
+        cd.sweep(roots, client=3, tokenizer=len)
 
 
 def test_a_counter_that_returns_no_count_fails_on_the_workers_naming_it(client, roots) -> None:
