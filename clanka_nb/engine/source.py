@@ -29,7 +29,8 @@ _FRAME_SETTINGS = {
 
 def is_chunk_frame(value: object) -> bool:
     """Whether `value` is a table with attrs and columns (a pandas DataFrame), told apart without pandas."""
-    return hasattr(value, "attrs") and hasattr(value, "columns") and not isinstance(value, str | bytes)
+    kind = type(value)  # asked of the type: reading the value's attrs here would be a second read
+    return hasattr(kind, "attrs") and hasattr(kind, "columns") and not isinstance(value, str | bytes)
 
 
 class FrameSource(NamedTuple):
@@ -134,13 +135,18 @@ def resolve(source: object, settings: Settings, *, paths: Paths | None = None) -
     if paths is None and path.is_file():
         # One file alone: its folder is the root and it is the only file, however its folder lists.
         return Resolved(settings, None, Path(os.path.abspath(path)).parent, [path.name])
+    return _chosen(path, settings, paths)
+
+
+def _chosen(root: Path, settings: Settings, paths: Paths | None) -> Resolved:
+    """A folder and, when given, its chosen files, each checked (the root first)."""
     # Each file by its own name on disk: two names can share one reported path (`a\\b.ts`, `a/b.ts`).
     names = None if paths is None else [os.fspath(p) for p in path_list("paths", paths)]
     if names is not None:
-        root = resolve_root(path)  # a missing root is named before its files
+        checked = resolve_root(root)  # a missing root is named before its files
         for name in names:
-            check_file(root, name)
-    return Resolved(settings, None, path, names)
+            check_file(checked, name)
+    return Resolved(settings, None, root, names)
 
 
 def listed_names(resolved: Resolved) -> list[str]:
@@ -178,7 +184,7 @@ def narrowed(resolved: Resolved, paths: Paths) -> Resolved:
     """The same root with only `paths` (each checked); a Codebase given as is keeps all its files."""
     if resolved.codebase is not None:
         return resolved
-    return resolve(resolved.root, resolved.settings, paths=paths)
+    return _chosen(resolved.root, resolved.settings, paths)
 
 
 def select(codebase: Codebase, paths: Paths | None) -> list[str]:

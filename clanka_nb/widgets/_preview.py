@@ -210,7 +210,8 @@ def preview(
     given = SOURCE.read(settings)
     if isinstance(source, pd.DataFrame) and not given.given:
         viewed = open_chunks(source, given)
-        path = inside_root(path, viewed.frame.attrs.get("root")) or busiest_file(viewed.frame)
+        root = viewed.texts.root  # the frame's root, as the one reader of its attrs gave it
+        path = inside_root(path, None if root is None else str(root)) or busiest_file(viewed.frame)
         return _preview_of(viewed.frame, viewed.texts, path, start=start, max_lines=max_lines)
     resolved = resolve(source, given)
     if path is not None and resolved.codebase is None and resolved.names is None:
