@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Unpack
 
+import numpy as np
 import pandas as pd
 from distributed import as_completed
 
@@ -14,7 +15,17 @@ from .. import engine
 from ..engine.settings import GRID, OPENING, SWEEP, GridSettings, Settings, chunk_grid, setting_values
 from ..engine.token_counts import TokenCounter
 from ..frames import columns as _columns
-from ..retrieval import ProbeSet, Searcher, probe_frame, probe_summary, resolve_searcher
+from ..retrieval import (
+    Bootstrap,
+    Outcome,
+    ProbeSet,
+    Searcher,
+    decide,
+    probe_frame,
+    probe_summary,
+    resolve_searcher,
+    row_intervals,
+)
 from ..sweeps.table import check_counters
 from ._batch import parse
 from ._cluster import ClientLike, resolve_client
@@ -52,12 +63,21 @@ class SweepTask:
         return partials, probes, parsed, [f"{batch.root}/{path}: {why}" for path, why in failed.items()]
 
 
-def _probe_values(frames: list[pd.DataFrame], k: tuple[int, ...]) -> dict[str, Any]:
-    """The probe columns of all roots' queries together, as `cn.sweep` computes them for one codebase."""
+def _probe_values(frames: list[pd.DataFrame], k: tuple[int, ...], stream: int) -> tuple[dict[str, Any], Outcome]:
+    """The probe columns of all roots' queries together, as `cn.sweep` computes them for one codebase (with
+    their intervals), and the per-query outcome the verdict compares."""
     pooled = pd.concat(frames, ignore_index=True)
     summary = probe_summary(pooled, k)
     values = {name: summary[name].iloc[0] for name in summary.columns}
-    return {name: None if pd.isna(v) else v.item() if hasattr(v, "item") else v for name, v in values.items()}
+    plain = {name: None if pd.isna(v) else v.item() if hasattr(v, "item") else v for name, v in values.items()}
+    outcome = Outcome(pooled["rank"].to_numpy(dtype=np.int64, na_value=0), max(k))
+    metrics = [*(f"recall@{cutoff}" for cutoff in k), "mrr"]
+    scored = row_intervals(outcome, metrics, Bootstrap(len(pooled)), stream=stream)
+    out: dict[str, Any] = {"queries": plain["queries"]}
+    for metric in metrics:
+        out.update({name: scored[name] for name in (metric, f"{metric}_low", f"{metric}_high")})
+    out["precision"] = plain["precision"]
+    return out, outcome
 
 
 @DASK_SWEEP
@@ -84,7 +104,8 @@ def sweep(
     setting; the workers send back counts and exact histograms of chunk sizes, which add up to
     the same numbers as the whole sample (percentiles included). With `probe=True` each root is
     searched on its own (a query only searches its own repository) and a batch is a whole root;
-    recall, mrr and precision are over all roots' queries together. A file the engine fails on
+    recall, mrr and precision are over all roots' queries together, with their 95% intervals and
+    `attrs["verdict"]` as in `frames.sweep` (the queries of all roots pooled). A file the engine fails on
     is left out and named in `attrs["failed"]`; `attrs["roots"]` lists the roots as resolved.
 
     `token_counter=` (a callable, a tiktoken encoding, a `tokenizers.Tokenizer` or "cl100k_base")
@@ -120,11 +141,13 @@ def sweep(
         if done % _COMPACT_EVERY == 0:
             merged = [partial.compacted() for partial in merged]
         future.release()
-    rows = []
-    for setting, partial, kept in zip(grid, merged, probes, strict=True):
+    rows, outcomes = [], []
+    for number, (setting, partial, kept) in enumerate(zip(grid, merged, probes, strict=True)):
         values = row(setting, partial, counter, limit)
         if probe:
-            values.update(_probe_values(kept, cutoffs))
+            scored, outcome = _probe_values(kept, cutoffs, number)
+            values.update(scored)
+            outcomes.append(outcome)
         rows.append(values)
     schema = dict(_columns.SWEEP)
     if limit is not None:
@@ -139,4 +162,8 @@ def sweep(
         "parse_seconds": parse_seconds,
         "failed": sorted(failed),  # files the engine failed on, left out of every row
     }
+    if probe and rows:
+        settings_of = [{"chunk_size": r["chunk_size"], "chunk_overlap": r["chunk_overlap"],
+                        "chunk_max_characters": r["chunk_max_characters"]} for r in rows]  # fmt: skip
+        attrs["verdict"] = decide(outcomes, settings_of, [int(r["chunks"]) for r in rows]).as_dict()
     return _columns.build({name: [r[name] for r in rows] for name in schema}, schema, attrs)

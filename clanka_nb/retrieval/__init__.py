@@ -17,7 +17,7 @@ from ._scorer import ProbeScorer, scored_row
 from ._search import BM25Searcher, Embed, EmbeddingSearcher, Searcher, resolve_searcher, searcher_for
 from ._search_words import code_tokens
 from ._test_names import unit_test_queries
-from ._verdict import Bootstrap, FlatRecallWarning, Outcome, compared
+from ._verdict import Bootstrap, FlatRecallWarning, Outcome, compared, decide, row_intervals
 
 __all__ = [
     "DEFAULT_K",
@@ -35,6 +35,7 @@ __all__ = [
     "check_sample",
     "code_tokens",
     "compared",
+    "decide",
     "dropped_queries",
     "history_queries",
     "prepare_probe",
@@ -44,6 +45,7 @@ __all__ = [
     "probe_queries",
     "probe_summary",
     "resolve_searcher",
+    "row_intervals",
     "scored_row",
     "searcher_for",
     "unit_test_queries",

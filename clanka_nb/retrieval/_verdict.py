@@ -42,6 +42,7 @@ POWER = 0.8  # of the paired test, for "about N queries would"
 FLIPS = 10_000  # random sign flips of the paired test, when there are too many to try them all
 EXACT_UP_TO = 16  # differing queries up to which every sign flip is tried (2**16 sums)
 VERDICT_METRIC = "mrr"
+_MANY = 100_000  # past this many queries needed, the message says the settings score almost alike
 _BLOCK_CELLS = 2_000_000  # resample matrix cells computed at once (about 16 MB)
 
 
@@ -235,7 +236,8 @@ def decide(
         if needed is None:
             message += f": every setting gives each query the same {name}, so more queries like these would not either"
         else:
-            message += f"; about {needed:,} queries would"
+            message += f"; about {needed:,} queries would" if needed <= _MANY else \
+                f"; more than {_MANY:,} queries would be needed: the settings score almost alike"
     else:
         message = (f"best: {settings_text(settings[best])} ({name} {means[best]:.3f}, {level} interval "
                    f"{low:.3f}-{high:.3f}, {where}{queries} queries)")  # fmt: skip

@@ -132,7 +132,9 @@ class PreviewPane(widgets.VBox):
 
     def show(self, preview: Preview | None) -> None:
         self.preview = preview
-        self.html.value = "" if preview is None else preview.pane_html
+        # contain:inline-size: the preview takes the pane's width and scrolls its long lines inside, instead
+        # of widening the pane (and the notebook's output area) to its longest line.
+        self.html.value = "" if preview is None else f'<div style="contain:inline-size">{preview.pane_html}</div>'
         paged = preview is not None and (preview.start > 1 or len(preview.lines) > preview.max_lines)
         self.pager.layout.display = "flex" if paged else "none"
         if preview is not None:

@@ -94,6 +94,7 @@ def test_sweep_with_a_token_counter_a_limit_and_the_probe_equals_frames_sweep(cl
     assert got["over_limit"].min() > 0 and got["over_limit"].max() < 1
     assert got.attrs["tokens"] == "_words"
     pd.testing.assert_frame_equal(got.drop(columns="seconds"), expected.drop(columns="seconds"), check_exact=True)
+    assert got.attrs["verdict"] == expected.attrs["verdict"]  # intervals and verdict from the same queries
 
 
 def test_sweep_with_cl100k_base_equals_frames_sweep(client, roots) -> None:
