@@ -263,7 +263,7 @@ def _source(args: argparse.Namespace, *, folder_only: bool) -> str:
         msg = f"{args.path!r} is a file; {args.command} needs a folder: pass its folder {str(path.parent)!r}"
         raise CommandError(msg, exit_code=1)
     if path.is_symlink() and engine.is_meaningful_file(path.name):
-        from .frames.source import open_source
+        from .engine.source import open_source
 
         opened = open_source(str(path), engine.Settings(languages=args.languages, workers=1), progress=False)
         report = opened.codebase.report(path.name)
