@@ -43,8 +43,9 @@ def _run(argv: Sequence[str] | None) -> int:
             # A warning of the library is a note like the command's own (or nothing, with -q), never a
             # Python warning with its source line.
             warnings.showwarning = _note_warning(quiet=getattr(args, "quiet", False))
-            warnings.simplefilter("always")
-            warnings.filterwarnings("ignore", category=DeprecationWarning)
+            # Each call's own (the library says each thing once a call); other categories keep Python's
+            # defaults, so a ResourceWarning or a DeprecationWarning stays out of a user's terminal.
+            warnings.simplefilter("always", UserWarning)
             from .engine import SettingClampedWarning
 
             # Said once, as a note, by _check_settings: the work itself must not say it again.
