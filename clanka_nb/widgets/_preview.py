@@ -12,8 +12,8 @@ import pandas as pd
 from .. import engine
 from ..engine.internals import check_file
 from ..engine.settings import SOURCE, TEXT, SourceSettings, TextSettings
+from ..engine.source import narrowed, open_resolved, resolve
 from ..frames.chunks import chunk_frame
-from ..frames.source import locate, open_source
 from ._render import EARLIER_LINES, LATER_LINES, MAX_LINES, check_page, render_preview
 from ._source import Source, Texts, busiest_file, file_lines, inside_root, open_chunks
 
@@ -212,18 +212,19 @@ def preview(
     given = SOURCE.read(settings)
     if isinstance(source, pd.DataFrame) and not given.given:
         viewed = open_chunks(source, given)
-        path = inside_root(path, viewed.frame.attrs.get("root")) or busiest_file(viewed.frame)
+        root = viewed.texts.root  # the frame's root, as the one reader of its attrs gave it
+        path = inside_root(path, None if root is None else str(root)) or busiest_file(viewed.frame)
         return _preview_of(viewed.frame, viewed.texts, path, start=start, max_lines=max_lines)
-    located = locate(source, given)
-    if path is not None and located.codebase is None and located.names is None:
+    resolved = resolve(source, given)
+    if path is not None and resolved.codebase is None and resolved.names is None:
         # One file asked for: parse only that file, not the whole folder.
-        check_file(located.root, path)  # MissingFileError naming the path, the root and the fix
-        codebase, opened = open_source(located.root, located.settings, paths=[path], progress=False)
+        check_file(resolved.root, path)  # MissingFileError naming the path, the root and the fix
+        codebase, opened = open_resolved(narrowed(resolved, [path]))
         if codebase.report(path).status is engine.FileStatus.NOT_INDEXED:
             msg = f"{path!r} is not a file the reference indexes (see engine.is_meaningful_file)"
             raise KeyError(msg)
     else:
-        codebase, opened = open_source(source, given, progress=False)
+        codebase, opened = open_resolved(resolved)
     frame = chunk_frame(codebase, None, opened)
     texts = Texts(codebase=codebase, languages=codebase.languages)
     if path is None:
