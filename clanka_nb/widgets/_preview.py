@@ -14,7 +14,17 @@ from ..engine.internals import check_file
 from ..engine.settings import SOURCE, TEXT, SourceSettings, TextSettings
 from ..engine.source import narrowed, open_resolved, resolve
 from ..frames.chunks import chunk_frame
-from ._render import EARLIER_LINES, LATER_LINES, MAX_LINES, check_page, render_preview
+from ._render import (
+    BY_ARGUMENT,
+    BY_BUTTONS,
+    EARLIER_LINES,
+    LATER_LINES,
+    MAX_LINES,
+    NO_TURNS,
+    PageTurns,
+    check_page,
+    render_preview,
+)
 from ._source import Source, Texts, busiest_file, file_lines, inside_root, open_chunks
 
 HEIGHT = 560  # px: a preview scrolls inside the notebook instead of making the page very long
@@ -66,27 +76,27 @@ class Preview:
             return self.frame
         return self._explain(self.frame, self.start, min(len(self.lines), self.start + self.max_lines - 1))
 
-    def _render(self, page_hints: str) -> str:
+    def _render(self, page_turns: PageTurns) -> str:
         return render_preview(
             self.lines, self._shown_frame, path=self.path, language=self.language, max_lines=self.max_lines,
             start=self.start, selected=self.selected, meaningful=self.meaningful, note=self.note, height=self.height,
-            full_legend=self.full_legend, page_hints=page_hints,
+            full_legend=self.full_legend, page_turns=page_turns,
         )  # fmt: skip
 
     @cached_property
     def html(self) -> str:
         """The preview as HTML; a long file's notices say which `start=` shows the next page."""
-        return self._render("start")
+        return self._render(BY_ARGUMENT)
 
     @cached_property
     def still_html(self) -> str:
         """The same HTML for a view that cannot turn pages (compare): its notices give only the lines shown."""
-        return self._render("none")
+        return self._render(NO_TURNS)
 
     @cached_property
     def pane_html(self) -> str:
         """The same HTML for the preview widget: its notices name the page buttons instead."""
-        return self._render("buttons")
+        return self._render(BY_BUTTONS)
 
     def __repr__(self) -> str:
         return f"Preview({self.path!r}, lines={len(self.lines)}, chunks={len(self.frame)})"
