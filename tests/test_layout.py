@@ -1,4 +1,4 @@
-"""The layout table of docs/architecture.md matches the tree: every path it names exists, and every part of the tree is named."""
+"""The layout table of docs/architecture.md matches the tree: every path it names exists, every part is named."""
 
 from __future__ import annotations
 
