@@ -309,6 +309,11 @@ def _target(tree: _Tree, commit: _Commit, patches: dict[str, _FilePatch]) -> tup
             if line is not None and line <= len(lines) and lines[line - 1].rstrip("\r") == text.rstrip("\r"):
                 found.append(line)
         for first, last in _runs(found):
+            # The blank lines a commit adds around its code are no target: the name comes from the first line.
+            while first < last and not lines[first - 1].strip():
+                first += 1
+            while last > first and not lines[last - 1].strip():
+                last -= 1
             meaningful = sum(engine.is_meaningful_line(lines[n - 1]) for n in range(first, last + 1))
             if meaningful and (best is None or meaningful > best[0]):
                 best = (meaningful, path, first, last)

@@ -217,3 +217,18 @@ def test_quoted_file_names_and_a_hostile_config_run_nothing(tmp_path):
 
     assert sweep(root, chunk_size=[10], probe=True, progress=False).attrs["query_sources"]["history"] == 1
     assert not mark.exists()
+
+
+def test_a_target_starts_and_ends_at_code_not_at_the_blank_lines_the_commit_added(tmp_path):
+    # Appending a function adds the blank line before it too: the target (and its name) is the function.
+    root = tmp_path / "repo"
+    root.mkdir()
+    run_git(root, "init", "-q", "-b", "main")
+    commit(root, "Add the parser of price labels", {"src/price.ts": function("parse", "value += 1;")})
+    text = function("parse", "value += 1;") + "\n" + function("reset", "value = 0;") + "\n"
+    added = commit(root, "Reset a price label to zero when asked", {"src/price.ts": text})
+    row = history_queries(root, revs="HEAD~5..HEAD", progress=False).set_index("commit").loc[added]
+    lines = text.splitlines()
+    assert lines[row["start_line"] - 1].startswith("export function reset")
+    assert lines[row["end_line"] - 1] == "}"
+    assert (row["name"], row["type"]) == ("reset", "function")
