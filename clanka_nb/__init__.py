@@ -15,32 +15,35 @@ from typing import TYPE_CHECKING, Any
 
 from .extras import missing_extra
 
-_ENGINE = ("CodeChunk", "Codebase", "SettingClampedWarning", "list_files")
+# The names in the order a reader meets them (the README's tour): the chunks of a codebase, how to tune them,
+# the viewers, the semantic index and its churn, then the engine's own types.
 _FRAMES = (
-    "chunk_codebase", "chunk_file", "chunk_files", "chunk_text", "coverage", "embedding_input", "explain", "files",
-    "line_coverage", "plot_chunk_sizes", "plot_sweep",
+    "chunk_codebase", "chunk_files", "chunk_file", "chunk_text", "files", "coverage", "line_coverage", "explain",
+    "embedding_input", "plot_chunk_sizes", "plot_sweep",
 )
-_HISTORY = ("churn", "churn_files", "churn_summary", "plot_churn")
+_SWEEP = ("sweep",)
 _PROBE = (
-    "BM25Searcher", "EmbeddingSearcher", "dropped_queries", "history_queries", "probe", "probe_queries",
-    "probe_summary", "unit_test_queries",
+    "probe", "probe_summary", "probe_queries", "dropped_queries", "history_queries", "unit_test_queries",
+    "BM25Searcher", "EmbeddingSearcher",
 )
-_INDEX = ("IndexSearcher", "SemanticIndex", "VectorCache", "embedders", "open_index")
-_WIDGETS = ("browse", "compare", "preview", "preview_text", "search_panel", "tune")
+_WIDGETS = ("browse", "preview", "preview_text", "tune", "compare", "search_panel")
+_INDEX = ("SemanticIndex", "open_index", "IndexSearcher", "VectorCache", "embedders")
+_HISTORY = ("churn", "churn_files", "churn_summary", "plot_churn")
+_ENGINE = ("Codebase", "CodeChunk", "list_files", "SettingClampedWarning")
 
 # name -> module that defines it; resolved lazily by __getattr__.
 _EXPORTS = {
-    **dict.fromkeys(_ENGINE, "clanka_nb.engine"),
-    **dict.fromkeys(_FRAMES, "clanka_nb.frames"),
-    **dict.fromkeys(_PROBE, "clanka_nb.retrieval"),
-    "sweep": "clanka_nb.sweeps",
-    **dict.fromkeys(_HISTORY, "clanka_nb.history"),
-    **dict.fromkeys(_INDEX, "clanka_nb.index"),
-    **dict.fromkeys(_WIDGETS, "clanka_nb.widgets"),
     "sample_codebase": "clanka_nb.bundled",
+    **dict.fromkeys(_FRAMES, "clanka_nb.frames"),
+    **dict.fromkeys(_SWEEP, "clanka_nb.sweeps"),
+    **dict.fromkeys(_PROBE, "clanka_nb.retrieval"),
+    **dict.fromkeys(_WIDGETS, "clanka_nb.widgets"),
+    **dict.fromkeys(_INDEX, "clanka_nb.index"),
+    **dict.fromkeys(_HISTORY, "clanka_nb.history"),
+    **dict.fromkeys(_ENGINE, "clanka_nb.engine"),
 }
 
-__all__ = sorted(_EXPORTS)  # one table: a name exported is a name listed
+__all__ = list(_EXPORTS)  # one table, in the README's order: a name exported is a name listed
 
 if TYPE_CHECKING:
     from .bundled import sample_codebase
@@ -82,8 +85,8 @@ _LAYERS = ("dask", "engine", "frames", "history", "index", "retrieval", "sweeps"
 _NAME_EXTRAS = {
     **dict.fromkeys(_FRAMES, "frames"),
     **dict.fromkeys(_HISTORY, "frames"),
+    **dict.fromkeys(_SWEEP, "frames"),
     **dict.fromkeys(_PROBE, "probe"),
-    "sweep": "frames",
     **dict.fromkeys(_INDEX, "index"),
     **dict.fromkeys(_WIDGETS, "widgets"),
 }

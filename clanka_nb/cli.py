@@ -43,8 +43,9 @@ def _run(argv: Sequence[str] | None) -> int:
             # A warning of the library is a note like the command's own (or nothing, with -q), never a
             # Python warning with its source line.
             warnings.showwarning = _note_warning(quiet=getattr(args, "quiet", False))
-            warnings.simplefilter("always")
-            warnings.filterwarnings("ignore", category=DeprecationWarning)
+            # Each call's own (the library says each thing once a call); other categories keep Python's
+            # defaults, so a ResourceWarning or a DeprecationWarning stays out of a user's terminal.
+            warnings.simplefilter("always", UserWarning)
             from .engine import SettingClampedWarning
 
             # Said once, as a note, by _check_settings: the work itself must not say it again.
@@ -262,7 +263,7 @@ def _source(args: argparse.Namespace, *, folder_only: bool) -> str:
         msg = f"{args.path!r} is a file; {args.command} needs a folder: pass its folder {str(path.parent)!r}"
         raise CommandError(msg, exit_code=1)
     if path.is_symlink() and engine.is_meaningful_file(path.name):
-        from .frames.source import open_source
+        from .engine.source import open_source
 
         opened = open_source(str(path), engine.Settings(languages=args.languages, workers=1), progress=False)
         report = opened.codebase.report(path.name)

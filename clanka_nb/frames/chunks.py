@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterable
 from typing import Any, Unpack
@@ -12,11 +13,12 @@ from .. import engine
 from ..engine.internals import one_file
 from ..engine.progress import ProgressBar, bar
 from ..engine.settings import SOURCE, TEXT, SourceSettings, TextSettings, path_list
+from ..engine.source import Paths, Resolved, listed_names, narrowed, open_resolved, resolve, select
 from . import columns as _columns
 from ._embedding import embedding_text
 from ._token_columns import TokenColumns
 from ._walk import FileChunks, file_chunks, walk
-from .source import Located, Paths, Source, listed_names, locate, open_source, select
+from .source import Source
 
 StrPath = str | os.PathLike[str]
 
@@ -81,20 +83,20 @@ def _tokens(token_counter: object, token_limit: object) -> TokenColumns | None:
     return None if token_counter is None and token_limit is None else TokenColumns(token_counter, token_limit)
 
 
-def _streamed(located: Located, progress: ProgressBar, embedding: bool, tokens: TokenColumns | None) -> pd.DataFrame:
+def _streamed(resolved: Resolved, progress: ProgressBar, embedding: bool, tokens: TokenColumns | None) -> pd.DataFrame:
     """The chunk frame of a folder, each file parsed, chunked and let go in turn (no Codebase kept):
     at its peak this holds one window of parsed files and the frame, not every file's lines too."""
-    names = listed_names(located)
-    settings = located.settings
+    names = listed_names(resolved)
+    settings = resolved.settings
     chunking = settings.chunk
     with bar(progress, len(names), "reading and parsing") as handle:
         texts = engine.prepared_texts(
-            located.root, names, languages=settings.mode, workers=settings.workers,
+            resolved.root, names, languages=settings.mode, workers=settings.workers,
             progress=None if handle is None else handle.update,
         )  # fmt: skip
         files = (file_chunks(report.path, text, chunking) for text, report in texts)
-        root = os.path.abspath(os.path.expanduser(located.root))
-        attrs = _attrs(root, settings.mode, chunking, settings.max_file_size, located.names)
+        root = os.path.abspath(os.path.expanduser(resolved.root))
+        attrs = _attrs(root, settings.mode, chunking, settings.max_file_size, resolved.names)
         return _frame(files, attrs, embedding=embedding, tokens=tokens)
 
 
@@ -165,13 +167,13 @@ def chunk_codebase(
     "clanka"; `max_file_size` and `workers` only matter for a folder (workers=None: one per core,
     none for a few files); `progress=None` shows a bar only for work over a second, False never.
     """
-    located = locate(source, SOURCE.read(settings))
+    resolved = resolve(source, SOURCE.read(settings))
     tokens = _tokens(token_counter, token_limit)
-    if located.codebase is None:
-        return _streamed(located, progress, embedding, tokens)
+    if resolved.codebase is None:
+        return _streamed(resolved, progress, embedding, tokens)
     return _frame(
-        walk(located.codebase, list(located.codebase.files), located.settings.chunk),
-        settings_attrs(located.codebase, located.settings.chunk, located.settings.max_file_size),
+        walk(resolved.codebase, list(resolved.codebase.files), resolved.settings.chunk),
+        settings_attrs(resolved.codebase, resolved.settings.chunk, resolved.settings.max_file_size),
         embedding=embedding, tokens=tokens,
     )  # fmt: skip
 
@@ -194,15 +196,19 @@ def chunk_files(
     file under the root (missing, a folder, outside it), or that a Codebase does not hold, raises
     `engine.MissingFileError` (a FileNotFoundError) naming the path, the root and the fix.
     """
-    given = SOURCE.read(settings)
-    paths = path_list("paths", paths)
-    located = locate(source, given)
-    if located.codebase is not None:
-        codebase, chosen = located.codebase, paths
-    else:
-        # The codebase holds exactly the given files, in order, already normalised.
-        codebase, chosen = open_source(located.root, located.settings, paths=paths, progress=progress).codebase, None
-    return chunk_frame(codebase, chosen, located.settings, embedding=embedding, token_counter=token_counter,
+    resolved = resolve(source, SOURCE.read(settings))
+    return _chosen_files(resolved, path_list("paths", paths), progress, embedding, token_counter, token_limit)
+
+
+def _chosen_files(
+    resolved: Resolved, paths: list[str | os.PathLike[str]], progress: ProgressBar, embedding: bool,
+    token_counter: object, token_limit: int | None,
+) -> pd.DataFrame:
+    """The chunk frame of `paths` of a resolved source, in the order given (chunk_files', chunk_file's)."""
+    opened = open_resolved(narrowed(resolved, paths), progress=progress)
+    # A Codebase given keeps its files, the paths choosing among them; else it holds exactly the given files.
+    chosen = paths if resolved.codebase is not None else None
+    return chunk_frame(opened.codebase, chosen, resolved.settings, embedding=embedding, token_counter=token_counter,
                        token_limit=token_limit)
 
 
@@ -220,16 +226,13 @@ def chunk_file(
 
     `chunk_file(path_to_one_file)` chunks that file alone, as `chunk_file(its_folder, its_name)`.
     """
-    given = TEXT.read(settings, warn=False)  # chunk_files says what is clamped
+    given = dataclasses.replace(TEXT.read(settings), workers=1)
     if isinstance(source, str | os.PathLike):
         source, path = one_file(source, path)
     elif path is None:
         msg = "chunk_file(source) needs the path of one of its files too: chunk_file(source, 'src/app.ts')"
         raise TypeError(msg)
-    return chunk_files(
-        source, [path], progress=False, embedding=embedding, token_counter=token_counter, token_limit=token_limit,
-        workers=1, **given.chunking(), languages=given.languages,
-    )  # fmt: skip
+    return _chosen_files(resolve(source, given), [path], False, embedding, token_counter, token_limit)
 
 
 @TEXT

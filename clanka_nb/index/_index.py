@@ -14,11 +14,10 @@ from typing import Any, TypeVar, Unpack
 import numpy as np
 
 from .. import engine
-from ..bundled import sample_codebase
 from ..engine.embedding import embedding_text, input_hash
 from ..engine.progress import bar
 from ..engine.settings import INDEX_MAX_CHARACTERS, INDEXING, TextSettings
-from ..engine.source import frame_files, frame_languages, frame_root_or_fail, frame_settings, is_chunk_frame
+from ..engine.source import resolve
 from ..engine.token_counts import TokenCounter
 from ..engine.token_counts import token_counter as resolve_counter
 from . import _db, _store
@@ -187,26 +186,16 @@ class SemanticIndex(IndexView):
         if not callable(embed):
             msg = f"embed must be a callable list[str] -> (n, d) array, got {type(embed).__name__}; see cn.embedders"
             raise TypeError(msg)
-        given = INDEXING.read(settings)
-        # The kinds of source `frames` opens, read here without pandas (the index sits below frames): the
-        # folder is read again at each sync, so a Codebase or a chunk frame gives its folder and its settings.
-        # A Codebase opened on chosen files, or a frame made of them, stands for those files alone.
-        self.paths: list[str] | None = None  # None: every listed file; else the files given
-        if source is None:
-            source = sample_codebase()
-        if isinstance(source, engine.Codebase):
-            given = given.with_defaults({"languages": source.languages})
-            self.paths = list(source.files) if source.selected else None
-            source = source.root
-        elif is_chunk_frame(source):
-            frame_languages(source, given.languages)
-            given = given.with_defaults(frame_settings(source))
-            self.paths = frame_files(source)
-            source = frame_root_or_fail(source)
-        root = Path(source)
-        if root.is_file():
-            root, self.paths = root.parent, [root.name]
-        elif not root.is_dir():
+        # The one resolver: the folder is read again at each sync, so a Codebase or a chunk frame gives its
+        # folder and its settings; one opened on chosen files, or a frame made of them, stands for those alone.
+        resolved = resolve(source, INDEXING.read(settings))
+        given = resolved.settings
+        codebase = resolved.codebase
+        self.paths: list[str] | None = resolved.names  # None: every listed file; else the files given
+        root = resolved.root
+        if codebase is not None and codebase.selected:
+            self.paths = list(codebase.files)
+        if not root.is_dir():
             msg = f"source {str(source)!r} is not a folder; pass the root of the codebase to index (or one file)"
             raise NotADirectoryError(msg)
         where = str(db)

@@ -18,8 +18,8 @@ import pandas as pd
 from .. import engine
 from ..engine.progress import ProgressBar, bar
 from ..engine.settings import OPENING, SourceSettings
+from ..engine.source import open_source
 from ..frames import columns as _columns
-from ..frames.source import open_source
 from ..history.internals import ChurnError, git, repository, run_git
 from ._queries import QUERIES, declared_texts
 from ._query_text import MAX_WORDS, MIN_WORDS, first_sentences

@@ -16,11 +16,12 @@ from .. import engine
 from ..engine.internals import heads_of
 from ..engine.progress import ProgressBar
 from ..engine.settings import OPENING, SOURCE, SourceSettings
+from ..engine.source import open_source
 from ..frames import columns as _columns
 from ..frames.chunks import settings_attrs
 from ..frames.cycles import paused_cycle_collection
 from ..frames.lines import LineIndex
-from ..frames.source import Source, open_source
+from ..frames.source import Source
 from ._bm25 import ChunkBM25
 from ._index import Chunks, LineTokens, MaskedText
 from ._queries import check_queries, target_arrays

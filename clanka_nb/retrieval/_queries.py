@@ -13,8 +13,9 @@ import pandas as pd
 from .. import engine
 from ..engine.progress import ProgressBar
 from ..engine.settings import OPENING, SourceSettings
+from ..engine.source import open_source
 from ..frames import columns as _columns
-from ..frames.source import Source, open_source
+from ..frames.source import Source
 from ._comments import doc_comment
 from ._query_text import DROP_REASONS, Judged, judge
 

@@ -16,8 +16,9 @@ from tree_sitter import Node
 from .. import engine
 from ..engine.progress import ProgressBar
 from ..engine.settings import OPENING, SourceSettings
+from ..engine.source import open_source
 from ..frames import columns as _columns
-from ..frames.source import Source, open_source
+from ..frames.source import Source
 from ._comments import doc_comment
 from ._queries import QUERIES, Masks, declared_texts
 from ._query_text import MIN_WORDS

@@ -216,12 +216,10 @@ def decide(
     means = [float(score.mean()) for score in scores]
     best = min(range(len(outcomes)), key=lambda row: (-means[row], chunks[row], row))
     bootstrap = Bootstrap(queries, resamples=resamples, seed=seed)
-    tied, worse = [], []
-    for row in range(len(outcomes)):
-        if row == best:
-            continue
-        p_value = paired_p_value(scores[best] - scores[row], seed)
-        (worse if p_value < 1 - confidence else tied).append(row)
+    others = [row for row in range(len(outcomes)) if row != best]
+    p_values = paired_p_values([scores[best] - scores[row] for row in others], seed)
+    tied = [row for row, p_value in zip(others, p_values, strict=True) if p_value >= 1 - confidence]
+    worse = [row for row, p_value in zip(others, p_values, strict=True) if p_value < 1 - confidence]
     needed = None
     if not worse and tied:
         needed = _queries_needed([scores[best] - scores[row] for row in tied], queries, confidence)
@@ -253,20 +251,39 @@ def decide(
 def paired_p_value(differences: np.ndarray, seed: int = SEED) -> float:
     """Two-sided p-value of a sign-flip randomization test: how often flipping the signs of the per-query
     differences at random gives a mean at least as far from 0 as the one seen."""
-    nonzero = differences[differences != 0]
-    if not len(nonzero):
-        return 1.0
-    seen = abs(float(nonzero.sum())) * (1 - 1e-9)  # sums equal to the seen one, up to rounding, count
-    if len(nonzero) <= EXACT_UP_TO:
-        signs = ((np.arange(2 ** len(nonzero))[:, None] >> np.arange(len(nonzero))) & 1) * 2 - 1
-        return float(np.mean(np.abs(signs @ nonzero) >= seen))
-    rng = np.random.default_rng([seed, 2])
-    as_far = 0
-    rows = max(1, _BLOCK_CELLS // len(nonzero))
-    for start in range(0, FLIPS, rows):
-        signs = rng.integers(0, 2, size=(min(rows, FLIPS - start), len(nonzero))) * 2 - 1
-        as_far += int(np.count_nonzero(np.abs(signs @ nonzero) >= seen))
-    return (as_far + 1) / (FLIPS + 1)
+    return paired_p_values([differences], seed)[0]
+
+
+def paired_p_values(differences: Sequence[np.ndarray], seed: int = SEED) -> list[float]:
+    """`paired_p_value` of each array of per-query differences (all of one length): exact when at most
+    `EXACT_UP_TO` queries differ, else from `FLIPS` seeded sign patterns shared by all (one matrix product)."""
+    out: list[float] = [1.0] * len(differences)
+    sampled = []
+    for number, difference in enumerate(differences):
+        nonzero = difference[difference != 0]
+        if len(nonzero) > EXACT_UP_TO:
+            sampled.append(number)
+        elif len(nonzero):
+            seen = abs(float(nonzero.sum())) * (1 - 1e-9)  # sums equal to the seen one, up to rounding, count
+            signs = ((np.arange(2 ** len(nonzero))[:, None] >> np.arange(len(nonzero))) & 1) * 2.0 - 1
+            out[number] = float(np.mean(np.abs(signs @ nonzero) >= seen))
+    if sampled:
+        table = np.stack([differences[number] for number in sampled], axis=1)  # queries x comparisons
+        seen = np.abs(table.sum(axis=0)) * (1 - 1e-9)
+        rng = np.random.default_rng([seed, 2])
+        as_far = np.zeros(len(sampled), dtype=np.int64)
+        rows = max(1, _BLOCK_CELLS // len(table))
+        total = table.sum(axis=0)
+        for start in range(0, FLIPS, rows):
+            # A query with no difference adds 0 whatever its sign: flipping all of them is the same test. A sign
+            # is 2 * bit - 1, so a flipped sum is 2 * (bits @ differences) - their total: random bytes unpacked.
+            count = min(rows, FLIPS - start)
+            packed = rng.integers(0, 256, size=(count, (len(table) + 7) // 8), dtype=np.uint8)
+            bits = np.unpackbits(packed, axis=1, count=len(table)).astype(np.float64)
+            as_far += np.count_nonzero(np.abs(2 * (bits @ table) - total) >= seen, axis=0)
+        for number, count in zip(sampled, as_far.tolist(), strict=True):
+            out[number] = (count + 1) / (FLIPS + 1)
+    return out
 
 
 def _queries_needed(differences: Sequence[np.ndarray], queries: int, confidence: float) -> int | None:

@@ -10,8 +10,8 @@ import pandas as pd
 
 from ..engine.progress import ProgressBar
 from ..engine.settings import GRID, SWEEP, Settings, SweepSettings, chunk_grid
-from ..engine.source import frame_settings
-from ..frames.source import Source, open_source
+from ..engine.source import open_source, read_frame
+from ..frames.source import Source
 from ..retrieval import Embed, ProbeScorer, Searcher, check_sample, resolve_searcher, searcher_for
 from .table import check_counters, sweep_table
 
@@ -73,7 +73,7 @@ def sweep(
     """
     values = SWEEP.values(settings)
     if isinstance(source, pd.DataFrame):  # a frame's own chunk settings are the grid where none is given
-        values.update({name: value for name, value in frame_settings(source).items()
+        values.update({name: value for name, value in read_frame(source).settings.items()
                        if name in GRID and name not in settings})  # fmt: skip
     chunk_settings = chunk_grid(values)
     opening = Settings.read({name: value for name, value in settings.items() if name not in GRID})

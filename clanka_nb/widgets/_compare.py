@@ -11,7 +11,7 @@ import pandas as pd
 
 from .. import engine, frames
 from ..engine.settings import CHUNK_SETTING_NAMES, OPENING, TEXT_SETTING_NAMES, SourceSettings
-from ..frames.source import open_source
+from ..engine.source import open_source
 from ._browser import settings_text
 from ._preview import Preview
 from ._source import Source, Texts, check_early, file_lines, pickable

@@ -14,9 +14,9 @@ import pandas as pd
 
 from .. import engine, frames
 from ..engine.settings import CHUNKING, SOURCE, ChunkingSettings, SourceSettings
+from ..engine.source import open_source
 from ..engine.token_counts import token_counter as resolve_counter
 from ..frames.cycles import paused_cycle_collection
-from ..frames.source import open_source
 from ..retrieval import (
     DEFAULT_K,
     BM25Searcher,

@@ -181,3 +181,13 @@ def test_the_cli_prints_the_verdict_and_mrrs_interval(capsys):
     captured = capsys.readouterr()
     assert "mrr_low" in captured.out.splitlines()[0] and "recall@5_low" not in captured.out
     assert captured.err.splitlines()[-1].startswith("clanka-nb: note: verdict: best: ")
+
+
+def test_on_a_real_sweep_a_near_setting_is_not_distinguishable_and_a_far_one_is():
+    near = cn.sweep(chunk_size=[55, 60], probe=True, progress=False)
+    assert near["mrr"].iloc[0] != near["mrr"].iloc[1]  # they differ, by less than these queries can tell
+    assert near.attrs["verdict"]["separable"] is False and len(near.attrs["verdict"]["tied"]) == 1
+    assert near.attrs["verdict"]["queries_needed"] > near["queries"].iloc[0]
+    far = cn.sweep(chunk_size=[10, 60], probe=True, progress=False)
+    best = int(far["mrr"].to_numpy().argmax())
+    assert far.attrs["verdict"]["best"] == best and far.attrs["verdict"]["worse"] == [1 - best]
