@@ -127,11 +127,14 @@ def _sweep(args: argparse.Namespace) -> int:
     if args.k is not None and not args.probe:
         msg = "--k sets the cut-offs of the probe's recall@K; add --probe, or drop --k"
         raise CommandError(msg, exit_code=2)
+    if args.sample is not None and not args.probe:
+        msg = "--sample is the share of chunks the probe indexes; add --probe, or drop --sample"
+        raise CommandError(msg, exit_code=2)
     if args.probe and importlib.util.find_spec("bm25s") is None:
         msg = "--probe searches with BM25, which needs the bm25s library; pip install 'clanka-nb[probe]'"
         raise CommandError(msg, exit_code=1)
     source = _source(args, folder_only=True)
-    frame = sweep(source, **_options(args), probe=args.probe, k=args.k or [1, 5, 10])
+    frame = sweep(source, **_options(args), probe=args.probe, k=args.k or [1, 5, 10], sample=args.sample)
     if args.probe and not args.quiet and frame.attrs.get("probe_note"):
         print(f"{_parser.PROG}: note: {frame.attrs['probe_note']}", file=sys.stderr)  # which queries, how many
     _output.write(frame, args.format, args.output, table=_output.sweep_table(frame))

@@ -102,3 +102,15 @@ def cutoff(text: str) -> int:
         msg = f"{text!r} is not a cut-off; pass whole numbers of 1 or more, e.g. --k 1,5,10"
         raise argparse.ArgumentTypeError(msg)
     return number
+
+
+def share(text: str) -> float:
+    """The share of distractor chunks a sampled probe indexes: a number in (0, 1]."""
+    try:
+        number = float(text)
+    except ValueError:
+        number = -1.0
+    if not 0 < number <= 1:
+        msg = f"{text!r} is not a share; pass a number above 0 and at most 1, e.g. --sample 0.25"
+        raise argparse.ArgumentTypeError(msg)
+    return number

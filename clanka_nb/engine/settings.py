@@ -154,8 +154,8 @@ def max_workers() -> int:
 
 
 def check_workers(workers: object) -> int:
-    """Validate `workers` (a count of processes; None means automatic: one per core, used from
-    `MIN_FILES_FOR_PROCESSES` files on, below that in this process)."""
+    """Validate `workers` (a count of processes; None means automatic: one per core, used when
+    `MIN_FILES_FOR_PROCESSES` files are left to parse, below that in this process)."""
     if workers is None:
         return os.cpu_count() or 1
     try:
@@ -243,9 +243,9 @@ class Settings:
     - `languages`: "clanka" (exactly the reference) or "extended"; None is the source's own mode (a
       `Codebase`'s, a chunk frame's), else "clanka".
     - `max_file_size`: files larger than this are never listed (bytes, or "500K", "1M", "2G").
-    - `workers`: processes that read and parse; None is automatic: one per core, and none below
-      `MIN_FILES_FOR_PROCESSES` files, where starting them costs more than they save. Results are the
-      same whatever the workers.
+    - `workers`: processes that read and parse; None is automatic: one per core, and none while fewer
+      than `MIN_FILES_FOR_PROCESSES` files are left to parse (with a grammar, and not in the parse
+      cache), where starting them costs more than they save. Results are the same whatever the workers.
 
     `given` names the settings the caller passed (the others are defaults), so a source with settings
     of its own (a chunk frame) can fill in the rest.

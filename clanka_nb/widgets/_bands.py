@@ -129,6 +129,10 @@ def page_bands(
         lasts = np.fromiter((b.end_line for b in bands), np.int64, len(bands))
         return bands, firsts, lasts, {b.type for b in bands}
     chunk_bands(chunks.iloc[:0], path)  # the same check of the columns
+    # Without its attrs: pandas deep-copies a frame's attrs on every column read and row selection, which
+    # cost more than the rest here (the panel redraws this on every slider move).
+    chunks = chunks.copy(deep=False)
+    chunks.attrs = {}
     ours = np.ones(len(chunks), dtype=bool)
     if "path" in chunks.columns:
         paths = chunks["path"]
