@@ -256,3 +256,20 @@ def test_the_old_spellings_are_gone(folder: Path) -> None:
 
 def test_all_is_built_from_the_one_table() -> None:
     assert sorted(cn.__all__) == sorted(cn._EXPORTS)
+
+
+def test_settings_check_and_clamp_themselves_when_built() -> None:
+    # Built anywhere (not only through a public function), a bad value fails on the line that built it.
+    with pytest.raises(TypeError, match="chunk_size must be an int"):
+        Settings(chunk_size="30")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not a size"):
+        Settings(max_file_size="big")
+    clamped = Settings(chunk_size=0, chunk_overlap=5, chunk_max_characters=0)
+    assert (clamped.effective_size, clamped.effective_overlap) == (1, 0)
+    note = clamped.clamp_note or ""
+    assert "chunk_size=0 chunk_overlap=5 is used as chunk_size=1" in note
+    assert "chunk_max_characters=0 is used as 1" in note
+    plain = Settings(chunk_size=20, chunk_overlap=3)
+    assert (plain.effective_size, plain.effective_overlap, plain.clamp_note) == (20, 3, None)
+    with pytest.warns(engine.SettingClampedWarning, match="is used as chunk_size=1"):
+        Settings.read({"chunk_size": 0})

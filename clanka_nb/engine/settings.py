@@ -154,8 +154,8 @@ def max_workers() -> int:
 
 
 def check_workers(workers: object) -> int:
-    """Validate `workers` (a count of processes; None means automatic: one per core, used from
-    `MIN_FILES_FOR_PROCESSES` files on, below that in this process)."""
+    """Validate `workers` (a count of processes; None means automatic: one per core, used when
+    `MIN_FILES_FOR_PROCESSES` files are left to parse, below that in this process)."""
     if workers is None:
         return os.cpu_count() or 1
     try:
@@ -243,9 +243,9 @@ class Settings:
     - `languages`: "clanka" (exactly the reference) or "extended"; None is the source's own mode (a
       `Codebase`'s, a chunk frame's), else "clanka".
     - `max_file_size`: files larger than this are never listed (bytes, or "500K", "1M", "2G").
-    - `workers`: processes that read and parse; None is automatic: one per core, and none below
-      `MIN_FILES_FOR_PROCESSES` files, where starting them costs more than they save. Results are the
-      same whatever the workers.
+    - `workers`: processes that read and parse; None is automatic: one per core, and none while fewer
+      than `MIN_FILES_FOR_PROCESSES` files are left to parse (with a grammar, and not in the parse
+      cache), where starting them costs more than they save. Results are the same whatever the workers.
 
     `given` names the settings the caller passed (the others are defaults), so a source with settings
     of its own (a chunk frame) can fill in the rest.
@@ -279,9 +279,15 @@ class Settings:
             msg = f"unknown setting(s) {unknown}; the settings are {', '.join(allowed)}"
             raise TypeError(msg)
         values = {**(defaults or {}), **given}
-        settings = cls(**values, given=frozenset(given))  # type: ignore[arg-type]
-        settings.check(warn=warn)
+        settings = cls(**values, given=frozenset(given))  # type: ignore[arg-type]  # checked when built
+        note = settings.clamp_note
+        if warn and note is not None:
+            _warn(note)
         return settings
+
+    def __post_init__(self) -> None:
+        # Checked when built, wherever it is built: a bad value never travels further than the line that made it.
+        self.check(warn=False)
 
     def check(self, *, warn: bool = True) -> None:
         """Raise the error naming the fix for the first bad setting; warn when a chunk setting is clamped."""
@@ -298,6 +304,22 @@ class Settings:
         return ChunkSettings.build(self.chunk_size, self.chunk_overlap, self.chunk_max_characters, warn=False)
 
     @property
+    def effective_size(self) -> int:
+        """`chunk_size` as the reference uses it: at least 1."""
+        return self.chunk.chunk_size
+
+    @property
+    def effective_overlap(self) -> int:
+        """`chunk_overlap` as the reference uses it: 0 .. effective_size - 1."""
+        return self.chunk.chunk_overlap
+
+    @property
+    def clamp_note(self) -> str | None:
+        """What the reference's clamping changes, in the words the CLI prints (and a `SettingClampedWarning` says);
+        None when nothing."""
+        return clamp_note(self.chunk_size, self.chunk_overlap, self.chunk_max_characters, self.chunk)
+
+    @property
     def mode(self) -> str:
         """The language mode for a source with none of its own: `languages`, else "clanka"."""
         return self.languages or DEFAULT_LANGUAGES
@@ -309,9 +331,8 @@ class Settings:
     def with_defaults(self, values: Mapping[str, object]) -> Settings:
         """These settings with `values` in place of every setting the caller did not pass (a frame's own)."""
         taken = {name: value for name, value in values.items() if name in SETTING_NAMES and name not in self.given}
-        settings = dataclasses.replace(self, **taken)  # type: ignore[arg-type]
-        settings.check(warn=False)  # a frame's attrs may have been edited: its values are checked like any
-        return settings
+        # Checked when built: a frame's attrs may have been edited, so its values are checked like any.
+        return dataclasses.replace(self, **taken)  # type: ignore[arg-type]
 
 
 SETTING_NAMES = tuple(f.name for f in dataclasses.fields(Settings) if f.name != "given")
