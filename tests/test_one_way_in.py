@@ -6,7 +6,7 @@ import inspect
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, get_type_hints
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -14,16 +14,8 @@ import pytest
 
 import clanka_nb as cn
 from clanka_nb import engine
-from clanka_nb.engine.settings import (
-    CHUNKING,
-    SETTING_NAMES,
-    SOURCE,
-    TEXT,
-    ChunkingSettings,
-    Settings,
-    SourceSettings,
-    TextSettings,
-)
+from clanka_nb.defaults import CHUNK_SIZE, NO_LIMIT, DefaultFloat, DefaultInt, DefaultStr, is_default
+from clanka_nb.engine.settings import SETTING_NAMES, TEXT_SETTING_NAMES, Settings
 
 CODE = """/** Adds two numbers together for the ledger totals. */
 export function add(a: number, b: number) {
@@ -191,11 +183,6 @@ def test_a_frame_stands_for_its_codebase_at_its_own_settings(folder: Path) -> No
 
 
 def test_settings_are_one_type_with_one_set_of_defaults() -> None:
-    fields = {name: hint for name, hint in get_type_hints(Settings).items() if name != "given"}
-    assert get_type_hints(SourceSettings) == fields
-    assert tuple(get_type_hints(TextSettings)) == TEXT.names
-    assert tuple(get_type_hints(ChunkingSettings)) == CHUNKING.names
-    assert SOURCE.names == SETTING_NAMES
     defaults = Settings()
     every = (cn.chunk_codebase, cn.files, cn.coverage, cn.line_coverage, cn.probe, cn.browse, cn.tune,
              engine.chunk_codebase)
@@ -203,12 +190,54 @@ def test_settings_are_one_type_with_one_set_of_defaults() -> None:
         parameters = inspect.signature(function).parameters
         for name in SETTING_NAMES:  # every setting shown, with the one default
             assert parameters[name].kind is inspect.Parameter.KEYWORD_ONLY
-            assert parameters[name].default == getattr(defaults, name), (function.__name__, name)
+            assert parameters[name].default is getattr(defaults, name), (function.__name__, name)
     assert inspect.signature(cn.SemanticIndex).parameters["chunk_max_characters"].default == 10_000
     assert inspect.signature(cn.churn).parameters["chunk_max_characters"].default == 10_000
     assert inspect.signature(cn.sweep).parameters["chunk_size"].default == (10, 20, 30, 40, 60)
     for function in (engine.chunk_file_content, engine.chunk_file, cn.chunk_text, cn.chunk_file, cn.explain):
-        assert [n for n in inspect.signature(function).parameters if n in SETTING_NAMES] == list(TEXT.names)
+        assert [n for n in inspect.signature(function).parameters if n in SETTING_NAMES] == list(TEXT_SETTING_NAMES)
+
+
+def test_shift_tab_shows_every_setting_with_its_plain_default() -> None:
+    shown = str(inspect.signature(cn.chunk_codebase))
+    for words in ("chunk_size: 'int' = 30", "chunk_overlap: 'int' = 0", "chunk_max_characters: 'float | None' = inf",
+                  "languages: 'str | None' = None", "max_file_size: 'str | int' = '1M'",
+                  "workers: 'int | None' = None"):  # fmt: skip
+        assert words in shown, shown
+    assert "chunk_max_characters: 'float | None' = 10000" in str(inspect.signature(cn.SemanticIndex))
+    assert "chunk_size: 'int | Iterable[int]' = (10, 20, 30, 40, 60)" in str(inspect.signature(cn.sweep))
+
+
+def test_defaults_are_plain_values_that_say_they_were_not_passed() -> None:
+    import math
+    import pickle
+
+    for marker, plain in ((DefaultInt(30), 30), (DefaultFloat(math.inf), math.inf), (DefaultStr("1M"), "1M")):
+        assert marker == plain and repr(marker) == repr(plain) and hash(marker) == hash(plain)
+        assert is_default(marker) and not is_default(plain)
+        again = pickle.loads(pickle.dumps(marker))
+        assert again == plain and is_default(again)
+    assert CHUNK_SIZE + 1 == 31 and not is_default(CHUNK_SIZE + 1)  # arithmetic gives plain values
+    settings = Settings(chunk_size=20, languages=None)
+    assert settings.passed == {"chunk_size"}
+    own = Settings(chunk_size=5, chunk_overlap=2, chunk_max_characters=None, languages="extended", workers=1)
+    filled = settings.filled_from(own)
+    assert (filled.chunk_size, filled.chunk_overlap, filled.chunk_max_characters) == (20, 2, None)
+    assert (filled.languages, filled.workers, filled.max_file_size) == ("extended", 1, "1M")
+    assert Settings(chunk_max_characters=math.inf).chunk.chunk_max_characters is None  # inf is no limit, as None
+    assert Settings().chunk_max_characters is NO_LIMIT
+
+
+def test_no_signature_is_generated() -> None:
+    # Every setting is in its function's own source: nothing in the package rewrites a signature.
+    package = Path(cn.__file__).parent
+    rewrites = [
+        f"{path.relative_to(package)}:{number}"
+        for path in package.rglob("*.py")
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if "__signature__ =" in line or "__signature__=" in line
+    ]
+    assert rewrites == []
 
 
 def test_languages_none_is_the_default_mode_everywhere(folder: Path) -> None:
@@ -222,7 +251,7 @@ def test_languages_none_is_the_default_mode_everywhere(folder: Path) -> None:
 
 def test_bad_settings_fail_once_with_the_fix_everywhere() -> None:
     for function in (cn.chunk_codebase, cn.files, cn.sweep, cn.browse, cn.tune, cn.preview, cn.probe_queries):
-        with pytest.raises(TypeError, match="unknown setting"):
+        with pytest.raises(TypeError, match="unexpected keyword argument 'chunk_sise'"):
             function(None, chunk_sise=10)
     with pytest.raises(ValueError, match="max_file_size"):
         cn.files(None, max_file_size="lots")
@@ -272,4 +301,4 @@ def test_settings_check_and_clamp_themselves_when_built() -> None:
     plain = Settings(chunk_size=20, chunk_overlap=3)
     assert (plain.effective_size, plain.effective_overlap, plain.clamp_note) == (20, 3, None)
     with pytest.warns(engine.SettingClampedWarning, match="is used as chunk_size=1"):
-        Settings.read({"chunk_size": 0})
+        Settings(chunk_size=0).warned()

@@ -7,11 +7,11 @@ from importlib import metadata
 from typing import NoReturn
 
 from ..defaults import (
-    DEFAULT_CHUNK_OVERLAP,
-    DEFAULT_CHUNK_SIZE,
+    CHUNK_OVERLAP,
+    CHUNK_SIZE,
     DEFAULT_LANGUAGES,
-    DEFAULT_MAX_FILE_SIZE,
     INDEX_MAX_CHARACTERS,
+    MAX_FILE_SIZE,
     SWEEP_CHUNK_SIZES,
 )
 from . import _values
@@ -198,16 +198,16 @@ def _settings(parser: argparse.ArgumentParser, *, many: bool, max_chars_default:
     lines = _values.comma_list(_values.lines) if many else _values.lines
     chars = _values.comma_list(_values.max_chars) if many else _values.max_chars
     plural = "comma-separated values, one sweep point each, e.g. " if many else ""
-    sizes = list(SWEEP_CHUNK_SIZES) if many else DEFAULT_CHUNK_SIZE
+    sizes = list(SWEEP_CHUNK_SIZES) if many else CHUNK_SIZE
     parser.add_argument(
         "--chunk-size", type=lines, default=sizes, metavar="LINES",
         help=f"most lines in one chunk; {plural}{'10,20,30' if many else 'e.g. 40'} "
-        f"(default: {','.join(map(str, SWEEP_CHUNK_SIZES)) if many else DEFAULT_CHUNK_SIZE})",
+        f"(default: {','.join(map(str, SWEEP_CHUNK_SIZES)) if many else CHUNK_SIZE})",
     )
     parser.add_argument(
-        "--chunk-overlap", type=lines, default=[DEFAULT_CHUNK_OVERLAP] if many else DEFAULT_CHUNK_OVERLAP,
+        "--chunk-overlap", type=lines, default=[CHUNK_OVERLAP] if many else CHUNK_OVERLAP,
         metavar="LINES", help=f"lines shared by consecutive pieces of a split declaration or window; {plural}"
-        f"{'0,5' if many else 'e.g. 5'} (default: {DEFAULT_CHUNK_OVERLAP}; clamped to chunk size - 1)",
+        f"{'0,5' if many else 'e.g. 5'} (default: {CHUNK_OVERLAP}; clamped to chunk size - 1)",
     )
     parser.add_argument(
         "--max-chars", type=chars, default=[max_chars_default] if many else max_chars_default, metavar="CHARS",
@@ -231,8 +231,8 @@ def _common(parser: argparse.ArgumentParser, *, table_note: str) -> None:
         help="write to FILE instead of stdout; its extension picks the format (parquet needs a file)",
     )
     parser.add_argument(
-        "--max-file-size", type=_values.file_size, default=DEFAULT_MAX_FILE_SIZE, metavar="SIZE",
-        help=f"skip files larger than this, like ripgrep's --max-filesize (default: {DEFAULT_MAX_FILE_SIZE})",
+        "--max-file-size", type=_values.file_size, default=MAX_FILE_SIZE, metavar="SIZE",
+        help=f"skip files larger than this, like ripgrep's --max-filesize (default: {MAX_FILE_SIZE})",
     )
     parser.add_argument(
         "--workers", type=_values.workers, default=None, metavar="N",

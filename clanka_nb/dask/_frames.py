@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Unpack
 
 import dask.dataframe as dd
 import pandas as pd
 
 from .. import engine, frames
+from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, MAX_FILE_SIZE, NO_LIMIT
 from ..engine.internals import check_languages
-from ..engine.settings import SOURCE, TextSettings
+from ..engine.settings import Settings
 from ._batch import parse, with_failed
 from ._cluster import ClientLike, resolve_client
 from ._plan import Batch, StrPath, batches, check_files_per_partition, check_roots, list_roots
@@ -35,12 +35,14 @@ def with_root(frame: pd.DataFrame, root: str) -> pd.DataFrame:
 class ChunkTask:
     """Builds one partition of the chunk table on a worker (a picklable callable, so Dask can name and retry it)."""
 
-    settings: tuple[tuple[str, Any], ...]  # the chunk settings, as keyword arguments (hashable)
+    settings: Settings  # the chunk settings (the batch's codebase has the language mode)
     embedding: bool
 
     def __call__(self, batch: Batch) -> pd.DataFrame:
         codebase = parse(batch).codebase  # a file the engine fails on gives no chunks (files() says why)
-        frame = frames.chunk_codebase(codebase, progress=False, embedding=self.embedding, **dict(self.settings))
+        s = self.settings
+        frame = frames.chunk_codebase(codebase, progress=False, embedding=self.embedding, chunk_size=s.chunk_size,
+                                      chunk_overlap=s.chunk_overlap, chunk_max_characters=s.chunk_max_characters)
         return with_root(frame, batch.root)
 
 
@@ -48,11 +50,13 @@ class ChunkTask:
 class FilesTask:
     """Builds one partition of the files table on a worker."""
 
-    settings: tuple[tuple[str, Any], ...]  # the chunk settings, as keyword arguments (hashable)
+    settings: Settings  # the chunk settings (the batch's codebase has the language mode)
 
     def __call__(self, batch: Batch) -> pd.DataFrame:
         codebase, failed = parse(batch)
-        frame = frames.files(codebase, progress=False, **dict(self.settings))
+        s = self.settings
+        frame = frames.files(codebase, progress=False, chunk_size=s.chunk_size, chunk_overlap=s.chunk_overlap,
+                             chunk_max_characters=s.chunk_max_characters)
         return with_root(with_failed(frame, batch, failed), batch.root)
 
 
@@ -71,23 +75,14 @@ def plan(
     return batches(listings, languages, per_partition)
 
 
-class ManyRootsSettings(TextSettings, total=False):
-    """The settings of many roots on Dask: a source's but `workers` (the cluster's workers do the work)."""
-
-    max_file_size: str | int
-
-
-MANY_ROOTS = SOURCE.without("workers")
-
-
-@MANY_ROOTS
 def chunk_codebases(
     roots: StrPath | Iterable[StrPath],
     *,
     client: ClientLike = None,
     files_per_partition: int = FILES_PER_PARTITION,
     embedding: bool = False,
-    **settings: Unpack[ManyRootsSettings],
+    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
+    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE,
 ) -> dd.DataFrame:
     """Every chunk of every root as a Dask DataFrame: `frames.chunk_codebase`'s columns and dtypes, plus `root`.
 
@@ -104,26 +99,28 @@ def chunk_codebases(
     `with client.as_current(): frame.to_parquet(...)`. Every worker must see the roots at the
     same absolute paths (relative ones are made absolute here), e.g. on a shared filesystem.
     """
-    given = MANY_ROOTS.read(settings)  # bad values fail before listing
-    work = plan(roots, client, files_per_partition, given.max_file_size, given.mode)
+    # Bad values fail here, before listing.
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size).warned()
+    work = plan(roots, client, files_per_partition, settings.max_file_size, settings.mode)
     meta = with_root(frames.chunk_text("", embedding=embedding), "")
     meta.attrs.clear()
-    task = ChunkTask(tuple(given.chunking().items()), embedding)
+    task = ChunkTask(settings, embedding)
     return dd.from_map(task, work, meta=meta, label="clanka-chunks", enforce_metadata=False)
 
 
-@MANY_ROOTS
 def files(
     roots: StrPath | Iterable[StrPath],
     *,
     client: ClientLike = None,
     files_per_partition: int = FILES_PER_PARTITION,
-    **settings: Unpack[ManyRootsSettings],
+    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
+    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE,
 ) -> dd.DataFrame:
     """One row per listed file of every root, as `frames.files` gives it, plus `root`; batched as `chunk_codebases`."""
-    given = MANY_ROOTS.read(settings)  # bad values fail before listing
-    work = plan(roots, client, files_per_partition, given.max_file_size, given.mode)
+    # Bad values fail here, before listing.
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size).warned()
+    work = plan(roots, client, files_per_partition, settings.max_file_size, settings.mode)
     meta = with_root(frames.files(engine.Codebase.from_texts({}), progress=False), "")
     meta.attrs.clear()
-    task = FilesTask(tuple(given.chunking().items()))
+    task = FilesTask(settings)
     return dd.from_map(task, work, meta=meta, label="clanka-files", enforce_metadata=False)

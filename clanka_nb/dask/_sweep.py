@@ -5,14 +5,15 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Unpack
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from distributed import as_completed
 
 from .. import engine
-from ..engine.settings import GRID, OPENING, SWEEP, GridSettings, Settings, chunk_grid, setting_values
+from ..defaults import CHUNK_OVERLAP, MAX_FILE_SIZE, NO_LIMIT, SWEEP_CHUNK_SIZES
+from ..engine.settings import Grid, Settings, setting_values
 from ..engine.token_counts import TokenCounter
 from ..frames import columns as _columns
 from ..retrieval import (
@@ -32,8 +33,6 @@ from ._cluster import ClientLike, resolve_client
 from ._frames import FILES_PER_PARTITION, plan
 from ._partial import Partial, measure, row
 from ._plan import Batch, StrPath
-
-DASK_SWEEP = SWEEP.without("workers")  # the cluster's workers do the work
 
 # Histograms of chunk sizes are small, but a thousand batches' worth are merged every this many.
 _COMPACT_EVERY = 64
@@ -80,7 +79,6 @@ def _probe_values(frames: list[pd.DataFrame], k: tuple[int, ...], stream: int) -
     return out, outcome
 
 
-@DASK_SWEEP
 def sweep(
     roots: StrPath | Iterable[StrPath],
     *,
@@ -91,7 +89,9 @@ def sweep(
     probe: bool = False,
     searcher: str | Searcher = "bm25",
     k: int | Iterable[int] = (1, 5, 10),
-    **settings: Unpack[GridSettings],
+    chunk_size: int | Iterable[int] = SWEEP_CHUNK_SIZES, chunk_overlap: int | Iterable[int] = CHUNK_OVERLAP,
+    chunk_max_characters: float | Iterable[float | None] | None = NO_LIMIT,
+    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE,
 ) -> pd.DataFrame:
     """`cn.sweep`'s table for all the roots taken together, as if they were one codebase.
 
@@ -115,9 +115,9 @@ def sweep(
     when it indexes that root. The counter must pickle (a function defined in a notebook does, with
     cloudpickle).
     """
-    values = DASK_SWEEP.values(settings)
-    grid = tuple(chunk_grid(values))  # bad values fail before listing
-    opening = Settings.read({name: value for name, value in settings.items() if name not in GRID}, names=OPENING.names)
+    # Bad values fail here, before listing (the cluster's workers do the work: no `workers` setting).
+    grid = tuple(Grid(chunk_size, chunk_overlap, chunk_max_characters).combinations())
+    opening = Settings(languages=languages, max_file_size=max_file_size)
     languages = opening.mode
     max_file_size = opening.max_file_size
     counter, limit = check_counters(token_counter, token_limit)

@@ -20,7 +20,7 @@ from ._reading import FileReport, FileStatus, MissingFileError
 from ._skipped import skipped_files
 from ._syntax import parses_as_code, syntax_tree
 from ._text import is_meaningful_line, js_length
-from .settings import ChunkSettings, SettingClampedWarning, Settings, SourceSettings
+from .settings import ChunkSettings, SettingClampedWarning, Settings
 
 CHUNK_TYPES = ("class", "enum", "function", "interface", "method", "namespace", "type-alias", "variable")
 
@@ -47,7 +47,6 @@ __all__ = [
     "PreparedText",
     "SettingClampedWarning",
     "Settings",
-    "SourceSettings",
     "UnreadableFileWarning",
     "chunk_codebase",
     "chunk_file",

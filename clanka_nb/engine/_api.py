@@ -2,38 +2,42 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Unpack
 
+from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, MAX_FILE_SIZE, NO_LIMIT
 from ._cache import ParseCache, resolve_cache
 from ._chunker import CodeChunk, chunks_of, prepare
 from ._codebase import chunk_all, warn_if_nothing_listed
 from ._listing import list_file_names, resolve_root
 from ._reading import relative_path
-from .settings import FILES, SOURCE, TEXT, FilesSettings, SourceSettings, TextSettings, check_workers, path_list
+from .settings import Settings, check_workers, path_list
 
 StrPath = str | os.PathLike[str]
 
 
-@TEXT
-def chunk_file_content(path: str, content: str, **settings: Unpack[TextSettings]) -> list[CodeChunk]:
+def chunk_file_content(
+    path: str, content: str, *,
+    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
+    languages: str | None = None,
+) -> list[CodeChunk]:
     """Chunk one file's text exactly as the reference's `chunkFileContent` does."""
-    given = TEXT.read(settings)
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).warned()
     if not isinstance(content, str):
         msg = f"content must be str, got {type(content).__name__}; decode bytes first (e.g. data.decode('utf-8'))"
         raise TypeError(msg)
-    return chunks_of(prepare(os.fspath(path), content, given.mode), given.chunk)
+    return chunks_of(prepare(os.fspath(path), content, settings.mode), settings.chunk)
 
 
-@FILES
 def chunk_files(
     root: StrPath,
     paths: Iterable[StrPath] | StrPath,
     *,
     cache: bool | ParseCache = True,
-    **settings: Unpack[FilesSettings],
+    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
+    languages: str | None = None, workers: int | None = None,
 ) -> Iterator[CodeChunk]:
     """Chunks of the given files (relative to `root`, or absolute inside it; one path alone is a list of one),
     in the order given, files read in `workers` processes (None: one per core, for many files).
@@ -41,41 +45,47 @@ def chunk_files(
     Files outside the root or with names the reference never indexes give nothing; files that
     cannot be read give nothing here and are reported by `Codebase.reports`.
     """
-    given = FILES.read(settings)
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, workers=workers).warned()
+    return _chunks_of_files(root, paths, cache, settings)
+
+
+def _chunks_of_files(root: StrPath, paths: Iterable[StrPath] | StrPath, cache: bool | ParseCache, settings: Settings
+                     ) -> Iterator[CodeChunk]:  # fmt: skip
     base = resolve_root(root)
     rels = [rel for rel in (relative_path(base, p) for p in path_list("paths", paths)) if rel is not None]
     # Validated here, before the first chunk is asked for: chunk_all is the lazy part.
     parse_cache = resolve_cache(cache)
-    return chunk_all(base, rels, given.mode, given.chunk, check_workers(given.workers), parse_cache)
+    return chunk_all(base, rels, settings.mode, settings.chunk, check_workers(settings.workers), parse_cache)
 
 
-@TEXT
 def chunk_file(
     root: StrPath,
     path: StrPath | None = None,
     *,
     cache: bool | ParseCache = True,
-    **settings: Unpack[TextSettings],
+    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
+    languages: str | None = None,
 ) -> list[CodeChunk]:
     """Chunks of one file, read from `root / path` as the reference's `chunkFile` does.
 
     `chunk_file(path_to_one_file)` chunks that file alone, as `chunk_file(its_folder, its_name)`.
     """
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).warned()
     root, path = one_file(root, path)
-    return list(chunk_files(root, [path], cache=cache, workers=1, **settings))
+    return list(_chunks_of_files(root, [path], cache, dataclasses.replace(settings, workers=1)))
 
 
-@SOURCE
 def chunk_codebase(
     root: StrPath,
     *,
     cache: bool | ParseCache = True,
-    **settings: Unpack[SourceSettings],
+    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
+    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
 ) -> Iterator[CodeChunk]:
     """Chunks of every file `list_files` gives, in its order, each read by its own name."""
-    given = SOURCE.read(settings, warn=False)  # fail before listing; chunk_files says what is clamped
-    files = warn_if_nothing_listed(resolve_root(root), list_file_names(root, max_file_size=given.max_file_size))
-    return chunk_files(root, files, cache=cache, **{k: v for k, v in settings.items() if k != "max_file_size"})
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size, workers).warned()
+    files = warn_if_nothing_listed(resolve_root(root), list_file_names(root, max_file_size=settings.max_file_size))
+    return _chunks_of_files(root, files, cache, settings)
 
 
 def one_file(root: StrPath, path: StrPath | None, call: str = "chunk_file") -> tuple[StrPath, StrPath]:

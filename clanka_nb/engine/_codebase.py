@@ -14,7 +14,7 @@ from itertools import starmap
 from pathlib import Path
 from typing import NamedTuple
 
-from ..defaults import DEFAULT_LANGUAGES, DEFAULT_MAX_FILE_SIZE
+from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, DEFAULT_LANGUAGES, MAX_FILE_SIZE, NO_LIMIT
 from ._cache import ParseCache, resolve_cache
 from ._chunker import (
     CodeChunk,
@@ -47,7 +47,7 @@ from ._reading import (
 )
 from ._text import meaningful_match, normalize_path
 from ._workers import ordered_map
-from .settings import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ChunkSettings, check_workers, path_list
+from .settings import ChunkSettings, check_workers, path_list
 
 Progress = Callable[[int], None]
 
@@ -415,7 +415,7 @@ class Codebase:
         self,
         root: str | os.PathLike[str],
         *,
-        max_file_size: str | int = DEFAULT_MAX_FILE_SIZE,
+        max_file_size: str | int = MAX_FILE_SIZE,
         workers: int | None = None,
         languages: str | None = None,
         paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str] | None = None,
@@ -514,9 +514,9 @@ class Codebase:
 
     def chunks(
         self,
-        chunk_size: int = DEFAULT_CHUNK_SIZE,
-        chunk_overlap: int = DEFAULT_CHUNK_OVERLAP,
-        chunk_max_characters: float | None = None,
+        chunk_size: int = CHUNK_SIZE,
+        chunk_overlap: int = CHUNK_OVERLAP,
+        chunk_max_characters: float | None = NO_LIMIT,
     ) -> list[CodeChunk]:
         """All chunks at these settings, files in `files` order; nothing is parsed again."""
         settings = ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)

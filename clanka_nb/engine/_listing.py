@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pathspec
 
-from ..defaults import DEFAULT_MAX_FILE_SIZE
+from ..defaults import MAX_FILE_SIZE
 from ._collation import collation_key
 from ._files import IGNORED_SEGMENTS, is_meaningful_file
 from .settings import parse_size
@@ -276,7 +276,7 @@ def _rules_here(folder: str, entries: list[os.DirEntry[str]], above: _Rules, str
     return above.inside(folder, names.intersection(_RULE_FILES), dot_git, strip, "")
 
 
-def list_files(root: str | os.PathLike[str], *, max_file_size: str | int = DEFAULT_MAX_FILE_SIZE) -> list[str]:
+def list_files(root: str | os.PathLike[str], *, max_file_size: str | int = MAX_FILE_SIZE) -> list[str]:
     """The meaningful files `rg --files --hidden --max-filesize 1M --glob '!.git'` lists in `root`.
 
     Paths are relative to the root, with forward slashes (a `\\` in a file name becomes one too, as in the
@@ -291,7 +291,7 @@ def list_files(root: str | os.PathLike[str], *, max_file_size: str | int = DEFAU
     return [name.replace("\\", "/") for name in list_file_names(root, max_file_size=max_file_size)]
 
 
-def list_file_names(root: str | os.PathLike[str], *, max_file_size: str | int = DEFAULT_MAX_FILE_SIZE) -> list[str]:
+def list_file_names(root: str | os.PathLike[str], *, max_file_size: str | int = MAX_FILE_SIZE) -> list[str]:
     """`list_files`, each file by its own name on disk (relative, a `\\` in a name kept), in the same order.
 
     Two files can have one listed path (`back\\slash.ts` and `back/slash.ts`); reading each by its
@@ -341,7 +341,7 @@ class ListingCache:
     size of the tree. Call `forget()` after an ignore file or a `.git` changes.
     """
 
-    def __init__(self, root: str | os.PathLike[str], *, max_file_size: str | int = DEFAULT_MAX_FILE_SIZE) -> None:
+    def __init__(self, root: str | os.PathLike[str], *, max_file_size: str | int = MAX_FILE_SIZE) -> None:
         self.root = resolve_root(root)
         self.limit = parse_size(max_file_size)
         self._rules: dict[str, _Rules | None] = {}  # folder rel ("" or "a/b/") -> its rules; None: not walked

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..defaults import DEFAULT_MAX_FILE_SIZE
+from ..defaults import MAX_FILE_SIZE
 from ._collation import sorted_like_js
 from ._files import IGNORED_SEGMENTS, MEANINGFUL_EXTENSIONS, extension, is_meaningful_file
 from ._listing import _Rules, _rules_above, _rules_here, resolve_root
@@ -37,7 +37,7 @@ def _name_reason(rel: str) -> str:
 
 
 def skipped_files(
-    root: str | os.PathLike[str], *, max_file_size: str | int = DEFAULT_MAX_FILE_SIZE
+    root: str | os.PathLike[str], *, max_file_size: str | int = MAX_FILE_SIZE
 ) -> list[tuple[str, str]]:
     """(path, reason) for every file under `root` that `list_files(root, max_file_size=...)` leaves out.
 

@@ -5,7 +5,6 @@ grids of chunk settings a sweep, Dask's sweep and churn try."""
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import itertools
 import math
 import numbers
@@ -13,18 +12,19 @@ import operator
 import os
 import sys
 import warnings
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypedDict, TypeVar, get_type_hints
+from typing import Any
 
 from ..defaults import (
-    DEFAULT_CHUNK_OVERLAP,
-    DEFAULT_CHUNK_SIZE,
+    CHUNK_OVERLAP,
+    CHUNK_SIZE,
     DEFAULT_LANGUAGES,
-    DEFAULT_MAX_FILE_SIZE,
-    INDEX_MAX_CHARACTERS,
+    MAX_FILE_SIZE,
+    NO_LIMIT,
     SWEEP_CHUNK_SIZES,
+    is_default,
 )
 from ._languages import check_languages
 
@@ -123,9 +123,9 @@ class ChunkSettings:
     @classmethod
     def build(
         cls,
-        chunk_size: object = DEFAULT_CHUNK_SIZE,
-        chunk_overlap: object = DEFAULT_CHUNK_OVERLAP,
-        chunk_max_characters: object = None,
+        chunk_size: object = CHUNK_SIZE,
+        chunk_overlap: object = CHUNK_OVERLAP,
+        chunk_max_characters: object = NO_LIMIT,
         *,
         warn: bool = True,
     ) -> ChunkSettings:
@@ -206,40 +206,12 @@ def path_list(name: str, paths: object) -> list[str | os.PathLike[str]]:
     return list(paths)
 
 
-# The settings as keyword arguments, for static checkers (`**settings: Unpack[SourceSettings]`); a test
-# checks them equal to `Settings`' fields, which hold the one set of defaults.
-class ChunkingSettings(TypedDict, total=False):
-    """The three chunk settings."""
-
-    chunk_size: int
-    chunk_overlap: int
-    chunk_max_characters: float | None
-
-
-class TextSettings(ChunkingSettings, total=False):
-    """The chunk settings and the language mode: everything chunking one text needs."""
-
-    languages: str | None
-
-
-class FilesSettings(TextSettings, total=False):
-    """The settings of chunking given files: also how many processes read them."""
-
-    workers: int | None
-
-
-class SourceSettings(FilesSettings, total=False):
-    """Every setting: also how a folder is listed."""
-
-    max_file_size: str | int
-
-
 @dataclass(frozen=True)
 class Settings:
-    """Every setting, each with its one default; `Settings.read` checks them once.
+    """Every setting, each with its one default; checked when built.
 
     - `chunk_size`, `chunk_overlap`, `chunk_max_characters`: the reference's chunk settings (clamped
-      as it clamps them, with a `SettingClampedWarning`).
+      as it clamps them, with a `SettingClampedWarning`); `chunk_max_characters` None or inf is no limit.
     - `languages`: "clanka" (exactly the reference) or "extended"; None is the source's own mode (a
       `Codebase`'s, a chunk frame's), else "clanka".
     - `max_file_size`: files larger than this are never listed (bytes, or "500K", "1M", "2G").
@@ -247,47 +219,28 @@ class Settings:
       than `MIN_FILES_FOR_PROCESSES` files are left to parse (with a grammar, and not in the parse
       cache), where starting them costs more than they save. Results are the same whatever the workers.
 
-    `given` names the settings the caller passed (the others are defaults), so a source with settings
-    of its own (a chunk frame) can fill in the rest.
+    The values are kept as given; a default is a marker of `clanka_nb.defaults` (`is_default`), so a
+    source with settings of its own (a chunk frame) fills in those not passed (`filled_from`).
     """
 
-    chunk_size: int = DEFAULT_CHUNK_SIZE
-    chunk_overlap: int = DEFAULT_CHUNK_OVERLAP
-    chunk_max_characters: float | None = None
+    chunk_size: int = CHUNK_SIZE
+    chunk_overlap: int = CHUNK_OVERLAP
+    chunk_max_characters: float | None = NO_LIMIT
     languages: str | None = None
-    max_file_size: str | int = DEFAULT_MAX_FILE_SIZE
+    max_file_size: str | int = MAX_FILE_SIZE
     workers: int | None = None
-    given: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
-
-    @classmethod
-    def read(
-        cls,
-        given: Mapping[str, object],
-        *,
-        names: Iterable[str] | None = None,
-        defaults: Mapping[str, object] | None = None,
-        warn: bool = True,
-    ) -> Settings:
-        """The settings `given` (keyword arguments), each checked, the others at their defaults.
-
-        `names` are the settings the caller takes (any other is a TypeError naming them); `defaults`
-        replace `Settings`' own where a function has other ones.
-        """
-        allowed = SETTING_NAMES if names is None else tuple(names)
-        unknown = sorted(set(given) - set(allowed))
-        if unknown:
-            msg = f"unknown setting(s) {unknown}; the settings are {', '.join(allowed)}"
-            raise TypeError(msg)
-        values = {**(defaults or {}), **given}
-        settings = cls(**values, given=frozenset(given))  # type: ignore[arg-type]  # checked when built
-        note = settings.clamp_note
-        if warn and note is not None:
-            _warn(note)
-        return settings
 
     def __post_init__(self) -> None:
         # Checked when built, wherever it is built: a bad value never travels further than the line that made it.
         self.check(warn=False)
+
+    def warned(self) -> Settings:
+        """These settings, after a `SettingClampedWarning` at the user's line when a chunk setting is clamped
+        (what a public function says once, on its first line)."""
+        note = self.clamp_note
+        if note is not None:
+            _warn(note)
+        return self
 
     def check(self, *, warn: bool = True) -> None:
         """Raise the error naming the fix for the first bad setting; warn when a chunk setting is clamped."""
@@ -299,8 +252,19 @@ class Settings:
             check_workers(self.workers)
 
     @property
+    def passed(self) -> frozenset[str]:
+        """The names of the settings the caller passed (the others are defaults)."""
+        return frozenset(name for name in SETTING_NAMES if not _unset(name, getattr(self, name)))
+
+    def filled_from(self, other: Settings) -> Settings:
+        """These settings with `other`'s in place of every one not passed (a chunk frame's, a Codebase's mode)."""
+        taken = {name: getattr(other, name) for name in SETTING_NAMES if _unset(name, getattr(self, name))}
+        # Checked when built: a frame's attrs may have been edited, so its values are checked like any.
+        return dataclasses.replace(self, **taken)
+
+    @property
     def chunk(self) -> ChunkSettings:
-        """The chunk settings as the reference uses them (clamped; `SettingClampedWarning` was said by `read`)."""
+        """The chunk settings as the reference uses them (clamped; `warned` says when)."""
         return ChunkSettings.build(self.chunk_size, self.chunk_overlap, self.chunk_max_characters, warn=False)
 
     @property
@@ -325,120 +289,41 @@ class Settings:
         return self.languages or DEFAULT_LANGUAGES
 
     def chunking(self) -> dict[str, Any]:
-        """The three chunk settings as keyword arguments (as requested, before clamping)."""
-        return {name: getattr(self, name) for name in CHUNK_SETTING_NAMES}
-
-    def with_defaults(self, values: Mapping[str, object]) -> Settings:
-        """These settings with `values` in place of every setting the caller did not pass (a frame's own)."""
-        taken = {name: value for name, value in values.items() if name in SETTING_NAMES and name not in self.given}
-        # Checked when built: a frame's attrs may have been edited, so its values are checked like any.
-        return dataclasses.replace(self, **taken)  # type: ignore[arg-type]
+        """The three chunk settings as keyword arguments (as requested, before clamping; no limit as None)."""
+        limit = None if self.chunk.chunk_max_characters is None else self.chunk_max_characters
+        return {"chunk_size": int(self.chunk_size), "chunk_overlap": int(self.chunk_overlap),
+                "chunk_max_characters": limit}  # fmt: skip
 
 
-SETTING_NAMES = tuple(f.name for f in dataclasses.fields(Settings) if f.name != "given")
-CHUNK_SETTING_NAMES = tuple(ChunkingSettings.__annotations__)
+def _unset(name: str, value: object) -> bool:
+    # None is "not passed" for the two settings whose None means the source's own / automatic.
+    return is_default(value) or (value is None and name in ("languages", "workers"))
+
+
+SETTING_NAMES = tuple(f.name for f in dataclasses.fields(Settings))
+CHUNK_SETTING_NAMES = ("chunk_size", "chunk_overlap", "chunk_max_characters")
 TEXT_SETTING_NAMES = (*CHUNK_SETTING_NAMES, "languages")
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 
 @dataclass(frozen=True)
-class SettingsParameters:
-    """Settings a function takes as `**settings`, shown as explicit keyword-only parameters with their defaults.
+class Grid:
+    """The chunk settings a sweep, Dask's sweep and churn try: each one value or a list of values (a single
+    value is a list of one); every combination, in `itertools.product` order, is one setting."""
 
-    Used as a decorator, it gives the function a `__signature__` with one parameter per setting in
-    place of `**settings` (what `help`, `inspect.signature` and Jupyter's shift-tab show), from
-    `Settings`' defaults or `defaults`; `read(settings)` checks what a call passed. The function's own
-    annotation, `**settings: Unpack[SourceSettings]`, is what static checkers see.
-    """
+    chunk_size: int | Iterable[int] = SWEEP_CHUNK_SIZES
+    chunk_overlap: int | Iterable[int] = CHUNK_OVERLAP
+    chunk_max_characters: float | Iterable[float | None] | None = NO_LIMIT
 
-    names: tuple[str, ...] = SETTING_NAMES
-    defaults: Mapping[str, object] = field(default_factory=dict)
-    annotations: Mapping[str, object] = field(default_factory=dict)
+    def filled_from(self, values: Mapping[str, object]) -> Grid:
+        """This grid with `values` (a chunk frame's settings) in place of every chunk setting not passed."""
+        taken = {name: values[name] for name in CHUNK_SETTING_NAMES
+                 if name in values and is_default(getattr(self, name))}  # fmt: skip
+        return dataclasses.replace(self, **taken)  # type: ignore[arg-type]
 
-    def with_defaults(self, **defaults: object) -> SettingsParameters:
-        """The same settings with other defaults."""
-        return dataclasses.replace(self, defaults={**self.defaults, **defaults})
-
-    def without(self, *names: str) -> SettingsParameters:
-        """The same settings but `names`."""
-        return dataclasses.replace(self, names=tuple(name for name in self.names if name not in names))
-
-    def default(self, name: str) -> object:
-        return self.defaults[name] if name in self.defaults else _FIELDS[name].default
-
-    def parameters(self) -> list[inspect.Parameter]:
-        hints = get_type_hints(SourceSettings)
-        return [
-            inspect.Parameter(
-                name, inspect.Parameter.KEYWORD_ONLY, default=self.default(name),
-                annotation=self.annotations.get(name, hints[name]),
-            )
-            for name in self.names
-        ]  # fmt: skip
-
-    def __call__(self, func: F) -> F:
-        signature = inspect.signature(func)
-        before, after = [], []
-        for parameter in signature.parameters.values():
-            # `**settings` becomes the settings; a `*positional` kept for an old calling order is not shown.
-            if parameter.kind in (inspect.Parameter.VAR_KEYWORD, inspect.Parameter.VAR_POSITIONAL):
-                continue
-            (after if parameter.kind is inspect.Parameter.KEYWORD_ONLY else before).append(parameter)
-        func.__signature__ = signature.replace(parameters=[*before, *self.parameters(), *after])  # type: ignore[attr-defined]
-        return func
-
-    def read(self, given: Mapping[str, object], *, warn: bool = True) -> Settings:
-        """The settings a call passed, checked, the others at this function's defaults."""
-        defaults = {name: value for name, value in self.defaults.items() if name in SETTING_NAMES}
-        return Settings.read(given, names=self.names, defaults=defaults, warn=warn)
-
-    def values(self, given: Mapping[str, object]) -> dict[str, object]:
-        """Every setting of this function: what a call passed, else its default (not checked: grids, lists)."""
-        unknown = sorted(set(given) - set(self.names))
-        if unknown:
-            msg = f"unknown setting(s) {unknown}; the settings are {', '.join(self.names)}"
-            raise TypeError(msg)
-        return {name: given.get(name, self.default(name)) for name in self.names}
-
-
-_FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
-
-# The parameter groups: the chunk settings, a text's (with the language mode), a whole source's.
-CHUNKING = SettingsParameters(CHUNK_SETTING_NAMES)
-TEXT = SettingsParameters(TEXT_SETTING_NAMES)
-SOURCE = SettingsParameters(SETTING_NAMES)
-FILES = SOURCE.without("max_file_size")
-OPENING = SOURCE.without(*CHUNK_SETTING_NAMES)  # what reading a source takes, for work that does not chunk
-INDEXING = TEXT.with_defaults(chunk_max_characters=INDEX_MAX_CHARACTERS)
-
-
-# Grids: a sweep, Dask's sweep and churn take each chunk setting as one value or a list of values to try.
-class GridSettings(TypedDict, total=False):
-    """The settings of a sweep: each chunk setting one value or a list of values to try (the grid)."""
-
-    chunk_size: int | Iterable[int]
-    chunk_overlap: int | Iterable[int]
-    chunk_max_characters: float | Iterable[float | None] | None
-    languages: str | None
-    max_file_size: str | int
-
-
-class SweepSettings(GridSettings, total=False):
-    """A sweep's settings in one process: also its workers."""
-
-    workers: int | None
-
-
-# The grid tried when a chunk setting is not given; also the Dask sweep's.
-GRID = CHUNK_SETTING_NAMES
-SWEEP = SettingsParameters(
-    SETTING_NAMES,
-    defaults={
-        "chunk_size": SWEEP_CHUNK_SIZES, "chunk_overlap": (DEFAULT_CHUNK_OVERLAP,), "chunk_max_characters": (None,)
-    },
-    annotations={name: get_type_hints(SweepSettings)[name] for name in GRID},
-)
+    def combinations(self) -> list[ChunkSettings]:
+        """Every combination, each checked (bad values fail before any parsing)."""
+        values = (setting_values(name, getattr(self, name)) for name in CHUNK_SETTING_NAMES)
+        return [ChunkSettings.build(*combo) for combo in itertools.product(*values)]
 
 
 def setting_values(name: str, value: object) -> list[Any]:
@@ -448,10 +333,3 @@ def setting_values(name: str, value: object) -> list[Any]:
         msg = f"{name} is empty; give at least one value to try, e.g. {name}=[30]"
         raise ValueError(msg)
     return values
-
-
-def chunk_grid(values: Mapping[str, object]) -> list[ChunkSettings]:
-    """Every combination of the chunk settings' values (each one value or a list), in `itertools.product`
-    order, each checked (bad values fail before any parsing); the sweep's, Dask's and churn's."""
-    combos = itertools.product(*(setting_values(name, values[name]) for name in GRID))
-    return [ChunkSettings.build(*combo) for combo in combos]

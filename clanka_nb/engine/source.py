@@ -41,6 +41,12 @@ class FrameSource(NamedTuple):
     settings: dict[str, Any]  # the settings it was made with, as far as its attrs say (unknown ones left out)
     languages: str | None
 
+    def filled(self, settings: Settings) -> Settings:
+        """`settings` with the frame's own in place of those not passed (only those: a frame's attrs may have
+        been edited, and a setting passed wins over a bad one; the frame's are checked when used)."""
+        passed = settings.passed
+        return settings.filled_from(Settings(**{k: v for k, v in self.settings.items() if k not in passed}))
+
     def root_or_fail(self) -> str:
         """`root`, or an error naming the fix when the frame names none."""
         if self.root is None:
@@ -101,7 +107,7 @@ def _mode(codebase: Codebase, settings: Settings) -> Settings:
             "leave languages out to use the codebase's, or build Codebase(root, languages=...) again"
         )
         raise ValueError(msg)
-    return settings.with_defaults({"languages": codebase.languages})
+    return settings.filled_from(Settings(languages=codebase.languages))
 
 
 def resolve(source: object, settings: Settings, *, paths: Paths | None = None) -> Resolved:
@@ -122,7 +128,7 @@ def resolve(source: object, settings: Settings, *, paths: Paths | None = None) -
             )
             raise ValueError(msg)
         paths = frame.files if paths is None else paths  # a frame of chosen files stands for those alone
-        settings, source = settings.with_defaults(frame.settings), frame.root_or_fail()
+        settings, source = frame.filled(settings), frame.root_or_fail()
     elif source is None:
         source = sample_codebase()
     if not isinstance(source, str | os.PathLike):
@@ -170,7 +176,7 @@ def open_resolved(resolved: Resolved, *, progress: ProgressBar = None) -> Opened
         )  # fmt: skip
     # The listing was passed only to count it for the bar: the codebase stands for chosen files only when given.
     codebase.selected = resolved.names is not None
-    return Opened(codebase, settings.with_defaults({"languages": codebase.languages}))
+    return Opened(codebase, settings.filled_from(Settings(languages=codebase.languages)))
 
 
 def open_source(

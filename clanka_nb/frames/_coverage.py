@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple, Unpack
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
 from .. import engine
+from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, MAX_FILE_SIZE, NO_LIMIT
 from ..engine.progress import ProgressBar
-from ..engine.settings import SOURCE, SourceSettings
+from ..engine.settings import Settings
 from ..engine.source import open_source
 from . import columns as _columns
 from .chunks import settings_attrs
@@ -55,9 +56,9 @@ def measure(codebase: engine.Codebase, settings: engine.Settings) -> Measured:
     )  # fmt: skip
 
 
-def measure_source(source: Source, settings: SourceSettings, progress: ProgressBar) -> Measured:
+def measure_source(source: Source, settings: Settings, progress: ProgressBar) -> Measured:
     """The source opened with the settings a call passed, measured."""
-    opened = open_source(source, SOURCE.read(settings), progress=progress)
+    opened = open_source(source, settings, progress=progress)
     return measure(opened.codebase, opened.settings)
 
 
@@ -123,9 +124,10 @@ def line_coverage_frame(measured: Measured) -> pd.DataFrame:
     return _columns.build(columns, _columns.LINES, measured_attrs(measured))
 
 
-@SOURCE
 def coverage(
-    source: Source = None, *, progress: ProgressBar = None, **settings: Unpack[SourceSettings]
+    source: Source = None, *, progress: ProgressBar = None,
+    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
+    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
 ) -> pd.DataFrame:
     """Per listed file: how many meaningful lines no chunk holds and how many several chunks hold.
 
@@ -135,18 +137,21 @@ def coverage(
     coverage (covered / meaningful) and missed (the missed line numbers as "3, 7-9"). Counts are
     NA for files whose lines the engine never read (empty, minified, unreadable).
     """
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size, workers).warned()
     measured = measure_source(source, settings, progress)
     return coverage_frame(measured)
 
 
-@SOURCE
 def line_coverage(
-    source: Source = None, *, progress: ProgressBar = None, **settings: Unpack[SourceSettings]
+    source: Source = None, *, progress: ProgressBar = None,
+    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
+    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
 ) -> pd.DataFrame:
     """One row per meaningful line of every file: path, line, text, chunks (how many hold it) and status.
 
     `status` is "missed" (no chunk: never indexed), "covered" (one chunk) or "overlapped" (several).
     Filter `frame[frame.status == "missed"]` to see what semantic search can never find.
     """
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size, workers).warned()
     measured = measure_source(source, settings, progress)
     return line_coverage_frame(measured)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-from typing import Unpack
 
 import pandas as pd
 
 from .. import engine
+from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, NO_LIMIT
 from ..engine.internals import check_file, one_file
-from ..engine.settings import TEXT, TextSettings
+from ..engine.settings import Settings
 from ..engine.source import resolve
 from . import columns as _columns
 from .source import Source
@@ -17,11 +17,12 @@ from .source import Source
 COLUMNS = ["start_line", "end_line", "name", "type", "parent", "rule", "why"]
 
 
-@TEXT
 def explain(
     source: Source = None,
     path: str | os.PathLike[str] | None = None,
-    **settings: Unpack[TextSettings],
+    *,
+    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
+    languages: str | None = None,
 ) -> pd.DataFrame:
     """Why each chunk of one file starts and ends where it does: `start_line`, `end_line`, `name`, `type`,
     `parent`, `rule` (declaration, class-head, declaration-piece, character-split or window; see
@@ -32,12 +33,13 @@ def explain(
     frame (with one of its paths; a frame's settings are the defaults), or None for the sample
     codebase. A file with no chunks gives no rows, and `frame.attrs["reason"]` says why.
     """
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).warned()
     if isinstance(source, str | os.PathLike):
         source, path = one_file(source, path, call="explain")
     elif path is None:
         msg = "explain(source) needs the path of one of its files too: explain(source, 'src/app.ts')"
         raise TypeError(msg)
-    resolved = resolve(source, TEXT.read(settings))
+    resolved = resolve(source, settings)
     chunking = resolved.settings.chunk
     if resolved.codebase is not None:
         codebase, rel = resolved.codebase, os.fspath(path)

@@ -5,14 +5,15 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Iterable
-from typing import Any, Unpack
+from typing import Any
 
 import pandas as pd
 
 from .. import engine
+from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, MAX_FILE_SIZE, NO_LIMIT
 from ..engine.internals import one_file
 from ..engine.progress import ProgressBar, bar
-from ..engine.settings import SOURCE, TEXT, SourceSettings, TextSettings, path_list
+from ..engine.settings import Settings, path_list
 from ..engine.source import Paths, Resolved, listed_names, narrowed, open_resolved, resolve, select
 from . import columns as _columns
 from ._embedding import embedding_text
@@ -143,7 +144,6 @@ def _frame(
     return _columns.build(cols, schema, attrs)
 
 
-@SOURCE
 def chunk_codebase(
     source: Source = None,
     *,
@@ -151,7 +151,8 @@ def chunk_codebase(
     embedding: bool = False,
     token_counter: object = None,
     token_limit: int | None = None,
-    **settings: Unpack[SourceSettings],
+    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
+    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
 ) -> pd.DataFrame:
     """Every chunk of a source as a frame, one row per chunk, in the engine's order.
 
@@ -167,7 +168,8 @@ def chunk_codebase(
     "clanka"; `max_file_size` and `workers` only matter for a folder (workers=None: one per core,
     none for a few files); `progress=None` shows a bar only for work over a second, False never.
     """
-    resolved = resolve(source, SOURCE.read(settings))
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size, workers).warned()
+    resolved = resolve(source, settings)
     tokens = _tokens(token_counter, token_limit)
     if resolved.codebase is None:
         return _streamed(resolved, progress, embedding, tokens)
@@ -178,7 +180,6 @@ def chunk_codebase(
     )  # fmt: skip
 
 
-@SOURCE
 def chunk_files(
     source: Source,
     paths: Paths,
@@ -187,7 +188,8 @@ def chunk_files(
     embedding: bool = False,
     token_counter: object = None,
     token_limit: int | None = None,
-    **settings: Unpack[SourceSettings],
+    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
+    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
 ) -> pd.DataFrame:
     """The chunks of the given files (relative to the source's root or absolute inside it, or paths of a
     Codebase) as a frame, in the order given; one path alone is a list of one.
@@ -196,7 +198,8 @@ def chunk_files(
     file under the root (missing, a folder, outside it), or that a Codebase does not hold, raises
     `engine.MissingFileError` (a FileNotFoundError) naming the path, the root and the fix.
     """
-    resolved = resolve(source, SOURCE.read(settings))
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size, workers).warned()
+    resolved = resolve(source, settings)
     return _chosen_files(resolved, path_list("paths", paths), progress, embedding, token_counter, token_limit)
 
 
@@ -212,7 +215,6 @@ def _chosen_files(
                        token_limit=token_limit)
 
 
-@TEXT
 def chunk_file(
     source: Source,
     path: StrPath | None = None,
@@ -220,13 +222,15 @@ def chunk_file(
     embedding: bool = False,
     token_counter: object = None,
     token_limit: int | None = None,
-    **settings: Unpack[TextSettings],
+    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
+    languages: str | None = None,
 ) -> pd.DataFrame:
     """The chunks of one file (relative to the source's root, or a path of a Codebase) as a frame.
 
     `chunk_file(path_to_one_file)` chunks that file alone, as `chunk_file(its_folder, its_name)`.
     """
-    given = dataclasses.replace(TEXT.read(settings), workers=1)
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).warned()
+    given = dataclasses.replace(settings, workers=1)
     if isinstance(source, str | os.PathLike):
         source, path = one_file(source, path)
     elif path is None:
@@ -235,7 +239,6 @@ def chunk_file(
     return _chosen_files(resolve(source, given), [path], False, embedding, token_counter, token_limit)
 
 
-@TEXT
 def chunk_text(
     content: str,
     path: str = "snippet.ts",
@@ -243,13 +246,14 @@ def chunk_text(
     embedding: bool = False,
     token_counter: object = None,
     token_limit: int | None = None,
-    **settings: Unpack[TextSettings],
+    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
+    languages: str | None = None,
 ) -> pd.DataFrame:
     """The chunks of one text, as if it were the file `path` (its extension picks the parser)."""
-    given = TEXT.read(settings)
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).warned()
     if not isinstance(content, str):
         msg = f"content must be str, got {type(content).__name__}; decode bytes first (e.g. data.decode('utf-8'))"
         raise TypeError(msg)
-    codebase = engine.Codebase.from_texts({os.fspath(path): content}, languages=given.mode)
-    return chunk_frame(codebase, None, given, embedding=embedding, token_counter=token_counter,
+    codebase = engine.Codebase.from_texts({os.fspath(path): content}, languages=settings.mode)
+    return chunk_frame(codebase, None, settings, embedding=embedding, token_counter=token_counter,
                        token_limit=token_limit)

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import os
 import warnings
-from typing import TYPE_CHECKING, Any, Unpack
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
+from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, INDEX_MAX_CHARACTERS, MAX_FILE_SIZE
 from ..engine import ParseCache
 from ..engine.progress import ProgressBar
-from ..engine.settings import GridSettings
-from ._churn import CHURN, REASONS, _Step, _walk
+from ..engine.settings import Grid, Settings
+from ._churn import REASONS, _Step, _walk
 from ._git import ChurnWarning
 
 if TYPE_CHECKING:
@@ -21,7 +23,6 @@ if TYPE_CHECKING:
 SETTING_COLUMNS = ["chunk_size", "chunk_overlap", "chunk_max_characters"]
 
 
-@CHURN
 def churn(
     repo: str | os.PathLike[str],
     *,
@@ -29,7 +30,9 @@ def churn(
     token_counter: object = None,
     cache: bool | ParseCache = True,
     progress: ProgressBar = None,
-    **settings: Unpack[GridSettings],
+    chunk_size: int | Iterable[int] = CHUNK_SIZE, chunk_overlap: int | Iterable[int] = CHUNK_OVERLAP,
+    chunk_max_characters: float | Iterable[float | None] | None = INDEX_MAX_CHARACTERS,
+    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE,
 ) -> pd.DataFrame:
     """One row per (commit, setting), oldest first along first parents: what a sync after that commit embeds.
 
@@ -52,19 +55,22 @@ def churn(
     file system cannot hold (a name too long) is left out, as a checkout leaves it out: listed in
     `attrs["unwritable"]`, noted, and warned about (`ChurnWarning`).
     """
-    steps = list(_walk(repo, revs, settings, token_counter, cache, progress))
+    grid = Grid(chunk_size, chunk_overlap, chunk_max_characters)
+    opening = Settings(languages=languages, max_file_size=max_file_size)
+    steps = list(_walk(repo, revs, grid, opening, token_counter, cache, progress))
     rows = [row for step in steps for row in step.rows]
     return _noted(_typed(pd.DataFrame(rows, columns=_commit_columns(token_counter is not None))), steps)
 
 
-@CHURN
 def churn_files(
     repo: str | os.PathLike[str],
     *,
     revs: str = "HEAD~50..HEAD",
     cache: bool | ParseCache = True,
     progress: ProgressBar = None,
-    **settings: Unpack[GridSettings],
+    chunk_size: int | Iterable[int] = CHUNK_SIZE, chunk_overlap: int | Iterable[int] = CHUNK_OVERLAP,
+    chunk_max_characters: float | Iterable[float | None] | None = INDEX_MAX_CHARACTERS,
+    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE,
 ) -> pd.DataFrame:
     """Where `churn` comes from: one row per (commit, setting, file) whose inputs a sync embeds or deletes.
 
@@ -73,7 +79,9 @@ def churn_files(
     Rows of one commit and setting come most embedded first. For a folder inside a clone, only its
     files appear, with paths relative to it (as in `churn`). Submodules are not counted (see `churn`).
     """
-    steps = list(_walk(repo, revs, settings, None, cache, progress))
+    grid = Grid(chunk_size, chunk_overlap, chunk_max_characters)
+    opening = Settings(languages=languages, max_file_size=max_file_size)
+    steps = list(_walk(repo, revs, grid, opening, None, cache, progress))
     rows = [row for step in steps for row in step.file_rows]
     frame = _typed(pd.DataFrame(rows, columns=["commit", *SETTING_COLUMNS, "path", "change", "embedded", "deleted",
                                                *REASONS]))

@@ -11,17 +11,16 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from .. import engine
-from ..defaults import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, INDEX_MAX_CHARACTERS
 from ..engine import ParseCache, PreparedText
 from ..engine.embedding import embedding_text, input_hash
 from ..engine.internals import chunks_of, load_file, resolve_cache
 from ..engine.progress import ProgressBar, bar
-from ..engine.settings import GRID, OPENING, SWEEP, Settings, chunk_grid
+from ..engine.settings import Grid, Settings
 from ..engine.token_counts import TokenCounter
 from ..engine.token_counts import token_counter as resolve_counter
 from ._git import BlobReader, Commit, changes, check_tracked, first_parent_commits, repository, tree_files
@@ -31,10 +30,6 @@ from ._mirror import Mirror, mirror_folder
 REASONS = ("new_file", "edited", "line_shift")
 
 
-# A sweep's grid, starting from what clanka's index uses, in one process (each commit changes a few files).
-CHURN = SWEEP.with_defaults(
-    chunk_size=DEFAULT_CHUNK_SIZE, chunk_overlap=DEFAULT_CHUNK_OVERLAP, chunk_max_characters=INDEX_MAX_CHARACTERS
-).without("workers")
 
 @dataclass
 class _Setting:
@@ -79,21 +74,20 @@ class _Step:
 def _walk(
     repo: str | Any,
     revs: str,
-    settings: Mapping[str, object],
+    grid: Grid,
+    opening: Settings,
     token_counter: object,
     cache: bool | ParseCache,
     progress: ProgressBar,
 ) -> Iterator[_Step]:
-    values = CHURN.values(settings)
-    grid = chunk_grid(values)
-    opening = Settings.read({k: v for k, v in settings.items() if k not in GRID}, names=OPENING.names)
+    combinations = grid.combinations()
     languages, max_file_size = opening.mode, opening.max_file_size
     counter = None if token_counter is None else resolve_counter(token_counter)
     parse_cache = resolve_cache(cache)
     root, prefix = repository(repo)
     baseline, commits = first_parent_commits(root, revs)
     check_tracked(root, prefix, baseline, commits)
-    states = [_Setting(settings) for settings in grid]
+    states = [_Setting(settings) for settings in combinations]
     with mirror_folder() as folder, BlobReader(root) as blobs:
         mirror = Mirror(folder, blobs, max_file_size, prefix)
         mirror.apply(tree_files(root, baseline))

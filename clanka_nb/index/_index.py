@@ -9,14 +9,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
-from typing import Any, TypeVar, Unpack
+from typing import Any, TypeVar
 
 import numpy as np
 
 from .. import engine
+from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, INDEX_MAX_CHARACTERS
 from ..engine.embedding import embedding_text, input_hash
 from ..engine.progress import bar
-from ..engine.settings import INDEX_MAX_CHARACTERS, INDEXING, TextSettings
+from ..engine.settings import Settings
 from ..engine.source import resolve
 from ..engine.token_counts import TokenCounter
 from ..engine.token_counts import token_counter as resolve_counter
@@ -167,7 +168,6 @@ class SemanticIndex(IndexView):
     naming the fix, before anything is written to it.
     """
 
-    @INDEXING
     def __init__(
         self,
         source: str | PathLike[str] | engine.Codebase | Any = None,
@@ -181,14 +181,16 @@ class SemanticIndex(IndexView):
         workers: int | None = None,
         progress: bool | None = None,
         busy_timeout: float = _db.BUSY_TIMEOUT,
-        **settings: Unpack[TextSettings],
+        chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP,
+        chunk_max_characters: float | None = INDEX_MAX_CHARACTERS, languages: str | None = None,
     ) -> None:
+        settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).warned()
         if not callable(embed):
             msg = f"embed must be a callable list[str] -> (n, d) array, got {type(embed).__name__}; see cn.embedders"
             raise TypeError(msg)
         # The one resolver: the folder is read again at each sync, so a Codebase or a chunk frame gives its
         # folder and its settings; one opened on chosen files, or a frame made of them, stands for those alone.
-        resolved = resolve(source, INDEXING.read(settings))
+        resolved = resolve(source, settings)
         given = resolved.settings
         codebase = resolved.codebase
         self.paths: list[str] | None = resolved.names  # None: every listed file; else the files given

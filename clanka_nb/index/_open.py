@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from os import PathLike
 from pathlib import Path
-from typing import Any, Unpack
+from typing import Any
 
 from .. import engine
-from ..engine.settings import INDEXING, TextSettings
+from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, INDEX_MAX_CHARACTERS
+from ..engine.settings import Settings
 from . import _db
 from ._index import IndexView, _guarded, _inputs
 from ._vectors import Embedder, VectorCache
@@ -56,7 +57,6 @@ class OpenedIndex(IndexView):
         return frame.drop(columns=["id", "sync_id"])
 
 
-@INDEXING
 def open_index(
     path: str | PathLike[str],
     *,
@@ -65,7 +65,8 @@ def open_index(
     model_id: str | None = None,
     cache: VectorCache | None = None,
     busy_timeout: float = _db.BUSY_TIMEOUT,
-    **settings: Unpack[TextSettings],
+    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP,
+    chunk_max_characters: float | None = INDEX_MAX_CHARACTERS, languages: str | None = None,
 ) -> OpenedIndex:
     """Open clanka's index (`.clanka/search.sqlite`, or the folder holding `.clanka/`) read-only.
 
@@ -73,7 +74,7 @@ def open_index(
     `embed=` (the model it was built with) lets `.search()` run queries. Reads wait up to `busy_timeout`
     seconds while another process commits; a foreign or damaged file raises IndexDatabaseError.
     """
-    given = INDEXING.read(settings)
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).warned()
     file = Path(path)
     if file.is_dir():
         file = file / ".clanka" / "search.sqlite"
@@ -94,5 +95,5 @@ def open_index(
             connection.close()
             msg = f"root {str(root)!r} is not a folder; pass the folder the index was built from"
             raise NotADirectoryError(msg)
-    chunking = {**given.chunking(), "languages": given.mode}
+    chunking = {**settings.chunking(), "languages": settings.mode}
     return OpenedIndex(connection, str(file), folder, embed, model_id, cache, chunking, busy_timeout)

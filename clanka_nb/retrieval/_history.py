@@ -11,13 +11,14 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Unpack
+from typing import Any
 
 import pandas as pd
 
 from .. import engine
+from ..defaults import MAX_FILE_SIZE
 from ..engine.progress import ProgressBar, bar
-from ..engine.settings import OPENING, SourceSettings
+from ..engine.settings import Settings
 from ..engine.source import open_source
 from ..frames import columns as _columns
 from ..history.internals import ChurnError, git, repository, run_git
@@ -388,14 +389,13 @@ def history_query_rows(
     return frame, dropped
 
 
-@OPENING
 def history_queries(
     repo: str | os.PathLike[str] | engine.Codebase,
     *,
     revs: str = DEFAULT_REVS,
     max_files: int | None = MAX_FILES,
     progress: ProgressBar = None,
-    **settings: Unpack[SourceSettings],
+    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
 ) -> pd.DataFrame:
     """Probe queries written by people: each commit's message, targeting the lines it changed.
 
@@ -416,8 +416,6 @@ def history_queries(
     mask) and `commit`. `attrs["source"]` is "history". Pass it as `probe(..., queries=...)` or
     `sweep(..., probe=True, queries=...)`, alone or concatenated with `probe_queries(...)`.
     """
-    if isinstance(repo, engine.Codebase):
-        codebase = repo
-    else:
-        codebase = open_source(repo, OPENING.read(settings), progress=progress).codebase
+    settings = Settings(languages=languages, max_file_size=max_file_size, workers=workers).warned()
+    codebase = repo if isinstance(repo, engine.Codebase) else open_source(repo, settings, progress=progress).codebase
     return history_query_rows(codebase, revs, max_files=max_files, progress=progress)[0]

@@ -7,15 +7,16 @@ import sys
 import warnings
 import zlib
 from collections.abc import Iterable
-from typing import Any, Unpack
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .. import engine
+from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, MAX_FILE_SIZE, NO_LIMIT
 from ..engine.internals import heads_of
 from ..engine.progress import ProgressBar
-from ..engine.settings import OPENING, SOURCE, SourceSettings
+from ..engine.settings import Settings
 from ..engine.source import open_source
 from ..frames import columns as _columns
 from ..frames.chunks import settings_attrs
@@ -164,7 +165,6 @@ class ProbeSet:
         return ids
 
 
-@OPENING
 def prepare_probe(
     source: Source = None,
     queries: pd.DataFrame | None = None,
@@ -172,10 +172,11 @@ def prepare_probe(
     mask: bool = True,
     paths: Iterable[str | os.PathLike[str]] | None = None,
     progress: ProgressBar = None,
-    **settings: Unpack[SourceSettings],
+    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
 ) -> ProbeSet:
     """Parse (unless `source` is a Codebase) and extract the queries once, for scoring many settings."""
-    opened = open_source(source, OPENING.read(settings), paths=paths, progress=progress)
+    settings = Settings(languages=languages, max_file_size=max_file_size, workers=workers).warned()
+    opened = open_source(source, settings, paths=paths, progress=progress)
     return ProbeSet(opened.codebase, queries, mask=mask)
 
 
@@ -321,7 +322,6 @@ def probe_columns(
             for name, value in values.items()}
 
 
-@SOURCE
 def probe(
     source: Source = None,
     queries: pd.DataFrame | None = None,
@@ -332,7 +332,8 @@ def probe(
     paths: Iterable[str | os.PathLike[str]] | None = None,
     progress: ProgressBar = None,
     embed: Embed | None = None,
-    **settings: Unpack[SourceSettings],
+    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
+    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
 ) -> pd.DataFrame:
     """How well search finds the code each query is about, with the chunks of one setting.
 
@@ -356,8 +357,9 @@ def probe(
     of the target each chunk holds, summed, over the lines of those chunks; 0 when nothing was
     found): small chunks that hit count more than huge ones. `probe_summary(frame)` sums it up.
     """
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size, workers).warned()
     cutoffs = check_k(k)
     resolved = resolve_searcher(searcher_for(searcher, embed))
-    opened = open_source(source, SOURCE.read(settings), paths=paths, progress=progress)
+    opened = open_source(source, settings, paths=paths, progress=progress)
     prepared = ProbeSet(opened.codebase, queries, mask=mask)
     return probe_frame(prepared, opened.settings.chunk, resolved, cutoffs)

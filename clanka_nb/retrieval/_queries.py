@@ -5,14 +5,15 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any, NamedTuple, Unpack
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
 
 from .. import engine
+from ..defaults import MAX_FILE_SIZE
 from ..engine.progress import ProgressBar
-from ..engine.settings import OPENING, SourceSettings
+from ..engine.settings import Settings
 from ..engine.source import open_source
 from ..frames import columns as _columns
 from ..frames.source import Source
@@ -146,13 +147,12 @@ def scan(codebase: engine.Codebase, texts: dict[str, engine.PreparedText] | None
     return Scan(frame, dropped_frame, masks, reason)
 
 
-@OPENING
 def probe_queries(
     source: Source = None,
     *,
     paths: Iterable[str | os.PathLike[str]] | None = None,
     progress: ProgressBar = None,
-    **settings: Unpack[SourceSettings],
+    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
 ) -> pd.DataFrame:
     """The queries the probe takes from the code itself: one per documented declaration.
 
@@ -178,16 +178,16 @@ def probe_queries(
     comment_start, comment_end (the comment's lines, which the probe masks out of the index).
     `attrs["source"]` is "doc_comments". Pass this frame, filtered or edited, as `probe(..., queries=...)`.
     """
-    return scan(open_source(source, OPENING.read(settings), paths=paths, progress=progress).codebase).queries
+    settings = Settings(languages=languages, max_file_size=max_file_size, workers=workers).warned()
+    return scan(open_source(source, settings, paths=paths, progress=progress).codebase).queries
 
 
-@OPENING
 def dropped_queries(
     source: Source = None,
     *,
     paths: Iterable[str | os.PathLike[str]] | None = None,
     progress: ProgressBar = None,
-    **settings: Unpack[SourceSettings],
+    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
 ) -> pd.DataFrame:
     """The doc comments `probe_queries` leaves out, one row each, with the reason.
 
@@ -195,7 +195,8 @@ def dropped_queries(
     one of: license, directive, banner, markers, code, short, duplicate (see `probe_queries`).
     `frame.value_counts("reason")` gives `probe_queries(...).attrs["dropped"]`.
     """
-    return scan(open_source(source, OPENING.read(settings), paths=paths, progress=progress).codebase).dropped
+    settings = Settings(languages=languages, max_file_size=max_file_size, workers=workers).warned()
+    return scan(open_source(source, settings, paths=paths, progress=progress).codebase).dropped
 
 
 def check_queries(queries: pd.DataFrame, codebase: engine.Codebase) -> pd.DataFrame:

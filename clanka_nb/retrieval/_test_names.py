@@ -8,14 +8,15 @@ import posixpath
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from typing import Any, NamedTuple, Unpack
+from typing import Any, NamedTuple
 
 import pandas as pd
 from tree_sitter import Node
 
 from .. import engine
+from ..defaults import MAX_FILE_SIZE
 from ..engine.progress import ProgressBar
-from ..engine.settings import OPENING, SourceSettings
+from ..engine.settings import Settings
 from ..engine.source import open_source
 from ..frames import columns as _columns
 from ..frames.source import Source
@@ -250,13 +251,12 @@ def scan_test_names(codebase: engine.Codebase, texts: dict[str, engine.PreparedT
     return TestNames(frame, masks, dropped)
 
 
-@OPENING
 def unit_test_queries(
     source: Source = None,
     *,
     paths: Iterable[str | os.PathLike[str]] | None = None,
     progress: ProgressBar = None,
-    **settings: Unpack[SourceSettings],
+    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
 ) -> pd.DataFrame:
     """Probe queries written by people: test names, each targeting the one project function its test calls.
 
@@ -273,4 +273,5 @@ def unit_test_queries(
     Columns: those of `probe_queries` (comment_start and comment_end NA), `test_path` and `test_line`
     (where the test is). `attrs["source"]` is "test_names".
     """
-    return scan_test_names(open_source(source, OPENING.read(settings), paths=paths, progress=progress).codebase).queries
+    settings = Settings(languages=languages, max_file_size=max_file_size, workers=workers).warned()
+    return scan_test_names(open_source(source, settings, paths=paths, progress=progress).codebase).queries

@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import Unpack
 
 import pandas as pd
 
+from ..defaults import CHUNK_OVERLAP, MAX_FILE_SIZE, NO_LIMIT, SWEEP_CHUNK_SIZES
 from ..engine.progress import ProgressBar
-from ..engine.settings import GRID, SWEEP, Settings, SweepSettings, chunk_grid
+from ..engine.settings import Grid, Settings
 from ..engine.source import open_source, read_frame
 from ..frames.source import Source
 from ..retrieval import Embed, ProbeScorer, Searcher, check_sample, resolve_searcher, searcher_for
 from .table import check_counters, sweep_table
 
 
-@SWEEP
 def sweep(
     source: Source = None,
     *,
@@ -29,7 +28,9 @@ def sweep(
     embed: Embed | None = None,
     sample: float | None = None,
     progress: ProgressBar = None,
-    **settings: Unpack[SweepSettings],
+    chunk_size: int | Iterable[int] = SWEEP_CHUNK_SIZES, chunk_overlap: int | Iterable[int] = CHUNK_OVERLAP,
+    chunk_max_characters: float | Iterable[float | None] | None = NO_LIMIT,
+    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
 ) -> pd.DataFrame:
     """One row per combination of the settings (in `itertools.product` order), parsing the code once.
 
@@ -71,12 +72,11 @@ def sweep(
     recall and mrr become estimates for the whole codebase, and their intervals widen by what the
     sample costs in certainty.
     """
-    values = SWEEP.values(settings)
+    grid = Grid(chunk_size, chunk_overlap, chunk_max_characters)
+    opening = Settings(languages=languages, max_file_size=max_file_size, workers=workers)
     if isinstance(source, pd.DataFrame):  # a frame's own chunk settings are the grid where none is given
-        values.update({name: value for name, value in read_frame(source).settings.items()
-                       if name in GRID and name not in settings})  # fmt: skip
-    chunk_settings = chunk_grid(values)
-    opening = Settings.read({name: value for name, value in settings.items() if name not in GRID})
+        grid = grid.filled_from(read_frame(source).settings)
+    chunk_settings = grid.combinations()
     counter, limit = check_counters(token_counter, token_limit)
     if embed is not None and not probe:
         msg = "embed= is the probe's embedder: pass probe=True with it"

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from html import escape
 from pathlib import Path
-from typing import Any, Unpack, cast
+from typing import Any, cast
 
 import ipywidgets as widgets
 import numpy as np
 import pandas as pd
 
 from .. import engine
-from ..engine.settings import SOURCE, SourceSettings
+from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, MAX_FILE_SIZE, NO_LIMIT
+from ..engine.settings import Settings
 from ._filters import NO_TYPE, TOP_LEVEL, ChunkFilter
 from ._preview import Preview, PreviewPane
 from ._source import Source, Texts, file_lines, open_chunks
@@ -325,8 +326,11 @@ class Browser(widgets.VBox):
         return preview
 
 
-@SOURCE
-def browse(source: Source = None, **settings: Unpack[SourceSettings]) -> Browser:
+def browse(
+    source: Source = None, *,
+    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
+    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
+) -> Browser:
     """Open a codebase browser on `source`: a folder, one file, an `engine.Codebase`, a chunk frame, or
     None for the sample codebase that ships with clanka-nb.
 
@@ -334,5 +338,6 @@ def browse(source: Source = None, **settings: Unpack[SourceSettings]) -> Browser
     chunked again at them (the frame's own settings for the rest). Any other source is chunked at
     the settings.
     """
-    viewed = open_chunks(source, SOURCE.read(settings))
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size, workers).warned()
+    viewed = open_chunks(source, settings)
     return Browser(viewed.frame, viewed.texts)

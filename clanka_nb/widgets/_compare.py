@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from html import escape
-from typing import Any, Unpack
+from typing import Any
 
 import ipywidgets as widgets
 import pandas as pd
 
 from .. import engine, frames
-from ..engine.settings import CHUNK_SETTING_NAMES, OPENING, TEXT_SETTING_NAMES, SourceSettings
+from ..defaults import MAX_FILE_SIZE
+from ..engine.settings import CHUNK_SETTING_NAMES, TEXT_SETTING_NAMES, Settings
 from ..engine.source import open_source
 from ._browser import settings_text
 from ._preview import Preview
@@ -233,14 +234,13 @@ class Compare(widgets.VBox):
         return self.html
 
 
-@OPENING
 def compare(
     source: Source = None,
     path: str | None = None,
     *,
     a: Mapping[str, Any] | None = None,
     b: Mapping[str, Any] | None = None,
-    **settings: Unpack[SourceSettings],
+    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
 ) -> Compare:
     """Compare chunk settings `a` and `b` (dicts of chunk_size, chunk_overlap, chunk_max_characters,
     languages): `compare(src, a={"languages": "clanka"}, b={"languages": "extended"})` shows what
@@ -250,9 +250,9 @@ def compare(
     settings are both sides' defaults); the sample when None. `path` is the file shown first (default:
     the one with the most changes); `settings` (languages, max_file_size, workers) open the source.
     """
-    given = OPENING.read(settings)
+    settings = Settings(languages=languages, max_file_size=max_file_size, workers=workers).warned()
     check_early(source, path)
-    codebase, opened = open_source(source, given, progress=False)
+    codebase, opened = open_source(source, settings, progress=False)
     frame_own = opened.chunking() if isinstance(source, pd.DataFrame) else {}
     return Compare(codebase, {**frame_own, **(a or {})}, {**frame_own, **(b or {})}, path)
 

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cached_property
-from typing import Any, Unpack
+from typing import Any
 
 import ipywidgets as widgets
 import pandas as pd
 
 from .. import engine
+from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, MAX_FILE_SIZE, NO_LIMIT
 from ..engine.internals import check_file
-from ..engine.settings import SOURCE, TEXT, SourceSettings, TextSettings
+from ..engine.settings import Settings
 from ..engine.source import narrowed, open_resolved, resolve
 from ..frames.chunks import chunk_frame
 from ._render import (
@@ -203,14 +204,14 @@ def _with_why(chunks: pd.DataFrame, texts: Texts, path: str, first: int, last: i
     return chunks.assign(why=why)
 
 
-@SOURCE
 def preview(
     source: Source = None,
     path: str | None = None,
     *,
     start: int = 1,
     max_lines: int = MAX_LINES,
-    **settings: Unpack[SourceSettings],
+    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
+    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
 ) -> Preview:
     """One file of `source` with its chunk boundaries (a `Preview`: shows as HTML, `.widget` for paging).
 
@@ -219,13 +220,13 @@ def preview(
     declaration-chunked file with the most chunks). Long files are shown `max_lines` lines at a time
     from `start`.
     """
-    given = SOURCE.read(settings)
-    if isinstance(source, pd.DataFrame) and not given.given:
-        viewed = open_chunks(source, given)
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size, workers).warned()
+    if isinstance(source, pd.DataFrame) and not settings.passed:
+        viewed = open_chunks(source, settings)
         root = viewed.texts.root  # the frame's root, as the one reader of its attrs gave it
         path = inside_root(path, None if root is None else str(root)) or busiest_file(viewed.frame)
         return _preview_of(viewed.frame, viewed.texts, path, start=start, max_lines=max_lines)
-    resolved = resolve(source, given)
+    resolved = resolve(source, settings)
     if path is not None and resolved.codebase is None and resolved.names is None:
         # One file asked for: parse only that file, not the whole folder.
         check_file(resolved.root, path)  # MissingFileError naming the path, the root and the fix
@@ -248,21 +249,21 @@ def preview(
     return _preview_of(frame, texts, path, start=start, max_lines=max_lines)
 
 
-@TEXT
 def preview_text(
     content: str | None = None,
     path: str = "snippet.ts",
     *,
     start: int = 1,
     max_lines: int = MAX_LINES,
-    **settings: Unpack[TextSettings],
+    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
+    languages: str | None = None,
 ) -> Preview:
     """The chunk boundaries of `content` as if it were the file `path` (its extension picks the parser)."""
-    given = TEXT.read(settings)
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).warned()
     if not isinstance(content, str):
         msg = f"content must be str, got {type(content).__name__}; decode bytes first (e.g. data.decode('utf-8'))"
         raise TypeError(msg)
-    codebase = engine.Codebase.from_texts({path: content}, languages=given.mode)
-    frame = chunk_frame(codebase, None, given)
+    codebase = engine.Codebase.from_texts({path: content}, languages=settings.mode)
+    frame = chunk_frame(codebase, None, settings)
     texts = Texts(codebase=codebase, languages=codebase.languages)
     return _preview_of(frame, texts, path, start=start, max_lines=max_lines)

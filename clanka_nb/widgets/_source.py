@@ -20,7 +20,7 @@ __all__ = ["Source"]
 def open_chunks(source: Source, settings: engine.Settings) -> Viewed:
     """The chunk frame of `source` and its texts: a chunk frame given with no setting is shown as it is
     (filtered or not), any other source is opened and chunked at `settings` (a frame's own as defaults)."""
-    if isinstance(source, pd.DataFrame) and not settings.given:
+    if isinstance(source, pd.DataFrame) and not settings.passed:
         missing = {"path", "start_line", "end_line", "type"} - set(source.columns)
         if missing:
             msg = f"the frame has no {sorted(missing)} column(s); pass a frame from frames.chunk_codebase"

@@ -7,13 +7,14 @@ import contextlib
 import time
 import warnings
 from html import escape
-from typing import Any, Unpack
+from typing import Any
 
 import ipywidgets as widgets
 import pandas as pd
 
 from .. import engine, frames
-from ..engine.settings import CHUNKING, SOURCE, ChunkingSettings, SourceSettings
+from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, MAX_FILE_SIZE, NO_LIMIT
+from ..engine.settings import Settings
 from ..engine.source import open_source
 from ..engine.token_counts import token_counter as resolve_counter
 from ..frames.cycles import paused_cycle_collection
@@ -143,7 +144,6 @@ class Tuner(widgets.VBox):
     when it has), shown in place of the scores.
     """
 
-    @CHUNKING
     def __init__(
         self,
         codebase: engine.Codebase,
@@ -152,9 +152,9 @@ class Tuner(widgets.VBox):
         probe: bool = False,
         queries: pd.DataFrame | None = None,
         token_counter: object = None,
-        **settings: Unpack[ChunkingSettings],
+        chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
     ) -> None:
-        settings = CHUNKING.read(settings).chunk
+        settings = Settings(chunk_size, chunk_overlap, chunk_max_characters).warned().chunk
         files = [p for p in codebase.files if (t := codebase.text(p)) is not None and t.lines]
         if path is not None:
             path = pickable(codebase, path, files)
@@ -386,7 +386,6 @@ class Tuner(widgets.VBox):
         )
 
 
-@SOURCE
 def tune(
     source: Source = None,
     path: str | None = None,
@@ -394,7 +393,8 @@ def tune(
     probe: bool = False,
     queries: pd.DataFrame | None = None,
     token_counter: object = None,
-    **settings: Unpack[SourceSettings],
+    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
+    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
 ) -> Tuner:
     """Open the tuning panel on `source` (a folder, one file, an `engine.Codebase`, a chunk frame; the sample
     when None).
@@ -405,9 +405,12 @@ def tune(
     embedding inputs instead of the chars/4 estimate. The chunk settings are where the sliders start
     (a chunk frame's own where none is given).
     """
-    given = SOURCE.read(settings, warn=False)  # Tuner warns
+    # The Tuner warns when a chunk setting is clamped.
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size, workers)
     check_early(source, path)
-    codebase, opened = open_source(source, given, progress=False)
+    codebase, opened = open_source(source, settings, progress=False)
     if queries is not None:
         check_queries(queries, codebase)  # a wrong frame is an error now, not when the checkbox is ticked
-    return Tuner(codebase, path=path, probe=probe, queries=queries, token_counter=token_counter, **opened.chunking())
+    return Tuner(codebase, path=path, probe=probe, queries=queries, token_counter=token_counter,
+                 chunk_size=opened.chunk_size, chunk_overlap=opened.chunk_overlap,
+                 chunk_max_characters=opened.chunk_max_characters)  # fmt: skip
