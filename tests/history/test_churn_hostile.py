@@ -232,7 +232,8 @@ def test_a_run_killed_with_sigkill_leaves_no_mirror_after_the_next_run(tmp_path:
     env = {**os.environ, "TMPDIR": str(temp)}
     code = (
         "import sys, time\nfrom clanka_nb.history._churn import _walk\n"
-        "steps = _walk(sys.argv[1], 'HEAD~2..HEAD', {}, None, False, False)\n"
+        "from clanka_nb.engine.settings import Grid, Settings\n"
+        "steps = _walk(sys.argv[1], 'HEAD~2..HEAD', Grid(30, 0, 10_000), Settings(), None, False, False)\n"
         "next(steps)\nprint('walking', flush=True)\ntime.sleep(120)\n"
     )
     walking = subprocess.Popen([sys.executable, "-c", code, str(repo)], stdout=subprocess.PIPE, env=env)
