@@ -5,57 +5,46 @@ import math
 
 # A default is a marker: the plain value (an int is an int, arithmetic works) of a type that says "not passed",
 # so a source with settings of its own (a chunk frame) fills in exactly those the caller left out.
-class DefaultInt(int):
+class _Default:
+    """Shown and pickled as the plain value of its other base (int, float, str, tuple)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return type(self).__bases__[-1].__repr__(self)
+
+    def __reduce__(self) -> tuple[type, tuple[object]]:
+        kind = type(self)
+        return kind, (kind.__bases__[-1](self),)
+
+
+class DefaultInt(_Default, int):
     """An int default, shown as the int."""
 
     __slots__ = ()
 
-    def __repr__(self) -> str:
-        return int.__repr__(self)
 
-    def __reduce__(self) -> tuple[type, tuple[int]]:
-        return type(self), (int(self),)
-
-
-class DefaultFloat(float):
+class DefaultFloat(_Default, float):
     """A float default, shown as the float (`inf`)."""
 
     __slots__ = ()
 
-    def __repr__(self) -> str:
-        return float.__repr__(self)
 
-    def __reduce__(self) -> tuple[type, tuple[float]]:
-        return type(self), (float(self),)
-
-
-class DefaultStr(str):
+class DefaultStr(_Default, str):
     """A str default, shown as the str."""
 
     __slots__ = ()
 
-    def __repr__(self) -> str:
-        return str.__repr__(self)
 
-    def __reduce__(self) -> tuple[type, tuple[str]]:
-        return type(self), (str(self),)
-
-
-class DefaultTuple(tuple):  # a tuple's subclass with __slots__ = () as the others
+class DefaultTuple(_Default, tuple):
     """A grid's default (values to try), shown as the tuple."""
 
     __slots__ = ()
 
-    def __repr__(self) -> str:
-        return tuple.__repr__(self)
-
-    def __reduce__(self) -> tuple[type, tuple[tuple[object, ...]]]:
-        return type(self), (tuple(self),)
-
 
 def is_default(value: object) -> bool:
     """Whether `value` is a default the caller did not pass (a marker), rather than a value given."""
-    return isinstance(value, DefaultInt | DefaultFloat | DefaultStr | DefaultTuple)
+    return isinstance(value, _Default)
 
 
 CHUNK_SIZE = DefaultInt(30)
