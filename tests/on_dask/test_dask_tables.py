@@ -197,14 +197,15 @@ def test_unreadable_and_failing_files_are_status_rows(client, tmp_path) -> None:
         # Fault injection in the worker processes: the engine raises on one file, as a parser bug would.
         from clanka_nb.engine import _codebase
 
-        real = _codebase.prepare
+        real = _codebase.parse
 
-        def prepare(path: str, content: str, *rest: object):
-            if path.endswith("boom.ts"):
+        # The parse step (the parse cache serves a file it has seen without parsing; boom.ts never parses).
+        def parse(file, languages: str):
+            if file.path.endswith("boom.ts"):
                 raise RecursionError("maximum recursion depth exceeded")
-            return real(path, content, *rest)
+            return real(file, languages)
 
-        _codebase.prepare = prepare
+        _codebase.parse = parse
 
     client.run(break_on_boom)
     try:
