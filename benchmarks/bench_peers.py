@@ -43,7 +43,7 @@ from clanka_nb.engine._files import extension
 Chunk = Callable[[str, str], list[str]]
 
 NETWORK_ATTEMPTS: list[str] = []
-FLOOR = "read + parse (floor)"
+FLOOR = "bare floor: read + one parse per file"
 LONG = 60.0  # seconds: an entry slower than this in one run is not repeated
 
 
@@ -116,6 +116,11 @@ def run_clanka(root: Path, files: list[str], cache: bool | engine.ParseCache, si
     sizes.extend(len(c.content) for c in engine.chunk_files(root, files, workers=1, cache=cache))
 
 
+def _spread(values: list[float]) -> str:
+    ordered = sorted(values)
+    return f"{statistics.median(ordered):.2f}x ({ordered[0]:.2f}-{ordered[-1]:.2f})"
+
+
 def version(distribution: str) -> str | None:
     try:
         return importlib.metadata.version(distribution)
@@ -174,35 +179,41 @@ def main() -> None:
     # Rounds interleave every entry so that a busy spell on the machine hits all of them alike.
     times: dict[str, list[float]] = {}
     ratios: dict[str, list[float]] = {}
+    cpu_ratios: dict[str, list[float]] = {}
     labels = list(entries)
     for round_ in range(args.rounds):
         this: dict[str, float] = {}
+        cpu: dict[str, float] = {}
         for label in labels[round_ % len(labels) :] + labels[: round_ % len(labels)]:
             run = entries[label][1]
             if run is None or min(times.get(label, [0.0])) > LONG:
                 continue  # not installed, or one run already took minutes: its one run stands
             out: list[int] = []
-            start = time.perf_counter()
+            start, used = time.perf_counter(), time.process_time()
             run(out)
-            this[label] = time.perf_counter() - start
+            this[label], cpu[label] = time.perf_counter() - start, time.process_time() - used
             sizes[label] = out
         for label, seconds in this.items():
             times.setdefault(label, []).append(seconds)
             ratios.setdefault(label, []).append(seconds / this[FLOOR])
+            cpu_ratios.setdefault(label, []).append(cpu[label] / cpu[FLOOR])
     folder.cleanup()
 
-    header = f"{'/ bare floor (spread)':<22} {'chunks':>7}  {'mean chars':>10}"
-    print(f"\n  {'chunker':<42} {'version':<9} {'time':>9}  {header}")
+    print("\nmedian over the rounds of each time / the bare floor's in the same round (lowest-highest), wall-clock")
+    print("and CPU time (one process throughout: on a busy machine CPU is the steadier figure)")
+    header = f"{'wall / floor':<20} {'CPU / floor':<20} {'chunks':>7}  {'mean chars':>10}"
+    print(f"  {'chunker':<42} {'version':<9} {'time':>9}  {header}")
     for label, (installed, run, note) in entries.items():
         if run is None:
             print(f"  {label:<42} {installed:<9} {note}")
             continue
-        seconds, lengths, values = statistics.median(times[label]), sizes[label], sorted(ratios[label])
-        shown = f"{statistics.median(values):.2f}x ({values[0]:.2f}-{values[-1]:.2f})"
+        seconds, lengths = statistics.median(times[label]), sizes[label]
+        shown = [_spread(ratios[label]), _spread(cpu_ratios[label])]
         mean = f"{len(lengths):7d}  {sum(lengths) / len(lengths):10.0f}" if lengths else f"{'':>7}  {'':>10}"
-        if len(values) < args.rounds:
+        if len(ratios[label]) < args.rounds:
             note = "; ".join(filter(None, [note, f"over {LONG:.0f} s, so run once"]))
-        print(f"  {label:<42} {installed:<9} {seconds:7.3f} s  {shown:<22} {mean}" + (f"  ({note})" if note else ""))
+        line = f"  {label:<42} {installed:<9} {seconds:7.3f} s  {shown[0]:<20} {shown[1]:<20} {mean}"
+        print(line + (f"  ({note})" if note else ""))
     if NETWORK_ATTEMPTS:
         print("\nnetwork access was attempted and refused: " + "; ".join(NETWORK_ATTEMPTS))
     else:

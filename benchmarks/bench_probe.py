@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 from clanka_nb import engine
-from clanka_nb.frames.probe._probe import ProbeSet, probe_columns
-from clanka_nb.frames.probe._search import BM25Searcher
+from clanka_nb.retrieval._probe import ProbeSet, probe_columns
+from clanka_nb.retrieval._search import BM25Searcher
 
 # These figures measure parsing: the persistent parse cache stays off (bench_cache.py measures it).
 os.environ.setdefault("CLANKA_NB_CACHE", "off")

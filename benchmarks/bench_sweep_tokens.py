@@ -4,7 +4,7 @@ Usage: python benchmarks/bench_sweep_tokens.py [FOLDER] [--settings N]
 
 FOLDER defaults to the largest `benchmarks/.data/*/package` (as bench_frames.py). For two grids of N
 settings (default 5): chunk sizes 10, 20, ... (overlap 0), and overlaps 0, 2, 4, ... at chunk size 30
-(how much is shared depends on the grid), three runs of `frames.sweep(..., token_counter=...)`,
+(how much is shared depends on the grid), three runs of `cn.sweep(..., token_counter=...)`,
 one worker, in one process:
   cached      token_counter="cl100k_base" as shipped (counts kept by each input's SHA-256 for the sweep)
   uncached    the same with that cache turned off: every chunk of every setting counted (the baseline)
@@ -22,15 +22,15 @@ from pathlib import Path
 import pandas as pd
 from bench_frames import default_folder
 
-from clanka_nb import frames
-from clanka_nb.frames import _sweep
+from clanka_nb import sweep
+from clanka_nb.sweeps import table
 
 os.environ.setdefault("CLANKA_NB_CACHE", "off")  # parse every run alike (bench_cache.py measures the cache)
 
 
 def timed(root: Path, grid: dict[str, list[int]], counter: object) -> tuple[float, pd.DataFrame]:
     started = time.perf_counter()
-    frame = frames.sweep(root, **grid, token_counter=counter, workers=1, progress=False)
+    frame = sweep(root, **grid, token_counter=counter, workers=1, progress=False)
     return time.perf_counter() - started, frame
 
 
@@ -49,12 +49,12 @@ def main() -> int:
     print(f"{root}: {args.settings} settings per grid, cl100k_base, 1 worker")
     for label, grid in grids.items():
         cached_s, cached = timed(root, grid, "cl100k_base")
-        remembering = _sweep.remembering
-        _sweep.remembering = lambda counter: counter  # the baseline: no cache, every input counted
+        remembering = table.remembering
+        table.remembering = lambda counter: counter  # the baseline: no cache, every input counted
         try:
             uncached_s, uncached = timed(root, grid, "cl100k_base")
         finally:
-            _sweep.remembering = remembering
+            table.remembering = remembering
         trivial_s, _ = timed(root, grid, len)
         columns = ["tokens_mean", "tokens_p95", "tokens_total"]
         pd.testing.assert_frame_equal(cached[columns], uncached[columns])

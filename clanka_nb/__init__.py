@@ -1,7 +1,8 @@
 """clanka-nb: see, measure and tune how clanka's CodeChunker cuts code into chunks, in notebooks.
 
-Layers depend downward only: `clanka_nb.widgets` -> `clanka_nb.frames` -> `clanka_nb.engine`;
-`clanka_nb.index` (the semantic index) sits on the engine and is shown by frames and widgets.
+Layers depend downward only: `clanka_nb.widgets` -> `clanka_nb.sweeps` -> `clanka_nb.retrieval` (the probe)
+-> `clanka_nb.frames` -> `clanka_nb.engine`; `clanka_nb.index` (the semantic index) sits on the engine and is
+shown by frames and widgets.
 Top-level names load their layer on first use, so `import clanka_nb.engine` never pulls in
 pandas or ipywidgets. Chunking functions here return DataFrames; `clanka_nb.engine` has the
 same names returning `CodeChunk` objects.
@@ -12,36 +13,40 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from ._extras import missing_extra
+from .extras import missing_extra
 
-_ENGINE = ("CodeChunk", "Codebase", "SettingClampedWarning", "list_files")
+# The names in the order a reader meets them (the README's tour): the chunks of a codebase, how to tune them,
+# the viewers, the semantic index and its churn, then the engine's own types.
 _FRAMES = (
-    "chunk_codebase", "chunk_file", "chunk_files", "chunk_text", "coverage", "embedding_input", "explain", "files",
-    "line_coverage", "plot_chunk_sizes", "plot_sweep", "sweep",
+    "chunk_codebase", "chunk_files", "chunk_file", "chunk_text", "files", "coverage", "line_coverage", "explain",
+    "embedding_input", "plot_chunk_sizes", "plot_sweep",
 )
-_HISTORY = ("churn", "churn_files", "churn_summary", "plot_churn")
+_SWEEP = ("sweep",)
 _PROBE = (
-    "BM25Searcher", "EmbeddingSearcher", "dropped_queries", "history_queries", "probe", "probe_queries",
-    "probe_summary", "unit_test_queries",
+    "probe", "probe_summary", "probe_queries", "dropped_queries", "history_queries", "unit_test_queries",
+    "BM25Searcher", "EmbeddingSearcher",
 )
-_INDEX = ("IndexSearcher", "SemanticIndex", "VectorCache", "embedders", "open_index")
-_WIDGETS = ("browse", "compare", "preview", "preview_text", "search_panel", "tune")
+_WIDGETS = ("browse", "preview", "preview_text", "tune", "compare", "search_panel")
+_INDEX = ("SemanticIndex", "open_index", "IndexSearcher", "VectorCache", "embedders")
+_HISTORY = ("churn", "churn_files", "churn_summary", "plot_churn")
+_ENGINE = ("Codebase", "CodeChunk", "list_files", "SettingClampedWarning")
 
 # name -> module that defines it; resolved lazily by __getattr__.
 _EXPORTS = {
-    **dict.fromkeys(_ENGINE, "clanka_nb.engine"),
+    "sample_codebase": "clanka_nb.bundled",
     **dict.fromkeys(_FRAMES, "clanka_nb.frames"),
-    **dict.fromkeys(_PROBE, "clanka_nb.frames.probe"),
-    **dict.fromkeys(_HISTORY, "clanka_nb.history"),
-    **dict.fromkeys(_INDEX, "clanka_nb.index"),
+    **dict.fromkeys(_SWEEP, "clanka_nb.sweeps"),
+    **dict.fromkeys(_PROBE, "clanka_nb.retrieval"),
     **dict.fromkeys(_WIDGETS, "clanka_nb.widgets"),
-    "sample_codebase": "clanka_nb._sample",
+    **dict.fromkeys(_INDEX, "clanka_nb.index"),
+    **dict.fromkeys(_HISTORY, "clanka_nb.history"),
+    **dict.fromkeys(_ENGINE, "clanka_nb.engine"),
 }
 
-__all__ = sorted(_EXPORTS)  # one table: a name exported is a name listed
+__all__ = list(_EXPORTS)  # one table, in the README's order: a name exported is a name listed
 
 if TYPE_CHECKING:
-    from ._sample import sample_codebase
+    from .bundled import sample_codebase
     from .engine import Codebase, CodeChunk, SettingClampedWarning, list_files
     from .frames import (
         chunk_codebase,
@@ -55,9 +60,10 @@ if TYPE_CHECKING:
         line_coverage,
         plot_chunk_sizes,
         plot_sweep,
-        sweep,
     )
-    from .frames.probe import (
+    from .history import churn, churn_files, churn_summary, plot_churn
+    from .index import IndexSearcher, SemanticIndex, VectorCache, embedders, open_index
+    from .retrieval import (
         BM25Searcher,
         EmbeddingSearcher,
         dropped_queries,
@@ -67,19 +73,19 @@ if TYPE_CHECKING:
         probe_summary,
         unit_test_queries,
     )
-    from .history import churn, churn_files, churn_summary, plot_churn
-    from .index import IndexSearcher, SemanticIndex, VectorCache, embedders, open_index
+    from .sweeps import sweep
     from .widgets import browse, compare, preview, preview_text, search_panel, tune
 
 
 # The layers as attributes too (`cn.engine.Codebase`), loaded on first use like the names above.
-_LAYERS = ("dask", "engine", "frames", "history", "index", "widgets")
+_LAYERS = ("dask", "engine", "frames", "history", "index", "retrieval", "sweeps", "widgets")
 
 # The extra a name needs: the one that brings its layer (a viewer needs pandas too, but `widgets` is what to
 # install). Engine names and the sample need none.
 _NAME_EXTRAS = {
     **dict.fromkeys(_FRAMES, "frames"),
     **dict.fromkeys(_HISTORY, "frames"),
+    **dict.fromkeys(_SWEEP, "frames"),
     **dict.fromkeys(_PROBE, "probe"),
     **dict.fromkeys(_INDEX, "index"),
     **dict.fromkeys(_WIDGETS, "widgets"),

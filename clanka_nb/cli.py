@@ -19,7 +19,7 @@ from typing import Any
 
 from ._cli import _parser, _terminal
 from ._cli._errors import CommandError
-from ._extras import missing_extra
+from .extras import missing_extra
 
 __all__ = ["main"]
 
@@ -43,8 +43,9 @@ def _run(argv: Sequence[str] | None) -> int:
             # A warning of the library is a note like the command's own (or nothing, with -q), never a
             # Python warning with its source line.
             warnings.showwarning = _note_warning(quiet=getattr(args, "quiet", False))
-            warnings.simplefilter("always")
-            warnings.filterwarnings("ignore", category=DeprecationWarning)
+            # Each call's own (the library says each thing once a call); other categories keep Python's
+            # defaults, so a ResourceWarning or a DeprecationWarning stays out of a user's terminal.
+            warnings.simplefilter("always", UserWarning)
             from .engine import SettingClampedWarning
 
             # Said once, as a note, by _check_settings: the work itself must not say it again.
@@ -120,17 +121,20 @@ def _files(args: argparse.Namespace) -> int:
 
 
 def _sweep(args: argparse.Namespace) -> int:
-    from . import frames
     from ._cli import _output
+    from .sweeps import sweep
 
     if args.k is not None and not args.probe:
         msg = "--k sets the cut-offs of the probe's recall@K; add --probe, or drop --k"
+        raise CommandError(msg, exit_code=2)
+    if args.sample is not None and not args.probe:
+        msg = "--sample is the share of chunks the probe indexes; add --probe, or drop --sample"
         raise CommandError(msg, exit_code=2)
     if args.probe and importlib.util.find_spec("bm25s") is None:
         msg = "--probe searches with BM25, which needs the bm25s library; pip install 'clanka-nb[probe]'"
         raise CommandError(msg, exit_code=1)
     source = _source(args, folder_only=True)
-    frame = frames.sweep(source, **_options(args), probe=args.probe, k=args.k or [1, 5, 10])
+    frame = sweep(source, **_options(args), probe=args.probe, k=args.k or [1, 5, 10], sample=args.sample)
     if args.probe and not args.quiet and frame.attrs.get("probe_note"):
         print(f"{_parser.PROG}: note: {frame.attrs['probe_note']}", file=sys.stderr)  # which queries, how many
     _output.write(frame, args.format, args.output, table=_output.sweep_table(frame))
@@ -218,7 +222,7 @@ def _cache(args: argparse.Namespace) -> int:
 def _vector_cache() -> Any:
     """The default vector cache's file (None without the index extra, which embeds nothing anyway)."""
     try:
-        from .index._vectors import VectorCache, default_path
+        from .index import VectorCache, default_path
     except ImportError:  # numpy missing: nothing was ever embedded through it
         return None
     return VectorCache(default_path())
@@ -262,7 +266,7 @@ def _source(args: argparse.Namespace, *, folder_only: bool) -> str:
         msg = f"{args.path!r} is a file; {args.command} needs a folder: pass its folder {str(path.parent)!r}"
         raise CommandError(msg, exit_code=1)
     if path.is_symlink() and engine.is_meaningful_file(path.name):
-        from .frames._source import open_source
+        from .engine.source import open_source
 
         opened = open_source(str(path), engine.Settings(languages=args.languages, workers=1), progress=False)
         report = opened.codebase.report(path.name)

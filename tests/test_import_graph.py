@@ -6,7 +6,7 @@ module-name string in a module that calls `import_module` with a computed argume
 package's lazy table does). Imports under `if TYPE_CHECKING:` are left out: they never run.
 
 An import names the most specific module it can: `from . import _columns` inside `frames` is an edge to
-`clanka_nb.frames._columns`, `from .._lines import LineIndex` one to `clanka_nb.frames._lines`; a
+`clanka_nb.frames.columns`, `from .._lines import LineIndex` one to `clanka_nb.frames.lines`; a
 module's parent packages are not edges (Python runs them first, but a subpackage that imports a sibling
 module does not depend on everything its parent re-exports).
 
@@ -162,24 +162,25 @@ def _shown(cycle: list[str], graph: dict[str, dict[str, int]]) -> str:
 
 
 # Layers, lowest first (leaves, engine, index, frames, ...): a module may import its own layer and the
-# ones below, never one above. history (git) stands on frames; `probe` stands on both (its queries come
-# from doc comments and from commits); dask and the widgets stand beside each other on those (neither
-# imports the other); the CLI's parts, the CLI and the top-level package (its lazy table names every
-# layer) stand on everything.
+# ones below, never one above. history (git) stands on frames; the probe (`retrieval`) stands on both (its
+# queries come from doc comments and from commits); the sweep stands on the probe; dask and the widgets stand
+# beside each other on those (neither imports the other); the CLI's parts, the CLI and the top-level package
+# (its lazy table names every layer) stand on everything.
 LAYERS: tuple[tuple[str, ...], ...] = (
     # Leaves with no imports of the package: the settings' defaults (read by `--help` without the engine)
-    # and what a chunk frame's attrs say (read by the index, which stands below frames, without pandas).
-    # The wording of deprecations, which every layer uses. Which extra brings each optional library.
-    ("clanka_nb._defaults", "clanka_nb._chunk_frames", "clanka_nb._deprecation", "clanka_nb._extras"),
+    # and the sample codebase's path (the source when none is given, at every layer); which extra brings
+    # each optional library.
+    ("clanka_nb.defaults", "clanka_nb.bundled", "clanka_nb.extras"),
     ("clanka_nb.engine",),
     ("clanka_nb.index",),
     ("clanka_nb.frames",),
     ("clanka_nb.history",),
-    ("clanka_nb.frames.probe",),
+    ("clanka_nb.retrieval",),
+    ("clanka_nb.sweeps",),
     ("clanka_nb.dask", "clanka_nb.widgets"),
     ("clanka_nb._cli",),
     ("clanka_nb.cli",),
-    ("clanka_nb", "clanka_nb._sample"),
+    ("clanka_nb",),
 )
 
 
@@ -201,20 +202,45 @@ def layer_violations(graph: dict[str, dict[str, int]], packages: set[str]) -> li
         level, group = group_of(module)
         for target, line in sorted(edges.items()):
             target_level, target_group = group_of(target)
-            # `clanka_nb._sample` is a leaf every layer may use (the sample codebase's folder); a package's
+            # `clanka_nb.bundled` is a leaf every layer may use (the sample codebase's folder); a package's
             # `__init__` gathers the public names of its own subpackages (`frames` re-exports the probe's sweep).
-            if target == "clanka_nb._sample" or (module in packages and target.startswith(module + ".")):
+            if target == "clanka_nb.bundled" or (module in packages and target.startswith(module + ".")):
                 continue
             if target_level > level or (target_level == level and target_group != group and level != len(LAYERS) - 1):
                 out.append(f"{module} (line {line}) imports {target}: {group} may not import {target_group}")
     return out
 
 
+def private_imports(graph: dict[str, dict[str, int]], packages: set[str]) -> list[str]:
+    """Imports of another package's `_private` module.
+
+    A `_` module (or a module inside a `_` package) belongs to the package that holds it: only that
+    package's own modules, and those of its `_` subpackages, may import it. A public subpackage is
+    another package: `clanka_nb.frames.chunks` may not import `clanka_nb._x`, and
+    `clanka_nb.retrieval._probe` may not import `clanka_nb.frames._coverage`.
+    """
+    out = []
+    for module, edges in sorted(graph.items()):
+        for target, line in sorted(edges.items()):
+            parts = target.split(".")
+            first = next((i for i, part in enumerate(parts) if part.startswith("_")), None)
+            if first is None:
+                continue
+            owner = ".".join(parts[:first])
+            inside = module == owner or module.startswith(owner + ".")
+            below = module.split(".")[first:] if inside else []
+            # The packages between the owner and the module: the module's own name is one when it is a package.
+            between = below if module in packages else below[:-1]
+            if not inside or not all(part.startswith("_") for part in between):
+                out.append(f"{module} (line {line}) imports {target}, a private module of {owner}")
+    return out
+
+
 def test_the_graph_is_read_from_every_module() -> None:
     graph = import_graph()
-    assert {"clanka_nb", "clanka_nb.engine._chunker", "clanka_nb.frames.probe._search", "clanka_nb.cli"} <= set(graph)
+    assert {"clanka_nb", "clanka_nb.engine._chunker", "clanka_nb.retrieval._search", "clanka_nb.cli"} <= set(graph)
     # Relative imports name the most specific module; the top package's lazy table counts as imports.
-    assert "clanka_nb.frames._columns" in graph["clanka_nb.frames._coverage"]
+    assert "clanka_nb.frames.columns" in graph["clanka_nb.frames._coverage"]
     assert "clanka_nb.frames" not in graph["clanka_nb.frames._coverage"]
     assert {"clanka_nb.engine", "clanka_nb.frames", "clanka_nb.widgets"} <= set(graph["clanka_nb"])
 
@@ -231,6 +257,29 @@ def packages() -> set[str]:
 
 def test_layers_import_only_downward() -> None:
     assert layer_violations(import_graph(), packages()) == []
+
+
+def test_no_module_imports_another_packages_private_module() -> None:
+    graph = import_graph()
+    assert private_imports(graph, packages()) == []
+
+
+@pytest.mark.parametrize(
+    ("module", "target", "allowed"),
+    [
+        ("clanka_nb.engine._api", "clanka_nb.engine._chunker", True),  # inside its package
+        ("clanka_nb.engine.settings", "clanka_nb.engine._languages", True),  # a public module of the same package
+        ("clanka_nb.engine", "clanka_nb.engine._api", True),  # the package's __init__
+        ("clanka_nb.cli", "clanka_nb._cli._parser", True),  # the root's own module, the root's private package
+        ("clanka_nb._cli._values", "clanka_nb._cli._errors", True),
+        ("clanka_nb.retrieval._probe", "clanka_nb.frames._coverage", False),  # another package
+        ("clanka_nb.frames.chunks", "clanka_nb._old", False),  # a public subpackage is another package
+        ("clanka_nb.frames", "clanka_nb._old", False),
+        ("clanka_nb.retrieval._probe", "clanka_nb.frames.lines", True),  # public
+    ],
+)
+def test_the_private_rule(module: str, target: str, allowed: bool) -> None:
+    assert (private_imports({module: {target: 1}}, packages() | {"clanka_nb.frames"}) == []) is allowed
 
 
 CYCLIC = {
@@ -269,19 +318,20 @@ def test_lazy_and_import_module_cycles_are_found_and_shown(tmp_path: Path) -> No
 @pytest.mark.parametrize(
     ("module", "target", "allowed"),
     [
-        ("clanka_nb.engine._chunker", "clanka_nb.frames._lines", False),
-        ("clanka_nb.frames._sweep", "clanka_nb.frames.probe", False),
-        ("clanka_nb.frames._sweep", "clanka_nb.widgets._tune", False),
-        ("clanka_nb.history._api", "clanka_nb.widgets._tune", False),
-        ("clanka_nb.history._api", "clanka_nb.frames.probe", False),
-        ("clanka_nb.frames.probe._history", "clanka_nb.history._git", True),  # commits as queries
-        ("clanka_nb.dask._sweep", "clanka_nb.widgets._tune", False),
-        ("clanka_nb.frames.probe._probe", "clanka_nb.frames._lines", True),
-        ("clanka_nb.widgets._tune", "clanka_nb.frames.probe", True),
+        ("clanka_nb.engine._chunker", "clanka_nb.frames.lines", False),
+        ("clanka_nb.frames.chunks", "clanka_nb.retrieval", False),
+        ("clanka_nb.retrieval._probe", "clanka_nb.sweeps.table", False),
+        ("clanka_nb.frames.stats", "clanka_nb.widgets._tune", False),
+        ("clanka_nb.widgets._tune", "clanka_nb.dask._sweep", False),
+        ("clanka_nb.history._churn", "clanka_nb.retrieval", False),
+        ("clanka_nb.retrieval._history", "clanka_nb.history.internals", True),
+        ("clanka_nb.retrieval._probe", "clanka_nb.frames.lines", True),
+        ("clanka_nb.sweeps.table", "clanka_nb.retrieval", True),
+        ("clanka_nb.widgets._tune", "clanka_nb.retrieval", True),
         ("clanka_nb.cli", "clanka_nb.frames", True),
         ("clanka_nb.index._db", "clanka_nb.engine", True),
-        ("clanka_nb.frames", "clanka_nb.frames.probe", True),  # the package gathers its subpackage's names
-        ("clanka_nb.frames._columns", "clanka_nb.frames.probe._sweep", False),
+        ("clanka_nb.engine", "clanka_nb.engine.settings", True),  # the package gathers its modules' names
+        ("clanka_nb.frames.columns", "clanka_nb.sweeps._api", False),
     ],
 )
 def test_the_layer_rule(module: str, target: str, allowed: bool) -> None:

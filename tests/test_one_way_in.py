@@ -14,7 +14,7 @@ import pytest
 
 import clanka_nb as cn
 from clanka_nb import engine
-from clanka_nb.engine._settings import (
+from clanka_nb.engine.settings import (
     CHUNKING,
     SETTING_NAMES,
     SOURCE,
@@ -242,20 +242,34 @@ def test_output_is_the_same_whatever_the_workers(monkeypatch: pytest.MonkeyPatch
         _same(cn.files(None, workers=workers, progress=False), cn.files(None, workers=1, progress=False))
 
 
-def test_old_spellings_still_work_with_a_deprecation_warning(folder: Path) -> None:
-    with pytest.warns(DeprecationWarning, match="token_counter"):
-        old = cn.sweep(folder, tokenizer=len, chunk_size=[4], progress=False)
-    assert old.attrs["tokens"] == "len"
-    with pytest.warns(DeprecationWarning, match="searcher= and k= by keyword"):
-        positional = cn.probe(folder, None, "bm25", 5, progress=False, **SIZE)
-    _same(positional, cn.probe(folder, None, searcher="bm25", k=5, progress=False, **SIZE))
-    with pytest.warns(DeprecationWarning, match=r"compare\(source, path, a=..., b=...\)"):
-        view = cn.compare(folder, {"chunk_size": 4}, {"chunk_size": 8}, FILE)
-    assert view.html == cn.compare(folder, FILE, a={"chunk_size": 4}, b={"chunk_size": 8}).html
-    with pytest.warns(DeprecationWarning, match="content="):
-        text = cn.preview_text(text=CODE, path=FILE)
-    assert text.html == cn.preview_text(CODE, FILE).html
+def test_the_old_spellings_are_gone(folder: Path) -> None:
+    # Nothing was released: each old spelling is a TypeError, not a second way in behind a warning.
+    with pytest.raises(TypeError, match="tokenizer"):
+        cn.sweep(folder, tokenizer=len, chunk_size=[4], progress=False)
+    with pytest.raises(TypeError, match="positional"):
+        cn.probe(folder, None, "bm25", 5, progress=False, **SIZE)
+    with pytest.raises(TypeError, match="positional"):
+        cn.compare(folder, {"chunk_size": 4}, {"chunk_size": 8}, FILE)
+    with pytest.raises(TypeError, match="text"):
+        cn.preview_text(text=CODE, path=FILE)
 
 
 def test_all_is_built_from_the_one_table() -> None:
     assert sorted(cn.__all__) == sorted(cn._EXPORTS)
+
+
+def test_settings_check_and_clamp_themselves_when_built() -> None:
+    # Built anywhere (not only through a public function), a bad value fails on the line that built it.
+    with pytest.raises(TypeError, match="chunk_size must be an int"):
+        Settings(chunk_size="30")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not a size"):
+        Settings(max_file_size="big")
+    clamped = Settings(chunk_size=0, chunk_overlap=5, chunk_max_characters=0)
+    assert (clamped.effective_size, clamped.effective_overlap) == (1, 0)
+    note = clamped.clamp_note or ""
+    assert "chunk_size=0 chunk_overlap=5 is used as chunk_size=1" in note
+    assert "chunk_max_characters=0 is used as 1" in note
+    plain = Settings(chunk_size=20, chunk_overlap=3)
+    assert (plain.effective_size, plain.effective_overlap, plain.clamp_note) == (20, 3, None)
+    with pytest.warns(engine.SettingClampedWarning, match="is used as chunk_size=1"):
+        Settings.read({"chunk_size": 0})

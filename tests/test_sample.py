@@ -6,7 +6,7 @@ import pathlib
 
 import pytest
 
-from clanka_nb._sample import sample_codebase
+from clanka_nb.bundled import sample_codebase
 from clanka_nb.engine import CodeChunk, chunk_file_content, is_meaningful_file, is_probably_minified
 
 DECLARATION_TYPES = {"class", "method", "function", "interface", "enum", "type-alias", "variable", "namespace"}

@@ -6,7 +6,7 @@ import argparse
 from importlib import metadata
 from typing import NoReturn
 
-from .._defaults import (
+from ..defaults import (
     DEFAULT_CHUNK_OVERLAP,
     DEFAULT_CHUNK_SIZE,
     DEFAULT_LANGUAGES,
@@ -120,6 +120,11 @@ def build() -> Parser:
     sweep.add_argument(
         "--k", type=_values.comma_list(_values.cutoff), default=None, metavar="K",
         help="with --probe: the cut-offs of recall@K, comma-separated (default: 1,5,10)",
+    )
+    sweep.add_argument(
+        "--sample", type=_values.share, default=None, metavar="SHARE",
+        help="with --probe: index every query's target and this share of the other chunks (e.g. 0.25); recall "
+        "and mrr estimate the whole codebase's, with wider intervals",
     )
 
     explain = _command(commands, "explain", "why each chunk of one file starts and ends where it does")

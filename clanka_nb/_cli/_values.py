@@ -63,7 +63,7 @@ def comma_list(parse: Callable[[str], T]) -> Callable[[str], list[T]]:
 
 def file_size(text: str) -> str:
     """A size like ripgrep's --max-filesize: bytes, or a number with K, M or G (ASCII digits only)."""
-    from ..engine._settings import parse_size  # the library's one rule, imported only once a size is given
+    from ..engine.settings import parse_size  # the library's one rule, imported only once a size is given
 
     try:
         parse_size(text)
@@ -75,7 +75,7 @@ def file_size(text: str) -> str:
 
 def workers(text: str) -> int:
     """A number of processes, at least 1 and at most the library's limit (4 per core)."""
-    from ..engine._settings import check_workers, max_workers
+    from ..engine.settings import check_workers, max_workers
 
     try:
         number = _ascii_int(text)
@@ -100,5 +100,17 @@ def cutoff(text: str) -> int:
         number = 0
     if number < 1:
         msg = f"{text!r} is not a cut-off; pass whole numbers of 1 or more, e.g. --k 1,5,10"
+        raise argparse.ArgumentTypeError(msg)
+    return number
+
+
+def share(text: str) -> float:
+    """The share of distractor chunks a sampled probe indexes: a number in (0, 1]."""
+    try:
+        number = float(text)
+    except ValueError:
+        number = -1.0
+    if not 0 < number <= 1:
+        msg = f"{text!r} is not a share; pass a number above 0 and at most 1, e.g. --sample 0.25"
         raise argparse.ArgumentTypeError(msg)
     return number

@@ -1,6 +1,6 @@
 """Chunk, list and sweep many repositories on a Dask cluster, in batches of files, with the engine unchanged."""
 
-from .._extras import require
+from ..extras import require
 
 # Before anything imports them: a missing library is one line naming the extra, not a traceback.
 require("clanka_nb.dask", "dask", "pandas", "dask", "distributed", "bm25s")

@@ -10,8 +10,8 @@ import dask.dataframe as dd
 import pandas as pd
 
 from .. import engine, frames
-from ..engine._languages import check_languages
-from ..engine._settings import SOURCE, TextSettings
+from ..engine.internals import check_languages
+from ..engine.settings import SOURCE, TextSettings
 from ._batch import parse, with_failed
 from ._cluster import ClientLike, resolve_client
 from ._plan import Batch, StrPath, batches, check_files_per_partition, check_roots, list_roots

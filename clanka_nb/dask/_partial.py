@@ -9,14 +9,11 @@ from typing import Any
 import numpy as np
 
 from .. import engine, frames
-from ..frames._lines import span_positions
-from ..frames._stats import ast_files as ast_flags
-from ..frames._sweep import Tokenizer, _checked
-from ..frames._sweep_tokens import input_tokens, remembering
-from ..index._tokens import TokenCounter
+from ..engine.token_counts import TokenCounter, estimated_tokens, remembering
+from ..frames.lines import span_positions
+from ..frames.stats import ast_files as ast_flags
+from ..sweeps.table import input_tokens
 from ._histogram import Histogram
-
-CHARACTERS_PER_TOKEN = 4  # frames' default token estimate: characters / 4
 
 
 @dataclass
@@ -25,7 +22,6 @@ class Partial:
 
     lines: list[Histogram] = field(default_factory=list)
     characters: list[Histogram] = field(default_factory=list)
-    tokens: list[Histogram] = field(default_factory=list)  # only with a tokenizer (of each chunk's content)
     input_tokens: list[Histogram] = field(default_factory=list)  # only with a token counter (of embedding inputs)
     meaningful: int = 0  # meaningful lines
     held: int = 0  # lines in at least one chunk
@@ -36,8 +32,7 @@ class Partial:
 
     def __add__(self, other: Partial) -> Partial:
         return Partial(
-            self.lines + other.lines, self.characters + other.characters, self.tokens + other.tokens,
-            self.input_tokens + other.input_tokens,
+            self.lines + other.lines, self.characters + other.characters, self.input_tokens + other.input_tokens,
             self.meaningful + other.meaningful, self.held + other.held, self.held_meaningful + other.held_meaningful,
             self.declarations + other.declarations, self.cut + other.cut, self.seconds + other.seconds,
         )
@@ -46,7 +41,6 @@ class Partial:
         """The same partial with each histogram list merged into one (keeps a long reduction small)."""
         return Partial(
             [Histogram.merged(self.lines, np.int64)], [Histogram.merged(self.characters, np.int64)],
-            [Histogram.merged(self.tokens, np.float64)] if self.tokens else [],
             [Histogram.merged(self.input_tokens, np.float64)] if self.input_tokens else [],
             self.meaningful, self.held, self.held_meaningful, self.declarations, self.cut, self.seconds,
         )
@@ -55,7 +49,6 @@ class Partial:
 def measure(
     codebase: engine.Codebase,
     settings: list[engine.ChunkSettings],
-    tokenizer: Tokenizer | None,
     counter: TokenCounter | None = None,
 ) -> list[Partial]:
     """One partial per setting for all files of `codebase`, parsed once.
@@ -63,7 +56,6 @@ def measure(
     A `counter` counts the tokens of each chunk's embedding input, whose `file:` is the path within
     `codebase` (on Dask, a batch of one root: the path clanka embeds when it indexes that root).
     """
-    count = None if tokenizer is None else _checked(tokenizer)  # a non-count answer is an error, as in frames
     stats = frames.CodebaseStats(codebase)
     index, declarations = stats.index, stats.declarations
     counter = None if counter is None else remembering(counter)  # inputs shared by settings: counted once
@@ -80,18 +72,10 @@ def measure(
         share = declarations.split_share(setting, ast_files)
         # frames owns the rule for "cut"; its share times the count gives the count back exactly.
         cut = round(share * counted) if share is not None else 0
-        tokens = []
-        if count is not None:
-            contents = (
-                text.content(s, e)
-                for text, chunking in zip(index.texts, walked, strict=True)
-                for s, e in chunking.spans
-            )
-            tokens = [Histogram.of(np.fromiter(map(count, contents), dtype=np.float64, count=len(starts)))]
         inputs = [] if counter is None else [Histogram.of(input_tokens(codebase, index.paths, setting, counter))]
         out.append(
             Partial(
-                [Histogram.of(lines)], [Histogram.of(characters)], tokens, inputs,
+                [Histogram.of(lines)], [Histogram.of(characters)], inputs,
                 int(index.meaningful.sum()), int(held.sum()), int((held & index.meaningful).sum()),
                 counted, cut, time.perf_counter() - started,
             )
@@ -102,11 +86,10 @@ def measure(
 def row(
     setting: engine.ChunkSettings,
     partial: Partial,
-    tokenizer: Tokenizer | None,
     counter: TokenCounter | None = None,
     limit: int | None = None,
 ) -> dict[str, Any]:
-    """The sweep row of the merged partial, as `frames.sweep` computes it from the whole sample.
+    """The sweep row of the merged partial, as `cn.sweep` computes it from the whole sample.
 
     With a `counter` (as measured) the token columns are of embedding inputs; with a `limit` the row
     also has `over_limit`, the share of chunks over that many tokens.
@@ -115,10 +98,8 @@ def row(
     characters = Histogram.merged(partial.characters, np.int64)
     if counter is not None:
         tokens = Histogram.merged(partial.input_tokens, np.float64)
-    elif tokenizer is None:
-        tokens = Histogram(characters.values / CHARACTERS_PER_TOKEN, characters.counts)
     else:
-        tokens = Histogram.merged(partial.tokens, np.float64)
+        tokens = Histogram(estimated_tokens(characters.values), characters.counts)
     values = {
         "chunk_size": setting.requested_size,
         "chunk_overlap": setting.requested_overlap,

@@ -7,20 +7,30 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Unpack
 
+import numpy as np
 import pandas as pd
 from distributed import as_completed
 
 from .. import engine
-from .._deprecation import deprecated
-from ..engine._settings import OPENING, Settings
-from ..frames import _columns
-from ..frames._sweep import GRID, SWEEP, TOKEN_COUNTER_INSTEAD, GridSettings, check_counters, chunk_grid, setting_values
-from ..frames.probe import ProbeSet, Searcher, probe_frame, probe_summary, resolve_searcher
-from ..index._tokens import TokenCounter
+from ..engine.settings import GRID, OPENING, SWEEP, GridSettings, Settings, chunk_grid, setting_values
+from ..engine.token_counts import TokenCounter
+from ..frames import columns as _columns
+from ..retrieval import (
+    Bootstrap,
+    Outcome,
+    ProbeSet,
+    Searcher,
+    decide,
+    probe_frame,
+    probe_summary,
+    resolve_searcher,
+    row_intervals,
+)
+from ..sweeps.table import check_counters
 from ._batch import parse
 from ._cluster import ClientLike, resolve_client
 from ._frames import FILES_PER_PARTITION, plan
-from ._partial import Partial, Tokenizer, measure, row
+from ._partial import Partial, measure, row
 from ._plan import Batch, StrPath
 
 DASK_SWEEP = SWEEP.without("workers")  # the cluster's workers do the work
@@ -34,7 +44,6 @@ class SweepTask:
     """Runs on a worker: parse one batch once, then measure it at every setting (and probe it, per root)."""
 
     settings: tuple[engine.ChunkSettings, ...]
-    tokenizer: Tokenizer | None
     counter: TokenCounter | None  # pickled with the task (a tiktoken encoding travels by its name)
     searcher: Searcher | None  # set only when probing: then a batch is a whole root
     k: tuple[int, ...]
@@ -44,7 +53,7 @@ class SweepTask:
         codebase, failed = parse(batch)  # a file the engine fails on is left out, and named in attrs
         probe_set = ProbeSet(codebase) if self.searcher is not None else None
         parsed = time.perf_counter() - started
-        partials = measure(codebase, list(self.settings), self.tokenizer, self.counter)
+        partials = measure(codebase, list(self.settings), self.counter)
         probes = []
         if probe_set is not None:
             for setting, partial in zip(self.settings, partials, strict=True):
@@ -54,12 +63,21 @@ class SweepTask:
         return partials, probes, parsed, [f"{batch.root}/{path}: {why}" for path, why in failed.items()]
 
 
-def _probe_values(frames: list[pd.DataFrame], k: tuple[int, ...]) -> dict[str, Any]:
-    """The probe columns of all roots' queries together, as `frames.sweep` computes them for one codebase."""
+def _probe_values(frames: list[pd.DataFrame], k: tuple[int, ...], stream: int) -> tuple[dict[str, Any], Outcome]:
+    """The probe columns of all roots' queries together, as `cn.sweep` computes them for one codebase (with
+    their intervals), and the per-query outcome the verdict compares."""
     pooled = pd.concat(frames, ignore_index=True)
     summary = probe_summary(pooled, k)
     values = {name: summary[name].iloc[0] for name in summary.columns}
-    return {name: None if pd.isna(v) else v.item() if hasattr(v, "item") else v for name, v in values.items()}
+    plain = {name: None if pd.isna(v) else v.item() if hasattr(v, "item") else v for name, v in values.items()}
+    outcome = Outcome(pooled["rank"].to_numpy(dtype=np.int64, na_value=0), max(k))
+    metrics = [*(f"recall@{cutoff}" for cutoff in k), "mrr"]
+    scored = row_intervals(outcome, metrics, Bootstrap(len(pooled)), stream=stream)
+    out: dict[str, Any] = {"queries": plain["queries"]}
+    for metric in metrics:
+        out.update({name: scored[name] for name in (metric, f"{metric}_low", f"{metric}_high")})
+    out["precision"] = plain["precision"]
+    return out, outcome
 
 
 @DASK_SWEEP
@@ -73,44 +91,41 @@ def sweep(
     probe: bool = False,
     searcher: str | Searcher = "bm25",
     k: int | Iterable[int] = (1, 5, 10),
-    tokenizer: Tokenizer | None = None,
     **settings: Unpack[GridSettings],
 ) -> pd.DataFrame:
-    """`frames.sweep`'s table for all the roots taken together, as if they were one codebase.
+    """`cn.sweep`'s table for all the roots taken together, as if they were one codebase.
 
     Together means: every chunk of every root is one sample (mean, median and p95 of lines,
     characters and tokens are over all of them), coverage is meaningful lines held by some chunk
     over meaningful lines of all roots, duplication and split_declarations likewise pooled. For one
-    root it equals `frames.sweep(root)` (but `seconds`, which here is worker time summed).
+    root it equals `cn.sweep(root)` (but `seconds`, which here is worker time summed).
 
     Each batch of `files_per_partition` files is parsed once on a worker and measured at every
     setting; the workers send back counts and exact histograms of chunk sizes, which add up to
     the same numbers as the whole sample (percentiles included). With `probe=True` each root is
     searched on its own (a query only searches its own repository) and a batch is a whole root;
-    recall, mrr and precision are over all roots' queries together. A file the engine fails on
+    recall, mrr and precision are over all roots' queries together, with their 95% intervals and
+    `attrs["verdict"]` as in `frames.sweep` (the queries of all roots pooled). A file the engine fails on
     is left out and named in `attrs["failed"]`; `attrs["roots"]` lists the roots as resolved.
 
     `token_counter=` (a callable, a tiktoken encoding, a `tokenizers.Tokenizer` or "cl100k_base")
     counts the tokens of each chunk's embedding input on the workers, and `token_limit=` adds
-    `over_limit`, the share of chunks over that many tokens, as in `frames.sweep`; the counts merge
+    `over_limit`, the share of chunks over that many tokens, as in `cn.sweep`; the counts merge
     exactly too. A chunk's embedding input names its path within its own root, as clanka embeds it
     when it indexes that root. The counter must pickle (a function defined in a notebook does, with
-    cloudpickle). (`tokenizer=`, a count of each chunk's content alone, is deprecated: pass
-    `token_counter=`.)
+    cloudpickle).
     """
     values = DASK_SWEEP.values(settings)
     grid = tuple(chunk_grid(values))  # bad values fail before listing
     opening = Settings.read({name: value for name, value in settings.items() if name not in GRID}, names=OPENING.names)
     languages = opening.mode
     max_file_size = opening.max_file_size
-    if tokenizer is not None:
-        deprecated("sweep(tokenizer=...)", TOKEN_COUNTER_INSTEAD)
-    counter, limit = check_counters(tokenizer, token_counter, token_limit)
+    counter, limit = check_counters(token_counter, token_limit)
     cutoffs = tuple(sorted(set(setting_values("k", k))))
     resolved = resolve_searcher(searcher) if probe else None
     # Probing searches a whole root at once, so its batch must be the whole root.
     work = plan(roots, client, 2**62 if probe else files_per_partition, max_file_size, languages)
-    task = SweepTask(grid, tokenizer, counter, resolved, cutoffs)
+    task = SweepTask(grid, counter, resolved, cutoffs)
     merged = [Partial() for _ in grid]
     probes: list[list[pd.DataFrame]] = [[] for _ in grid]
     parse_seconds = 0.0
@@ -126,11 +141,13 @@ def sweep(
         if done % _COMPACT_EVERY == 0:
             merged = [partial.compacted() for partial in merged]
         future.release()
-    rows = []
-    for setting, partial, kept in zip(grid, merged, probes, strict=True):
-        values = row(setting, partial, tokenizer, counter, limit)
+    rows, outcomes = [], []
+    for number, (setting, partial, kept) in enumerate(zip(grid, merged, probes, strict=True)):
+        values = row(setting, partial, counter, limit)
         if probe:
-            values.update(_probe_values(kept, cutoffs))
+            scored, outcome = _probe_values(kept, cutoffs, number)
+            values.update(scored)
+            outcomes.append(outcome)
         rows.append(values)
     schema = dict(_columns.SWEEP)
     if limit is not None:
@@ -141,9 +158,12 @@ def sweep(
     attrs = {
         "roots": list(dict.fromkeys(batch.root for batch in work)),
         "languages": languages,
-        "tokens": counter.name if counter is not None else "characters / 4" if tokenizer is None
-        else getattr(tokenizer, "__name__", repr(tokenizer)),
+        "tokens": counter.name if counter is not None else "characters / 4",
         "parse_seconds": parse_seconds,
         "failed": sorted(failed),  # files the engine failed on, left out of every row
     }
+    if probe and rows:
+        settings_of = [{"chunk_size": r["chunk_size"], "chunk_overlap": r["chunk_overlap"],
+                        "chunk_max_characters": r["chunk_max_characters"]} for r in rows]  # fmt: skip
+        attrs["verdict"] = decide(outcomes, settings_of, [int(r["chunks"]) for r in rows]).as_dict()
     return _columns.build({name: [r[name] for r in rows] for name in schema}, schema, attrs)

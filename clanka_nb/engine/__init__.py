@@ -1,4 +1,11 @@
-"""The chunking engine: clanka's CodeChunker, rule for rule, with no pandas or ipywidgets."""
+"""The chunking engine: clanka's CodeChunker, rule for rule, with no pandas or ipywidgets.
+
+Its public modules hold what every layer above shares: `settings` (every setting, its checks and the
+grids of a sweep), `embedding` (clanka's embedding input and its hash), `token_counts` (token counters
+and the chars/4 estimate), `progress` (the progress bar) and `source` (what a chunk frame says of its
+source, read without pandas), and `internals` (what those layers build on from the engine's own modules).
+The names below are the engine's API; its `_` modules are its own.
+"""
 
 from ._api import chunk_codebase, chunk_file, chunk_file_content, chunk_files
 from ._cache import ParseCache, ParseCacheError, ParseCacheWarning
@@ -10,10 +17,10 @@ from ._files import is_meaningful_file, is_probably_minified, language_of
 from ._languages import LANGUAGE_MODES
 from ._listing import list_file_names, list_files
 from ._reading import FileReport, FileStatus, MissingFileError
-from ._settings import ChunkSettings, SettingClampedWarning, Settings, SourceSettings
 from ._skipped import skipped_files
 from ._syntax import parses_as_code, syntax_tree
 from ._text import is_meaningful_line, js_length
+from .settings import ChunkSettings, SettingClampedWarning, Settings, SourceSettings
 
 CHUNK_TYPES = ("class", "enum", "function", "interface", "method", "namespace", "type-alias", "variable")
 

@@ -12,7 +12,7 @@ from ._chunker import CodeChunk, chunks_of, prepare
 from ._codebase import chunk_all, warn_if_nothing_listed
 from ._listing import list_file_names, resolve_root
 from ._reading import relative_path
-from ._settings import FILES, SOURCE, TEXT, FilesSettings, SourceSettings, TextSettings, check_workers, path_list
+from .settings import FILES, SOURCE, TEXT, FilesSettings, SourceSettings, TextSettings, check_workers, path_list
 
 StrPath = str | os.PathLike[str]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate, groupby, islice
 from operator import attrgetter
@@ -14,8 +15,8 @@ from ._declarations import Declaration, parent_label
 from ._files import extension, looks_minified
 from ._languages import find_declarations, grammar_for
 from ._reading import FileStatus
-from ._settings import ChunkSettings
 from ._text import js_length, meaningful_match, normalize_newlines, normalize_path, trim
+from .settings import ChunkSettings
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +30,28 @@ class CodeChunk:
     type: str | None
     parent: str | None
     content: str
+
+
+def _chunk_maker() -> Callable[[str, int, int, str | None, str | None, str | None, str], CodeChunk]:
+    """A CodeChunk from its fields, as `CodeChunk(...)` makes it, at a third of the cost.
+
+    A frozen dataclass's __init__ sets each field through `object.__setattr__`; a codebase makes tens of
+    thousands of chunks per call, so they are made here with the slots' own setters (same object, same
+    equality, hash and repr, still frozen to its users).
+    """
+    new = object.__new__
+    path, start, end, name, kind, parent, content = (getattr(CodeChunk, field).__set__ for field in CodeChunk.__slots__)
+
+    def make(a: str, b: int, c: int, d: str | None, e: str | None, f: str | None, g: str) -> CodeChunk:
+        chunk = new(CodeChunk)
+        path(chunk, a), start(chunk, b), end(chunk, c), name(chunk, d)
+        kind(chunk, e), parent(chunk, f), content(chunk, g)
+        return chunk
+
+    return make
+
+
+make_chunk = _chunk_maker()
 
 
 def astuple_chunk(chunk: CodeChunk) -> tuple:
@@ -217,6 +240,13 @@ def cache_key(file: Front, languages: str) -> bytes | None:
 
 
 def _segments(text: PreparedText, start: int, end: int, settings: ChunkSettings) -> list[tuple[int, int]]:
+    """The splitting rule: a declaration range in pieces of at most `chunk_size` lines (and, with a limit, at most
+    `chunk_max_characters`), each starting `chunk_size - chunk_overlap` lines after the one before (with a limit:
+    `chunk_overlap` lines before the previous piece's end, and at least one line on), the last ending at `end`.
+
+    Its numpy twin for settings without a character limit is `frames._segments.SegmentPlan.spans`
+    (every file's ranges at once); `tests/frames/test_frame_segments.py` pins the two to each other.
+    """
     size, overlap, limit = settings.chunk_size, settings.chunk_overlap, settings.chunk_max_characters
     if end - start + 1 <= size and (limit is None or text.length(start, end) <= limit):
         return [(start, end)]
@@ -351,7 +381,7 @@ def declaration_segments(
         if truncates:
             segments = segments[:1]
         for piece, (s, e) in enumerate(segments, 1):
-            if not any_meaningful(s, e):
+            if meaningful_match(lines[s - 1]) is None and not any_meaningful(s, e):
                 continue
             key = (s, e, d.name, d.type, d.parent)
             if key in emitted:
@@ -424,11 +454,10 @@ def chosen_segments(
 
 def _chunks(text: PreparedText, chunker: str | None, segments: list) -> list[CodeChunk]:
     path, lines = text.path, text.lines
+    make, join = make_chunk, "\n".join
     if chunker == "ast":
-        return _sorted([
-            CodeChunk(path, s, e, d.name, d.type, d.parent, "\n".join(lines[s - 1 : e])) for s, e, d in segments
-        ])
-    return [CodeChunk(path, s, e, None, None, None, "\n".join(lines[s - 1 : e])) for s, e in segments]
+        return _sorted([make(path, s, e, d.name, d.type, d.parent, join(lines[s - 1 : e])) for s, e, d in segments])
+    return [make(path, s, e, None, None, None, join(lines[s - 1 : e])) for s, e in segments]
 
 
 def chunked(text: PreparedText, settings: ChunkSettings) -> tuple[list[CodeChunk], FileChunking]:

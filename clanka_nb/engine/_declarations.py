@@ -192,7 +192,10 @@ def _start_with_comments(siblings: list[Node], index: int, lines: list[str]) -> 
 def _range(siblings: list[Node], index: int, lines: list[str]) -> tuple[int, int, int]:
     """1-based first line (with leading comments), last line, and the declaration's own first line."""
     node = siblings[index]
-    return _start_with_comments(siblings, index, lines) + 1, node.end_point.row + 1, node.start_point.row + 1
+    own = node.start_point.row
+    # Most declarations follow no comment: then the walk over comments is not needed.
+    start = own if index == 0 or siblings[index - 1].type != "comment" else _start_with_comments(siblings, index, lines)
+    return start + 1, node.end_point.row + 1, own + 1
 
 
 def collect(root: Node, lines: list[str], source: bytes) -> list[Declaration]:
@@ -201,15 +204,18 @@ def collect(root: Node, lines: list[str], source: bytes) -> list[Declaration]:
     The walk keeps its own stack, so namespaces nested thousands deep cannot exhaust Python's.
     """
     out: list[Declaration] = []
-    stack: list[Iterator[tuple[list[Node], int, str | None]]] = [_siblings(root.named_children, None)]
-    while stack:
-        step = next(stack[-1], None)
-        if step is None:
-            stack.pop()
+    # One frame per sibling list being walked: [siblings, index of the next one, parent label].
+    frames: list[list] = [[root.named_children, 0, None]]
+    while frames:
+        frame = frames[-1]
+        siblings, index, parent = frame
+        if index >= len(siblings):
+            frames.pop()
             continue
-        siblings, index, parent = step
+        frame[1] = index + 1
         original = siblings[index]
-        if original.type == "comment" or "import" in original.type:
+        node_type = original.type  # read once: each read makes a new string
+        if node_type == "comment" or "import" in node_type:
             continue
         node = unwrap(original)
         kind, name = describe(node, source)
@@ -217,18 +223,14 @@ def collect(root: Node, lines: list[str], source: bytes) -> list[Declaration]:
             continue
         start, end, body = _range(siblings, index, lines)
         out.append(Declaration(start, end, name, kind, parent, body))
-        if node.type == "class_declaration":
+        node_type = node.type
+        if node_type == "class_declaration":
             out.extend(_methods(node, name, lines, source))
-        elif node.type in _NAMESPACES:
-            body = node.child_by_field_name("body")
-            if body is not None:
-                stack.append(_siblings(body.named_children, parent_label(kind, name)))
+        elif node_type in _NAMESPACES:
+            inner = node.child_by_field_name("body")
+            if inner is not None:
+                frames.append([inner.named_children, 0, parent_label(kind, name)])
     return out
-
-
-def _siblings(nodes: list[Node], parent: str | None) -> Iterator[tuple[list[Node], int, str | None]]:
-    for index in range(len(nodes)):
-        yield nodes, index, parent
 
 
 def _methods(cls: Node, class_name: str | None, lines: list[str], source: bytes) -> Iterator[Declaration]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from ._chunker import CodeChunk, Cut, PreparedText, _sorted, chosen_segments
 from ._declarations import GRAMMARS, REFERENCE_PARSER_LIMIT, parent_label
 from ._files import extension
-from ._settings import ChunkSettings
+from .settings import ChunkSettings
 
 # The rules `explain` names (docs/explaining-chunks.md says what each means).
 RULES = ("declaration", "class-head", "declaration-piece", "character-split", "window")

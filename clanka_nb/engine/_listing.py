@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pathspec
 
-from .._defaults import DEFAULT_MAX_FILE_SIZE
+from ..defaults import DEFAULT_MAX_FILE_SIZE
 from ._collation import collation_key
 from ._files import IGNORED_SEGMENTS, is_meaningful_file
-from ._settings import parse_size
+from .settings import parse_size
 
 # pathspec captures the `/` that means "this path is a directory" in a group of this name. A pattern
 # whose regex has no such group ends in a plain `/` that needs more path after it (`dir/**`).

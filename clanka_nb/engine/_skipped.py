@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .._defaults import DEFAULT_MAX_FILE_SIZE
+from ..defaults import DEFAULT_MAX_FILE_SIZE
 from ._collation import sorted_like_js
 from ._files import IGNORED_SEGMENTS, MEANINGFUL_EXTENSIONS, extension, is_meaningful_file
 from ._listing import _Rules, _rules_above, _rules_here, resolve_root
-from ._settings import parse_size
+from .settings import parse_size
 
 
 def _shown(source: str, root: Path) -> str:

@@ -17,6 +17,8 @@ from typing import Any
 # worker is still on the batch the results must wait for (files differ a hundredfold in size), and a
 # bound on what sits in the parent's memory when its consumer stops reading.
 BATCHES_IN_FLIGHT = 4
+# With weights, batches are cut so each worker gets about this many shares of the total.
+WEIGHTED_BATCHES_PER_WORKER = 24
 # How often a worker without pidfd support checks that its parent still lives.
 _POLL_SECONDS = 0.5
 # How long a worker may take to exit before it is killed outright.
@@ -136,15 +138,24 @@ def _expected_ppid(context: multiprocessing.context.BaseContext) -> int | None:
 
 
 def ordered_map(
-    func: Callable, jobs: Sequence, workers: int, batch: int, describe: Callable[[Any], str] = repr
+    func: Callable,
+    jobs: Sequence,
+    workers: int,
+    batch: int,
+    describe: Callable[[Any], str] = repr,
+    weights: Sequence[float] | None = None,
 ) -> Iterator:
     """`map(func, jobs)` in `workers` processes, results in job order; `describe` names a job in errors.
+
+    Batches hold at most `batch` jobs; with `weights` (a job's expected cost, e.g. its file's size), also
+    about an even share of the total weight each, so one batch of large files does not keep a worker
+    busy while the other, held by the window below, waits for it.
 
     At most BATCHES_IN_FLIGHT batches per worker are sent ahead of what the consumer has taken, so
     an iterator that is held but not read stops the workers instead of filling this process's
     memory. Closing the iterator, an exception or Ctrl-C ends the workers before it returns.
     """
-    batches = [jobs[i : i + batch] for i in range(0, len(jobs), batch)]
+    batches = _batches(jobs, batch, weights, workers)
     window = workers * BATCHES_IN_FLIGHT
     pool = _Pool()
     finished = False
@@ -169,6 +180,21 @@ def ordered_map(
         finished = True
     finally:
         pool.close(graceful=finished)
+
+
+def _batches(jobs: Sequence, batch: int, weights: Sequence[float] | None, workers: int) -> list[Sequence]:
+    if weights is None:
+        return [jobs[i : i + batch] for i in range(0, len(jobs), batch)]
+    share = sum(weights) / (workers * WEIGHTED_BATCHES_PER_WORKER)
+    out, start, held = [], 0, 0.0
+    for index, weight in enumerate(weights):
+        if index > start and (index - start >= batch or held + weight > share):
+            out.append(jobs[start:index])
+            start, held = index, 0.0
+        held += weight
+    if start < len(jobs):
+        out.append(jobs[start:])
+    return out
 
 
 def _receive(

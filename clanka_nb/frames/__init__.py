@@ -1,18 +1,21 @@
-"""Chunks as pandas DataFrames: chunk tables, the files table, coverage, sweeps and plots (no ipywidgets)."""
+"""Chunks as pandas DataFrames: chunk tables, the files table, coverage, explanations and plots (no ipywidgets).
 
-from .._extras import require
+Its public modules (`chunks`, `source`, `columns`, `lines`, `stats`, `plots`, `cycles`) are what the
+layers above (the probe, the sweep, history, Dask, the viewers) build on; its `_` modules are its own.
+"""
+
+from ..extras import require
 
 # Before anything imports them: a missing library is one line naming the extra, not a traceback.
 require("clanka_nb.frames", "frames", "pandas", "pyarrow", "tqdm")
 
-from ._chunks import chunk_codebase, chunk_file, chunk_files, chunk_text
 from ._coverage import coverage, line_coverage
 from ._embedding import embedding_input
 from ._explain import explain
 from ._files import files
-from ._plots import plot_chunk_sizes, plot_sweep
-from ._stats import CodebaseStats
-from .probe import sweep  # the sweep adds the probe's columns, so it is defined above the probe
+from .chunks import chunk_codebase, chunk_file, chunk_files, chunk_text
+from .plots import plot_chunk_sizes, plot_sweep
+from .stats import CodebaseStats
 
 __all__ = [
     "CodebaseStats",
@@ -27,5 +30,4 @@ __all__ = [
     "line_coverage",
     "plot_chunk_sizes",
     "plot_sweep",
-    "sweep",
 ]

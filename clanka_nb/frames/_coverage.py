@@ -8,12 +8,13 @@ import numpy as np
 import pandas as pd
 
 from .. import engine
-from ..engine._settings import SOURCE, SourceSettings
-from . import _columns
-from ._chunks import settings_attrs
-from ._lines import LineIndex, span_positions
-from ._progress import ProgressBar
-from ._source import Source, open_source
+from ..engine.progress import ProgressBar
+from ..engine.settings import SOURCE, SourceSettings
+from ..engine.source import open_source
+from . import columns as _columns
+from .chunks import settings_attrs
+from .lines import LineIndex, span_positions
+from .source import Source
 
 # Files whose lines the engine never looked at: their line counts are unknown (NA), not zero.
 _UNSPLIT = frozenset(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import engine
-from ._lines import LineIndex
+from .lines import LineIndex
 
 
 class Declarations:

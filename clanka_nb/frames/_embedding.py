@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 
 from .. import engine
-from ..engine._embedding import embedding_text
+from ..engine.embedding import embedding_text
 
 _FIELDS = ("path", "start_line", "name", "type", "parent", "content")
 _REQUIRED = ("path", "start_line", "content")

@@ -8,11 +8,11 @@ from typing import Unpack
 import pandas as pd
 
 from .. import engine
-from ..engine._api import one_file
-from ..engine._reading import check_file
-from ..engine._settings import TEXT, TextSettings
-from . import _columns
-from ._source import Source, locate
+from ..engine.internals import check_file, one_file
+from ..engine.settings import TEXT, TextSettings
+from ..engine.source import resolve
+from . import columns as _columns
+from .source import Source
 
 COLUMNS = ["start_line", "end_line", "name", "type", "parent", "rule", "why"]
 
@@ -37,14 +37,14 @@ def explain(
     elif path is None:
         msg = "explain(source) needs the path of one of its files too: explain(source, 'src/app.ts')"
         raise TypeError(msg)
-    located = locate(source, TEXT.read(settings))
-    chunking = located.settings.chunk
-    if located.codebase is not None:
-        codebase, rel = located.codebase, os.fspath(path)
+    resolved = resolve(source, TEXT.read(settings))
+    chunking = resolved.settings.chunk
+    if resolved.codebase is not None:
+        codebase, rel = resolved.codebase, os.fspath(path)
     else:
-        root, rel = located.root, os.fspath(path)
+        root, rel = resolved.root, os.fspath(path)
         check_file(root, rel)  # missing, a folder or outside the root: an error naming the fix, not 0 rows
-        codebase = engine.Codebase(root, paths=[rel], languages=located.settings.mode, workers=1)
+        codebase = engine.Codebase(root, paths=[rel], languages=resolved.settings.mode, workers=1)
     text = codebase.text(rel)
     explained = [] if text is None else engine.explain_file(text, chunking)
     rows = [

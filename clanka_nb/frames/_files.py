@@ -8,12 +8,12 @@ from typing import Unpack
 import pandas as pd
 
 from .. import engine
-from ..engine._collation import sorted_like_js
-from ..engine._settings import SOURCE, SourceSettings
-from . import _columns
+from ..engine.internals import sorted_like_js
+from ..engine.progress import ProgressBar
+from ..engine.settings import SOURCE, SourceSettings
+from . import columns as _columns
 from ._coverage import Measured, measure_source, measured_attrs, ratios
-from ._progress import ProgressBar
-from ._source import Source
+from .source import Source
 
 # Reports made from in-memory texts carry no reason; say the same thing the engine says for files.
 _DEFAULT_REASONS = {

@@ -5,17 +5,21 @@ from __future__ import annotations
 import numpy as np
 
 from .. import engine
-from ._lines import LineIndex
+from .lines import LineIndex
 
 
 class SegmentPlan:
     """The engine's declaration plan of every file laid end to end, in global positions (see `LineIndex`).
 
-    `spans(settings)` gives what `engine.spans_of` gives for all these files together, without a
-    Python loop per declaration: splitting a range into `chunk_size`-line pieces `chunk_size -
-    chunk_overlap` apart is arithmetic when no character limit moves the cuts. Files without
-    declarations, and files whose every segment is dropped (the engine falls back to line
-    windows there), are left to the engine.
+    `spans(settings)` gives the spans of the engine's declaration chunks (`engine._chunker.declaration_segments`,
+    which splits with `_segments`) for all these files together, without a Python loop per declaration.
+    It is the numpy twin of the engine's *splitting rule*: a range longer than `chunk_size` lines is cut
+    into `chunk_size`-line pieces `chunk_size - chunk_overlap` apart, the last one ending at the range's
+    end; a class whose methods are chunks keeps only its first piece; a piece with no meaningful line is
+    dropped, and so is one equal to an earlier one in lines, name, type and parent. That is arithmetic
+    when no character limit moves the cuts. `tests/frames/test_frame_segments.py` pins the two to each
+    other. Files without declarations, and files whose every segment is dropped (the engine falls back
+    to line windows there), are left to the engine.
     """
 
     def __init__(self, index: LineIndex) -> None:
@@ -55,12 +59,12 @@ class SegmentPlan:
         says): ValueError otherwise.
         """
         if settings.chunk_max_characters is not None:
-            msg = "SegmentPlan.spans cuts by lines only; use engine spans_of for a chunk_max_characters setting"
+            msg = "SegmentPlan.spans cuts by lines only; the engine cuts a chunk_max_characters setting, file by file"
             raise ValueError(msg)
         size = settings.chunk_size
         step = size - settings.chunk_overlap  # the engine keeps the overlap below the size
         start, end = self.start, self.end
-        # As the engine's `_segments`: pieces start `step` apart until one reaches the end.
+        # The splitting rule, as the engine's `_segments`: pieces start `step` apart until one reaches the end.
         fits = end - start < size
         pieces = np.where(fits, 1, 1 - ((start - end + size - 1) // step))
         pieces = np.where(self.truncates, np.minimum(pieces, 1), pieces)

@@ -1,6 +1,6 @@
 """Git history: the cost of keeping clanka's index fresh, as re-embedding churn per commit and setting."""
 
-from .._extras import require
+from ..extras import require
 
 # Before anything imports them: a missing library is one line naming the extra, not a traceback.
 require("clanka_nb.history", "frames", "pandas", "numpy")

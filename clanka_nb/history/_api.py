@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any, Unpack
 import numpy as np
 import pandas as pd
 
-from ..engine._cache import ParseCache
-from ..frames._progress import ProgressBar
-from ..frames._sweep import GridSettings
+from ..engine import ParseCache
+from ..engine.progress import ProgressBar
+from ..engine.settings import GridSettings
 from ._churn import CHURN, REASONS, _Step, _walk
 from ._git import ChurnWarning
 
@@ -143,10 +143,10 @@ def plot_churn(frame: pd.DataFrame) -> Figure:
     embedded (tokens when the frame has `tokens_embedded`, else inputs)."""
     from matplotlib.ticker import MaxNLocator
 
-    from ..frames._plots import _new_figure
+    from ..frames.plots import new_figure
 
     churn_summary(frame)  # the same check of the frame's columns
-    figure = _new_figure()
+    figure = new_figure()
     figure.set_size_inches(8, 6)
     per_commit, total = figure.subplots(2, 1, sharex=True)
     measure = "tokens_embedded" if "tokens_embedded" in frame.columns else "embedded"

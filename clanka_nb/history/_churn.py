@@ -16,16 +16,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import engine
-from .._defaults import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, INDEX_MAX_CHARACTERS
-from ..engine._cache import ParseCache, resolve_cache
-from ..engine._chunker import PreparedText, chunks_of
-from ..engine._codebase import load
-from ..engine._embedding import embedding_text, input_hash
-from ..engine._settings import OPENING, Settings
-from ..frames._progress import ProgressBar, bar
-from ..frames._sweep import GRID, SWEEP, chunk_grid
-from ..index import TokenCounter
-from ..index import token_counter as resolve_counter
+from ..defaults import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, INDEX_MAX_CHARACTERS
+from ..engine import ParseCache, PreparedText
+from ..engine.embedding import embedding_text, input_hash
+from ..engine.internals import chunks_of, load_file, resolve_cache
+from ..engine.progress import ProgressBar, bar
+from ..engine.settings import GRID, OPENING, SWEEP, Settings, chunk_grid
+from ..engine.token_counts import TokenCounter
+from ..engine.token_counts import token_counter as resolve_counter
 from ._git import BlobReader, Commit, changes, check_tracked, first_parent_commits, repository, tree_files
 from ._mirror import Mirror, mirror_folder
 
@@ -149,7 +147,7 @@ def _walk(
 
 
 def _prepare(mirror: Mirror, path: str, languages: str, cache: ParseCache | None) -> PreparedText | None:
-    text, _ = load(mirror.root, path, languages, cache)
+    text, _ = load_file(mirror.root, path, languages, cache)
     return text
 
 

@@ -7,7 +7,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from .._sample import sample_codebase
+from ..bundled import sample_codebase
 from ._git import ChurnError, git_command
 
 _CSV = """

@@ -140,6 +140,12 @@ def _one_path(output: str) -> str:
 def repository(path: str | os.PathLike[str]) -> tuple[Path, str]:
     """The top folder of the git work tree holding `path` (or the git dir of a bare repository), and where
     `path` lies in it: "" at the top, else a prefix such as "packages/app/" (always with `/`)."""
+    if not isinstance(path, (str, os.PathLike)):
+        msg = (
+            f"the repository must be a folder (a str or Path), got {type(path).__name__}; pass the folder of a git "
+            "clone, e.g. churn('path/to/clone') or a chunk frame's attrs['root']"
+        )
+        raise TypeError(msg)
     folder = Path(path).expanduser()
     if not folder.is_dir():
         msg = f"{str(folder)!r} is not a folder; pass the folder of a git clone"
@@ -181,7 +187,7 @@ def first_parent_commits(repo: Path, revs: str) -> tuple[str, list[Commit]]:
     `revs` is a range `A..B`, or one revision `R`, which means `R~1..R`. The baseline of a range that
     starts at the repository's first commit is the empty tree.
     """
-    spec = _revision_range(revs)
+    spec = within_history(repo, _revision_range(revs))
     listed = run_git(repo, "log", "-z", "--first-parent", "--reverse", "--format=%H %cI %s", "--end-of-options",
                      spec, "--", check=False)  # fmt: skip
     if listed.returncode != 0:
@@ -198,6 +204,25 @@ def first_parent_commits(repo: Path, revs: str) -> tuple[str, list[Commit]]:
         msg = f"{revs!r} holds no commits (along first parents); the older revision comes first: 'OLD..NEW'"
         raise ChurnError(msg)
     return _baseline(repo, commits[0].hash), commits
+
+
+def resolves(repo: Path, rev: str) -> bool:
+    """True when `rev` names a commit of `repo`."""
+    return bool(git(repo, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}",
+                    check=False).strip())  # fmt: skip
+
+
+def within_history(repo: Path, spec: str) -> str:
+    """A range `B~N..B` reaching back before the first commit as just `B`: all of B's history (so the default
+    HEAD~50..HEAD walks a history of 5 commits whole); any other range as it is."""
+    start, dots, end = spec.partition("..")
+    if not dots:
+        return spec
+    end = end.lstrip(".")  # A...B too
+    older = re.fullmatch(r"(.+?)~(\d+)", start)
+    if older and not resolves(repo, start) and resolves(repo, older.group(1)):
+        return end or "HEAD"
+    return spec
 
 
 def _revision_range(revs: object) -> str:

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..engine._listing import ListingCache
+from ..engine.internals import ListingCache
 from ._git import BlobReader, Change, ChurnError
 
 try:

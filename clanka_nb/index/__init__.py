@@ -1,6 +1,6 @@
 """clanka's semantic index: embedding inputs, hash reuse, sqlite-vec search; the engine below, pandas for results."""
 
-from .._extras import require
+from ..extras import require
 
 # Before anything imports them: a missing library is one line naming the extra, not a traceback.
 require("clanka_nb.index", "index", "pandas", "numpy")
@@ -11,8 +11,7 @@ from ._index import IndexView, SemanticIndex, SyncReport
 from ._open import OpenedIndex, open_index
 from ._searcher import IndexSearcher
 from ._store import parse_input
-from ._tokens import TokenCounter, token_counter
-from ._vectors import VectorCache, VectorCacheError, VectorCacheWarning, default_cache
+from ._vectors import VectorCache, VectorCacheError, VectorCacheWarning, default_cache, default_path
 
 __all__ = [
     "IndexDatabaseError",
@@ -21,13 +20,12 @@ __all__ = [
     "OpenedIndex",
     "SemanticIndex",
     "SyncReport",
-    "TokenCounter",
     "VectorCache",
     "VectorCacheError",
     "VectorCacheWarning",
     "default_cache",
+    "default_path",
     "embedders",
     "open_index",
     "parse_input",
-    "token_counter",
 ]

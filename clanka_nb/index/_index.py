@@ -14,13 +14,13 @@ from typing import Any, TypeVar, Unpack
 import numpy as np
 
 from .. import engine
-from .._chunk_frames import frame_files, frame_languages, frame_root_or_fail, frame_settings, is_chunk_frame
-from .._sample import sample_codebase
-from ..engine._embedding import embedding_text, input_hash
-from ..engine._settings import INDEX_MAX_CHARACTERS, INDEXING, TextSettings
+from ..engine.embedding import embedding_text, input_hash
+from ..engine.progress import bar
+from ..engine.settings import INDEX_MAX_CHARACTERS, INDEXING, TextSettings
+from ..engine.source import resolve
+from ..engine.token_counts import TokenCounter
+from ..engine.token_counts import token_counter as resolve_counter
 from . import _db, _store
-from ._tokens import TokenCounter
-from ._tokens import token_counter as resolve_counter
 from ._vectors import Embedder, VectorCache, default_cache, embed_texts, model_id_of
 
 DEFAULT_MAX_CHARACTERS = INDEX_MAX_CHARACTERS  # clanka's chunkMaxCharacters default
@@ -186,26 +186,16 @@ class SemanticIndex(IndexView):
         if not callable(embed):
             msg = f"embed must be a callable list[str] -> (n, d) array, got {type(embed).__name__}; see cn.embedders"
             raise TypeError(msg)
-        given = INDEXING.read(settings)
-        # The kinds of source `frames` opens, read here without pandas (the index sits below frames): the
-        # folder is read again at each sync, so a Codebase or a chunk frame gives its folder and its settings.
-        # A Codebase opened on chosen files, or a frame made of them, stands for those files alone.
-        self.paths: list[str] | None = None  # None: every listed file; else the files given
-        if source is None:
-            source = sample_codebase()
-        if isinstance(source, engine.Codebase):
-            given = given.with_defaults({"languages": source.languages})
-            self.paths = list(source.files) if source.selected else None
-            source = source.root
-        elif is_chunk_frame(source):
-            frame_languages(source, given.languages)
-            given = given.with_defaults(frame_settings(source))
-            self.paths = frame_files(source)
-            source = frame_root_or_fail(source)
-        root = Path(source)
-        if root.is_file():
-            root, self.paths = root.parent, [root.name]
-        elif not root.is_dir():
+        # The one resolver: the folder is read again at each sync, so a Codebase or a chunk frame gives its
+        # folder and its settings; one opened on chosen files, or a frame made of them, stands for those alone.
+        resolved = resolve(source, INDEXING.read(settings))
+        given = resolved.settings
+        codebase = resolved.codebase
+        self.paths: list[str] | None = resolved.names  # None: every listed file; else the files given
+        root = resolved.root
+        if codebase is not None and codebase.selected:
+            self.paths = list(codebase.files)
+        if not root.is_dir():
             msg = f"source {str(source)!r} is not a folder; pass the root of the codebase to index (or one file)"
             raise NotADirectoryError(msg)
         where = str(db)
@@ -366,15 +356,11 @@ class SemanticIndex(IndexView):
         if not new:
             return {}, [], 0
         assert self.embed is not None and self.model_id is not None  # set in __init__
-        bar = _bar(self.progress, len(new))
-        try:
+        with bar(self.progress, len(new), "embedding", unit="input") as handle:
             done = embed_texts(
                 self.embed, new, model=self.model_id, cache=self.cache, batch_size=self.batch_size,
-                dimensions=self.dimensions, on_batch=None if bar is None else bar.update,
+                dimensions=self.dimensions, on_batch=None if handle is None else handle.update,
             )
-        finally:
-            if bar is not None:
-                bar.close()
         if done.dimensions is not None:  # kept in the cache, but no index can hold them
             _db.check_dimensions(done.dimensions, f"the embedder {self.model_id} gives")
         tokens = sum(self.token_counter.count_many([new[digest] for digest in done.computed]))
@@ -388,12 +374,3 @@ class SemanticIndex(IndexView):
              if digest in new],
         )
 
-
-def _bar(progress: bool | None, total: int) -> Any:
-    if progress is False:
-        return None
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:
-        return None
-    return tqdm(total=total, desc="embedding", unit="input", delay=0.0 if progress else 1.0, leave=bool(progress))

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Unpack
 
 from .. import engine
-from ..engine._settings import INDEXING, TextSettings
+from ..engine.settings import INDEXING, TextSettings
 from . import _db
 from ._index import IndexView, _guarded, _inputs
 from ._vectors import Embedder, VectorCache

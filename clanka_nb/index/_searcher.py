@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..engine._embedding import input_hash
+from ..engine.embedding import input_hash
 from . import _db
 from ._store import MAX_K
 from ._vectors import Embedder, VectorCache, default_cache, embed_texts, model_id_of

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..engine._cache import CACHE_DIR_ENV, CACHE_SWITCH_ENV, default_directory, set_up_wal
+from ..engine.internals import CACHE_DIR_ENV, CACHE_SWITCH_ENV, default_directory, set_up_wal
 
 Embedder = Callable[[list[str]], object]
 _LOOKUP_BATCH = 500  # SQLite's default limit on host parameters is far above this

@@ -5,15 +5,16 @@ HTML comes from pure functions (`render_preview`, `render_table`, ...), so both 
 without a browser; `Preview` also renders without a kernel (exported HTML, nbviewer, GitHub).
 """
 
-from .._extras import require
+from ..extras import require
 
 # Before anything imports them: a missing library is one line naming the extra, not a traceback.
 require("clanka_nb.widgets", "widgets", "pandas", "ipywidgets", "pygments")
 
+from ._bands import assign_columns
 from ._browser import Browser, browse
 from ._compare import Compare, compare, declaration_changes
 from ._preview import Preview, PreviewPane, preview, preview_text
-from ._render import assign_columns, render_preview
+from ._render import render_preview
 from ._search import SearchPanel, render_hits, search_panel
 from ._table import ChunkTable, render_table
 from ._tune import Tuner, tune

@@ -11,12 +11,12 @@ import numpy as np
 import pandas as pd
 
 from .. import engine
-from ..engine._settings import SOURCE, SourceSettings
+from ..engine.settings import SOURCE, SourceSettings
 from ._filters import NO_TYPE, TOP_LEVEL, ChunkFilter
 from ._preview import Preview, PreviewPane
 from ._source import Source, Texts, file_lines, open_chunks
 from ._style import MUTED, UI_FONT, type_chip
-from ._table import ChunkTable
+from ._table import ChunkTable, short_path
 
 _CONTEXT_LINES = 3  # lines shown above a chosen chunk
 _PARENT_SUGGESTIONS = 1000  # the parent box suggests the most common parents; any text still filters
@@ -89,7 +89,7 @@ class Browser(widgets.VBox):
         self.clear_button.on_click(lambda _: self.clear_filters())
         for control in self.filters.values():
             control.observe(self._on_filter, "value")
-        self.file_list = widgets.Select(options=[], rows=16, layout=widgets.Layout(width="100%"))
+        self.file_list = widgets.Select(options=[], rows=16, layout=widgets.Layout(width="auto", min_width="0"))
         self.file_list.observe(self._on_filter, "value")
         self.table = ChunkTable(self.data, page_size=page_size, on_select=self.select_chunk_at)
         self.table.sort_by.observe(self._forget_frame, "value")
@@ -103,10 +103,15 @@ class Browser(widgets.VBox):
             [widgets.HTML(f'<b style="{UI_FONT}">files</b> <span style="{UI_FONT};color:{MUTED}">(chunks) · '
                           "pick one to list only its chunks</span>"),
              self.file_list],
-            layout=widgets.Layout(width="26%", min_width="200px"),
+            layout=widgets.Layout(flex="1 1 auto", width="26%", min_width="260px", max_width="100%"),
         )  # fmt: skip
-        self.table.layout = widgets.Layout(flex="1 1 auto", width="74%")
-        super().__init__([self.header, filters, self.status, widgets.HBox([files, self.table]), self.preview])
+        # Side by side where there is room; in a narrow output area (JupyterLab's file browser open) the file
+        # list goes above the table and each takes the whole width. min_width=0: the table shrinks its
+        # columns instead of pushing the output area wider.
+        self.table.layout = widgets.Layout(flex="1 1 auto", width="74%", min_width="0", max_width="100%")
+        lists = widgets.HBox([files, self.table], layout=widgets.Layout(flex_flow="row wrap"))
+        filters.layout = widgets.Layout(flex_flow="row wrap")
+        super().__init__([self.header, filters, self.status, lists, self.preview])
         self.add_class("clanka-browser")
 
     @property
@@ -266,7 +271,7 @@ class Browser(widgets.VBox):
         filtered = bool(self._matching.size) and not self._matching.all()
         rows = files[(files["chunks"] > 0) | (files["path"] == chosen)] if filtered else files
         triples = zip(rows["path"], rows["chunks"], rows["total_chunks"], strict=True)
-        labels = [f"{p}  ({n}/{t})" if filtered else f"{p}  ({t})" for p, n, t in triples]
+        labels = [f"{short_path(p)}  ({n}/{t})" if filtered else f"{short_path(p)}  ({t})" for p, n, t in triples]
         paths = rows["path"].tolist()
         options = list(zip(labels, paths, strict=True))
         if options:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Mapping
 from html import escape
 from typing import Any, Unpack
@@ -11,9 +10,8 @@ import ipywidgets as widgets
 import pandas as pd
 
 from .. import engine, frames
-from .._deprecation import deprecated
-from ..engine._settings import CHUNK_SETTING_NAMES, OPENING, TEXT_SETTING_NAMES, SourceSettings
-from ..frames._source import open_source
+from ..engine.settings import CHUNK_SETTING_NAMES, OPENING, TEXT_SETTING_NAMES, SourceSettings
+from ..engine.source import open_source
 from ._browser import settings_text
 from ._preview import Preview
 from ._source import Source, Texts, check_early, file_lines, pickable
@@ -238,8 +236,8 @@ class Compare(widgets.VBox):
 @OPENING
 def compare(
     source: Source = None,
-    *positional: Any,
     path: str | None = None,
+    *,
     a: Mapping[str, Any] | None = None,
     b: Mapping[str, Any] | None = None,
     **settings: Unpack[SourceSettings],
@@ -249,34 +247,12 @@ def compare(
     extended mode changes.
 
     `source` is a folder, one file, an `engine.Codebase` or a chunk frame (its codebase; its chunk
-    settings are both sides' defaults); the sample when None. `path` (also the second positional
-    argument) is the file shown first (default: the one with the most changes); `settings`
-    (languages, max_file_size, workers) open the source.
+    settings are both sides' defaults); the sample when None. `path` is the file shown first (default:
+    the one with the most changes); `settings` (languages, max_file_size, workers) open the source.
     """
-    if positional and isinstance(positional[0], Mapping | None):  # compare(source, a, b, path): the old order
-        deprecated("compare(source, a, b, path)", "compare(source, path, a=..., b=...)")
-        a, b, old_path = (*positional, None, None)[:3]
-        path = path if old_path is None else old_path
-        positional = positional[3:]
-    elif positional:
-        path, positional = positional[0], positional[1:]
-    if positional:
-        msg = "compare() takes source and path positionally; pass a= and b= by keyword"
-        raise TypeError(msg)
     given = OPENING.read(settings)
     check_early(source, path)
     codebase, opened = open_source(source, given, progress=False)
     frame_own = opened.chunking() if isinstance(source, pd.DataFrame) else {}
     return Compare(codebase, {**frame_own, **(a or {})}, {**frame_own, **(b or {})}, path)
 
-
-def _path_positional(func: Any) -> None:
-    """Show `path` as compare's second positional parameter (it is read from `*positional`, for the old order)."""
-    signature = inspect.signature(func)
-    params = list(signature.parameters.values())
-    path = next(p for p in params if p.name == "path").replace(kind=inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    others = [p for p in params if p.name != "path"]
-    func.__signature__ = signature.replace(parameters=[others[0], path, *others[1:]])
-
-
-_path_positional(compare)

@@ -10,12 +10,21 @@ import ipywidgets as widgets
 import pandas as pd
 
 from .. import engine
-from .._deprecation import deprecated
-from ..engine._reading import check_file
-from ..engine._settings import SOURCE, TEXT, SourceSettings, TextSettings
-from ..frames._chunks import chunk_frame
-from ..frames._source import locate, open_source
-from ._render import EARLIER_LINES, LATER_LINES, MAX_LINES, check_page, render_preview
+from ..engine.internals import check_file
+from ..engine.settings import SOURCE, TEXT, SourceSettings, TextSettings
+from ..engine.source import narrowed, open_resolved, resolve
+from ..frames.chunks import chunk_frame
+from ._render import (
+    BY_ARGUMENT,
+    BY_BUTTONS,
+    EARLIER_LINES,
+    LATER_LINES,
+    MAX_LINES,
+    NO_TURNS,
+    PageTurns,
+    check_page,
+    render_preview,
+)
 from ._source import Source, Texts, busiest_file, file_lines, inside_root, open_chunks
 
 HEIGHT = 560  # px: a preview scrolls inside the notebook instead of making the page very long
@@ -67,27 +76,27 @@ class Preview:
             return self.frame
         return self._explain(self.frame, self.start, min(len(self.lines), self.start + self.max_lines - 1))
 
-    def _render(self, page_hints: str) -> str:
+    def _render(self, page_turns: PageTurns) -> str:
         return render_preview(
             self.lines, self._shown_frame, path=self.path, language=self.language, max_lines=self.max_lines,
             start=self.start, selected=self.selected, meaningful=self.meaningful, note=self.note, height=self.height,
-            full_legend=self.full_legend, page_hints=page_hints,
+            full_legend=self.full_legend, page_turns=page_turns,
         )  # fmt: skip
 
     @cached_property
     def html(self) -> str:
         """The preview as HTML; a long file's notices say which `start=` shows the next page."""
-        return self._render("start")
+        return self._render(BY_ARGUMENT)
 
     @cached_property
     def still_html(self) -> str:
         """The same HTML for a view that cannot turn pages (compare): its notices give only the lines shown."""
-        return self._render("none")
+        return self._render(NO_TURNS)
 
     @cached_property
     def pane_html(self) -> str:
         """The same HTML for the preview widget: its notices name the page buttons instead."""
-        return self._render("buttons")
+        return self._render(BY_BUTTONS)
 
     def __repr__(self) -> str:
         return f"Preview({self.path!r}, lines={len(self.lines)}, chunks={len(self.frame)})"
@@ -133,7 +142,9 @@ class PreviewPane(widgets.VBox):
 
     def show(self, preview: Preview | None) -> None:
         self.preview = preview
-        self.html.value = "" if preview is None else preview.pane_html
+        # contain:inline-size: the preview takes the pane's width and scrolls its long lines inside, instead
+        # of widening the pane (and the notebook's output area) to its longest line.
+        self.html.value = "" if preview is None else f'<div style="contain:inline-size">{preview.pane_html}</div>'
         paged = preview is not None and (preview.start > 1 or len(preview.lines) > preview.max_lines)
         self.pager.layout.display = "flex" if paged else "none"
         if preview is not None:
@@ -211,18 +222,19 @@ def preview(
     given = SOURCE.read(settings)
     if isinstance(source, pd.DataFrame) and not given.given:
         viewed = open_chunks(source, given)
-        path = inside_root(path, viewed.frame.attrs.get("root")) or busiest_file(viewed.frame)
+        root = viewed.texts.root  # the frame's root, as the one reader of its attrs gave it
+        path = inside_root(path, None if root is None else str(root)) or busiest_file(viewed.frame)
         return _preview_of(viewed.frame, viewed.texts, path, start=start, max_lines=max_lines)
-    located = locate(source, given)
-    if path is not None and located.codebase is None and located.names is None:
+    resolved = resolve(source, given)
+    if path is not None and resolved.codebase is None and resolved.names is None:
         # One file asked for: parse only that file, not the whole folder.
-        check_file(located.root, path)  # MissingFileError naming the path, the root and the fix
-        codebase, opened = open_source(located.root, located.settings, paths=[path], progress=False)
+        check_file(resolved.root, path)  # MissingFileError naming the path, the root and the fix
+        codebase, opened = open_resolved(narrowed(resolved, [path]))
         if codebase.report(path).status is engine.FileStatus.NOT_INDEXED:
             msg = f"{path!r} is not a file the reference indexes (see engine.is_meaningful_file)"
             raise KeyError(msg)
     else:
-        codebase, opened = open_source(source, given, progress=False)
+        codebase, opened = open_resolved(resolved)
     frame = chunk_frame(codebase, None, opened)
     texts = Texts(codebase=codebase, languages=codebase.languages)
     if path is None:
@@ -246,9 +258,6 @@ def preview_text(
     **settings: Unpack[TextSettings],
 ) -> Preview:
     """The chunk boundaries of `content` as if it were the file `path` (its extension picks the parser)."""
-    if "text" in settings:  # the old name of `content`
-        deprecated("preview_text(text=...)", "content=")
-        content = settings.pop("text")  # type: ignore[typeddict-item]
     given = TEXT.read(settings)
     if not isinstance(content, str):
         msg = f"content must be str, got {type(content).__name__}; decode bytes first (e.g. data.decode('utf-8'))"

@@ -9,10 +9,10 @@ from pathlib import Path
 import pandas as pd
 
 from .. import engine
-from .._chunk_frames import frame_root
-from ..engine._reading import check_file
-from ..frames._chunks import chunk_frame
-from ..frames._source import Source, open_source
+from ..engine.internals import check_file
+from ..engine.source import open_resolved, open_source, read_frame, resolve
+from ..frames.chunks import chunk_frame
+from ..frames.source import Source
 
 __all__ = ["Source"]
 
@@ -70,8 +70,8 @@ class Texts:
     @classmethod
     def of_frame(cls, frame: pd.DataFrame) -> Texts:
         """The texts behind a chunk frame: its files, read under `frame.attrs["root"]` when they are there."""
-        root = frame_root(frame)
-        return cls(root=None if root is None else Path(root), languages=frame.attrs.get("languages") or "clanka")
+        said = read_frame(frame)
+        return cls(root=None if said.root is None else Path(said.root), languages=said.languages or "clanka")
 
     def text(self, path: str) -> engine.PreparedText | None:
         if self.codebase is not None:
@@ -86,7 +86,8 @@ class Texts:
     def _read(self, path: str) -> engine.PreparedText | None:
         if self.root is None or not (self.root / path).is_file():
             return None
-        codebase = open_source(self.root, engine.Settings(languages=self.languages, workers=1), paths=[path]).codebase
+        resolved = resolve(self.root, engine.Settings(languages=self.languages, workers=1), paths=[path])
+        codebase = open_resolved(resolved).codebase
         try:
             return codebase.text(path)
         except KeyError:

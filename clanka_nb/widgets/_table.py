@@ -19,6 +19,9 @@ _PICK = "— pick a row to see it in its file —"  # the row picker's "nothing 
 _HEADINGS = {"start_line": "start", "end_line": "end"}
 _COMMENT_STARTS = ("//", "/*", "*")  # a doc comment says less about a chunk than its first statement
 _NUMERIC = frozenset({"start_line", "end_line", "lines", "characters"})
+# Fixed widths of the short columns; the text columns (path, name, parent, first line) share the rest.
+_WIDTHS = {"#": "3.5em", "start_line": "4.5em", "end_line": "4.5em", "lines": "4.5em", "characters": "6.5em",
+           "type": "7.5em", "language": "7em"}  # fmt: skip
 
 
 def _missing(value: Any) -> bool:
@@ -49,8 +52,14 @@ def render_table(
     """
     total = len(page) if total is None else total
     shown = [c for c in columns if c in page.columns]
-    # Alignment and borders stated on every cell: notebook front ends restyle bare tables.
-    cell = f"padding:2px 8px;border:none;border-bottom:1px solid {RULE};white-space:nowrap;vertical-align:top"
+    # Alignment and borders stated on every cell: notebook front ends restyle bare tables. A fixed layout
+    # at the output's width: the text columns share what the numbers leave, and a long path or name ends
+    # in an ellipsis (whole in the cell's title) instead of pushing the table past a narrow output area.
+    cell = (
+        f"padding:2px 8px;border:none;border-bottom:1px solid {RULE};white-space:nowrap;vertical-align:top;"
+        "overflow:hidden;text-overflow:ellipsis"
+    )
+    widths = "".join(f'<col style="width:{_WIDTHS[c]}">' if c in _WIDTHS else "<col>" for c in ("#", *shown))
     head = "".join(
         f'<th style="{cell};text-align:{"right" if c in _NUMERIC else "left"};background:{SURFACE}">'
         f"{escape(_HEADINGS.get(c, c))}</th>"
@@ -72,24 +81,50 @@ def render_table(
             else:
                 text = escape(f"{value:,}" if c in {"lines", "characters"} else str(value))
             align = "text-align:right;" if c in _NUMERIC else "text-align:left;"
-            cells.append(f'<td data-col="{c}" style="{cell};{align}">{text}</td>')
+            title = "" if c in _NUMERIC or c == "type" or _missing(value) else f' title="{escape(str(value))}"'
+            cells.append(f'<td data-col="{c}"{title} style="{cell};{align}">{text}</td>')
         first = escape(_first_line(contents[i]))
-        cells.append(f'<td data-col="first line" style="{cell};text-align:left;{FONT};color:{MUTED}">{first}</td>')
+        style = f"{cell};text-align:left;{FONT};color:{MUTED}"
+        cells.append(f'<td data-col="first line" title="{first}" style="{style}">{first}</td>')
         rows.append(f'<tr data-row="{position}" style="{background}">{"".join(cells)}</tr>')
     if not rows:
         colspan = len(shown) + 2
         rows.append(f'<tr><td colspan="{colspan}" style="{cell};color:{MUTED}">No chunks match the filters.</td></tr>')
     return (
         f'<div data-clanka="table" data-total="{total}" style="{UI_FONT};overflow-x:auto;color:{TEXT};'
-        f'background:{PAPER}"><table style="border-collapse:collapse;width:100%;table-layout:auto;margin:0">'
-        f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+        f'background:{PAPER}"><table style="border-collapse:collapse;width:100%;table-layout:fixed;margin:0">'
+        f"<colgroup>{widths}<col></colgroup><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
     )
+
+
+# The longest file name a list shows whole (a list's width follows its longest entry), and the longest
+# declaration name in the row picker, whose entries also hold the path.
+_LIST_NAME = 56
+_PICKED_NAME = 32
+
+
+def short_path(path: str, limit: int = _LIST_NAME) -> str:
+    """`path` as a list shows it: whole when short, else its last folders and file name after "…/"."""
+    if len(path) <= limit:
+        return path
+    tail = path.rsplit("/", 1)[-1]
+    if len(tail) + 2 > limit:
+        return "…" + tail[-(limit - 1) :]
+    parts = path.split("/")
+    kept = parts[-1]
+    for part in reversed(parts[:-1]):
+        if len(part) + len(kept) + 3 > limit:
+            break
+        kept = f"{part}/{kept}"
+    return "…/" + kept
 
 
 def _row_label(position: int, row: Any) -> str:
     kind = row.type if not _missing(row.type) else "lines"
-    name = f" {row.name}" if not _missing(row.name) else ""
-    return f"#{position + 1} {kind}{name} · {row.path}:{row.start_line}–{row.end_line}"
+    name = "" if _missing(row.name) else str(row.name)
+    name = f" {name if len(name) <= _PICKED_NAME else name[: _PICKED_NAME - 1] + '…'}" if name else ""
+    where = short_path(str(row.path), _PICKED_NAME + 8)
+    return f"#{position + 1} {kind}{name} · {where}:{row.start_line}–{row.end_line}"
 
 
 class ChunkTable(widgets.VBox):
@@ -123,7 +158,7 @@ class ChunkTable(widgets.VBox):
         self.page_label = widgets.HTML()
         self.row_picker = widgets.Dropdown(
             options=[(_PICK, -1)], value=-1, description="show",
-            layout=widgets.Layout(width="100%"),
+            layout=widgets.Layout(width="auto", min_width="0"),
         )  # fmt: skip
         self.html = widgets.HTML()
         self._syncing = False

@@ -13,21 +13,28 @@ import ipywidgets as widgets
 import pandas as pd
 
 from .. import engine, frames
-from ..engine._settings import CHUNKING, SOURCE, ChunkingSettings, SourceSettings
-from ..frames._gc import paused_cycle_collection
-from ..frames._source import open_source
-from ..frames.probe import BM25Searcher, NoProbeQueriesWarning, ProbeSet, check_queries
-from ..frames.probe._probe import DEFAULT_K
-from ..frames.probe._sweep import scored_row
-from ..frames.probe._verdict import Bootstrap, Outcome, compared
-from ..index import token_counter as resolve_counter
+from ..engine.settings import CHUNKING, SOURCE, ChunkingSettings, SourceSettings
+from ..engine.source import open_source
+from ..engine.token_counts import token_counter as resolve_counter
+from ..frames.cycles import paused_cycle_collection
+from ..retrieval import (
+    DEFAULT_K,
+    BM25Searcher,
+    Bootstrap,
+    NoProbeQueriesWarning,
+    Outcome,
+    ProbeSet,
+    check_queries,
+    compared,
+    scored_row,
+)
 from ._browser import settings_text
 from ._charts import render_histogram
 from ._preview import Preview, PreviewPane
 from ._source import Source, Texts, busiest_file, check_early, file_lines, pickable
 from ._style import MUTED, TEXT, UI_FONT
 
-# (key, label, format) of the statistics shown; keys are columns of `frames.sweep`.
+# (key, label, format) of the statistics shown; keys are columns of `cn.sweep`.
 STAT_ROWS: tuple[tuple[str, str, str], ...] = (
     ("chunks", "chunks", "{:,.0f}"),
     ("lines_mean", "lines: mean", "{:.1f}"),
@@ -39,7 +46,7 @@ STAT_ROWS: tuple[tuple[str, str, str], ...] = (
     ("split_declarations", "declarations split", "{:.1%}"),
     ("coverage", "meaningful lines covered", "{:.1%}"),
     ("duplication", "duplication (lines embedded / lines)", "{:.2f}×"),
-    # Shown only with the retrieval probe on (see clanka_nb.probe):
+    # Shown only with the retrieval probe on (see clanka_nb.retrieval):
     ("recall@5", "search recall@5 (probe)", "{:.1%}"),
     ("mrr", "search MRR (probe)", "{:.3f}"),
     ("precision", "search precision@5 (probe)", "{:.1%}"),
@@ -126,7 +133,7 @@ class Tuner(widgets.VBox):
     computed for a position already left behind. Changes made in code update at once.
     State: `.settings` (`engine.ChunkSettings`), `.frame` (all chunks at the settings, with their
     text, built when first read: an update itself works from the engine's spans), `.file_frame`
-    (the picked file's), `.stats` (the `frames.sweep` row of the settings), `.before` (the previous stats),
+    (the picked file's), `.stats` (the `cn.sweep` row of the settings), `.before` (the previous stats),
     `.seconds` (time of the last update, shown in `.timing`), `.updates` (how many were made).
     `update()` recomputes everything. With the `probe`
     checkbox on, `.stats` also holds the retrieval probe's recall@k, mrr and precision with the 95%

@@ -11,7 +11,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from clanka_nb import engine, frames
+import clanka_nb as cn
+from clanka_nb import engine, frames, sweeps
 from clanka_nb.cli import main
 
 
@@ -184,7 +185,7 @@ def test_sweep_probe_adds_the_search_measures(capsys, code: Path) -> None:
                          "--format", "jsonl")
     assert status == 0
     rows = [json.loads(line) for line in out.splitlines()]
-    expected = frames.sweep(code, chunk_size=[2, 30], probe=True, k=[1, 3], workers=1)
+    expected = cn.sweep(code, chunk_size=[2, 30], probe=True, k=[1, 3], workers=1)
     assert [r["recall@3"] for r in rows] == expected["recall@3"].tolist()
     assert [r["queries"] for r in rows] == expected["queries"].tolist() and rows[0]["queries"] > 0
     _, table, _ = run(capsys, "sweep", str(code), "--chunk-size", "30", "--probe")
@@ -280,8 +281,9 @@ def no_work(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("work started before the output was checked")
 
-    for name in ("chunk_codebase", "files", "sweep"):
+    for name in ("chunk_codebase", "files"):
         monkeypatch.setattr(frames, name, refuse)
+    monkeypatch.setattr(sweeps, "sweep", refuse)
 
 
 @pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs /proc")

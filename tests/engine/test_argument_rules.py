@@ -1,4 +1,4 @@
-"""One rule per argument, in engine/_settings.py: clamping warns by name, integral numbers are accepted
+"""One rule per argument, in engine/settings.py: clamping warns by name, integral numbers are accepted
 everywhere, bounds and odd values give clear errors, single paths are not iterated, one-file calls work."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from clanka_nb.engine import (
     chunk_files,
     list_files,
 )
-from clanka_nb.engine._settings import max_workers, parse_size
+from clanka_nb.engine.settings import max_workers, parse_size
 
 # The frames layer (and so the command line) is an extra: the engine-alone venv of .ci/run has no pandas.
 NEEDS_FRAMES = pytest.mark.skipif(find_spec("pandas") is None, reason="needs the frames extra (pandas)")

@@ -259,3 +259,29 @@ def test_a_few_files_are_read_in_this_process_whatever_workers_says(tree, monkey
 
     monkeypatch.setattr(_codebase, "ordered_map", no_pool)
     assert Codebase(tree, workers=2).chunks() == Codebase(tree, workers=1).chunks()
+
+
+def test_chunking_sets_off_at_most_one_collector_pass_and_leaves_it_on(tmp_path):
+    import gc
+
+    body = "".join(f"export function f{i}(a: number): number {{\n  return a + {i};\n}}\n" for i in range(300))
+    for n in range(20):
+        (tmp_path / f"f{n}.ts").write_text(body + f"// {n}\n", encoding="utf-8")
+    passes: list[int] = []
+
+    def seen(phase: str, info: dict) -> None:
+        if phase == "start":
+            passes.append(info["generation"])
+
+    codebase = Codebase(tmp_path, workers=1, cache=False)
+    assert gc.isenabled()
+    gc.collect()  # what the opening left for the collector, so only chunking's own objects count below
+    gc.callbacks.append(seen)
+    try:
+        chunks = codebase.chunks(chunk_size=2)
+    finally:
+        gc.callbacks.remove(seen)
+    assert len(chunks) >= 20 * 300  # tens of thousands of objects made...
+    # ...with the cycle collector walking them once at most, after (they hold no cycles), not pass after pass.
+    assert passes in ([], [0]), passes
+    assert gc.isenabled()

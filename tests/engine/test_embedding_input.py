@@ -7,7 +7,7 @@ import hashlib
 from hypothesis import given
 from hypothesis import strategies as st
 
-from clanka_nb.engine._embedding import embedding_text, input_hash
+from clanka_nb.engine.embedding import embedding_text, input_hash
 
 
 def test_header_and_numbered_lines() -> None:

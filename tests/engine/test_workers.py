@@ -220,3 +220,19 @@ def _die(job: int) -> int:
 def test_a_worker_that_dies_is_an_error_naming_its_jobs():
     with pytest.raises(_workers.WorkerError, match="exit code 3"):
         list(_workers.ordered_map(_die, list(range(20)), workers=2, batch=1))
+
+
+def _batch_of(job: tuple[str, int]) -> tuple[int, int]:
+    """The job and the pid of the worker process that ran it."""
+    return job[1], os.getpid()
+
+
+def test_weighted_batches_give_a_heavy_job_a_batch_of_its_own_and_keep_the_order():
+    weights = [1.0] * 300
+    weights[40] = weights[41] = 200.0  # two big files side by side, as three.js's Emscripten builds are
+    batches = _workers._batches(list(range(300)), 16, weights, workers=2)
+    assert [job for part in batches for job in part] == list(range(300))
+    assert [40] in batches and [41] in batches
+    assert max(map(len, batches)) <= 16
+    results = _workers.ordered_map(_batch_of, [("", i) for i in range(300)], workers=2, batch=16, weights=weights)
+    assert [job for job, _ in results] == list(range(300))

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+import clanka_nb as cn
 from clanka_nb import engine, frames
-from clanka_nb.frames.probe import NoProbeQueriesWarning, probe, probe_queries, probe_summary
+from clanka_nb.retrieval import NoProbeQueriesWarning, probe, probe_queries, probe_summary
 
 SETTINGS = {"chunk_size": [10, 20, 30, 40], "chunk_overlap": [0, 5]}
 
@@ -24,7 +25,7 @@ def sample_columns() -> dict[str, list[str]]:
     """The columns each function gives on a codebase that has chunks and queries."""
     codebase = engine.Codebase.from_texts({"a.ts": "/** Adds two numbers together. */\nexport function add() {}\n"})
     return {
-        "sweep": list(frames.sweep(codebase, **SETTINGS, probe=True, progress=False).columns),
+        "sweep": list(cn.sweep(codebase, **SETTINGS, probe=True, progress=False).columns),
         "probe": list(probe(codebase).columns),
         "queries": list(probe_queries(codebase).columns),
         "chunks": list(frames.chunk_codebase(codebase, progress=False).columns),
@@ -38,7 +39,7 @@ def test_no_other_warning_than_no_files_without_the_probe(empty: Path, sample_co
         warnings.simplefilter("error")
         warnings.simplefilter("always", engine.NothingToChunkWarning)
         with pytest.warns(engine.NothingToChunkWarning, match="no files to chunk under") as caught:
-            table = frames.sweep(empty, **SETTINGS, progress=False)
+            table = cn.sweep(empty, **SETTINGS, progress=False)
             chunks = frames.chunk_codebase(empty, progress=False)
             listed = frames.files(empty)
             covered = frames.coverage(empty)
@@ -55,7 +56,7 @@ def test_the_probe_only_says_it_has_no_queries(empty: Path, sample_columns: dict
         warnings.simplefilter("always", NoProbeQueriesWarning)
         warnings.simplefilter("ignore", engine.NothingToChunkWarning)  # said once a call: the test above
         with pytest.warns(NoProbeQueriesWarning, match="has no file with lines") as caught:
-            table = frames.sweep(empty, **SETTINGS, probe=True, progress=False)
+            table = cn.sweep(empty, **SETTINGS, probe=True, progress=False)
             frame = probe(empty)
             summary = probe_summary(frame)
             queries = probe_queries(empty)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+import clanka_nb as cn
 from clanka_nb import engine, frames
 
 from .conftest import PY_FIVE_LINES, TS_EXAMPLE
@@ -22,7 +23,7 @@ def all_frames() -> dict[str, pd.DataFrame]:
         "files": frames.files(codebase),
         "coverage": frames.coverage(codebase),
         "line_coverage": frames.line_coverage(codebase),
-        "sweep": frames.sweep(codebase, chunk_size=[2, 4], chunk_max_characters=[None, 30]),
+        "sweep": cn.sweep(codebase, chunk_size=[2, 4], chunk_max_characters=[None, 30]),
     }
 
 

@@ -11,7 +11,7 @@ import pytest
 
 import clanka_nb as cn
 from clanka_nb import engine
-from clanka_nb.frames._columns import readable
+from clanka_nb.frames.columns import readable
 
 BAD_NAME = b"bad\xff\xfename.ts"
 SHOWN = "bad\\xff\\xfename.ts"

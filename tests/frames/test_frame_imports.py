@@ -25,9 +25,9 @@ def loaded_after(code: str) -> set[str]:
         ("import clanka_nb.frames", set()),
         (
             """
-            from clanka_nb import engine, frames
+            from clanka_nb import engine, frames, sweep
             codebase = engine.Codebase.from_texts({"a.ts": "const a = 1\\n"})
-            frames.chunk_codebase(codebase, progress=True); frames.files(codebase); frames.sweep(codebase)
+            frames.chunk_codebase(codebase, progress=True); frames.files(codebase); sweep(codebase)
             """,
             set(),
         ),

@@ -7,6 +7,7 @@ import sys
 import pytest
 from matplotlib.figure import Figure
 
+import clanka_nb as cn
 from clanka_nb import engine, frames
 
 from .conftest import PY_FIVE_LINES, TS_EXAMPLE
@@ -42,7 +43,7 @@ def test_empty_frame_plots_a_note(tmp_path) -> None:
 
 
 def test_sweep_curves_one_line_per_overlap(codebase: engine.Codebase) -> None:
-    sweep = frames.sweep(codebase, chunk_size=[2, 4, 8], chunk_overlap=[0, 1])
+    sweep = cn.sweep(codebase, chunk_size=[2, 4, 8], chunk_overlap=[0, 1])
     axes = frames.plot_sweep(sweep, metric="chunks").axes[0]
     assert [line.get_label() for line in axes.lines] == ["overlap 0", "overlap 1"]
     for line, overlap in zip(axes.lines, [0, 1], strict=True):
@@ -52,7 +53,7 @@ def test_sweep_curves_one_line_per_overlap(codebase: engine.Codebase) -> None:
 
 
 def test_sweep_curves_split_by_character_limit_when_several(codebase: engine.Codebase) -> None:
-    sweep = frames.sweep(codebase, chunk_size=[2, 4], chunk_max_characters=[None, 50])
+    sweep = cn.sweep(codebase, chunk_size=[2, 4], chunk_max_characters=[None, 50])
     labels = [line.get_label() for line in frames.plot_sweep(sweep, "coverage").axes[0].lines]
     assert labels == ["overlap 0, max 50 characters", "overlap 0, no character limit"]
 
@@ -61,7 +62,7 @@ def test_unknown_metric_names_the_choices(codebase: engine.Codebase) -> None:
     with pytest.raises(ValueError, match="metric='size' is not a column"):
         frames.plot_chunk_sizes(frames.chunk_codebase(codebase), metric="size")
     with pytest.raises(ValueError, match="choose one of"):
-        frames.plot_sweep(frames.sweep(codebase, chunk_size=[3]), metric="nope")
+        frames.plot_sweep(cn.sweep(codebase, chunk_size=[3]), metric="nope")
 
 
 def test_pyplot_is_not_used() -> None:
@@ -91,7 +92,7 @@ def test_sweep_metric_that_is_all_na_shows_why_instead_of_an_empty_plot(tmp_path
     (tmp_path / "notes.md").write_text("# Notes\n\nprose only\n")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the probe's own warning is tested with the probe
-        sweep = frames.sweep(tmp_path, chunk_size=[10, 20], probe=True, progress=False)
+        sweep = cn.sweep(tmp_path, chunk_size=[10, 20], probe=True, progress=False)
     axes = frames.plot_sweep(sweep, metric="recall@5").axes[0]
     (text,) = [t.get_text() for t in axes.texts]
     assert text.startswith("Nothing to plot: recall@5 is NA in all 2 rows")

@@ -7,8 +7,8 @@ import math
 import pytest
 
 from clanka_nb import engine, frames, sample_codebase
-from clanka_nb.frames._lines import LineIndex, span_positions
-from clanka_nb.frames.probe._index import Chunks
+from clanka_nb.frames.lines import LineIndex, span_positions
+from clanka_nb.retrieval._index import Chunks
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+import clanka_nb as cn
 from clanka_nb import frames
-from clanka_nb.frames import _progress
+from clanka_nb.engine import progress as _progress
 
 from .conftest import PY_FIVE_LINES
 
@@ -25,7 +26,7 @@ CALLS = {
     "files": lambda root, progress: frames.files(root, workers=1, progress=progress),
     "coverage": lambda root, progress: frames.coverage(root, workers=1, progress=progress),
     "line_coverage": lambda root, progress: frames.line_coverage(root, workers=1, progress=progress),
-    "sweep": lambda root, progress: frames.sweep(root, chunk_size=[2, 3], workers=1, progress=progress),
+    "sweep": lambda root, progress: cn.sweep(root, chunk_size=[2, 3], workers=1, progress=progress),
 }
 
 
@@ -49,7 +50,7 @@ def test_progress_true_shows_files_read(tree: Path, capsys: pytest.CaptureFixtur
 
 
 def test_sweep_bar_counts_settings(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    frames.sweep(tree, chunk_size=[2, 3, 4], chunk_overlap=[0, 1], workers=1, progress=True)
+    cn.sweep(tree, chunk_size=[2, 3, 4], chunk_overlap=[0, 1], workers=1, progress=True)
     assert "6/6" in capsys.readouterr().err
 
 

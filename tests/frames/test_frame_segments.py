@@ -1,4 +1,5 @@
-"""SegmentPlan cuts every declaration range in numpy: the same spans as the engine's, file by file."""
+"""The splitting rule in its two places: `SegmentPlan.spans` (numpy, every file at once) gives the same spans as
+the engine's `declaration_segments` / `_segments`, file by file, at any line setting."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clanka_nb import engine, sample_codebase
-from clanka_nb.frames._lines import LineIndex
 from clanka_nb.frames._segments import SegmentPlan
+from clanka_nb.frames.lines import LineIndex
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -9,7 +9,7 @@ import pytest
 
 import clanka_nb as cn
 from clanka_nb import engine
-from clanka_nb.frames.probe._probe import MAX_CUTOFFS
+from clanka_nb.retrieval._probe import MAX_CUTOFFS
 
 TS = "/** Adds two numbers. */\nexport function add(a: number, b: number) {\n  return a + b;\n}\n"
 
@@ -72,18 +72,9 @@ def test_binary_content_is_flagged_and_still_chunked(tree: Path) -> None:
     assert rows.loc["src/blob.py", "status"] == "chunked" and rows.loc["src/blob.py", "chunks"] == 1
 
 
-def test_a_tokenizer_that_returns_no_count_is_a_clear_error(tree: Path) -> None:
+def test_a_token_counter_that_returns_no_count_is_a_clear_error(tree: Path) -> None:
     bads = (lambda s: None, lambda s: "3", lambda s: -1, lambda s: float("nan"))
-    for bad in bads:  # the deprecated tokenizer= (a count of each chunk's content)
-        with (
-            pytest.warns(DeprecationWarning, match="token_counter"),
-            pytest.raises(TypeError, match=r"tokenizer .* returned .* must return the number of tokens"),
-        ):
-            cn.sweep(tree, chunk_size=[30], tokenizer=bad, workers=1)
-    with pytest.warns(DeprecationWarning, match="token_counter"):
-        good = cn.sweep(tree, chunk_size=[30], tokenizer=len, workers=1)
-    assert good["tokens_total"].notna().all()
-    for bad in bads:  # token_counter=, which replaces it
+    for bad in bads:
         with pytest.raises(ValueError, match=r"token_counter returned .* must return a non-negative int"):
             cn.sweep(tree, chunk_size=[30], token_counter=bad, workers=1)
     good = cn.sweep(tree, chunk_size=[30], token_counter=len, workers=1)

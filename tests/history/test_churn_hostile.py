@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from clanka_nb import engine
-from clanka_nb.engine._embedding import embedding_text, input_hash
+from clanka_nb.engine.embedding import embedding_text, input_hash
 from clanka_nb.history import ChurnError, ChurnWarning, churn, churn_files
 from clanka_nb.history._git import CatFile
 

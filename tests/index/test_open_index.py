@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import clanka_nb as cn
 from clanka_nb import engine
-from clanka_nb.engine._embedding import embedding_text
+from clanka_nb.engine.embedding import embedding_text
 from clanka_nb.index import SemanticIndex, VectorCache, parse_input
 
 from .conftest import Counting

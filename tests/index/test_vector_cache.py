@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from clanka_nb.engine._embedding import input_hash
+from clanka_nb.engine.embedding import input_hash
 from clanka_nb.index import SemanticIndex, VectorCache, VectorCacheWarning, _vectors, default_cache, embedders
 
 REPO = Path(__file__).resolve().parents[2]

@@ -18,4 +18,4 @@ def test_the_dask_module_loads_no_widgets() -> None:
 
 def test_engine_and_frames_load_neither_dask_nor_the_dask_module() -> None:
     names = ("dask", "distributed", "clanka_nb.dask")
-    assert _loaded("import clanka_nb.engine, clanka_nb.frames, clanka_nb.frames.probe", names) == []
+    assert _loaded("import clanka_nb.engine, clanka_nb.frames, clanka_nb.retrieval", names) == []

@@ -5,15 +5,14 @@ from __future__ import annotations
 import itertools
 
 import pandas as pd
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clanka_nb as cn
 from clanka_nb import engine
 from clanka_nb.dask._partial import Partial, measure, row
-from clanka_nb.engine._embedding import embedding_text
-from clanka_nb.index._tokens import token_counter
+from clanka_nb.engine.embedding import embedding_text
+from clanka_nb.engine.token_counts import token_counter
 
 SAMPLE = cn.sample_codebase()
 FILES = cn.list_files(SAMPLE)
@@ -31,16 +30,12 @@ def _expected(counting: str) -> pd.DataFrame:
     """`frames.sweep`'s rows at GRID's two settings, counting tokens as `counting` says."""
     grids = [{"chunk_size": [7], "chunk_overlap": [0]},
              {"chunk_size": [30], "chunk_overlap": [3], "chunk_max_characters": [500]}]  # fmt: skip
-    if counting == "tokenizer":  # the deprecated spelling, still counted the same way
-        with pytest.warns(DeprecationWarning, match="token_counter"):
-            frames = [cn.sweep(SAMPLE, tokenizer=_words, workers=1, progress=False, **grid) for grid in grids]
-    else:
-        tokens = {"token_counter": _words, "token_limit": LIMIT} if counting == "counter" else {}
-        frames = [cn.sweep(SAMPLE, workers=1, progress=False, **tokens, **grid) for grid in grids]
+    tokens = {"token_counter": _words, "token_limit": LIMIT} if counting == "counter" else {}
+    frames = [cn.sweep(SAMPLE, workers=1, progress=False, **tokens, **grid) for grid in grids]
     return pd.concat(frames, ignore_index=True).drop(columns="seconds")
 
 
-EXPECTED = {counting: _expected(counting) for counting in ("none", "tokenizer", "counter")}
+EXPECTED = {counting: _expected(counting) for counting in ("none", "counter")}
 
 
 @settings(max_examples=25, deadline=None)
@@ -49,16 +44,15 @@ EXPECTED = {counting: _expected(counting) for counting in ("none", "tokenizer", 
     counting=st.sampled_from(sorted(EXPECTED)),
 )
 def test_any_batching_merges_to_the_whole_codebase_row(cuts: set[int], counting: str) -> None:
-    tokenizer = _words if counting == "tokenizer" else None
     counter = token_counter(_words) if counting == "counter" else None
     limit = LIMIT if counting == "counter" else None
     bounds = [0, *sorted(cuts), len(FILES)]
     merged = [Partial() for _ in GRID]
     for start, end in itertools.pairwise(bounds):
         batch = engine.Codebase(SAMPLE, paths=FILES[start:end])
-        parts = measure(batch, GRID, tokenizer, counter)
+        parts = measure(batch, GRID, counter)
         merged = [total + part for total, part in zip(merged, parts, strict=True)]
-    got = pd.DataFrame([row(setting, partial, tokenizer, counter, limit)
+    got = pd.DataFrame([row(setting, partial, counter, limit)
                         for setting, partial in zip(GRID, merged, strict=True)])  # fmt: skip
     expected_rows = EXPECTED[counting]
     assert ("over_limit" in expected_rows.columns) == (counting == "counter")
@@ -69,22 +63,22 @@ def test_any_batching_merges_to_the_whole_codebase_row(cuts: set[int], counting:
         assert have == want, name
 
 
-def test_token_counts_differ_from_the_content_counts_and_some_chunks_are_over_the_limit() -> None:
-    # Else the "counter" case above could pass by counting what the deprecated tokenizer counts.
-    assert (EXPECTED["counter"]["tokens_total"] > EXPECTED["tokenizer"]["tokens_total"]).all()
+def test_token_counts_differ_from_the_estimate_and_some_chunks_are_over_the_limit() -> None:
+    # Else the "counter" case above could pass by giving the chars/4 estimate.
+    assert (EXPECTED["counter"]["tokens_total"] != EXPECTED["none"]["tokens_total"]).all()
     assert ((EXPECTED["counter"]["over_limit"] > 0) & (EXPECTED["counter"]["over_limit"] < 1)).all()
 
 
 def test_compacting_keeps_the_numbers() -> None:
     counter = token_counter(_words)
-    parts = [measure(engine.Codebase(SAMPLE, paths=[path]), GRID[:1], None, counter)[0] for path in FILES]
+    parts = [measure(engine.Codebase(SAMPLE, paths=[path]), GRID[:1], counter)[0] for path in FILES]
     total = Partial()
     for part in parts:
         total = total + part
     assert len(total.input_tokens) == len(FILES) and len(total.compacted().input_tokens) == 1
     for counting in ((None, None), (counter, LIMIT)):
-        compacted = row(GRID[0], total.compacted(), None, *counting) | {"seconds": 0}
-        assert compacted == row(GRID[0], total, None, *counting) | {"seconds": 0}
+        compacted = row(GRID[0], total.compacted(), *counting) | {"seconds": 0}
+        assert compacted == row(GRID[0], total, *counting) | {"seconds": 0}
 
 
 def test_a_partition_counts_each_embedding_input_once_over_its_settings() -> None:
@@ -96,7 +90,7 @@ def test_a_partition_counts_each_embedding_input_once_over_its_settings() -> Non
 
     codebase = engine.Codebase(SAMPLE)
     grid = [engine.ChunkSettings.build(size, 0, None) for size in (30, 31, 32)]  # mostly the same chunks
-    partials = measure(codebase, grid, None, token_counter(words))
+    partials = measure(codebase, grid, token_counter(words))
     inputs = set()
     for setting, partial in zip(grid, partials, strict=True):
         texts = [

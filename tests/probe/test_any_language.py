@@ -10,8 +10,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+import clanka_nb as cn
 from clanka_nb import engine, frames
-from clanka_nb.frames.probe import NoProbeQueriesWarning, ProbeSet, probe, probe_queries, probe_summary
+from clanka_nb.retrieval import NoProbeQueriesWarning, ProbeSet, probe, probe_queries, probe_summary
 
 # Real, documented Python nobody here wrote: a few modules of the machine's standard library.
 STDLIB = Path(textwrap.__file__).parent
@@ -59,7 +60,7 @@ def test_queries_are_scored_against_the_chosen_modes_chunks(python_dir: Path) ->
 def test_sweep_on_python_in_the_default_mode_gives_recall(python_dir: Path) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        table = frames.sweep(python_dir, chunk_size=[10, 20, 30, 40], chunk_overlap=[0, 5], probe=True, progress=False)
+        table = cn.sweep(python_dir, chunk_size=[10, 20, 30, 40], chunk_overlap=[0, 5], probe=True, progress=False)
     assert (table["queries"] == len(probe_queries(python_dir))).all()
     assert table["recall@5"].notna().all() and (table["recall@5"] > 0).all()
     assert table.attrs["probe_reason"] is None and table.attrs["languages"] == "clanka"
@@ -79,7 +80,7 @@ def test_no_queries_warns_with_the_reason(tmp_path: Path, files: dict[str, str],
     for name, text in files.items():
         (tmp_path / name).write_text(text)
     with pytest.warns(NoProbeQueriesWarning, match=reason) as caught:
-        table = frames.sweep(tmp_path, chunk_size=[10, 20], probe=True, progress=False)
+        table = cn.sweep(tmp_path, chunk_size=[10, 20], probe=True, progress=False)
     caught = [w for w in caught if w.category is NoProbeQueriesWarning]  # an empty folder also says "no files"
     assert len(caught) == 1  # once per sweep, not once per setting
     assert caught[0].filename == __file__  # it points at the caller's line

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from clanka_nb import engine
-from clanka_nb.frames.probe import history_queries
-from clanka_nb.frames.probe._history import HISTORY_REASONS, message_query
 from clanka_nb.history import ChurnError
+from clanka_nb.retrieval import history_queries
+from clanka_nb.retrieval._history import HISTORY_REASONS, message_query
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs the git command")
 BUNDLE = Path(__file__).resolve().parents[1] / "data" / "clanka-history.bundle"
@@ -188,7 +188,7 @@ def test_clanka_history_gives_100_queries_each_target_checked_against_git_show(c
 
 
 def test_clanka_tests_give_test_name_queries_tied_to_the_function_they_call(clanka):
-    from clanka_nb.frames.probe import unit_test_queries
+    from clanka_nb.retrieval import unit_test_queries
 
     queries = unit_test_queries(clanka, progress=False)
     assert len(queries) >= 100
@@ -213,7 +213,22 @@ def test_quoted_file_names_and_a_hostile_config_run_nothing(tmp_path):
     queries = history_queries(root, revs="HEAD", progress=False)
     assert queries["path"].tolist() == [name] and queries["commit"].tolist() == [hashes]
     assert (queries["start_line"].iloc[0], queries["end_line"].iloc[0]) == (1, 4)
-    from clanka_nb.frames.probe import sweep
+    from clanka_nb import sweep
 
     assert sweep(root, chunk_size=[10], probe=True, progress=False).attrs["query_sources"]["history"] == 1
     assert not mark.exists()
+
+
+def test_a_target_starts_and_ends_at_code_not_at_the_blank_lines_the_commit_added(tmp_path):
+    # Appending a function adds the blank line before it too: the target (and its name) is the function.
+    root = tmp_path / "repo"
+    root.mkdir()
+    run_git(root, "init", "-q", "-b", "main")
+    commit(root, "Add the parser of price labels", {"src/price.ts": function("parse", "value += 1;")})
+    text = function("parse", "value += 1;") + "\n" + function("reset", "value = 0;") + "\n"
+    added = commit(root, "Reset a price label to zero when asked", {"src/price.ts": text})
+    row = history_queries(root, revs="HEAD~5..HEAD", progress=False).set_index("commit").loc[added]
+    lines = text.splitlines()
+    assert lines[row["start_line"] - 1].startswith("export function reset")
+    assert lines[row["end_line"] - 1] == "}"
+    assert (row["name"], row["type"]) == ("reset", "function")

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from clanka_nb import engine
-from clanka_nb.frames.probe._index import LineTokens
-from clanka_nb.frames.probe._probe import prepare_probe, probe, probe_frame
-from clanka_nb.frames.probe._search import BM25Searcher
-from clanka_nb.frames.probe._tokens import code_tokens
+from clanka_nb.retrieval._index import LineTokens
+from clanka_nb.retrieval._probe import prepare_probe, probe, probe_frame
+from clanka_nb.retrieval._search import BM25Searcher
+from clanka_nb.retrieval._search_words import code_tokens
 
 from .conftest import ScriptedSearcher
 

@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 
 from clanka_nb import engine
-from clanka_nb.frames.probe._probe import prepare_probe, probe, probe_summary
-from clanka_nb.frames.probe._search import EmbeddingSearcher
+from clanka_nb.retrieval._probe import prepare_probe, probe, probe_summary
+from clanka_nb.retrieval._search import EmbeddingSearcher
 
 from .conftest import ScriptedSearcher, hashed_embed
 

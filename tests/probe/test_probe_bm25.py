@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 
 from clanka_nb import engine, sample_codebase
 from clanka_nb.engine._chunker import heads_of
-from clanka_nb.frames._lines import LineIndex
-from clanka_nb.frames.probe import BM25Searcher, NoProbeQueriesWarning, ProbeSet, code_tokens, probe_frame
-from clanka_nb.frames.probe._bm25 import ChunkBM25
-from clanka_nb.frames.probe._index import Chunks, LineTokens, MaskedText
-from clanka_nb.frames.probe._queries import scan
+from clanka_nb.frames.lines import LineIndex
+from clanka_nb.retrieval import BM25Searcher, NoProbeQueriesWarning, ProbeSet, code_tokens, probe_frame
+from clanka_nb.retrieval._bm25 import ChunkBM25
+from clanka_nb.retrieval._index import Chunks, LineTokens, MaskedText
+from clanka_nb.retrieval._queries import scan
 
 pytest.importorskip("bm25s")
 

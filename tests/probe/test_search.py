@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from clanka_nb.frames.probe._search import BM25Searcher, EmbeddingSearcher, Searcher, resolve_searcher
-from clanka_nb.frames.probe._tokens import code_tokens
+from clanka_nb.retrieval._search import BM25Searcher, EmbeddingSearcher, Searcher, resolve_searcher
+from clanka_nb.retrieval._search_words import code_tokens
 
 from .conftest import hashed_embed
 

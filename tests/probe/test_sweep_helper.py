@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from clanka_nb import engine
-from clanka_nb.frames.probe._probe import ProbeSet, probe, probe_columns, probe_summary
-from clanka_nb.frames.probe._search import BM25Searcher
+from clanka_nb.retrieval._probe import ProbeSet, probe, probe_columns, probe_summary
+from clanka_nb.retrieval._search import BM25Searcher
 
 SAMPLE = Path(__file__).parents[2] / "clanka_nb" / "sample"
 SETTINGS = [(10, 0, None), (30, 0, None), (20, 5, 800), (60, 10, None)]
@@ -40,7 +40,7 @@ def test_probe_columns_follow_k(codebase):
 
 
 def test_sweep_probe_columns_equal_separate_probe_calls(codebase):
-    from clanka_nb.frames import sweep
+    from clanka_nb import sweep
 
     table = sweep(codebase, chunk_size=[10, 30], chunk_overlap=[0, 5], probe=True, progress=False)
     assert {"queries", "recall@1", "recall@5", "recall@10", "mrr", "precision"} <= set(table.columns)
@@ -54,7 +54,7 @@ def test_sweep_probe_columns_equal_separate_probe_calls(codebase):
 
 
 def test_sweep_without_probe_has_no_probe_columns(codebase):
-    from clanka_nb.frames import sweep
+    from clanka_nb import sweep
 
     table = sweep(codebase, chunk_size=[30], progress=False)
     assert "recall@5" not in table.columns and "mrr" not in table.columns

@@ -11,8 +11,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from clanka_nb import engine
-from clanka_nb.frames.probe import history_queries, probe, probe_queries, probe_summary, sweep
+from clanka_nb import engine, sweep
+from clanka_nb.retrieval import history_queries, probe, probe_queries, probe_summary
 
 CODE = {
     "src/price.ts": "/** Parses a price label such as 12.50 EUR into cents. */\n"

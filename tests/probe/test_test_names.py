@@ -6,8 +6,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from clanka_nb import engine
-from clanka_nb.frames.probe import ProbeSet, sweep, unit_test_queries
+from clanka_nb import engine, sweep
+from clanka_nb.retrieval import ProbeSet, unit_test_queries
 
 PRICE = """/** Parses a price label into cents. */
 export function parsePrice(label: string) {

@@ -10,8 +10,8 @@ import pytest
 
 import clanka_nb as cn
 from clanka_nb import engine
-from clanka_nb.frames.probe import FlatRecallWarning, ProbeSet
-from clanka_nb.frames.probe._verdict import Bootstrap, Outcome, decide, row_intervals
+from clanka_nb.retrieval import FlatRecallWarning, ProbeSet
+from clanka_nb.retrieval._verdict import Bootstrap, Outcome, decide, row_intervals
 from tests.probe.conftest import hashed_embed
 
 SETTINGS = [{"chunk_size": 30, "chunk_overlap": 0, "chunk_max_characters": None},
@@ -142,7 +142,7 @@ def test_a_sample_keeps_every_target_and_a_share_of_the_rest_the_same_each_time(
     assert 0.15 * others < len(sampled) - int(sampled.always.sum()) < 0.45 * others
 
 
-@pytest.mark.filterwarnings("ignore::clanka_nb.frames.probe.FlatRecallWarning")  # 4 queries, 2 settings
+@pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.FlatRecallWarning")  # 4 queries, 2 settings
 def test_an_embedding_sweep_on_a_sample_embeds_less(tmp_path, monkeypatch):
     monkeypatch.setenv("CLANKA_NB_CACHE", "off")
     pytest.importorskip("sqlite_vec")
@@ -181,3 +181,29 @@ def test_the_cli_prints_the_verdict_and_mrrs_interval(capsys):
     captured = capsys.readouterr()
     assert "mrr_low" in captured.out.splitlines()[0] and "recall@5_low" not in captured.out
     assert captured.err.splitlines()[-1].startswith("clanka-nb: note: verdict: best: ")
+
+
+def test_on_a_real_sweep_a_near_setting_is_not_distinguishable_and_a_far_one_is():
+    near = cn.sweep(chunk_size=[55, 60], probe=True, progress=False)
+    assert near["mrr"].iloc[0] != near["mrr"].iloc[1]  # they differ, by less than these queries can tell
+    assert near.attrs["verdict"]["separable"] is False and len(near.attrs["verdict"]["tied"]) == 1
+    assert near.attrs["verdict"]["queries_needed"] > near["queries"].iloc[0]
+    far = cn.sweep(chunk_size=[10, 60], probe=True, progress=False)
+    best = int(far["mrr"].to_numpy().argmax())
+    assert far.attrs["verdict"]["best"] == best and far.attrs["verdict"]["worse"] == [1 - best]
+
+
+def test_the_cli_probes_on_a_sample_and_refuses_a_bad_share(capsys):
+    from clanka_nb.cli import main
+
+    sample = str(cn.sample_codebase())
+    assert main(["sweep", sample, "--probe", "--chunk-size", "10,60", "--sample", "0.5", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    expected = cn.sweep(sample, chunk_size=[10, 60], probe=True, sample=0.5, progress=False)
+    assert [row["mrr_low"] for row in rows] == pytest.approx(expected["mrr_low"].tolist())
+    for bad in ("0", "1.5", "half"):
+        with pytest.raises(SystemExit) as stopped:
+            main(["sweep", sample, "--probe", "--sample", bad])
+        assert stopped.value.code == 2 and "is not a share" in capsys.readouterr().err
+    assert main(["sweep", sample, "--sample", "0.5"]) == 2
+    assert "add --probe" in capsys.readouterr().err

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from clanka_nb.widgets import _render, _style
+from clanka_nb.widgets import _highlight, _style
 
 THEMES = Path(sys.prefix, "share", "jupyter", "lab", "themes", "@jupyterlab")
 NAMED = {"white": "#ffffff", "black": "#000000", "red": "#ff0000", "green": "#008000", "blue": "#0000ff"}
@@ -66,7 +66,7 @@ def hex_of(rgb: tuple[float, float, float]) -> str:
 
 
 def syntax_colours() -> dict[str, str]:
-    return dict(part.split(":", 1) for part in _render.SYNTAX_VARIABLES.split(";"))
+    return dict(part.split(":", 1) for part in _highlight.SYNTAX_VARIABLES.split(";"))
 
 
 @pytest.fixture(params=["light", "dark", "outside"])

@@ -211,8 +211,8 @@ def test_a_long_file_costs_no_more_than_chunking_it(tmp_path: Path, monkeypatch:
     # CPU seconds measured on 2 shared cores: the first page 1.4x chunking the file, a deep page 0.36-0.39x; before
     # (every chunk explained and banded, every line above the page lexed) the deep page took 2.7x. On a
     # 1,000,000-line file (line windows) a deep page took 133 s and 1.3 GB before, 0.7 s after.
-    assert showing <= 2.0 * chunking, (showing, chunking)
-    assert deep <= 1.0 * chunking, (deep, chunking)
+    assert showing <= 2.5 * chunking, (showing, chunking)
+    assert deep <= 1.5 * chunking, (deep, chunking)
     assert shown.frame["chunker"].eq("ast").all() and len(shown.frame) == 12_000
     assert shown.html.count("<tr data-line=") == 2000 and "lines 1–2,000 of 47,999" in shown.html
     page = shown.page(40_001).html

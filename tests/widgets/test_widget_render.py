@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from clanka_nb import engine, frames
 from clanka_nb.widgets import assign_columns, render_preview, render_table
-from clanka_nb.widgets._render import Band, chunk_bands, highlight_lines
+from clanka_nb.widgets._bands import Band, chunk_bands
+from clanka_nb.widgets._highlight import highlight_lines
 from clanka_nb.widgets._style import SELECTED
 
 from ._html import parse
@@ -218,3 +219,17 @@ def test_missing_values_in_a_frame_are_none() -> None:
         {"start_line": [1], "end_line": [1], "type": [pd.NA], "name": [None], "parent": [float("nan")]}
     )
     assert chunk_bands(frame) == [Band(0, 1, 1)]
+
+
+def test_the_page_turn_words_are_data_not_a_caller_name() -> None:
+    from clanka_nb.widgets._render import BY_ARGUMENT, NO_TURNS, PageTurns
+
+    lines = [f"line {i}" for i in range(1, 31)]
+    middle = dict(path="n.txt", max_lines=10, start=11)
+    turns = PageTurns("press N for {start}", "press P", "; N for {start}")
+    said = render_preview(lines, [], **middle, page_turns=turns)
+    assert "press N for 21 or press P" in said and "End of page: lines 11–20 of 30; N for 21." in said
+    assert "pass start=21 for the next page or start=1 for the top" in render_preview(lines, [], **middle)
+    assert render_preview(lines, [], **middle) == render_preview(lines, [], **middle, page_turns=BY_ARGUMENT)
+    quiet = render_preview(lines, [], **middle, page_turns=NO_TURNS)
+    assert "Long file: showing lines 11–20 of 30." in quiet and "End of page: lines 11–20 of 30." in quiet

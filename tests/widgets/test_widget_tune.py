@@ -1,4 +1,4 @@
-"""The tuning panel driven through its sliders, and its statistics checked against `frames.sweep`."""
+"""The tuning panel driven through its sliders, and its statistics checked against `cn.sweep`."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+import clanka_nb as cn
 from clanka_nb import engine, frames, sample_codebase
 from clanka_nb.widgets import Tuner, tune
 
@@ -45,7 +46,7 @@ def same(a: object, b: object) -> bool:
 )
 def test_statistics_equal_the_sweep_row(codebase: engine.Codebase, settings: dict) -> None:
     tuner = Tuner(codebase, **settings)
-    row = frames.sweep(codebase, **{k: [v] for k, v in settings.items()}, progress=False).iloc[0].to_dict()
+    row = cn.sweep(codebase, **{k: [v] for k, v in settings.items()}, progress=False).iloc[0].to_dict()
     differing = {k: (v, row[k]) for k, v in tuner.stats.items() if not same(v, row[k])}
     assert differing == {}
     assert set(row) - set(tuner.stats) == {"seconds"}
@@ -56,7 +57,7 @@ def test_statistics_equal_the_sweep_on_files_without_declarations(tmp_path: Path
     (tmp_path / "empty.ts").write_text("   \n")
     codebase = engine.Codebase(tmp_path)
     tuner = Tuner(codebase, chunk_size=7)
-    row = frames.sweep(codebase, chunk_size=[7], progress=False).iloc[0].to_dict()
+    row = cn.sweep(codebase, chunk_size=[7], progress=False).iloc[0].to_dict()
     assert all(same(v, row[k]) for k, v in tuner.stats.items())
     assert tuner.stats["split_declarations"] is None
 

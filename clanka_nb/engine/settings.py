@@ -1,0 +1,457 @@
+"""Every setting in one place: names, defaults and checks (chunk settings clamped as the reference clamps them,
+with a named warning; worker counts, file sizes, language modes, path lists), each error naming its fix; and the
+grids of chunk settings a sweep, Dask's sweep and churn try."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import itertools
+import math
+import numbers
+import operator
+import os
+import sys
+import warnings
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypedDict, TypeVar, get_type_hints
+
+from ..defaults import (
+    DEFAULT_CHUNK_OVERLAP,
+    DEFAULT_CHUNK_SIZE,
+    DEFAULT_LANGUAGES,
+    DEFAULT_MAX_FILE_SIZE,
+    INDEX_MAX_CHARACTERS,
+    SWEEP_CHUNK_SIZES,
+)
+from ._languages import check_languages
+
+# Beyond 2**53 a JavaScript number is no longer a whole count, and no text is that long: no limit.
+_NO_LIMIT_FROM = 2**53
+# Worker processes beyond this many per core only add start-up cost and memory on the same cores.
+WORKERS_PER_CORE = 4
+
+_PACKAGE = str(Path(__file__).resolve().parents[1])
+
+
+class SettingClampedWarning(UserWarning):
+    """A chunk setting was out of range, so it is used as the reference clamps it (the words the CLI prints)."""
+
+
+def _integer(name: str, value: object) -> int:
+    if isinstance(value, float) and math.isnan(value):
+        msg = f"{name} is NaN; pass a whole number of lines such as {name}=30"
+        raise ValueError(msg)
+    return whole_number(name, value, f"a number of lines; pass e.g. {name}=30")
+
+
+def whole_number(name: str, value: object, what: str) -> int:
+    """`value` as an int when it is integral (int, numpy integer...; never a bool or a float)."""
+    if isinstance(value, bool):
+        msg = f"{name} must be an int ({what}), got bool {value!r}"
+        raise TypeError(msg)
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        msg = f"{name} must be an int ({what}), got {type(value).__name__} {value!r}"
+        raise TypeError(msg) from None
+
+
+def _max_characters(value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        msg = (
+            f"chunk_max_characters must be a number or None, got {type(value).__name__} {value!r}; "
+            "pass e.g. chunk_max_characters=2000, or None for no limit"
+        )
+        raise TypeError(msg)
+    if isinstance(value, numbers.Integral):
+        number = int(value)  # never through float: 10**400 would overflow
+        return None if number >= _NO_LIMIT_FROM else max(1, number)
+    number = float(value)
+    if math.isnan(number):
+        msg = "chunk_max_characters is NaN; pass a number of characters, or None (or math.inf) for no limit"
+        raise ValueError(msg)
+    if math.isinf(number):
+        return None if number > 0 else 1
+    return None if number >= _NO_LIMIT_FROM else max(1, math.floor(number))
+
+
+def clamp_note(
+    chunk_size: int, chunk_overlap: int, chunk_max_characters: object, settings: ChunkSettings
+) -> str | None:
+    """What the reference's clamping changed, in the words the CLI prints as a note; None when nothing."""
+    parts = []
+    if settings.clamped:
+        parts.append(
+            f"chunk_size={chunk_size} chunk_overlap={chunk_overlap} is used as chunk_size={settings.chunk_size} "
+            f"chunk_overlap={settings.chunk_overlap} (clanka clamps the size to at least 1 and the overlap to "
+            "0..size-1)"
+        )
+    if isinstance(chunk_max_characters, numbers.Real) and chunk_max_characters < 1:
+        parts.append(
+            f"chunk_max_characters={chunk_max_characters} is used as 1 (clanka clamps the limit to at least 1; "
+            "pass None for no limit)"
+        )
+    return "; ".join(parts) or None
+
+
+def _warn(message: str) -> None:
+    # Point at the user's line, however deep inside clanka_nb the settings were built.
+    level, frame = 2, sys._getframe(1)  # stacklevel 2 is the frame that called _warn
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        level, frame = level + 1, frame.f_back
+    warnings.warn(message, SettingClampedWarning, stacklevel=level)
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkSettings:
+    """The three chunking settings, as the reference uses them after clamping.
+
+    `requested_*` keep what was asked for, so tables can show where clamping changed a value.
+    """
+
+    chunk_size: int
+    chunk_overlap: int
+    chunk_max_characters: int | None
+    requested_size: int
+    requested_overlap: int
+
+    @classmethod
+    def build(
+        cls,
+        chunk_size: object = DEFAULT_CHUNK_SIZE,
+        chunk_overlap: object = DEFAULT_CHUNK_OVERLAP,
+        chunk_max_characters: object = None,
+        *,
+        warn: bool = True,
+    ) -> ChunkSettings:
+        """Check and clamp the settings; a `SettingClampedWarning` says when one is clamped (unless `warn=False`)."""
+        size = _integer("chunk_size", chunk_size)
+        overlap = _integer("chunk_overlap", chunk_overlap)
+        limit = _max_characters(chunk_max_characters)
+        clamped_size = max(1, size)
+        clamped_overlap = max(0, min(clamped_size - 1, overlap))
+        settings = cls(clamped_size, clamped_overlap, limit, size, overlap)
+        if warn:
+            note = clamp_note(size, overlap, chunk_max_characters, settings)
+            if note is not None:
+                _warn(note)
+        return settings
+
+    @property
+    def clamped(self) -> bool:
+        """True when the reference would not use the size or overlap as requested."""
+        return self.chunk_size != self.requested_size or self.chunk_overlap != self.requested_overlap
+
+
+def max_workers() -> int:
+    """The most worker processes accepted: `WORKERS_PER_CORE` per core."""
+    return WORKERS_PER_CORE * (os.cpu_count() or 1)
+
+
+def check_workers(workers: object) -> int:
+    """Validate `workers` (a count of processes; None means automatic: one per core, used when
+    `MIN_FILES_FOR_PROCESSES` files are left to parse, below that in this process)."""
+    if workers is None:
+        return os.cpu_count() or 1
+    try:
+        count = whole_number("workers", workers, "a number of processes, or None for one per core")
+    except TypeError:
+        msg = f"workers must be an int (number of processes) or None for one per core, got {workers!r}"
+        raise TypeError(msg) from None
+    if count < 1:
+        msg = f"workers must be at least 1, got {count}; pass workers=1 to chunk in this process"
+        raise ValueError(msg)
+    if count > max_workers():
+        msg = (
+            f"workers={count} is more than {WORKERS_PER_CORE} per core ({max_workers()} on this machine with "
+            f"{os.cpu_count() or 1} cores); pass workers=None for one per core"
+        )
+        raise ValueError(msg)
+    return count
+
+
+_SIZE_FACTORS = {"K": 1024, "M": 1024**2, "G": 1024**3}
+
+
+def parse_size(value: object) -> int:
+    """'1M' -> 1,048,576 (K, M, G are powers of 1024, as ripgrep's --max-filesize); ASCII digits only."""
+    if isinstance(value, str):
+        text = value.strip().upper()
+        factor = _SIZE_FACTORS.get(text[-1:], 1)
+        number = text[:-1] if factor != 1 else text
+        # isdigit alone accepts '²' and '١٢': ripgrep reads ASCII digits only.
+        if number.isascii() and number.isdigit():
+            return int(number) * factor
+        msg = f"max_file_size {value!r} is not a size; pass bytes as an int or a string like '500K', '1M', '2G'"
+        raise ValueError(msg)
+    size = whole_number("max_file_size", value, "bytes; or a string like '1M'")
+    if size < 0:
+        msg = f"max_file_size {size} is negative; pass 0 or more bytes, or a string like '500K', '1M', '2G'"
+        raise ValueError(msg)
+    return size
+
+
+def path_list(name: str, paths: object) -> list[str | os.PathLike[str]]:
+    """The paths as a list; one str or path-like is a list of one (never iterated character by character)."""
+    if isinstance(paths, str | os.PathLike):
+        return [paths]
+    if isinstance(paths, bytes) or not isinstance(paths, Iterable):
+        msg = f"{name} must be a path or an iterable of paths (str or pathlib.Path), got {type(paths).__name__}"
+        raise TypeError(msg)
+    return list(paths)
+
+
+# The settings as keyword arguments, for static checkers (`**settings: Unpack[SourceSettings]`); a test
+# checks them equal to `Settings`' fields, which hold the one set of defaults.
+class ChunkingSettings(TypedDict, total=False):
+    """The three chunk settings."""
+
+    chunk_size: int
+    chunk_overlap: int
+    chunk_max_characters: float | None
+
+
+class TextSettings(ChunkingSettings, total=False):
+    """The chunk settings and the language mode: everything chunking one text needs."""
+
+    languages: str | None
+
+
+class FilesSettings(TextSettings, total=False):
+    """The settings of chunking given files: also how many processes read them."""
+
+    workers: int | None
+
+
+class SourceSettings(FilesSettings, total=False):
+    """Every setting: also how a folder is listed."""
+
+    max_file_size: str | int
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every setting, each with its one default; `Settings.read` checks them once.
+
+    - `chunk_size`, `chunk_overlap`, `chunk_max_characters`: the reference's chunk settings (clamped
+      as it clamps them, with a `SettingClampedWarning`).
+    - `languages`: "clanka" (exactly the reference) or "extended"; None is the source's own mode (a
+      `Codebase`'s, a chunk frame's), else "clanka".
+    - `max_file_size`: files larger than this are never listed (bytes, or "500K", "1M", "2G").
+    - `workers`: processes that read and parse; None is automatic: one per core, and none while fewer
+      than `MIN_FILES_FOR_PROCESSES` files are left to parse (with a grammar, and not in the parse
+      cache), where starting them costs more than they save. Results are the same whatever the workers.
+
+    `given` names the settings the caller passed (the others are defaults), so a source with settings
+    of its own (a chunk frame) can fill in the rest.
+    """
+
+    chunk_size: int = DEFAULT_CHUNK_SIZE
+    chunk_overlap: int = DEFAULT_CHUNK_OVERLAP
+    chunk_max_characters: float | None = None
+    languages: str | None = None
+    max_file_size: str | int = DEFAULT_MAX_FILE_SIZE
+    workers: int | None = None
+    given: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
+
+    @classmethod
+    def read(
+        cls,
+        given: Mapping[str, object],
+        *,
+        names: Iterable[str] | None = None,
+        defaults: Mapping[str, object] | None = None,
+        warn: bool = True,
+    ) -> Settings:
+        """The settings `given` (keyword arguments), each checked, the others at their defaults.
+
+        `names` are the settings the caller takes (any other is a TypeError naming them); `defaults`
+        replace `Settings`' own where a function has other ones.
+        """
+        allowed = SETTING_NAMES if names is None else tuple(names)
+        unknown = sorted(set(given) - set(allowed))
+        if unknown:
+            msg = f"unknown setting(s) {unknown}; the settings are {', '.join(allowed)}"
+            raise TypeError(msg)
+        values = {**(defaults or {}), **given}
+        settings = cls(**values, given=frozenset(given))  # type: ignore[arg-type]  # checked when built
+        note = settings.clamp_note
+        if warn and note is not None:
+            _warn(note)
+        return settings
+
+    def __post_init__(self) -> None:
+        # Checked when built, wherever it is built: a bad value never travels further than the line that made it.
+        self.check(warn=False)
+
+    def check(self, *, warn: bool = True) -> None:
+        """Raise the error naming the fix for the first bad setting; warn when a chunk setting is clamped."""
+        ChunkSettings.build(self.chunk_size, self.chunk_overlap, self.chunk_max_characters, warn=warn)
+        if self.languages is not None:
+            check_languages(self.languages)
+        parse_size(self.max_file_size)
+        if self.workers is not None:
+            check_workers(self.workers)
+
+    @property
+    def chunk(self) -> ChunkSettings:
+        """The chunk settings as the reference uses them (clamped; `SettingClampedWarning` was said by `read`)."""
+        return ChunkSettings.build(self.chunk_size, self.chunk_overlap, self.chunk_max_characters, warn=False)
+
+    @property
+    def effective_size(self) -> int:
+        """`chunk_size` as the reference uses it: at least 1."""
+        return self.chunk.chunk_size
+
+    @property
+    def effective_overlap(self) -> int:
+        """`chunk_overlap` as the reference uses it: 0 .. effective_size - 1."""
+        return self.chunk.chunk_overlap
+
+    @property
+    def clamp_note(self) -> str | None:
+        """What the reference's clamping changes, in the words the CLI prints (and a `SettingClampedWarning` says);
+        None when nothing."""
+        return clamp_note(self.chunk_size, self.chunk_overlap, self.chunk_max_characters, self.chunk)
+
+    @property
+    def mode(self) -> str:
+        """The language mode for a source with none of its own: `languages`, else "clanka"."""
+        return self.languages or DEFAULT_LANGUAGES
+
+    def chunking(self) -> dict[str, Any]:
+        """The three chunk settings as keyword arguments (as requested, before clamping)."""
+        return {name: getattr(self, name) for name in CHUNK_SETTING_NAMES}
+
+    def with_defaults(self, values: Mapping[str, object]) -> Settings:
+        """These settings with `values` in place of every setting the caller did not pass (a frame's own)."""
+        taken = {name: value for name, value in values.items() if name in SETTING_NAMES and name not in self.given}
+        # Checked when built: a frame's attrs may have been edited, so its values are checked like any.
+        return dataclasses.replace(self, **taken)  # type: ignore[arg-type]
+
+
+SETTING_NAMES = tuple(f.name for f in dataclasses.fields(Settings) if f.name != "given")
+CHUNK_SETTING_NAMES = tuple(ChunkingSettings.__annotations__)
+TEXT_SETTING_NAMES = (*CHUNK_SETTING_NAMES, "languages")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True)
+class SettingsParameters:
+    """Settings a function takes as `**settings`, shown as explicit keyword-only parameters with their defaults.
+
+    Used as a decorator, it gives the function a `__signature__` with one parameter per setting in
+    place of `**settings` (what `help`, `inspect.signature` and Jupyter's shift-tab show), from
+    `Settings`' defaults or `defaults`; `read(settings)` checks what a call passed. The function's own
+    annotation, `**settings: Unpack[SourceSettings]`, is what static checkers see.
+    """
+
+    names: tuple[str, ...] = SETTING_NAMES
+    defaults: Mapping[str, object] = field(default_factory=dict)
+    annotations: Mapping[str, object] = field(default_factory=dict)
+
+    def with_defaults(self, **defaults: object) -> SettingsParameters:
+        """The same settings with other defaults."""
+        return dataclasses.replace(self, defaults={**self.defaults, **defaults})
+
+    def without(self, *names: str) -> SettingsParameters:
+        """The same settings but `names`."""
+        return dataclasses.replace(self, names=tuple(name for name in self.names if name not in names))
+
+    def default(self, name: str) -> object:
+        return self.defaults[name] if name in self.defaults else _FIELDS[name].default
+
+    def parameters(self) -> list[inspect.Parameter]:
+        hints = get_type_hints(SourceSettings)
+        return [
+            inspect.Parameter(
+                name, inspect.Parameter.KEYWORD_ONLY, default=self.default(name),
+                annotation=self.annotations.get(name, hints[name]),
+            )
+            for name in self.names
+        ]  # fmt: skip
+
+    def __call__(self, func: F) -> F:
+        signature = inspect.signature(func)
+        before, after = [], []
+        for parameter in signature.parameters.values():
+            # `**settings` becomes the settings; a `*positional` kept for an old calling order is not shown.
+            if parameter.kind in (inspect.Parameter.VAR_KEYWORD, inspect.Parameter.VAR_POSITIONAL):
+                continue
+            (after if parameter.kind is inspect.Parameter.KEYWORD_ONLY else before).append(parameter)
+        func.__signature__ = signature.replace(parameters=[*before, *self.parameters(), *after])  # type: ignore[attr-defined]
+        return func
+
+    def read(self, given: Mapping[str, object], *, warn: bool = True) -> Settings:
+        """The settings a call passed, checked, the others at this function's defaults."""
+        defaults = {name: value for name, value in self.defaults.items() if name in SETTING_NAMES}
+        return Settings.read(given, names=self.names, defaults=defaults, warn=warn)
+
+    def values(self, given: Mapping[str, object]) -> dict[str, object]:
+        """Every setting of this function: what a call passed, else its default (not checked: grids, lists)."""
+        unknown = sorted(set(given) - set(self.names))
+        if unknown:
+            msg = f"unknown setting(s) {unknown}; the settings are {', '.join(self.names)}"
+            raise TypeError(msg)
+        return {name: given.get(name, self.default(name)) for name in self.names}
+
+
+_FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
+
+# The parameter groups: the chunk settings, a text's (with the language mode), a whole source's.
+CHUNKING = SettingsParameters(CHUNK_SETTING_NAMES)
+TEXT = SettingsParameters(TEXT_SETTING_NAMES)
+SOURCE = SettingsParameters(SETTING_NAMES)
+FILES = SOURCE.without("max_file_size")
+OPENING = SOURCE.without(*CHUNK_SETTING_NAMES)  # what reading a source takes, for work that does not chunk
+INDEXING = TEXT.with_defaults(chunk_max_characters=INDEX_MAX_CHARACTERS)
+
+
+# Grids: a sweep, Dask's sweep and churn take each chunk setting as one value or a list of values to try.
+class GridSettings(TypedDict, total=False):
+    """The settings of a sweep: each chunk setting one value or a list of values to try (the grid)."""
+
+    chunk_size: int | Iterable[int]
+    chunk_overlap: int | Iterable[int]
+    chunk_max_characters: float | Iterable[float | None] | None
+    languages: str | None
+    max_file_size: str | int
+
+
+class SweepSettings(GridSettings, total=False):
+    """A sweep's settings in one process: also its workers."""
+
+    workers: int | None
+
+
+# The grid tried when a chunk setting is not given; also the Dask sweep's.
+GRID = CHUNK_SETTING_NAMES
+SWEEP = SettingsParameters(
+    SETTING_NAMES,
+    defaults={
+        "chunk_size": SWEEP_CHUNK_SIZES, "chunk_overlap": (DEFAULT_CHUNK_OVERLAP,), "chunk_max_characters": (None,)
+    },
+    annotations={name: get_type_hints(SweepSettings)[name] for name in GRID},
+)
+
+
+def setting_values(name: str, value: object) -> list[Any]:
+    """A setting as a list of values to try (a single value is a list of one); the sweep's, Dask's and churn's."""
+    values = list(value) if isinstance(value, Iterable) and not isinstance(value, str) else [value]
+    if not values:
+        msg = f"{name} is empty; give at least one value to try, e.g. {name}=[30]"
+        raise ValueError(msg)
+    return values
+
+
+def chunk_grid(values: Mapping[str, object]) -> list[ChunkSettings]:
+    """Every combination of the chunk settings' values (each one value or a list), in `itertools.product`
+    order, each checked (bad values fail before any parsing); the sweep's, Dask's and churn's."""
+    combos = itertools.product(*(setting_values(name, values[name]) for name in GRID))
+    return [ChunkSettings.build(*combo) for combo in combos]

@@ -1,0 +1,416 @@
+"""Probe queries written by people: commit messages, each targeting the lines its commit changed that still exist."""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import os
+import re
+import secrets
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Unpack
+
+import pandas as pd
+
+from .. import engine
+from ..engine.progress import ProgressBar, bar
+from ..engine.settings import OPENING, SourceSettings
+from ..engine.source import open_source
+from ..frames import columns as _columns
+from ..history.internals import ChurnError, git, repository, resolves, run_git, within_history
+from ._queries import QUERIES, declared_texts
+from ._query_text import MAX_WORDS, MIN_WORDS, first_sentences
+
+DEFAULT_REVS = "HEAD~500..HEAD"
+# A commit that changes more files than this describes a sweep over the code ("rename X", "update deps"),
+# not a place search could find: measured on clanka's history in docs/queries.md.
+MAX_FILES = 8
+
+HISTORY: _columns.Schema = {**QUERIES, "commit": _columns.STRING}
+
+# Why a commit gives no query: the keys of `attrs["dropped"]`, in the order they are tested.
+HISTORY_REASONS = {
+    "merge": "a merge commit (its changes are its parents' commits)",
+    "bot": "written by a bot (an author name or e-mail with [bot], dependabot, renovate, ...)",
+    "version": "a version or dependency bump: its subject says so, or it changes only manifests, lock files "
+    "and changelogs",
+    "too_many_files": f"it changes more than max_files files besides manifests, lock files and changelogs "
+    f"(default {MAX_FILES})",
+    "short": f"its message is under {MIN_WORDS} words once ticket ids and pull-request numbers are removed",
+    "formatting": "it changes only whitespace and line breaks",
+    "no_target": "none of the lines it added still exists, unchanged, in a file of the probed codebase",
+    "duplicate": "several commits have the same message, so it cannot say which change it is about",
+}
+
+_BOT = re.compile(r"\[bot\]|^(?:dependabot|renovate|greenkeeper|snyk-bot|semantic-release-bot|github-actions"
+                  r"|allcontributors|pre-commit-ci|mergify|imgbot|depfu)\b", re.IGNORECASE)  # fmt: skip
+_VERSION = re.compile(
+    r"^(?:v?\d+(?:\.\d+)+\S*\s*$|version packages\b|release\b|releases?\s+v?\d|bump (?:the )?version|"
+    r"chore\(release\)|chore: release|publish\b|prepare (?:for )?(?:the )?release|bump \S+ from \S+ to )",
+    re.IGNORECASE,
+)
+# Files whose changes are versions and dependencies, not code a message describes.
+_MANIFEST = re.compile(
+    r"(?:^|/)(?:package\.json|package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock|bun\.lockb?"
+    r"|deno\.lock|Cargo\.(?:toml|lock)|go\.(?:mod|sum)|poetry\.lock|uv\.lock|Pipfile(?:\.lock)?|pyproject\.toml"
+    r"|requirements[^/]*\.txt|Gemfile(?:\.lock)?|composer\.(?:json|lock)|flake\.lock|CHANGELOG[^/]*|CHANGES[^/]*"
+    r"|HISTORY[^/]*|\.changeset/[^/]+)$",
+    re.IGNORECASE,
+)
+_TRAILER = re.compile(r"^[A-Za-z][\w-]*(?: [\w-]+)?: \S")  # Co-authored-by: ..., Signed-off-by: ...
+_PULL_REQUEST = re.compile(r"\s*\((?:#\d+(?:,\s*)?)+\)|\s*\[(?:skip ci|ci skip|no ci)\]", re.IGNORECASE)
+_TICKET = re.compile(r"^(?:[A-Z][A-Z0-9]+-\d+|#\d+)[:,]?\s+")  # TIM-713: ..., #42 ...
+_CONVENTIONAL = re.compile(r"^(?:feat|fix|chore|docs|refactor|test|tests|perf|style|build|ci|revert)"
+                           r"(?:\(([^)]*)\))?!?:\s*", re.IGNORECASE)  # fmt: skip
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+_SPACE = re.compile(r"\s+")
+
+
+@dataclass
+class _Commit:
+    hash: str
+    parents: list[str]
+    author: str
+    message: str
+    files: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _FilePatch:
+    """One file a commit changed: the lines it added (number in the commit's version -> text) and removed."""
+
+    added: dict[int, str] = field(default_factory=dict)
+    removed: list[str] = field(default_factory=list)
+
+
+def message_query(message: str) -> str:
+    """A commit message as a query: the subject without ticket ids, pull-request numbers and a conventional
+    `type(scope):` prefix (the scope is kept), and the first paragraph of the body when it is prose (not a
+    list of squashed commits, not trailers); at most two sentences and 40 words."""
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", message.strip()) if p.strip()]
+    if not paragraphs:
+        return ""
+    subject = _SPACE.sub(" ", paragraphs[0].splitlines()[0]).strip()
+    subject = _PULL_REQUEST.sub("", subject).strip()
+    subject = _TICKET.sub("", subject)
+    subject = _CONVENTIONAL.sub(lambda m: f"{m.group(1)}: " if m.group(1) else "", subject).strip()
+    body = paragraphs[1] if len(paragraphs) > 1 else ""
+    body_lines = body.splitlines()
+    if body_lines and not any(_TRAILER.match(line) for line in body_lines) \
+            and not body_lines[0].lstrip().startswith(("*", "-", "+", "#", ">")):  # fmt: skip
+        subject = f"{subject.rstrip('.')}. {_SPACE.sub(' ', body)}" if subject else _SPACE.sub(" ", body)
+    return first_sentences(subject, count=2, max_words=MAX_WORDS)
+
+
+def _unquote(path: str) -> str:
+    """A path as git quotes unusual names ("a\\tb\\303\\251.ts"), back to its text."""
+    if not path.startswith('"'):
+        return path
+    raw: bytes = ast.literal_eval("b" + path)  # git's C quoting is a bytes literal's escapes
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def _check_revs(revs: object) -> str:
+    if not isinstance(revs, str) or not revs.strip():
+        msg = f"revs must be a revision range such as {DEFAULT_REVS!r}, got {revs!r}"
+        raise ChurnError(msg)
+    revs = revs.strip()
+    if "\0" in revs or "\n" in revs:  # git's argv cannot hold a NUL, and a line break is never a revision
+        msg = f"revs {revs!r} holds a NUL or a line break; pass one revision range, e.g. {DEFAULT_REVS!r}"
+        raise ChurnError(msg)
+    if any(part.startswith("-") for part in revs.split("..")):
+        msg = f"revs {revs!r} starts with '-': pass revisions, e.g. {DEFAULT_REVS!r}, not git options"
+        raise ChurnError(msg)
+    return revs
+
+
+def _range(repo: Path, revs: str) -> list[str]:
+    """`revs` as arguments of `git log`: `A..B` as is, or just `B` when A is `B~N` beyond the first commit
+    (HEAD~500 in a history of 427 commits means all of them); one revision `R` is `R~1..R`."""
+    if ".." not in revs:
+        return [f"{revs}~1..{revs}"] if resolves(repo, f"{revs}~1") else [revs]
+    return [within_history(repo, revs)]
+
+
+def _commits(repo: Path, revs: str, prefix: str) -> list[_Commit]:
+    # Records start with a marker no commit message can know in advance, so a message cannot forge one.
+    nonce = secrets.token_hex(16)
+    marker = f"\x1e{nonce}\x00"
+    pathspec = [prefix] if prefix else []  # literal: the runner sets GIT_LITERAL_PATHSPECS
+    layout = f"--format=%x1e{nonce}%x00%H%x00%P%x00%an <%ae>%x00%B%x00"
+    listed = run_git(repo, "log", "--no-renames", "--name-only", "-z", layout, "--end-of-options", *_range(repo, revs),
+                     "--", *pathspec, check=False)  # fmt: skip
+    if listed.returncode != 0:
+        problem = (listed.stderr.strip().splitlines() or ["unknown revision"])[0]
+        msg = f"cannot read the revisions {revs!r} in {str(repo)!r}: {problem}; pass a range of it"
+        msg += f", e.g. {DEFAULT_REVS!r}"
+        raise ChurnError(msg)
+    out = listed.stdout
+    commits = []
+    for record in out.split(marker)[1:]:
+        hash_, parents, author, rest = record.split("\x00", 3)
+        message, found, names = rest.rpartition("\x00\x00\n")
+        if not found:  # a commit that changes no file here
+            message, names = rest.rstrip("\x00"), ""
+        commit = _Commit(hash_, parents.split(), author, message)
+        commit.files = [name for name in names.split("\x00") if name]
+        commits.append(commit)
+    return commits
+
+
+def _patches(lines: Iterable[str]) -> Iterator[tuple[str | None, _FilePatch]]:
+    """(path in the new version, patch) for each file of a `-U0` patch (None for a deleted file)."""
+    path: str | None = None
+    patch: _FilePatch | None = None
+    new_line = 0
+    for line in lines:
+        if line.startswith("diff --git "):
+            if patch is not None:
+                yield path, patch
+            path, patch = None, _FilePatch()
+        elif patch is None:
+            continue
+        elif line.startswith("+++ "):
+            path = None if line[4:] == "/dev/null" else _unquote(line[4:])[2:]  # "b/<path>"
+        elif line.startswith("--- "):
+            continue
+        elif (hunk := _HUNK.match(line)) is not None:
+            new_line = int(hunk.group(3))
+        elif line.startswith("+"):
+            patch.added[new_line] = line[1:]
+            new_line += 1
+        elif line.startswith("-"):
+            patch.removed.append(line[1:])
+    if patch is not None:
+        yield path, patch
+
+
+def _patch(repo: Path, commit: _Commit, prefix: str) -> dict[str, _FilePatch]:
+    """What the commit changed against its first parent (or everything, for a first commit), by path."""
+    pathspec = [prefix] if prefix else []  # literal: the runner sets GIT_LITERAL_PATHSPECS
+    out = git(repo, "diff-tree", "-p", "-U0", "-r", "--root", "--no-commit-id", "--no-renames", "--no-ext-diff",
+              "--no-textconv", "--no-color", "--end-of-options", commit.hash, "--", *pathspec)  # fmt: skip
+    return {path: patch for path, patch in _patches(out.splitlines()) if path is not None}
+
+
+def _formatting_only(patches: dict[str, _FilePatch]) -> bool:
+    def squeezed(lines: Iterable[str]) -> str:
+        return _SPACE.sub("", "".join(lines))
+
+    return bool(patches) and all(
+        squeezed(p.removed) == squeezed(p.added[n] for n in sorted(p.added)) for p in patches.values()
+    )
+
+
+def _moved(repo: Path, commit: str, head: str, paths: list[str]) -> dict[str, list[tuple[int, int, int]] | None]:
+    """For each path, the hunks (old start, old count, new count) between the commit's version and `head`'s;
+    None when the file is gone at `head`. A path missing from the result is unchanged."""
+    out = git(repo, "diff", "-U0", "--no-renames", "--no-ext-diff", "--no-textconv", "--no-color", "--end-of-options",
+              commit, head, "--", *paths)  # fmt: skip
+    hunks: dict[str, list[tuple[int, int, int]] | None] = {}
+    old_path: str | None = None
+    for line in out.splitlines():
+        if line.startswith("--- "):
+            old_path = None if line[4:] == "/dev/null" else _unquote(line[4:])[2:]
+        elif line.startswith("+++ ") and old_path is not None:
+            hunks[old_path] = None if line[4:] == "/dev/null" else []
+        elif (hunk := _HUNK.match(line)) is not None and old_path is not None and hunks.get(old_path) is not None:
+            start, count, new = int(hunk.group(1)), int(hunk.group(2) or 1), int(hunk.group(4) or 1)
+            hunks[old_path].append((start, count, new))  # type: ignore[union-attr]
+    return hunks
+
+
+def _forward(line: int, hunks: list[tuple[int, int, int]]) -> int | None:
+    """Where line `line` of the old version is in the new one (None: a hunk changed it)."""
+    shift = 0
+    for start, count, new in hunks:
+        if count == 0:  # lines inserted after `start`
+            if line > start:
+                shift += new
+        elif line >= start + count:
+            shift += new - count
+        elif line >= start:
+            return None
+    return line + shift
+
+
+class _Tree:
+    """The probed codebase's files as git paths, and each file's lines as `head` holds them (to map to disk)."""
+
+    def __init__(self, repo: Path, prefix: str, head: str, codebase: engine.Codebase) -> None:
+        self.repo, self.prefix, self.head = repo, prefix, head
+        self.texts = {path: text for path, text in declared_texts(codebase).items() if text.lines}
+        self._to_disk: dict[str, dict[int, int] | None] = {}
+
+    def codebase_path(self, git_path: str) -> str | None:
+        if not git_path.startswith(self.prefix):
+            return None
+        path = git_path[len(self.prefix):]
+        return path if path in self.texts else None
+
+    def disk_line(self, path: str, head_line: int) -> int | None:
+        """The line of the file as read that is `head`'s line `head_line` (identity when they hold the same)."""
+        if path not in self._to_disk:
+            self._to_disk[path] = self._mapping(path)
+        mapping = self._to_disk[path]
+        return head_line if mapping is None else mapping.get(head_line)
+
+    def _mapping(self, path: str) -> dict[int, int] | None:
+        disk = self.texts[path].lines
+        head = git(self.repo, "cat-file", "-p", "--end-of-options", f"{self.head}:{self.prefix}{path}",
+                   check=False).split("\n")  # fmt: skip
+        if head and head[-1] == "":
+            head.pop()
+        if head == disk:
+            return None
+        # Edited since `head` (or not committed): lines are matched by content, in order, never guessed.
+        matcher = difflib.SequenceMatcher(None, head, disk, autojunk=False)
+        return {a + i + 1: b + i + 1 for a, b, size in matcher.get_matching_blocks() for i in range(size)}
+
+
+def _runs(lines: list[int]) -> list[tuple[int, int]]:
+    """Consecutive line numbers as (first, last) runs."""
+    runs: list[tuple[int, int]] = []
+    for number in sorted(lines):
+        if runs and number == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], number)
+        else:
+            runs.append((number, number))
+    return runs
+
+
+def _target(tree: _Tree, commit: _Commit, patches: dict[str, _FilePatch]) -> tuple[str, int, int] | None:
+    """The largest run of lines the commit added that still exist, unchanged, in the probed codebase."""
+    wanted = {git_path: tree.codebase_path(git_path) for git_path, patch in patches.items() if patch.added}
+    wanted = {git_path: path for git_path, path in wanted.items() if path is not None}
+    if not wanted:
+        return None
+    moved = _moved(tree.repo, commit.hash, tree.head, list(wanted))
+    best: tuple[int, str, int, int] | None = None  # (meaningful lines, path, first, last)
+    for git_path, path in sorted(wanted.items()):
+        hunks = moved.get(git_path, [])
+        if hunks is None:
+            continue
+        lines = tree.texts[path].lines
+        found: list[int] = []
+        for old, text in patches[git_path].added.items():
+            head_line = _forward(old, hunks)
+            line = None if head_line is None else tree.disk_line(path, head_line)
+            if line is not None and line <= len(lines) and lines[line - 1].rstrip("\r") == text.rstrip("\r"):
+                found.append(line)
+        for first, last in _runs(found):
+            # The blank lines a commit adds around its code are no target: the name comes from the first line.
+            while first < last and not lines[first - 1].strip():
+                first += 1
+            while last > first and not lines[last - 1].strip():
+                last -= 1
+            meaningful = sum(engine.is_meaningful_line(lines[n - 1]) for n in range(first, last + 1))
+            if meaningful and (best is None or meaningful > best[0]):
+                best = (meaningful, path, first, last)
+    return None if best is None else (best[1], best[2], best[3])
+
+
+def _declaration(text: engine.PreparedText, first: int, last: int) -> tuple[str | None, str | None]:
+    """Name and type of the smallest declaration that holds the target's first line."""
+    holding = [(end - start, declaration) for start, end, declaration, _ in text.plan() if start <= first <= end]
+    if not holding:
+        return None, None
+    declaration = min(holding, key=lambda item: item[0])[1]
+    return declaration.name, declaration.type
+
+
+def _reason(commit: _Commit, query: str, max_files: int | None) -> str | None:
+    """Why a commit gives no query, from what `git log` says of it (None: read its patch)."""
+    if len(commit.parents) > 1:
+        return "merge"
+    if _BOT.search(commit.author):
+        return "bot"
+    subject = commit.message.strip().splitlines()[0] if commit.message.strip() else ""
+    if _VERSION.match(subject) or (commit.files and all(_MANIFEST.search(name) for name in commit.files)):
+        return "version"
+    if max_files is not None and sum(not _MANIFEST.search(name) for name in commit.files) > max_files:
+        return "too_many_files"
+    if len(re.findall(r"\w+", query)) < MIN_WORDS:
+        return "short"
+    return None
+
+
+def history_query_rows(
+    codebase: engine.Codebase, revs: str = DEFAULT_REVS, *, max_files: int | None = MAX_FILES,
+    progress: ProgressBar = None,
+) -> tuple[pd.DataFrame, Counter[str]]:
+    """The history queries of the git repository holding `codebase`'s root, and the commits dropped by reason."""
+    revs = _check_revs(revs)
+    if max_files is not None and (isinstance(max_files, bool) or not isinstance(max_files, int) or max_files < 1):
+        msg = f"max_files must be a positive int or None (no limit), got {max_files!r}"
+        raise ValueError(msg)
+    repo, prefix = repository(codebase.root)
+    head = git(repo, "rev-parse", "--verify", "HEAD").strip()
+    tree = _Tree(repo, prefix, head, codebase)
+    dropped: Counter[str] = Counter()
+    rows: list[dict[str, Any]] = []
+    commits = _commits(repo, revs, prefix)
+    with bar(progress, len(commits), "reading commits", unit="commit") as handle:
+        for commit in commits:
+            if handle is not None:
+                handle.update(1)
+            query = message_query(commit.message)
+            reason = _reason(commit, query, max_files)
+            if reason is None:
+                patches = _patch(repo, commit, prefix)
+                formatting = _formatting_only(patches)
+                found = None if formatting else _target(tree, commit, patches)
+                reason = "formatting" if formatting else "no_target" if found is None else None
+            if reason is not None:
+                dropped[reason] += 1
+                continue
+            assert found is not None
+            path, first, last = found
+            name, kind = _declaration(tree.texts[path], first, last)
+            rows.append({"query": query, "path": path, "start_line": first, "end_line": last, "name": name,
+                         "type": kind, "comment_start": None, "comment_end": None, "commit": commit.hash})  # fmt: skip
+    seen = Counter(row["query"] for row in rows)
+    dropped["duplicate"] += sum(count for count in seen.values() if count > 1)
+    rows = [row for row in rows if seen[row["query"]] == 1]
+    attrs = {"root": str(codebase.root), "languages": codebase.languages, "source": "history", "revs": revs,
+             "commits": len(commits), "dropped": {r: dropped[r] for r in HISTORY_REASONS if dropped[r]}}  # fmt: skip
+    frame = _columns.build({name: [row[name] for row in rows] for name in HISTORY}, HISTORY, attrs)
+    return frame, dropped
+
+
+@OPENING
+def history_queries(
+    repo: str | os.PathLike[str] | engine.Codebase,
+    *,
+    revs: str = DEFAULT_REVS,
+    max_files: int | None = MAX_FILES,
+    progress: ProgressBar = None,
+    **settings: Unpack[SourceSettings],
+) -> pd.DataFrame:
+    """Probe queries written by people: each commit's message, targeting the lines it changed.
+
+    `repo` is a folder in a git clone (or a Codebase of one); the probed tree is its files as read now.
+    For each commit of `revs` (default the last 500; a range reaching before the first commit starts at
+    it), the query is the message (its subject without ticket ids and pull-request numbers, plus the
+    body's first paragraph when it is prose; two sentences, 40 words at most) and the target is the
+    largest run of lines the commit added that still exist unchanged in the probed files: each line is
+    followed from the commit to HEAD by git's diff and must hold the same text in the file as read
+    (uncommitted edits are matched by content, in order). A commit none of whose lines survive gives no
+    query: its target is dropped, never guessed.
+
+    Left out, and counted by reason in `attrs["dropped"]`: merges, bot commits, version and dependency
+    bumps, commits changing more than `max_files` files (None: no limit), messages under 3 words,
+    whitespace-only changes, commits with no surviving line, and messages shared by several commits.
+
+    Columns: those of `probe_queries` (comment_start and comment_end are NA: there is no comment to
+    mask) and `commit`. `attrs["source"]` is "history". Pass it as `probe(..., queries=...)` or
+    `sweep(..., probe=True, queries=...)`, alone or concatenated with `probe_queries(...)`.
+    """
+    if isinstance(repo, engine.Codebase):
+        codebase = repo
+    else:
+        codebase = open_source(repo, OPENING.read(settings), progress=progress).codebase
+    return history_query_rows(codebase, revs, max_files=max_files, progress=progress)[0]

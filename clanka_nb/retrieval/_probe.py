@@ -1,0 +1,363 @@
+"""The retrieval probe: how often search finds the code a query is about, at given chunk settings."""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+import zlib
+from collections.abc import Iterable
+from typing import Any, Unpack
+
+import numpy as np
+import pandas as pd
+
+from .. import engine
+from ..engine.internals import heads_of
+from ..engine.progress import ProgressBar
+from ..engine.settings import OPENING, SOURCE, SourceSettings
+from ..engine.source import open_source
+from ..frames import columns as _columns
+from ..frames.chunks import settings_attrs
+from ..frames.cycles import paused_cycle_collection
+from ..frames.lines import LineIndex
+from ..frames.source import Source
+from ._bm25 import ChunkBM25
+from ._index import Chunks, LineTokens, MaskedText
+from ._queries import check_queries, target_arrays
+from ._search import BM25Searcher, Embed, Searcher, resolve_searcher, search_many, searcher_for
+from ._search_words import code_tokens
+from ._sources import all_masks, default_queries
+from ._verdict import SEED, Outcome
+
+PRECISION_AT = 5  # precision looks at the top 5 results, whatever k is
+DEFAULT_K = (1, 5, 10)
+# Each cut-off is a recall@k column; more than this is a mistake (k=range(10**6)), not a question.
+MAX_CUTOFFS = 100
+
+PROBE: _columns.Schema = {
+    "query": _columns.STRING,
+    "path": _columns.STRING,
+    "start_line": _columns.INT,
+    "end_line": _columns.INT,
+    "rank": _columns.INT,
+    "precision": _columns.FLOAT,
+}
+
+
+class NoProbeQueriesWarning(UserWarning):
+    """The probe has no query to score: its recall, MRR and precision are NA. The message says why."""
+
+
+def _caller_outside_package() -> int:
+    """The `stacklevel` that points a warning at the first caller outside clanka_nb (the user's line)."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package + os.sep):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def check_k(k: int | Iterable[int]) -> tuple[int, ...]:
+    """The cut-offs as a sorted tuple of distinct positive ints (a single int is a tuple of one)."""
+    values = [k] if isinstance(k, int | np.integer) else list(k)
+    if len(values) > MAX_CUTOFFS:
+        msg = f"k holds {len(values)} cut-offs; pass at most {MAX_CUTOFFS}, e.g. k=[1, 5, 10] (one column each)"
+        raise ValueError(msg)
+    if not values or any(isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 1 for v in values):
+        msg = f"k must be a positive int or a list of them (the cut-offs of recall@k), got {k!r}"
+        raise ValueError(msg)
+    return tuple(sorted({int(v) for v in values}))
+
+
+class ProbeSet:
+    """A parsed codebase, its queries and its masked lines: all the probe needs that no setting changes.
+
+    Build it once with `prepare_probe`, then score any number of settings with `probe_frame` or
+    `probe_columns`: nothing is parsed, extracted or (for BM25) tokenized again. When there is no
+    query, `.reason` says why and a `NoProbeQueriesWarning` is issued (once, here).
+
+    Without `queries`, the queries are the doc comments' and the test names' and, when the codebase's root
+    is the top of a git clone, the commit messages' (`history_queries` at its defaults), with a `source`
+    column. Doc comments and test names are blanked out of the index whatever the queries.
+    `.query_sources` counts the queries of each source, `.note` says it in words.
+    """
+
+    def __init__(
+        self, codebase: engine.Codebase, queries: pd.DataFrame | None = None, *, mask: bool = True,
+        sample: float | None = None,
+    ) -> None:
+        if not isinstance(codebase, engine.Codebase):
+            msg = f"ProbeSet needs an engine.Codebase, got {type(codebase).__name__}; prepare_probe(folder) parses one"
+            raise TypeError(msg)
+        self.codebase = codebase
+        if queries is None:
+            found = default_queries(codebase)
+            self.queries, masks, reason = found.queries, found.masks, found.reason
+            self.query_sources, self.note = found.counts, found.note
+        else:
+            masks = all_masks(codebase) if mask else {}
+            self.queries = check_queries(queries, codebase)
+            reason = None if len(self.queries) else "the queries frame given has no rows"
+            given = self.queries["source"].astype("string").fillna("given") if "source" in self.queries else None
+            self.query_sources = {"given": len(self.queries)} if given is None else given.value_counts().to_dict()
+            self.note = f"queries: {len(self.queries):,} given" + ("" if given is None else " (" + ", ".join(
+                f"{count:,} {name}" for name, count in self.query_sources.items()) + ")")  # fmt: skip
+        self.reason = reason  # why there are no queries (None when there are)
+        if reason is not None:
+            msg = f"the retrieval probe has no queries, so recall, MRR and precision are NA: {reason}"
+            warnings.warn(msg, NoProbeQueriesWarning, stacklevel=_caller_outside_package())
+        self.mask = mask
+        self.index = LineIndex(codebase, codebase.files)
+        self.masked = MaskedText(self.index, masks if mask else {})
+        files = {path: i for i, path in enumerate(self.index.paths)}
+        self.target_file, self.target_start, self.target_end = target_arrays(self.queries, files)
+        self._tokens: LineTokens | None = None
+        self._bm25: ChunkBM25 | None = None
+        self.sample = check_sample(sample)
+        self._targets: np.ndarray | None = None  # prefix sums of "some query's target" over global lines
+
+    def __repr__(self) -> str:
+        sample = "" if self.sample is None else f", sample={self.sample}"
+        return f"ProbeSet({self.codebase!r}, queries={len(self.queries)}, mask={self.mask}{sample})"
+
+    def chunks(self, settings: engine.ChunkSettings) -> Chunks:
+        """The chunks indexed at one setting: all, or on a sample those holding a target and a share of the rest."""
+        # Heads, not chunks: the index reads (masked) lines itself, so no chunk's text is joined here.
+        chunks = Chunks(self.index, [[] if text is None else heads_of(text, settings) for text in self.index.texts])
+        if self.sample is None:
+            return chunks
+        if self._targets is None:
+            starts = self.index.positions(self.target_file, self.target_start)
+            ends = self.index.positions(self.target_file, self.target_end)
+            held = self.index.chunk_counts(starts, ends) > 0
+            self._targets = np.concatenate([[0], np.cumsum(held, dtype=np.int64)])
+        last = chunks.position + (chunks.end - chunks.start)
+        always = self._targets[last + 1] - self._targets[chunks.position] > 0
+        keys = np.asarray([zlib.crc32(path.encode("utf-8", "surrogatepass")) for path in self.index.paths],
+                          dtype=np.uint64)  # fmt: skip
+        return chunks.subset(always | drawn(keys[chunks.file], chunks.start, chunks.end, self.sample), always)
+
+    def rankings(self, chunks: Chunks, searcher: Searcher, depth: int) -> np.ndarray:
+        """Ids of the top `depth` chunks for every query (one row each, -1 where fewer were found)."""
+        if isinstance(searcher, BM25Searcher) and searcher.tokenizer is code_tokens:
+            # Each line's tokens, and where the queries' tokens are, are found once for all settings:
+            # a setting is scored from its chunks' line ranges (the same rankings as bm25s's index).
+            with paused_cycle_collection():
+                if self._tokens is None:
+                    self._tokens = LineTokens(self.masked)
+                if self._bm25 is None or (self._bm25.k1, self._bm25.b) != (searcher.k1, searcher.b):
+                    self._bm25 = ChunkBM25(self._tokens, self.queries["query"].tolist(), k1=searcher.k1, b=searcher.b)
+                return self._bm25.rankings(chunks, depth)
+        searcher.index(self.masked.texts(chunks))
+        found = search_many(searcher, self.queries["query"].tolist(), depth)
+        ids = np.full((len(self.queries), depth), -1, dtype=np.int64)
+        for row, hits in enumerate(found):
+            hits = list(hits)[:depth]
+            ids[row, : len(hits)] = hits
+        if ids.size and (ids.max() >= len(chunks) or ids.min() < -1):
+            msg = (
+                f"{searcher!r} returned ids outside 0..{len(chunks) - 1}; "
+                "search must return positions in the list of indexed texts"
+            )
+            raise ValueError(msg)
+        return ids
+
+
+@OPENING
+def prepare_probe(
+    source: Source = None,
+    queries: pd.DataFrame | None = None,
+    *,
+    mask: bool = True,
+    paths: Iterable[str | os.PathLike[str]] | None = None,
+    progress: ProgressBar = None,
+    **settings: Unpack[SourceSettings],
+) -> ProbeSet:
+    """Parse (unless `source` is a Codebase) and extract the queries once, for scoring many settings."""
+    opened = open_source(source, OPENING.read(settings), paths=paths, progress=progress)
+    return ProbeSet(opened.codebase, queries, mask=mask)
+
+
+def check_sample(sample: float | None) -> float | None:
+    """The share of distractor chunks a sampled probe indexes: a number in (0, 1], or None for all of them."""
+    if sample is None:
+        return None
+    if isinstance(sample, bool) or not isinstance(sample, int | float) or not 0 < sample <= 1:
+        msg = (
+            f"sample must be the share of the other chunks to index beside every query's target, a number "
+            f"in (0, 1] such as 0.2, or None for the whole codebase; got {sample!r}"
+        )
+        raise ValueError(msg)
+    return None if sample == 1 else float(sample)
+
+
+def drawn(keys: np.ndarray, starts: np.ndarray, ends: np.ndarray, share: float, seed: int = SEED) -> np.ndarray:
+    """Whether each chunk (its file's key, first and last line) is in a sample of `share`: a hash of the three,
+    so a chunk that several settings share is in or out of all their samples alike, in every run."""
+    mixed = (keys * np.uint64(0x9E3779B97F4A7C15)) ^ (starts.astype(np.uint64) * np.uint64(0xBF58476D1CE4E5B9)) \
+        ^ (ends.astype(np.uint64) * np.uint64(0x94D049BB133111EB)) ^ np.uint64(seed)
+    for shift, factor in ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB)):  # splitmix64's finalizer
+        mixed = (mixed ^ (mixed >> np.uint64(shift))) * np.uint64(factor)
+    mixed ^= mixed >> np.uint64(31)
+    return (mixed >> np.uint64(11)).astype(np.float64) / 2.0**53 < share
+
+
+def _ahead_kept(chunks: Chunks, ids: np.ndarray, rank: np.ndarray) -> np.ndarray | None:
+    """On a sample: per query, how many chunks ranked above its first hit are always indexed."""
+    if chunks.always is None:
+        return None
+    found = ids >= 0
+    kept = np.cumsum(found & chunks.always[np.where(found, ids, 0)], axis=1)
+    before = np.clip(rank - 2, 0, None)
+    ahead = np.take_along_axis(kept, before[:, None], axis=1)[:, 0] if kept.size else np.zeros(len(rank), np.int64)
+    return np.where(rank > 1, ahead, 0)
+
+
+def _scores(prepared: ProbeSet, chunks: Chunks, ids: np.ndarray, k_max: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rank of the first chunk overlapping each query's target (0: none in the top k_max), and precision@5."""
+    if not len(chunks):
+        return np.zeros(len(ids), dtype=np.int64), np.zeros(len(ids))
+    found = ids >= 0
+    safe = np.where(found, ids, 0)
+    file, start, end = chunks.file[safe], chunks.start[safe], chunks.end[safe]
+    target_start, target_end = prepared.target_start[:, None], prepared.target_end[:, None]
+    same = found & (file == prepared.target_file[:, None])
+    shared = np.clip(np.minimum(end, target_end) - np.maximum(start, target_start) + 1, 0, None) * same
+    hit = shared[:, :k_max] > 0
+    rank = np.where(hit.any(axis=1), hit.argmax(axis=1) + 1, 0)
+    top = slice(0, PRECISION_AT)
+    retrieved = ((end - start + 1) * found)[:, top].sum(axis=1)
+    precision = np.divide(shared[:, top].sum(axis=1), retrieved, out=np.zeros(len(ids)), where=retrieved > 0)
+    return rank, precision
+
+
+def probe_frame(
+    prepared: ProbeSet,
+    settings: engine.ChunkSettings,
+    searcher: str | Searcher = "bm25",
+    k: int | Iterable[int] = DEFAULT_K,
+) -> pd.DataFrame:
+    """The per-query probe frame at one setting of an already prepared probe (see `probe`)."""
+    return probe_outcome(prepared, settings, searcher, k)[0]
+
+
+def probe_outcome(
+    prepared: ProbeSet,
+    settings: engine.ChunkSettings,
+    searcher: str | Searcher = "bm25",
+    k: int | Iterable[int] = DEFAULT_K,
+) -> tuple[pd.DataFrame, Outcome]:
+    """`probe_frame`, and the per-query outcome the sweep's intervals and verdict are computed from."""
+    cutoffs = check_k(k)
+    searcher = resolve_searcher(searcher)
+    with paused_cycle_collection():
+        chunks = prepared.chunks(settings)
+    # No search returns more than every chunk: a deeper k (even 10**9) asks for nothing more.
+    depth = max(1, min(max(cutoffs[-1], PRECISION_AT), len(chunks)))
+    ids = prepared.rankings(chunks, searcher, depth)
+    rank, precision = _scores(prepared, chunks, ids, cutoffs[-1])
+    outcome = Outcome(rank, cutoffs[-1], _ahead_kept(chunks, ids, rank), prepared.sample)
+    queries = prepared.queries
+    columns: dict[str, Any] = {name: queries[name] for name in ("query", "path", "start_line", "end_line")}
+    columns["rank"] = pd.arrays.IntegerArray(rank, rank == 0)  # 0 stands for "not found": NA
+    columns["precision"] = precision
+    attrs = {
+        **settings_attrs(prepared.codebase, settings),
+        "k": list(cutoffs),
+        "searcher": repr(searcher),
+        "mask": prepared.mask,
+        "chunks": len(chunks),
+        "probe_reason": prepared.reason,  # why there are no queries (None when there are)
+        "query_sources": prepared.query_sources,  # source -> queries it gave
+        "probe_note": prepared.note,
+        "sample": prepared.sample,  # the share of the other chunks indexed beside the targets (None: all)
+    }
+    return _columns.build(columns, PROBE, attrs), outcome
+
+
+def probe_summary(frame: pd.DataFrame, k: int | Iterable[int] | None = None) -> pd.DataFrame:
+    """One row: queries, recall@k for every cut-off, mrr and precision of a `probe` frame.
+
+    recall@k is the share of queries whose target is in the top k chunks; mrr the mean of 1/rank
+    (0 for a query whose target is not in the top max(k)); precision the mean of the per-query
+    precision column. `k` defaults to the frame's own cut-offs (`frame.attrs["k"]`), else (1, 5, 10);
+    none may exceed the depth the frame was searched to. All are NA when there are no queries.
+    """
+    missing = [name for name in ("rank", "precision") if name not in frame.columns]
+    if missing:
+        msg = f"the frame has no {', '.join(missing)} column; pass the frame probe() returns"
+        raise KeyError(msg)
+    searched = frame.attrs.get("k", DEFAULT_K)
+    cutoffs = check_k(searched if k is None else k)
+    if cutoffs[-1] > max(searched):
+        msg = f"k={cutoffs[-1]} is deeper than the probe searched (up to {max(searched)}); run probe(..., k=...) again"
+        raise ValueError(msg)
+    count = len(frame)
+    rank = frame["rank"].to_numpy(dtype=np.float64, na_value=np.inf)
+    row: dict[str, Any] = {"queries": count}
+    for cutoff in cutoffs:
+        row[f"recall@{cutoff}"] = float((rank <= cutoff).mean()) if count else None
+    row["mrr"] = float((1 / rank).mean()) if count else None
+    row["precision"] = float(frame["precision"].astype("float64").mean()) if count else None
+    schema = {name: _columns.INT if name == "queries" else _columns.FLOAT for name in row}
+    return _columns.build({name: [value] for name, value in row.items()}, schema, dict(frame.attrs))
+
+
+def probe_columns(
+    prepared: ProbeSet,
+    settings: engine.ChunkSettings,
+    searcher: str | Searcher = "bm25",
+    k: int | Iterable[int] = DEFAULT_K,
+) -> dict[str, float | int | None]:
+    """The `probe_summary` row of one setting as a dict, for a sweep to add to its row.
+
+    Keys: queries, recall@<k> for every cut-off, mrr, precision. Pass one searcher object for all
+    settings of a sweep (each call re-indexes it).
+    """
+    summary = probe_summary(probe_frame(prepared, settings, searcher, k))
+    values = {name: summary[name].iloc[0] for name in summary.columns}  # per column: queries stays an int
+    return {name: None if pd.isna(value) else value.item() if hasattr(value, "item") else value
+            for name, value in values.items()}
+
+
+@SOURCE
+def probe(
+    source: Source = None,
+    queries: pd.DataFrame | None = None,
+    *,
+    searcher: str | Searcher = "bm25",
+    k: int | Iterable[int] = DEFAULT_K,
+    mask: bool = True,
+    paths: Iterable[str | os.PathLike[str]] | None = None,
+    progress: ProgressBar = None,
+    embed: Embed | None = None,
+    **settings: Unpack[SourceSettings],
+) -> pd.DataFrame:
+    """How well search finds the code each query is about, with the chunks of one setting.
+
+    `source` is a folder, one file, a parsed `engine.Codebase` (reused: nothing is parsed again), a
+    chunk frame (its codebase at its settings, unless given) or None for the sample.
+    `queries` defaults to `probe_queries(source)`: one per documented declaration, the target
+    being the declaration's code, in every language extended mode knows (whatever `languages`
+    is: it only decides how the files are chunked). Or pass a frame with query, path,
+    start_line, end_line. With no query at all, a `NoProbeQueriesWarning` says why (and so does
+    `frame.attrs["probe_reason"]`).
+    The chunks are indexed as clanka embeds them (metadata header, numbered lines); with
+    `mask=True` every doc comment's lines are blanked first, so a hit means the code was found,
+    not the comment the query was taken from. `searcher` is "bm25" (BM25 over code-aware tokens),
+    an `EmbeddingSearcher(embed)`, or any object with `index(texts)` and `search(query, k)`;
+    `embed=` (any `list[str] -> (n, d)` embedder) searches a real index instead: sqlite-vec KNN
+    over clanka's schema (`clanka_nb.index.IndexSearcher`), every vector cached.
+
+    One row per query: query, path, start_line, end_line (the target); rank, the 1-based
+    position of the first retrieved chunk of that file overlapping the target lines (NA when none
+    is in the top max(k)); precision, the target lines among the lines of the top 5 chunks (lines
+    of the target each chunk holds, summed, over the lines of those chunks; 0 when nothing was
+    found): small chunks that hit count more than huge ones. `probe_summary(frame)` sums it up.
+    """
+    cutoffs = check_k(k)
+    resolved = resolve_searcher(searcher_for(searcher, embed))
+    opened = open_source(source, SOURCE.read(settings), paths=paths, progress=progress)
+    prepared = ProbeSet(opened.codebase, queries, mask=mask)
+    return probe_frame(prepared, opened.settings.chunk, resolved, cutoffs)

@@ -1,0 +1,82 @@
+"""The probe's columns for each row of a sweep, with their intervals and the verdict over all rows."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable
+from typing import Any
+
+import pandas as pd
+
+from .. import engine
+from ._probe import ProbeSet, _caller_outside_package, check_k, probe_outcome, probe_summary
+from ._search import Searcher
+from ._verdict import Bootstrap, FlatRecallWarning, Outcome, decide, flat_recall, row_intervals
+
+
+def scored_row(
+    probe_set: ProbeSet, settings: engine.ChunkSettings, searcher: Searcher, cutoffs: tuple[int, ...],
+    bootstrap: Bootstrap, *, stream: int = 0,
+) -> tuple[dict[str, Any], Outcome, int]:
+    """One setting's probe columns with their intervals, its per-query outcome and how many chunks were indexed.
+
+    Columns: queries; recall@<k>, recall@<k>_low, recall@<k>_high for each cut-off; mrr, mrr_low, mrr_high;
+    precision. On a sample, recall and mrr are the estimates for the whole codebase.
+    """
+    frame, outcome = probe_outcome(probe_set, settings, searcher, cutoffs)
+    summary = probe_summary(frame)
+    plain = {name: summary[name].iloc[0] for name in summary.columns}
+    plain = {name: None if pd.isna(value) else value.item() if hasattr(value, "item") else value
+             for name, value in plain.items()}  # fmt: skip
+    metrics = [*(f"recall@{cutoff}" for cutoff in cutoffs), "mrr"]
+    scored = row_intervals(outcome, metrics, bootstrap, stream=stream)
+    row: dict[str, Any] = {"queries": plain["queries"]}
+    for metric in metrics:
+        row.update({name: scored[name] for name in (metric, f"{metric}_low", f"{metric}_high")})
+    row["precision"] = plain["precision"]
+    return row, outcome, int(frame.attrs["chunks"])
+
+
+class ProbeScorer:
+    """The probe's columns for each row of a sweep: queries extracted once, one searcher re-indexed per setting;
+    each row's 95% intervals, and at the end the verdict over all rows (`_verdict`)."""
+
+    integer_columns = frozenset({"queries"})
+
+    def __init__(
+        self, codebase: engine.Codebase, searcher: Searcher, k: int | Iterable[int], embedded: bool,
+        queries: pd.DataFrame | None = None, sample: float | None = None,
+    ) -> None:
+        self.probe_set = ProbeSet(codebase, queries, sample=sample)
+        self.searcher, self.cutoffs, self.embedded = searcher, check_k(k), embedded
+        self.bootstrap = Bootstrap(len(self.probe_set.queries))
+        self.outcomes: list[Outcome] = []
+        self.rows: list[dict[str, Any]] = []
+        self.settings: list[dict[str, Any]] = []
+        self.chunks: list[int] = []
+
+    def columns(self, settings: engine.ChunkSettings) -> dict[str, Any]:
+        row, outcome, chunks = scored_row(self.probe_set, settings, self.searcher, self.cutoffs, self.bootstrap,
+                                          stream=len(self.outcomes))  # fmt: skip
+        self.outcomes.append(outcome)
+        self.rows.append(row)
+        self.settings.append({"chunk_size": settings.requested_size, "chunk_overlap": settings.requested_overlap,
+                              "chunk_max_characters": settings.chunk_max_characters})  # fmt: skip
+        self.chunks.append(chunks)
+        return row
+
+    def attrs(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "probe_reason": self.probe_set.reason,  # why there are no queries (None when some)
+            "query_sources": self.probe_set.query_sources,  # source -> queries it gave
+            "probe_note": self.probe_set.note,
+        }
+        if self.embedded:
+            out.update(embedded=self.searcher.embedded, indexed=self.searcher.indexed)  # type: ignore[attr-defined]
+        out["sample"] = self.probe_set.sample
+        verdict = decide(self.outcomes, self.settings, self.chunks) if self.outcomes else None
+        out["verdict"] = None if verdict is None else verdict.as_dict()
+        flat = flat_recall(self.rows, self.cutoffs)
+        if flat is not None:
+            warnings.warn(flat, FlatRecallWarning, stacklevel=_caller_outside_package())
+        return out

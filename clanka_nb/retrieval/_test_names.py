@@ -1,0 +1,276 @@
+"""Probe queries from test names: `it("...")`, `test("...")`, `def test_...`, where the test calls exactly one
+function of the project, resolved through the test file's own imports."""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from typing import Any, NamedTuple, Unpack
+
+import pandas as pd
+from tree_sitter import Node
+
+from .. import engine
+from ..engine.progress import ProgressBar
+from ..engine.settings import OPENING, SourceSettings
+from ..engine.source import open_source
+from ..frames import columns as _columns
+from ..frames.source import Source
+from ._comments import doc_comment
+from ._queries import QUERIES, Masks, declared_texts
+from ._query_text import MIN_WORDS
+
+# Files that hold tests, by the conventions of vitest/jest/mocha and pytest.
+TEST_FILE = re.compile(
+    r"(?:^|/)(?:__tests__|tests?|specs?)/|\.(?:test|spec)\.[cm]?[jt]sx?$|(?:^|/)test_[^/]*\.py$|_test\.py$"
+)
+TEST_NAMES: _columns.Schema = {**QUERIES, "test_path": _columns.STRING, "test_line": _columns.INT}
+# Why a test gives no query: the keys of `attrs["dropped"]`.
+TEST_REASONS = {
+    "no_function": "it calls no function the test file imports from the project",
+    "several_functions": "it calls more than one function of the project, so its name may be about any",
+    "short": f"its name is under {MIN_WORDS} words",
+    "duplicate": "several tests have the same name",
+}
+_SCRIPT_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+_TEST_CALLS = frozenset({"it", "test"})
+
+
+class _Test(NamedTuple):
+    name: str
+    line: int  # 1-based line of the test's name
+    body: Node
+    name_node: Node
+
+
+class TestNames(NamedTuple):
+    """The test-name queries, the test names' characters to mask, and the tests dropped by reason."""
+
+    queries: pd.DataFrame
+    masks: Masks
+    dropped: Counter[str]
+
+
+def _text(node: Node) -> str:
+    return (node.text or b"").decode("utf-8", "surrogateescape")
+
+
+def _walk(node: Node) -> Iterator[Node]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(current.children))
+
+
+def _resolve_script(texts: dict[str, Any], test_path: str, specifier: str) -> str | None:
+    """The project file a relative import of a test names (`./x`, `../x.js` for x.ts, `./dir` for its index)."""
+    if not specifier.startswith("."):
+        return None  # a package: not the project's code
+    base = posixpath.normpath(posixpath.join(posixpath.dirname(test_path), specifier))
+    stem, extension = posixpath.splitext(base)
+    candidates = [base]
+    if extension in _SCRIPT_EXTENSIONS:  # TypeScript's ESM style names the .js it compiles to
+        candidates += [stem + other for other in _SCRIPT_EXTENSIONS]
+    candidates += [base + other for other in _SCRIPT_EXTENSIONS]
+    candidates += [posixpath.join(base, "index" + other) for other in _SCRIPT_EXTENSIONS]
+    return next((path for path in candidates if path in texts), None)
+
+
+def _script_imports(root: Node, texts: dict[str, Any], test_path: str) -> tuple[dict[str, tuple[str, str]],
+                                                                                  dict[str, str]]:  # fmt: skip
+    """Local name -> (project file, imported name) for named imports; local name -> file for `* as X`."""
+    named: dict[str, tuple[str, str]] = {}
+    modules: dict[str, str] = {}
+    for node in root.children:
+        if node.type != "import_statement" or (source := node.child_by_field_name("source")) is None:
+            continue
+        target = _resolve_script(texts, test_path, _text(source).strip("'\"`"))
+        if target is None:
+            continue
+        for part in _walk(node):
+            if part.type == "import_specifier" and (name := part.child_by_field_name("name")) is not None:
+                alias = part.child_by_field_name("alias")
+                named[_text(alias or name)] = (target, _text(name))
+            elif part.type == "namespace_import":
+                local = next((child for child in part.children if child.type == "identifier"), None)
+                if local is not None:
+                    modules[_text(local)] = target
+    return named, modules
+
+
+def _module_file(texts: dict[str, Any], module: str) -> str | None:
+    """The project file of a dotted Python module (`pkg.mod`), at the top or under `src/`."""
+    path = module.replace(".", "/")
+    for candidate in (f"{path}.py", f"{path}/__init__.py", f"src/{path}.py", f"src/{path}/__init__.py"):
+        if candidate in texts:
+            return candidate
+    return None
+
+
+def _python_imports(root: Node, texts: dict[str, Any], test_path: str) -> tuple[dict[str, tuple[str, str]],
+                                                                                  dict[str, str]]:  # fmt: skip
+    named: dict[str, tuple[str, str]] = {}
+    modules: dict[str, str] = {}
+    package = posixpath.dirname(test_path).replace("/", ".")
+    for node in root.children:
+        if node.type == "import_statement":
+            for alias in node.children_by_field_name("name"):
+                if alias.type == "aliased_import":
+                    target = _module_file(texts, _text(alias.child_by_field_name("name")))
+                    if target is not None:
+                        modules[_text(alias.child_by_field_name("alias"))] = target
+        elif node.type == "import_from_statement" and (module := node.child_by_field_name("module_name")):
+            dotted = _text(module)
+            if module.type == "relative_import":
+                dots = len(dotted) - len(dotted.lstrip("."))
+                base = package.split(".") if package else []
+                base = base[: len(base) - (dots - 1)] if dots > 1 else base
+                dotted = ".".join([*base, dotted.lstrip(".")] if dotted.lstrip(".") else base)
+            for alias in node.children_by_field_name("name"):
+                name_node = alias.child_by_field_name("name") if alias.type == "aliased_import" else alias
+                local_node = alias.child_by_field_name("alias") if alias.type == "aliased_import" else alias
+                name, local = _text(name_node), _text(local_node)
+                submodule = _module_file(texts, f"{dotted}.{name}" if dotted else name)
+                target = _module_file(texts, dotted) if dotted else None
+                if submodule is not None:
+                    modules[local] = submodule
+                elif target is not None:
+                    named[local] = (target, name)
+    return named, modules
+
+
+def _string(node: Node) -> str | None:
+    """The value of a plain string literal (no interpolation), else None."""
+    if node.type == "string" or (node.type == "template_string"
+                                 and not any(child.type == "template_substitution" for child in node.children)):
+        return _text(node)[1:-1]  # fmt: skip
+    return None
+
+
+def _tests(root: Node, grammar: str) -> Iterator[_Test]:
+    for node in _walk(root):
+        if grammar == "python":
+            if node.type == "function_definition" and (name := node.child_by_field_name("name")) is not None:
+                text = _text(name)
+                if text.startswith("test_") and (body := node.child_by_field_name("body")) is not None:
+                    yield _Test(text.removeprefix("test_").replace("_", " ").strip(), name.start_point[0] + 1, body,
+                                name)  # fmt: skip
+        elif node.type == "call_expression":
+            function = node.child_by_field_name("function")
+            base = function
+            while base is not None and base.type == "member_expression":  # it.effect(...), test.only(...)
+                base = base.child_by_field_name("object")
+            arguments = node.child_by_field_name("arguments")
+            if base is None or base.type != "identifier" or _text(base) not in _TEST_CALLS or arguments is None:
+                continue
+            values = arguments.named_children
+            if len(values) >= 2 and (name := _string(values[0])) is not None:
+                yield _Test(" ".join(name.split()), values[0].start_point[0] + 1, values[-1], values[0])
+
+
+def _called(body: Node, named: dict[str, tuple[str, str]], modules: dict[str, str]) -> set[tuple[str, str]]:
+    """The project functions (file, name) a test's body calls through its file's imports."""
+    found: set[tuple[str, str]] = set()
+    for node in _walk(body):
+        if node.type in ("call_expression", "call", "new_expression"):
+            function = node.child_by_field_name("function") or node.child_by_field_name("constructor")
+            if function is None:
+                continue
+            if function.type == "identifier" and _text(function) in named:
+                found.add(named[_text(function)])
+            elif function.type in ("member_expression", "attribute"):
+                owner = function.child_by_field_name("object")
+                member = function.child_by_field_name("property") or function.child_by_field_name("attribute")
+                if owner is not None and member is not None and owner.type == "identifier" and _text(owner) in modules:
+                    found.add((modules[_text(owner)], _text(member)))
+    return found
+
+
+def _target(text: engine.PreparedText, name: str) -> tuple[int, int, engine.Declaration] | None:
+    """The one declaration called `name` in the file (its lines without leading comments), else None."""
+    matches = [(start, end, declaration) for start, end, declaration, _ in text.plan() if declaration.name == name]
+    if len(matches) != 1:
+        return None
+    start, end, declaration = matches[0]
+    comment = doc_comment(text.lines, start, end, text.grammar)
+    return (start if comment is None else comment.target_start), end, declaration
+
+
+def _masked(lines: list[str], node: Node) -> dict[int, str]:
+    """The test's name blanked out of its line(s): search must find the code, not the test naming it."""
+    first, last = node.start_point[0], node.end_point[0]
+    masked = {}
+    for row in range(first, last + 1):
+        line = lines[row].encode("utf-8", "surrogateescape")
+        start = node.start_point[1] if row == first else 0
+        end = node.end_point[1] if row == last else len(line)
+        masked[row + 1] = (line[:start] + b" " * (end - start) + line[end:]).decode("utf-8", "surrogateescape")
+    return masked
+
+
+def scan_test_names(codebase: engine.Codebase, texts: dict[str, engine.PreparedText] | None = None) -> TestNames:
+    """Every test whose body calls exactly one function of the project, as a query targeting that function."""
+    texts = declared_texts(codebase) if texts is None else texts
+    rows: list[dict[str, Any]] = []
+    masks: Masks = {}
+    dropped: Counter[str] = Counter()
+    for test_path, text in texts.items():
+        if not TEST_FILE.search(test_path) or text.grammar is None:
+            continue
+        grammar = text.grammar
+        root = engine.syntax_tree("\n".join(text.lines), grammar)
+        if root is None:
+            continue
+        imports = _python_imports if grammar == "python" else _script_imports
+        named, modules = imports(root, texts, test_path)
+        for test in _tests(root, grammar):
+            masks.setdefault(test_path, {}).update(_masked(text.lines, test.name_node))
+            called = {(path, name) for path, name in _called(test.body, named, modules) if path != test_path}
+            targets = [(path, found) for path, name in sorted(called) if (found := _target(texts[path], name))]
+            if len(targets) != 1 or len(called) != 1:
+                dropped["no_function" if not targets else "several_functions"] += 1
+                continue
+            if len(re.findall(r"\w+", test.name)) < MIN_WORDS:
+                dropped["short"] += 1
+                continue
+            path, (start, end, declaration) = targets[0]
+            rows.append({"query": test.name, "path": path, "start_line": start, "end_line": end,
+                         "name": declaration.name, "type": declaration.type, "comment_start": None,
+                         "comment_end": None, "test_path": test_path, "test_line": test.line})  # fmt: skip
+    seen = Counter(row["query"] for row in rows)
+    dropped["duplicate"] += sum(count for count in seen.values() if count > 1)
+    rows = [row for row in rows if seen[row["query"]] == 1]
+    attrs = {"root": str(codebase.root), "languages": codebase.languages, "source": "test_names",
+             "dropped": {reason: dropped[reason] for reason in TEST_REASONS if dropped[reason]}}  # fmt: skip
+    frame = _columns.build({name: [row[name] for row in rows] for name in TEST_NAMES}, TEST_NAMES, attrs)
+    return TestNames(frame, masks, dropped)
+
+
+@OPENING
+def unit_test_queries(
+    source: Source = None,
+    *,
+    paths: Iterable[str | os.PathLike[str]] | None = None,
+    progress: ProgressBar = None,
+    **settings: Unpack[SourceSettings],
+) -> pd.DataFrame:
+    """Probe queries written by people: test names, each targeting the one project function its test calls.
+
+    A test is `it("...", ...)` or `test("...", ...)` (also `it.effect`, `test.only`, ...) in a
+    `*.test.ts` / `*.spec.js` / `__tests__/` file, or `def test_...` in a pytest file (the name after
+    `test_`, underscores as spaces). The tie to the code is read, not guessed: the calls in the test's
+    body are resolved through the test file's imports of the project (`import { f } from "./mod"`,
+    `import * as M from "../mod"`, `from pkg.mod import f`, `from pkg import mod`), and a test gives a
+    query only when it calls exactly one project function and that file declares exactly one
+    declaration of that name; the target is that declaration without its leading comments. Tests that
+    call none or several, names under 3 words and names several tests share are left out and counted
+    in `attrs["dropped"]`. The probe blanks test names out of the index, as it blanks doc comments.
+
+    Columns: those of `probe_queries` (comment_start and comment_end NA), `test_path` and `test_line`
+    (where the test is). `attrs["source"]` is "test_names".
+    """
+    return scan_test_names(open_source(source, OPENING.read(settings), paths=paths, progress=progress).codebase).queries

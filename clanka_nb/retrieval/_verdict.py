@@ -1,0 +1,330 @@
+"""How sure a sweep can be: bootstrap intervals of recall and MRR, and a verdict from paired tests on the queries.
+
+Each probed setting gives every query a rank (the first chunk that hits its target; none within the
+deepest cut-off is a miss). A setting's recall@k and MRR are means over the queries, so their
+uncertainty is the queries': the interval is a percentile bootstrap over queries (2,000 resamples,
+seeded: the same table gives the same numbers). Settings are compared *paired*, query by query,
+so a query that is hard at every setting does not count as noise: the test is a sign-flip
+randomization test of the mean per-query MRR difference (exact when at most 16 queries differ,
+else 10,000 seeded flips), the test IR evaluation recommends; unlike a bootstrap of the
+difference, it stays honest when only a handful of queries change. The best setting is the one
+with the highest MRR (ties: the fewest chunks, then the first row); another setting is "not
+distinguishable" from it when the two-sided p-value is at least 0.05 (no correction for
+comparing many settings: with many close settings some will be called worse by chance, which
+only makes the tied set smaller). When no setting is distinguishable from the best, the queries
+cannot separate the settings, and the number of queries that would is estimated from the paired
+differences' spread: the sample size at which a paired test at the same level has 80% power to
+detect the largest observed standardized difference.
+
+On a sample of the codebase (all chunks that hold some query's target, and a share of the others
+as distractors), a query's rank counts only the distractors the sample kept, and each of them
+stood for 1/share of the codebase's. The row's recall and MRR are computed from the estimated
+full rank, 1 + (always-indexed chunks above the hit) + (sampled distractors above it) / share,
+and each bootstrap resample draws the sampled distractors again (binomial thinning of that
+estimated count): the interval is wider by what the sample costs in certainty. A query the
+sample misses is a miss for the whole codebase too (it only has more chunks to rank above).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from statistics import NormalDist
+from typing import Any
+
+import numpy as np
+
+CONFIDENCE = 0.95
+RESAMPLES = 2000
+SEED = 0
+POWER = 0.8  # of the paired test, for "about N queries would"
+FLIPS = 10_000  # random sign flips of the paired test, when there are too many to try them all
+EXACT_UP_TO = 16  # differing queries up to which every sign flip is tried (2**16 sums)
+VERDICT_METRIC = "mrr"
+_MANY = 100_000  # past this many queries needed, the message says the settings score almost alike
+_BLOCK_CELLS = 2_000_000  # resample matrix cells computed at once (about 16 MB)
+
+
+class FlatRecallWarning(UserWarning):
+    """Recall is the same at every setting of a sweep: its queries do not tell the settings apart."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One setting's result per query: `rank` of the first hit (0: none within `depth`); on a sample,
+    `ahead_kept`, how many chunks ranked above the hit are always indexed (they hold some target), and
+    `share`, the share of the other chunks indexed."""
+
+    rank: np.ndarray
+    depth: int
+    ahead_kept: np.ndarray | None = None
+    share: float | None = None
+
+    @property
+    def sampled(self) -> bool:
+        return self.share is not None and self.share < 1
+
+
+def _score(ranks: np.ndarray, metric: str, depth: int) -> np.ndarray:
+    """The metric per query from full ranks (np.inf: a miss)."""
+    if metric == "mrr":
+        return np.where(ranks <= depth, 1.0 / ranks, 0.0)
+    return (ranks <= int(metric.removeprefix("recall@"))).astype(np.float64)
+
+
+def _check_metric(metric: str, depth: int) -> None:
+    if metric == "mrr":
+        return
+    cutoff = metric.removeprefix("recall@")
+    if metric == cutoff or not cutoff.isdigit() or not 1 <= int(cutoff) <= depth:
+        msg = f"metric must be 'mrr' or 'recall@<k>' with k from 1 to the depth searched ({depth}), got {metric!r}"
+        raise ValueError(msg)
+
+
+def _estimated_ranks(outcome: Outcome, picks: np.ndarray | slice) -> np.ndarray:
+    """Full-codebase ranks (np.inf: a miss): observed, or on a sample 1 + the always-indexed chunks above the
+    hit + the sampled distractors above it / share (each stood for 1/share of them)."""
+    rank = outcome.rank[picks]
+    found = rank > 0
+    if not outcome.sampled:
+        return np.where(found, rank, np.inf).astype(np.float64)
+    assert outcome.ahead_kept is not None and outcome.share is not None
+    kept = outcome.ahead_kept[picks]
+    return np.where(found, 1 + kept + (rank - 1 - kept) / outcome.share, np.inf)
+
+
+def expected(outcome: Outcome, metric: str) -> np.ndarray:
+    """The metric per query: the observed one, or on a sample its estimate for the whole codebase."""
+    _check_metric(metric, outcome.depth)
+    return _score(_estimated_ranks(outcome, slice(None)), metric, outcome.depth)
+
+
+def _draws(outcome: Outcome, metric: str, picks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The metric of the queries at `picks`; on a sample each draws its sampled distractors again (binomial
+    thinning of the estimated full count), so resamples carry what the sample costs in certainty."""
+    if not outcome.sampled:
+        return _score(_estimated_ranks(outcome, picks), metric, outcome.depth)
+    assert outcome.ahead_kept is not None and outcome.share is not None
+    rank, kept = outcome.rank[picks], outcome.ahead_kept[picks]
+    found = rank > 0
+    full = np.rint(np.where(found, (rank - 1 - kept) / outcome.share, 0)).astype(np.int64)
+    ranks = np.where(found, 1 + kept + rng.binomial(full, outcome.share) / outcome.share, np.inf)
+    return _score(ranks, metric, outcome.depth)
+
+
+class Bootstrap:
+    """Resamples of the queries, made on demand from the seed: nothing is stored, and the same table always
+    gives the same intervals."""
+
+    def __init__(self, queries: int, *, resamples: int = RESAMPLES, seed: int = SEED) -> None:
+        self.queries, self.resamples, self.seed = queries, resamples, seed
+
+    def _blocks(self) -> Any:
+        size = max(1, _BLOCK_CELLS // max(self.queries, 1))
+        for number, start in enumerate(range(0, self.resamples, size)):
+            rows = min(size, self.resamples - start)
+            picks = np.random.default_rng([self.seed, number]).integers(0, self.queries, size=(rows, self.queries))
+            yield number, picks
+
+    def means(self, outcome: Outcome, metric: str, stream: int) -> np.ndarray:
+        """The metric's mean in each resample. `stream` numbers the setting: its draws of the sampled
+        distractors (on a sample) are its own."""
+        plain = None if outcome.sampled else expected(outcome, metric)
+        out = []
+        for number, picks in self._blocks():
+            values = plain[picks] if plain is not None else \
+                _draws(outcome, metric, picks, np.random.default_rng([self.seed, number, stream, 1]))
+            out.append(values.mean(axis=1))
+        return np.concatenate(out) if out else np.zeros(0)
+
+
+def interval(values: np.ndarray, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """The central `confidence` percentile interval of resampled values."""
+    tail = (1 - confidence) / 2 * 100
+    low, high = np.percentile(values, [tail, 100 - tail])
+    return float(low), float(high)
+
+
+def row_intervals(outcome: Outcome, metrics: Sequence[str], bootstrap: Bootstrap, stream: int,
+                  confidence: float = CONFIDENCE) -> dict[str, float | None]:  # fmt: skip
+    """`<metric>` (the estimate on a sample), `<metric>_low` and `<metric>_high` for each metric."""
+    out: dict[str, float | None] = {}
+    for metric in metrics:
+        if bootstrap.queries == 0:
+            out.update({metric: None, f"{metric}_low": None, f"{metric}_high": None})
+            continue
+        low, high = interval(bootstrap.means(outcome, metric, stream), confidence)
+        out.update({metric: float(expected(outcome, metric).mean()), f"{metric}_low": low, f"{metric}_high": high})
+    return out
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a probed sweep can tell: the best setting, the ones its queries cannot tell from it, or that they
+    cannot separate the settings at all (and about how many queries would). `str(verdict)` says it in words.
+
+    Rows are positions in the sweep table (`table.iloc[row]`).
+    """
+
+    metric: str
+    queries: int
+    best: int | None  # None: no query, nothing to compare
+    best_settings: dict[str, Any] | None
+    tied: tuple[int, ...]  # not distinguishable from the best (the best itself left out)
+    worse: tuple[int, ...]  # distinguishably worse than the best
+    separable: bool  # some setting is distinguishably worse than the best
+    queries_needed: int | None  # when not separable: about how many queries would separate (None: no number)
+    confidence: float
+    resamples: int
+    seed: int
+    sample: float | None  # the share of distractor chunks indexed (None: the whole codebase)
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain values (lists for tuples): what a sweep table's `attrs["verdict"]` holds, so the table still
+        saves to Parquet with its attrs."""
+        return {name: list(value) if isinstance(value, tuple) else value for name, value in vars(self).items()}
+
+
+def settings_text(settings: dict[str, Any]) -> str:
+    return ", ".join(f"{name}={value}" for name, value in settings.items() if value is not None)
+
+
+def decide(
+    outcomes: Sequence[Outcome],
+    settings: Sequence[dict[str, Any]],
+    chunks: Sequence[int],
+    *,
+    metric: str = VERDICT_METRIC,
+    confidence: float = CONFIDENCE,
+    resamples: int = RESAMPLES,
+    seed: int = SEED,
+) -> Verdict:
+    """The verdict of a sweep from each row's outcome (see the module's docstring for the tests)."""
+    queries = len(outcomes[0].rank) if outcomes else 0
+    share = outcomes[0].share if outcomes else None
+    common: dict[str, Any] = {"metric": metric, "queries": queries, "confidence": confidence,
+                              "resamples": resamples, "seed": seed, "sample": share}  # fmt: skip
+    if not queries:
+        return Verdict(best=None, best_settings=None, tied=(), worse=(), separable=False, queries_needed=None,
+                       message="no queries: the probe cannot judge the settings", **common)  # fmt: skip
+    scores = [expected(outcome, metric) for outcome in outcomes]
+    means = [float(score.mean()) for score in scores]
+    best = min(range(len(outcomes)), key=lambda row: (-means[row], chunks[row], row))
+    bootstrap = Bootstrap(queries, resamples=resamples, seed=seed)
+    others = [row for row in range(len(outcomes)) if row != best]
+    p_values = paired_p_values([scores[best] - scores[row] for row in others], seed)
+    tied = [row for row, p_value in zip(others, p_values, strict=True) if p_value >= 1 - confidence]
+    worse = [row for row, p_value in zip(others, p_values, strict=True) if p_value < 1 - confidence]
+    needed = None
+    if not worse and tied:
+        needed = _queries_needed([scores[best] - scores[row] for row in tied], queries, confidence)
+    name = "MRR" if metric == "mrr" else metric
+    level = f"{confidence:.0%}"
+    low, high = interval(bootstrap.means(outcomes[best], metric, best), confidence)
+    where = f"on a {share:.0%} sample of distractors, " if share is not None and share < 1 else ""
+    if len(outcomes) == 1:
+        message = f"one setting: nothing to compare ({name} {means[best]:.3f}, {level} interval {low:.3f}-{high:.3f})"
+    elif not worse:
+        message = f"these {queries} queries cannot separate the settings ({where}paired test, {level})"
+        if needed is None:
+            message += f": every setting gives each query the same {name}, so more queries like these would not either"
+        else:
+            message += f"; about {needed:,} queries would" if needed <= _MANY else \
+                f"; more than {_MANY:,} queries would be needed: the settings score almost alike"
+    else:
+        message = (f"best: {settings_text(settings[best])} ({name} {means[best]:.3f}, {level} interval "
+                   f"{low:.3f}-{high:.3f}, {where}{queries} queries)")  # fmt: skip
+        if tied:
+            shown = "; ".join(settings_text(settings[row]) for row in tied[:3])
+            more = f" and {len(tied) - 3} more" if len(tied) > 3 else ""
+            message += f"; not distinguishable from it: {shown}{more}"
+        message += f"; worse: {len(worse)} of {len(outcomes) - 1} other settings"
+    return Verdict(best=best, best_settings=dict(settings[best]), tied=tuple(tied), worse=tuple(worse),
+                   separable=bool(worse), queries_needed=needed, message=message, **common)  # fmt: skip
+
+
+def paired_p_value(differences: np.ndarray, seed: int = SEED) -> float:
+    """Two-sided p-value of a sign-flip randomization test: how often flipping the signs of the per-query
+    differences at random gives a mean at least as far from 0 as the one seen."""
+    return paired_p_values([differences], seed)[0]
+
+
+def paired_p_values(differences: Sequence[np.ndarray], seed: int = SEED) -> list[float]:
+    """`paired_p_value` of each array of per-query differences (all of one length): exact when at most
+    `EXACT_UP_TO` queries differ, else from `FLIPS` seeded sign patterns shared by all (one matrix product)."""
+    out: list[float] = [1.0] * len(differences)
+    sampled = []
+    for number, difference in enumerate(differences):
+        nonzero = difference[difference != 0]
+        if len(nonzero) > EXACT_UP_TO:
+            sampled.append(number)
+        elif len(nonzero):
+            seen = abs(float(nonzero.sum())) * (1 - 1e-9)  # sums equal to the seen one, up to rounding, count
+            signs = ((np.arange(2 ** len(nonzero))[:, None] >> np.arange(len(nonzero))) & 1) * 2.0 - 1
+            out[number] = float(np.mean(np.abs(signs @ nonzero) >= seen))
+    if sampled:
+        table = np.stack([differences[number] for number in sampled], axis=1)  # queries x comparisons
+        seen = np.abs(table.sum(axis=0)) * (1 - 1e-9)
+        rng = np.random.default_rng([seed, 2])
+        as_far = np.zeros(len(sampled), dtype=np.int64)
+        rows = max(1, _BLOCK_CELLS // len(table))
+        total = table.sum(axis=0)
+        for start in range(0, FLIPS, rows):
+            # A query with no difference adds 0 whatever its sign: flipping all of them is the same test. A sign
+            # is 2 * bit - 1, so a flipped sum is 2 * (bits @ differences) - their total: random bytes unpacked.
+            count = min(rows, FLIPS - start)
+            packed = rng.integers(0, 256, size=(count, (len(table) + 7) // 8), dtype=np.uint8)
+            bits = np.unpackbits(packed, axis=1, count=len(table)).astype(np.float64)
+            as_far += np.count_nonzero(np.abs(2 * (bits @ table) - total) >= seen, axis=0)
+        for number, count in zip(sampled, as_far.tolist(), strict=True):
+            out[number] = (count + 1) / (FLIPS + 1)
+    return out
+
+
+def _queries_needed(differences: Sequence[np.ndarray], queries: int, confidence: float) -> int | None:
+    """Queries at which a paired test has `POWER` to detect the largest standardized mean difference seen
+    (never fewer than one more than now: these did not separate). None when no difference was seen."""
+    if queries < 2:
+        return None
+    effects = []
+    for difference in differences:
+        mean, spread = float(difference.mean()), float(difference.std(ddof=1))
+        if mean > 0 and spread > 0:
+            effects.append(mean / spread)
+    if not effects:
+        return None
+    z = NormalDist().inv_cdf(1 - (1 - confidence) / 2) + NormalDist().inv_cdf(POWER)
+    return max(math.ceil((z / max(effects)) ** 2), queries + 1)
+
+
+def flat_recall(rows: Sequence[dict[str, Any]], cutoffs: Sequence[int]) -> str | None:
+    """A sentence when every recall@k has one value across the rows (at least two, with queries), else None."""
+    if len(rows) < 2 or not rows[0].get("queries"):
+        return None
+    values = {cutoff: {row.get(f"recall@{cutoff}") for row in rows} for cutoff in cutoffs}
+    if any(len(seen) > 1 for seen in values.values()):
+        return None
+    shown = ", ".join(f"recall@{cutoff} = {next(iter(seen)):.3f}" for cutoff, seen in values.items())
+    return (f"recall is the same at all {len(rows)} settings ({shown}, {rows[0]['queries']} queries): these "
+            "queries do not tell the settings apart; see attrs['verdict'], and try more queries")
+
+
+def compared(before: Outcome, now: Outcome, metric: str = VERDICT_METRIC, confidence: float = CONFIDENCE) -> str:
+    """One setting against another on the same queries, in words (the tuning panel's "now" and "before")."""
+    queries = len(now.rank)
+    if not queries:
+        return ""
+    difference = expected(now, metric) - expected(before, metric)
+    p_value = paired_p_value(difference)
+    name = "MRR" if metric == "mrr" else metric
+    change = float(difference.mean())
+    if p_value >= 1 - confidence:
+        word = "the same" if change == 0 else "not distinguishable"
+    else:
+        word = "better" if change > 0 else "worse"
+    return f"now vs before: {name} {change:+.3f}, {word} on these {queries} queries (paired test, p = {p_value:.2f})"

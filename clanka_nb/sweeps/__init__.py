@@ -1,0 +1,7 @@
+"""Parameter sweeps: one row of statistics per combination of chunk settings, the code parsed once; with the
+retrieval probe's columns when asked (so the sweep stands on frames and the probe)."""
+
+from ._api import sweep
+from .table import sweep_table
+
+__all__ = ["sweep", "sweep_table"]

@@ -1,0 +1,118 @@
+"""The sweep table: parse once, chunk at every combination of settings, one row of numbers per setting (with the
+retrieval probe's columns when asked); `clanka_nb.sweeps.sweep` opens the source and calls it, Dask's sweep reuses
+its parts."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .. import engine
+from ..engine.embedding import embedding_text
+from ..engine.progress import ProgressBar, bar
+from ..engine.token_counts import TokenCounter, check_limit, remembering
+from ..engine.token_counts import token_counter as resolve_counter
+from ..frames import columns as _columns
+from ..frames.cycles import paused_cycle_collection
+from ..frames.lines import span_positions
+from ..frames.stats import CodebaseStats, ast_files, chunkings_reusing, summary
+from ..retrieval import ProbeScorer
+
+
+def _row(
+    codebase: engine.Codebase,
+    stats: CodebaseStats,
+    settings: engine.ChunkSettings,
+    whole: dict[int, engine.FileChunking],
+) -> dict[str, Any]:
+    started = time.perf_counter()
+    walked = chunkings_reusing(codebase, stats.index, stats.declarations, settings, whole)
+    starts, ends = span_positions(stats.index, [chunking.spans for chunking in walked])
+    row = stats.row(settings, starts, ends, ast_files(walked))
+    row["seconds"] = time.perf_counter() - started
+    return row
+
+
+def check_counters(token_counter: object, token_limit: int | None) -> tuple[TokenCounter | None, int | None]:
+    """The token counter (None: the chars/4 estimate of each chunk's content) and limit of a sweep, checked."""
+    counter = None if token_counter is None and token_limit is None else resolve_counter(token_counter)
+    return counter, check_limit(token_limit)
+
+
+def input_tokens(
+    codebase: engine.Codebase, paths: Sequence[str], settings: engine.ChunkSettings, counter: TokenCounter
+) -> np.ndarray:
+    """The tokens of each chunk's embedding input at one setting, in chunk order (also the Dask sweep's)."""
+    texts = [
+        embedding_text(c.path, c.start_line, c.name, c.type, c.parent, c.content)
+        for path in paths
+        for c in codebase.file_chunks(path, settings)
+    ]
+    return np.asarray(counter.count_many(texts), dtype=np.float64)
+
+
+def input_token_columns(
+    codebase: engine.Codebase, paths: Sequence[str], settings: engine.ChunkSettings, counter: TokenCounter,
+    limit: int | None,
+) -> dict[str, Any]:
+    """tokens_mean, tokens_p95, tokens_total (and over_limit, the share of chunks over `limit`) at one setting."""
+    tokens = input_tokens(codebase, paths, settings, counter)
+    mean, _, p95 = summary(tokens)
+    row: dict[str, Any] = {"tokens_mean": mean, "tokens_p95": p95, "tokens_total": float(tokens.sum())}
+    if limit is not None:
+        row["over_limit"] = float((tokens > limit).mean()) if len(tokens) else None
+    return row
+
+
+def sweep_table(
+    codebase: engine.Codebase,
+    settings: list[engine.ChunkSettings],
+    *,
+    counter: TokenCounter | None,
+    limit: int | None,
+    progress: ProgressBar,
+    started: float,
+    scorer: ProbeScorer | None = None,
+) -> pd.DataFrame:
+    """The sweep of an opened codebase: one row per setting (see `clanka_nb.sweeps.sweep` for the columns).
+
+    `started` is the `time.perf_counter()` at which opening the codebase began: `attrs["parse_seconds"]`
+    counts from there to the first setting.
+    """
+    stats = CodebaseStats(codebase)
+    parse_seconds = time.perf_counter() - started
+    rows = []
+    whole: dict[int, engine.FileChunking] = {}
+    counting = None if counter is None else remembering(counter)  # inputs shared by settings: counted once
+    with bar(progress, len(settings), "sweeping settings", unit="setting") as handle, paused_cycle_collection():
+        for setting in settings:
+            row = _row(codebase, stats, setting, whole)
+            if counting is not None:
+                row.update(input_token_columns(codebase, stats.index.paths, setting, counting, limit))
+            if scorer is not None:
+                scored = time.perf_counter()
+                row.update(scorer.columns(setting))
+                row["seconds"] += time.perf_counter() - scored
+            rows.append(row)
+            if handle is not None:
+                handle.update(1)
+    schema = dict(_columns.SWEEP)
+    if limit is not None:
+        schema["over_limit"] = _columns.FLOAT
+    if rows and scorer is not None:
+        extra = [name for name in rows[0] if name not in schema]
+        schema.update({name: _columns.INT if name in scorer.integer_columns else _columns.FLOAT for name in extra})
+    columns = {name: [row[name] for row in rows] for name in schema}
+    attrs = {
+        "root": str(codebase.root),
+        "languages": codebase.languages,
+        "tokens": counter.name if counter is not None else "characters / 4",
+        "parse_seconds": parse_seconds,
+    }
+    if scorer is not None:
+        attrs.update(scorer.attrs())
+    return _columns.build(columns, schema, attrs)
