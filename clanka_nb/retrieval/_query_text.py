@@ -19,7 +19,7 @@ DROP_REASONS = {
     "code": "commented-out code: it parses as code in the file's language",
     "banner": "a banner: a row of punctuation, a run of one punctuation mark, or mostly not letters",
     "markers": "comment markers are left in its text (a comment inside a comment, e.g. `// /** ... */`)",
-    "short": f"under {MIN_WORDS} words",
+    "short": f"under {MIN_WORDS} words (a link counts as none)",
     "duplicate": "the same text documents several declarations, so it cannot say which one it is about",
 }
 
@@ -55,7 +55,13 @@ _CODE_KEYWORD = re.compile(
     r"|yield|fn|pub|func|package|struct|impl|public|private|static|#include)\b"
 )
 _INLINE_TAG = re.compile(r"\{@\w+\s*([^}]*)\}")  # {@link Vector3 the vector} -> Vector3 the vector
-_HTML_TAG = re.compile(r"</?[A-Za-z][^>]*>")
+# Only HTML's own elements: `<headers>` or `<T>` in prose is a placeholder or a type, and part of the sentence.
+_HTML_TAG = re.compile(
+    r"</?(?:a|abbr|b|big|blockquote|br|caption|cite|code|dd|del|div|dl|dt|em|h[1-6]|hr|i|img|ins|kbd|li|mark|ol|p"
+    r"|pre|q|s|samp|small|span|strong|sub|sup|table|tbody|td|tfoot|th|thead|tr|tt|u|ul|var)\b[^>]*>",
+    re.IGNORECASE,
+)
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
 _SPACE = re.compile(r"\s+")
 # A sentence ends at . ! or ? followed by a space and a word that does not start in lower case,
 # unless the dot closes an initial ("A. Author") or a common abbreviation.
@@ -155,7 +161,7 @@ def judge(lines: Sequence[str], kind: str, grammar: str | None = None) -> Judged
         return Judged(shown, "banner")
     if _MARKERS.search(text):
         return Judged(shown, "markers")
-    if len(re.findall(r"\w+", text)) < MIN_WORDS:
+    if len(re.findall(r"\w+", _URL.sub(" ", text))) < MIN_WORDS:  # a link names no code: its words do not count
         return Judged(shown, "short")
     return Judged(text, None)
 

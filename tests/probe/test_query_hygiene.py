@@ -207,3 +207,27 @@ def test_reads_as_code_both_ways(lines, grammar, is_code):
 )
 def test_judge_names_the_reason(lines, kind, reason):
     assert judge(lines, kind, "typescript").reason == reason
+
+
+def test_placeholders_in_angle_brackets_stay_and_html_tags_go():
+    # httpx 0.28.1's `encode_request`: "returning a two-tuple of (<headers>, <stream>)." once became "(, )."
+    lines = ['"""', "Handles encoding the given content, returning a two-tuple of (<headers>, <stream>).", '"""']
+    assert judge(lines, "docstring", "python") == (
+        "Handles encoding the given content, returning a two-tuple of (<headers>, <stream>).", None)
+    html = ["/**", " * Returns the <b>first</b> value<br/> of the <code>Map</code> given.", " */"]
+    assert judge(html, "block", "typescript").text == "Returns the first value of the Map given."
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "// https://stackoverflow.com/questions/7860392/determine-if-string-is-in-base64-using-javascript",
+        "// https://base64.guru/standards/base64url",
+        "// Adapted from https://stackoverflow.com/a/3143231",
+        "// from https://thekevinscott.com/emojis-in-javascript/#writing-a-regular-expression",
+    ],
+)
+def test_a_link_is_no_words_of_a_query(line):
+    # zod 3.25.76's src/v3: a bare link names no code; the words around it must make the query alone.
+    assert judge([line], "line", "typescript").reason == "short"
+    assert judge([line + " explains the padding rules"], "line", "typescript").reason is None
