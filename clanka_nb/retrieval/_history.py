@@ -118,6 +118,9 @@ def _check_revs(revs: object) -> str:
         msg = f"revs must be a revision range such as {DEFAULT_REVS!r}, got {revs!r}"
         raise ChurnError(msg)
     revs = revs.strip()
+    if "\0" in revs or "\n" in revs:  # git's argv cannot hold a NUL, and a line break is never a revision
+        msg = f"revs {revs!r} holds a NUL or a line break; pass one revision range, e.g. {DEFAULT_REVS!r}"
+        raise ChurnError(msg)
     if any(part.startswith("-") for part in revs.split("..")):
         msg = f"revs {revs!r} starts with '-': pass revisions, e.g. {DEFAULT_REVS!r}, not git options"
         raise ChurnError(msg)
