@@ -367,18 +367,21 @@ class CatFile:
         self._deadline = None
         return fields[1].decode(), int(fields[2])
 
-    def copy(self, oid: str, size: int, target: BinaryIO) -> None:
+    def copy(self, oid: str, size: int, target: BinaryIO, keep: int | None = None) -> None:
         """The `size` bytes that follow a header, written to `target` piece by piece (a large blob is never
-        held whole), and the newline after them."""
+        held whole), and the newline after them. With `keep`, bytes past the first `keep` are read and dropped."""
         stdout = self._process.stdout
         assert stdout is not None
         left = size
+        room = size if keep is None else keep
         while left:
             self._wait_for_git()  # each piece gets the whole timeout: a large blob may take long in all
             piece = stdout.read(min(left, _COPY))
             if not piece:
                 break
-            target.write(piece)
+            if room > 0:
+                target.write(piece[:room])
+                room -= len(piece)
             left -= len(piece)
         self._check_end(oid, size, size - left)
 
@@ -449,10 +452,10 @@ class BlobReader:
             raise ChurnError(msg)
         return size
 
-    def write(self, blob: str, target: BinaryIO) -> None:
-        """Copy a blob's bytes into an open file, a piece at a time."""
+    def write(self, blob: str, target: BinaryIO, keep: int | None = None) -> None:
+        """Copy a blob's bytes into an open file, a piece at a time (only the first `keep`, when given)."""
         _, size = self._contents.header(blob)
-        self._contents.copy(blob, size, target)
+        self._contents.copy(blob, size, target, keep)
 
     def close(self) -> None:
         try:
