@@ -15,7 +15,7 @@ from ._declarations import Declaration, GrammarUnavailableError
 from ._explain import RULES, ExplainedChunk, explain_file
 from ._files import is_meaningful_file, is_probably_minified, language_of
 from ._languages import LANGUAGE_MODES
-from ._listing import list_file_names, list_files
+from ._listing import IgnoreFileTooLargeWarning, list_file_names, list_files
 from ._reading import FileReport, FileStatus, MissingFileError
 from ._skipped import skipped_files
 from ._syntax import parses_as_code, syntax_tree
@@ -39,6 +39,7 @@ __all__ = [
     "FileReport",
     "FileStatus",
     "GrammarUnavailableError",
+    "IgnoreFileTooLargeWarning",
     "MissingFileError",
     "NothingToChunkWarning",
     "ParseCache",

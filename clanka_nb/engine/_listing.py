@@ -19,6 +19,14 @@ from .settings import parse_size
 # whose regex has no such group ends in a plain `/` that needs more path after it (`dir/**`).
 _DIR_MARK = "ps_d"
 _RULE_FILES = (".rgignore", ".ignore", ".gitignore")
+# An ignore file is read up to this size, and a line longer than any path is skipped: a hostile folder or
+# history otherwise holds a .gitignore of 2 GiB (2 MB as a git object), read whole and compiled for minutes.
+MAX_IGNORE_FILE = 1 << 20
+_MAX_PATTERN = 4096  # PATH_MAX: no real path is longer, and compiling such a line costs seconds
+
+
+class IgnoreFileTooLargeWarning(UserWarning):
+    """An ignore file over 1 MiB, or with a line longer than 4,096 characters: only the rest of it applies."""
 
 # How pathspec writes a glob `*` (any run of characters within one path segment).
 _STAR = "[^/]*"
@@ -89,17 +97,30 @@ def _read_lines(path: str) -> list[str]:
         return []  # a FIFO, socket or device is never opened: opening a FIFO blocks
     try:
         with open(path, "rb") as handle:
-            data = handle.read()
+            data = handle.read(MAX_IGNORE_FILE + 1)
     except OSError:
         return []
+    cut = len(data) > MAX_IGNORE_FILE
+    if cut:
+        data = data[: data.rfind(b"\n", 0, MAX_IGNORE_FILE) + 1]  # whole lines only
     lines = []
+    long_lines = 0
     for raw in data.split(b"\n"):
+        if len(raw) > _MAX_PATTERN:
+            long_lines += 1
+            continue
         try:
             lines.append(raw.decode("utf-8").removesuffix("\r"))
         except UnicodeDecodeError:
             break  # ripgrep stops reading an ignore file at its first line that is not UTF-8
     if lines:
         lines[0] = lines[0].removeprefix("\ufeff")
+    if cut or long_lines:
+        what = [f"only its first {MAX_IGNORE_FILE:,} bytes are read"] if cut else []
+        what += [f"{long_lines:,} lines longer than {_MAX_PATTERN:,} characters are skipped"] if long_lines else []
+        msg = (f"the ignore file {path!r} is not one a project writes: {' and '.join(what)} (the rest cannot "
+               "be matched in reasonable time); shorten it, or delete it if it is not yours")
+        warnings.warn(msg, IgnoreFileTooLargeWarning, stacklevel=2)
     return lines
 
 

@@ -11,12 +11,13 @@ from ._codebase import load as load_file
 from ._codebase import warn_if_nothing_listed
 from ._collation import sorted_like_js
 from ._languages import check_languages
-from ._listing import ListingCache, resolve_root
+from ._listing import MAX_IGNORE_FILE, ListingCache, resolve_root
 from ._reading import check_file
 
 __all__ = [
     "CACHE_DIR_ENV",
     "CACHE_SWITCH_ENV",
+    "MAX_IGNORE_FILE",
     "ChunkHead",
     "ListingCache",
     "check_file",

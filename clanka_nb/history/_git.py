@@ -140,6 +140,12 @@ def _one_path(output: str) -> str:
 def repository(path: str | os.PathLike[str]) -> tuple[Path, str]:
     """The top folder of the git work tree holding `path` (or the git dir of a bare repository), and where
     `path` lies in it: "" at the top, else a prefix such as "packages/app/" (always with `/`)."""
+    if not isinstance(path, (str, os.PathLike)):
+        msg = (
+            f"the repository must be a folder (a str or Path), got {type(path).__name__}; pass the folder of a git "
+            "clone, e.g. churn('path/to/clone') or a chunk frame's attrs['root']"
+        )
+        raise TypeError(msg)
     folder = Path(path).expanduser()
     if not folder.is_dir():
         msg = f"{str(folder)!r} is not a folder; pass the folder of a git clone"
@@ -181,7 +187,7 @@ def first_parent_commits(repo: Path, revs: str) -> tuple[str, list[Commit]]:
     `revs` is a range `A..B`, or one revision `R`, which means `R~1..R`. The baseline of a range that
     starts at the repository's first commit is the empty tree.
     """
-    spec = _revision_range(revs)
+    spec = within_history(repo, _revision_range(revs))
     listed = run_git(repo, "log", "-z", "--first-parent", "--reverse", "--format=%H %cI %s", "--end-of-options",
                      spec, "--", check=False)  # fmt: skip
     if listed.returncode != 0:
@@ -198,6 +204,25 @@ def first_parent_commits(repo: Path, revs: str) -> tuple[str, list[Commit]]:
         msg = f"{revs!r} holds no commits (along first parents); the older revision comes first: 'OLD..NEW'"
         raise ChurnError(msg)
     return _baseline(repo, commits[0].hash), commits
+
+
+def resolves(repo: Path, rev: str) -> bool:
+    """True when `rev` names a commit of `repo`."""
+    return bool(git(repo, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}",
+                    check=False).strip())  # fmt: skip
+
+
+def within_history(repo: Path, spec: str) -> str:
+    """A range `B~N..B` reaching back before the first commit as just `B`: all of B's history (so the default
+    HEAD~50..HEAD walks a history of 5 commits whole); any other range as it is."""
+    start, dots, end = spec.partition("..")
+    if not dots:
+        return spec
+    end = end.lstrip(".")  # A...B too
+    older = re.fullmatch(r"(.+?)~(\d+)", start)
+    if older and not resolves(repo, start) and resolves(repo, older.group(1)):
+        return end or "HEAD"
+    return spec
 
 
 def _revision_range(revs: object) -> str:
@@ -342,18 +367,21 @@ class CatFile:
         self._deadline = None
         return fields[1].decode(), int(fields[2])
 
-    def copy(self, oid: str, size: int, target: BinaryIO) -> None:
+    def copy(self, oid: str, size: int, target: BinaryIO, keep: int | None = None) -> None:
         """The `size` bytes that follow a header, written to `target` piece by piece (a large blob is never
-        held whole), and the newline after them."""
+        held whole), and the newline after them. With `keep`, bytes past the first `keep` are read and dropped."""
         stdout = self._process.stdout
         assert stdout is not None
         left = size
+        room = size if keep is None else keep
         while left:
             self._wait_for_git()  # each piece gets the whole timeout: a large blob may take long in all
             piece = stdout.read(min(left, _COPY))
             if not piece:
                 break
-            target.write(piece)
+            if room > 0:
+                target.write(piece[:room])
+                room -= len(piece)
             left -= len(piece)
         self._check_end(oid, size, size - left)
 
@@ -424,10 +452,10 @@ class BlobReader:
             raise ChurnError(msg)
         return size
 
-    def write(self, blob: str, target: BinaryIO) -> None:
-        """Copy a blob's bytes into an open file, a piece at a time."""
+    def write(self, blob: str, target: BinaryIO, keep: int | None = None) -> None:
+        """Copy a blob's bytes into an open file, a piece at a time (only the first `keep`, when given)."""
         _, size = self._contents.header(blob)
-        self._contents.copy(blob, size, target)
+        self._contents.copy(blob, size, target, keep)
 
     def close(self) -> None:
         try:

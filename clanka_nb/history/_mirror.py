@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..engine.internals import ListingCache
+from ..engine.internals import MAX_IGNORE_FILE, ListingCache
 from ._git import BlobReader, Change, ChurnError
 
 try:
@@ -184,6 +184,9 @@ class Mirror:
         with path.open("wb") as target:
             if size > self.listing.limit and path.name not in RULE_FILES:
                 target.truncate(size)  # sparse: the listing skips it by its size, nothing is read or stored
+            elif size > MAX_IGNORE_FILE:  # an ignore file is read up to its cap: the rest need not take disk
+                self._blobs.write(blob, target, keep=MAX_IGNORE_FILE + 1)
+                target.truncate(size)
             else:
                 self._blobs.write(blob, target)
 

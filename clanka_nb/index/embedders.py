@@ -200,6 +200,14 @@ class OpenAIEmbedder:
     sleep: Callable[[float], None] = field(default=time.sleep, repr=False)
     requests: int = field(default=0, repr=False)
 
+    def __post_init__(self) -> None:
+        # Spaces around it (pasted from a .env file) or no http(s):// would keep `user:password@` from being
+        # recognised, and so from being stripped from the repr, the model id and errors: the URL is not shown.
+        self.base_url = self.base_url.strip()
+        if not re.match(r"(?i)https?://", self.base_url):
+            msg = "base_url must start with http:// or https://, e.g. http://localhost:11434/v1 (it is not shown here)"
+            raise ValueError(msg)
+
     @property
     def model_id(self) -> str:
         suffix = f"@{self.dimensions}" if self.dimensions else ""

@@ -21,7 +21,7 @@ from ..engine.progress import ProgressBar, bar
 from ..engine.settings import Settings
 from ..engine.source import open_source
 from ..frames import columns as _columns
-from ..history.internals import ChurnError, git, repository, run_git
+from ..history.internals import ChurnError, git, repository, resolves, run_git, within_history
 from ._queries import QUERIES, declared_texts
 from ._query_text import MAX_WORDS, MIN_WORDS, first_sentences
 
@@ -119,28 +119,21 @@ def _check_revs(revs: object) -> str:
         msg = f"revs must be a revision range such as {DEFAULT_REVS!r}, got {revs!r}"
         raise ChurnError(msg)
     revs = revs.strip()
+    if "\0" in revs or "\n" in revs:  # git's argv cannot hold a NUL, and a line break is never a revision
+        msg = f"revs {revs!r} holds a NUL or a line break; pass one revision range, e.g. {DEFAULT_REVS!r}"
+        raise ChurnError(msg)
     if any(part.startswith("-") for part in revs.split("..")):
         msg = f"revs {revs!r} starts with '-': pass revisions, e.g. {DEFAULT_REVS!r}, not git options"
         raise ChurnError(msg)
     return revs
 
 
-def _resolves(repo: Path, rev: str) -> bool:
-    return bool(git(repo, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}",
-                    check=False).strip())  # fmt: skip
-
-
 def _range(repo: Path, revs: str) -> list[str]:
     """`revs` as arguments of `git log`: `A..B` as is, or just `B` when A is `B~N` beyond the first commit
     (HEAD~500 in a history of 427 commits means all of them); one revision `R` is `R~1..R`."""
     if ".." not in revs:
-        return [f"{revs}~1..{revs}"] if _resolves(repo, f"{revs}~1") else [revs]
-    start, _, end = revs.partition("..")
-    end = end.lstrip(".") or "HEAD"
-    older = re.fullmatch(r"(.+?)~(\d+)", start)
-    if start and not _resolves(repo, start) and older and _resolves(repo, older.group(1)):
-        return [end]
-    return [revs]
+        return [f"{revs}~1..{revs}"] if resolves(repo, f"{revs}~1") else [revs]
+    return [within_history(repo, revs)]
 
 
 def _commits(repo: Path, revs: str, prefix: str) -> list[_Commit]:

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..engine import parses_as_code
+from ..engine import parses_as_code, syntax_tree
 
 MIN_WORDS = 3
 MAX_SENTENCES = 2
@@ -19,7 +19,7 @@ DROP_REASONS = {
     "code": "commented-out code: it parses as code in the file's language",
     "banner": "a banner: a row of punctuation, a run of one punctuation mark, or mostly not letters",
     "markers": "comment markers are left in its text (a comment inside a comment, e.g. `// /** ... */`)",
-    "short": f"under {MIN_WORDS} words",
+    "short": f"under {MIN_WORDS} words (a link counts as none)",
     "duplicate": "the same text documents several declarations, so it cannot say which one it is about",
 }
 
@@ -55,7 +55,14 @@ _CODE_KEYWORD = re.compile(
     r"|yield|fn|pub|func|package|struct|impl|public|private|static|#include)\b"
 )
 _INLINE_TAG = re.compile(r"\{@\w+\s*([^}]*)\}")  # {@link Vector3 the vector} -> Vector3 the vector
-_HTML_TAG = re.compile(r"</?[A-Za-z][^>]*>")
+# Only HTML's own elements: `<headers>` or `<T>` in prose is a placeholder or a type, and part of the sentence.
+_HTML_TAG = re.compile(
+    r"</?(?:a|abbr|b|big|blockquote|br|caption|cite|code|dd|del|div|dl|dt|em|h[1-6]|hr|i|img|ins|kbd|li|mark|ol|p"
+    r"|pre|q|s|samp|small|span|strong|sub|sup|table|tbody|td|tfoot|th|thead|tr|tt|u|ul|var)\b[^>]*>",
+    re.IGNORECASE,
+)
+_CLASS_GRAMMARS = frozenset({"typescript", "tsx", "javascript"})
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
 _SPACE = re.compile(r"\s+")
 # A sentence ends at . ! or ? followed by a space and a word that does not start in lower case,
 # unless the dot closes an initial ("A. Author") or a common abbreviation.
@@ -124,11 +131,28 @@ def reads_as_code(lines: Sequence[str], grammar: str | None) -> bool:
     parse ("cache or recompute" is a Python expression, one word is an identifier) is kept."""
     if grammar is None:
         return False
+    # JavaScript built from TypeScript keeps the TypeScript of its commented-out code: read it as such too.
+    grammars = (grammar, "typescript") if grammar == "javascript" else (grammar,)
     for candidate in ("\n".join(lines).strip(), "\n".join(_paragraph_lines(lines))):
         looks = _CODE_CHARACTER.search(candidate) or _CODE_KEYWORD.match(candidate)
-        if candidate and looks and parses_as_code(candidate, grammar):
-            return True
+        if not (candidate and looks):
+            continue
+        for name in grammars:
+            # A method commented out inside a class parses only in a class body.
+            if parses_as_code(candidate, name) or (
+                name in _CLASS_GRAMMARS and _parses_as_class_member(candidate, name)
+            ):
+                return True
     return False
+
+
+def _parses_as_class_member(text: str, grammar: str) -> bool:
+    """True when `text` parses with no error as members of a class body, at least one not a comment."""
+    root = syntax_tree(f"class _ {{\n{text}\n}}", grammar)
+    if root is None or root.has_error or len(root.named_children) != 1:
+        return False
+    body = root.named_children[0].child_by_field_name("body")
+    return body is not None and any(member.type != "comment" for member in body.named_children)
 
 
 def judge(lines: Sequence[str], kind: str, grammar: str | None = None) -> Judged:
@@ -155,7 +179,7 @@ def judge(lines: Sequence[str], kind: str, grammar: str | None = None) -> Judged
         return Judged(shown, "banner")
     if _MARKERS.search(text):
         return Judged(shown, "markers")
-    if len(re.findall(r"\w+", text)) < MIN_WORDS:
+    if len(re.findall(r"\w+", _URL.sub(" ", text))) < MIN_WORDS:  # a link names no code: its words do not count
         return Judged(shown, "short")
     return Judged(text, None)
 

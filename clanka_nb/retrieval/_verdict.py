@@ -311,7 +311,7 @@ def flat_recall(rows: Sequence[dict[str, Any]], cutoffs: Sequence[int]) -> str |
         return None
     shown = ", ".join(f"recall@{cutoff} = {next(iter(seen)):.3f}" for cutoff, seen in values.items())
     return (f"recall is the same at all {len(rows)} settings ({shown}, {rows[0]['queries']} queries): these "
-            "queries do not tell the settings apart; see attrs['verdict'], and try more queries")
+            "queries do not tell the settings apart (see the verdict)")
 
 
 def compared(before: Outcome, now: Outcome, metric: str = VERDICT_METRIC, confidence: float = CONFIDENCE) -> str:

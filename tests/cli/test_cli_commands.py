@@ -204,3 +204,17 @@ def test_help_loads_no_heavy_module() -> None:
     )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_flat_recall_note_speaks_of_the_verdict_not_of_attrs(capsys, tmp_path: Path) -> None:
+    # A terminal has no DataFrame: the note points at the verdict line printed after it.
+    for number in range(6):
+        (tmp_path / f"m{number}.ts").write_text(
+            f"/** Parse the {number} header fields of a request. */\nexport function parse{number}(x: string) {{\n"
+            f"  return x.split(':')[{number}];\n}}\n"
+        )
+    status, _, err = run(capsys, "sweep", str(tmp_path), "--chunk-size", "10,30", "--probe")
+    assert status == 0
+    flat = next(line for line in err.splitlines() if "recall is the same" in line)
+    assert "attrs" not in flat and "the verdict" in flat
+    assert err.splitlines()[-1].startswith("clanka-nb: note: verdict: ")

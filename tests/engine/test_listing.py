@@ -387,3 +387,20 @@ def test_listing_cache_agrees_with_list_files_path_by_path(tmp_path: Path, seed:
     cache = _listing.ListingCache(root, max_file_size=2000)
     assert {rel for rel in every if cache.is_listed(rel)} == listed
     assert not cache.is_listed("missing/file.ts")
+
+
+def test_a_huge_ignore_file_is_read_up_to_its_cap_and_said(tmp_path: Path) -> None:
+    # A hostile folder's .gitignore of NULs (sparse: no disk used) was read whole and compiled for minutes.
+    make(tmp_path, {"a.ts": "x\n", "skip.ts": "x\n", "late.ts": "x\n"})
+    (tmp_path / ".git").mkdir()
+    with open(tmp_path / ".gitignore", "wb") as ignore:
+        ignore.write(b"skip.ts\n" + b"\0" * 100_000 + b"\n")  # a line longer than any path
+        ignore.truncate(64 << 20)
+        ignore.seek(64 << 20)
+        ignore.write(b"\nlate.ts\n")  # past the cap: not read
+    script = f"import json; from clanka_nb.engine import list_files; print(json.dumps(list_files({str(tmp_path)!r})))"
+    run = subprocess.run([sys.executable, "-W", "always", "-c", script], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == ["a.ts", "late.ts"]  # the lines before the cap still apply
+    assert "IgnoreFileTooLargeWarning" in run.stderr and ".gitignore" in run.stderr
+    assert "1,048,576 bytes" in run.stderr and "1 lines longer than 4,096" in run.stderr

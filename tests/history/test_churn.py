@@ -289,3 +289,32 @@ def test_demo_repository_shows_every_kind_of_reembedding(tmp_path: Path) -> None
     assert frame.loc["pricing: digital VAT goes down", ["embedded", "edited"]].tolist() == [1, 1]
     with pytest.raises(ChurnError, match="exists"):
         demo_repository(repo)
+
+
+def test_the_default_range_walks_a_history_shorter_than_it_whole(tmp_path: Path) -> None:
+    # HEAD~50..HEAD on 3 commits: all 3, the first against the empty tree (its files are all new), as
+    # history_queries reads HEAD~500..HEAD; a range inside the history still starts where it says.
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    run_git(repo, "init", "-q", "-b", "main")
+    hashes = []
+    for i in range(3):
+        (repo / f"m{i}.ts").write_text(f"export const m{i} = {i};\n")
+        run_git(repo, "add", "-A")
+        run_git(repo, "commit", "-q", "-m", f"add m{i}")
+        hashes.append(run_git(repo, "rev-parse", "HEAD").strip())
+    whole = churn(repo, progress=False)
+    assert whole["commit"].tolist() == hashes
+    assert whole["embedded"].tolist() == [1, 1, 1]
+    assert whole["new_file"].tolist() == [1, 1, 1]
+    assert churn(repo, revs="HEAD~1..HEAD", progress=False)["commit"].tolist() == hashes[2:]
+    assert churn_files(repo, revs="HEAD~9..HEAD", progress=False)["path"].tolist() == ["m0.ts", "m1.ts", "m2.ts"]
+    with pytest.raises(ChurnError, match=r"cannot read the revisions 'nope~3\.\.HEAD'"):
+        churn(repo, revs="nope~3..HEAD", progress=False)
+
+
+def test_a_frame_for_the_repository_is_an_error_naming_the_fix(tmp_path: Path) -> None:
+    frame = pd.DataFrame({"commit": ["abc"]})
+    for call in (churn, churn_files):
+        with pytest.raises(TypeError, match=r"must be a folder .* got DataFrame; pass the folder of a git clone"):
+            call(frame)

@@ -225,6 +225,39 @@ def test_a_blob_above_max_file_size_is_never_read(tmp_path: Path) -> None:
     assert list(temp.iterdir()) == []  # and the mirror is gone
 
 
+def test_a_huge_ignore_file_takes_no_disk_in_the_mirror_and_churn_ends(tmp_path: Path) -> None:
+    # A 64 MiB .gitignore of zeros is 64 KB in git: it was written whole into the mirror (2 GiB took 2 GiB
+    # of the temporary folder) and read and compiled for minutes. Now: its first MiB, the rest sparse.
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    run_git(repo, "init", "-q", "-b", "main")
+    size = 64 << 20
+    process = subprocess.Popen(["git", "-C", str(repo), "fast-import", "--quiet"], stdin=subprocess.PIPE)
+    assert process.stdin is not None
+    process.stdin.write(b"commit refs/heads/main\ncommitter t <t@x> 1700000000 +0000\ndata 5\nfirst\n"
+                        b"M 100644 inline a.ts\ndata 20\nexport const a = 1;\n\n"
+                        b"M 100644 inline skip.ts\ndata 20\nexport const s = 1;\n\n"
+                        b"M 100644 inline .gitignore\ndata %d\nskip.ts\n" % size)  # fmt: skip
+    zeros = bytes(1 << 20)
+    process.stdin.write(zeros[: (1 << 20) - 8])
+    for _ in range((size >> 20) - 1):
+        process.stdin.write(zeros)
+    process.stdin.write(b"\n")
+    process.stdin.close()
+    assert process.wait() == 0
+    from clanka_nb.history._git import BlobReader, tree_files
+    from clanka_nb.history._mirror import Mirror
+
+    with BlobReader(repo) as blobs:
+        mirror = Mirror(tmp_path / "mirror", blobs, "1M")
+        with pytest.warns(UserWarning, match="ignore file"):
+            mirror.apply(tree_files(repo, run_git(repo, "rev-parse", "HEAD").strip()))
+            listed = mirror.every_listed()
+    written = (tmp_path / "mirror" / ".gitignore").stat()
+    assert written.st_size == size and written.st_blocks * 512 < 4 << 20  # its size as in git; 1 MiB on disk
+    assert listed == {"a.ts"}  # the rule before the cap still applies
+
+
 def test_a_run_killed_with_sigkill_leaves_no_mirror_after_the_next_run(tmp_path: Path) -> None:
     repo = plain_repo(tmp_path / "repo", commits=3)
     temp = tmp_path / "temp"

@@ -84,6 +84,20 @@ def test_a_password_with_an_at_sign_is_redacted_in_every_form(server):
     assert server.requests[0]["headers"]["Authorization"] == f"Basic {encoded}"
 
 
+def test_a_base_url_with_spaces_around_it_still_hides_its_password(server, sample):
+    url = "  " + server.url.replace("http://", f"http://user:{PASSWORD}@") + "\n"  # as pasted from a .env file
+    embed = embedders.openai("m", base_url=url, api_key=None, max_retries=0)
+    assert PASSWORD not in repr(embed) + embed.model_id and embed.model_id == f"openai:{server.url}:m"
+    assert embed(["x"]).shape[0] == 1  # and it still reaches the server, with the credentials
+
+
+@pytest.mark.parametrize("url", [f"user:{PASSWORD}@127.0.0.1:9/v1", f"ftp://user:{PASSWORD}@127.0.0.1:9/v1"])
+def test_a_base_url_without_http_is_refused_without_showing_its_password(url):
+    with pytest.raises(ValueError, match=r"http:// or https://") as caught:
+        embedders.openai("m", base_url=url, api_key=KEY)
+    assert PASSWORD not in str(caught.value) and KEY not in str(caught.value)
+
+
 def test_an_unreachable_server_with_credentials_is_named_without_them():
     embed = embedders.openai("m", base_url=f"http://user:{PASSWORD}@127.0.0.1:9/v1", api_key=KEY, max_retries=0)
     with pytest.raises(EmbeddingServerError, match="could not reach") as caught:

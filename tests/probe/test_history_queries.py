@@ -124,7 +124,7 @@ def test_a_folder_inside_the_clone_reads_its_own_commits_with_its_own_paths(repo
     assert inside.attrs["commits"] < whole.attrs["commits"]
 
 
-@pytest.mark.parametrize("revs", ["--output=/tmp/x", "HEAD..--all", "", None])
+@pytest.mark.parametrize("revs", ["--output=/tmp/x", "HEAD..--all", "", None, "HEAD~1..HEAD\0--all", "HEAD\n--all"])
 def test_revisions_never_become_options(repo, revs):
     root, _ = repo
     with pytest.raises(ChurnError, match="revs"):
