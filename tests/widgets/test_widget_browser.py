@@ -265,7 +265,7 @@ def test_settings_with_a_frame_chunk_its_codebase_again(chunks: pd.DataFrame) ->
     assert again.data.attrs["root"] == chunks.attrs["root"]
     assert again.data.attrs["chunk_overlap"] == chunks.attrs["chunk_overlap"]
     assert browse(chunks).data is chunks  # alone, the frame is shown as it is
-    with pytest.raises(TypeError, match="unexpected keyword argument .chunk_sise."):
+    with pytest.raises(TypeError, match="unexpected keyword argument 'chunk_sise'"):
         browse(None, chunk_sise=10)
 
 

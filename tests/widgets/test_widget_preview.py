@@ -81,7 +81,7 @@ def test_preview_text_path_picks_the_parser() -> None:
 def test_preview_text_refuses_bytes_and_unknown_settings() -> None:
     with pytest.raises(TypeError, match="decode bytes first"):
         preview_text(b"const a = 1")  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="unexpected keyword argument .max_file_size."):
+    with pytest.raises(TypeError, match="unexpected keyword argument 'max_file_size'"):
         preview_text("const a = 1", max_file_size="1M")
 
 
