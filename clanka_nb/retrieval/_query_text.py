@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..engine import parses_as_code
+from ..engine import parses_as_code, syntax_tree
 
 MIN_WORDS = 3
 MAX_SENTENCES = 2
@@ -61,6 +61,7 @@ _HTML_TAG = re.compile(
     r"|pre|q|s|samp|small|span|strong|sub|sup|table|tbody|td|tfoot|th|thead|tr|tt|u|ul|var)\b[^>]*>",
     re.IGNORECASE,
 )
+_CLASS_GRAMMARS = frozenset({"typescript", "tsx", "javascript"})
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
 _SPACE = re.compile(r"\s+")
 # A sentence ends at . ! or ? followed by a space and a word that does not start in lower case,
@@ -130,11 +131,28 @@ def reads_as_code(lines: Sequence[str], grammar: str | None) -> bool:
     parse ("cache or recompute" is a Python expression, one word is an identifier) is kept."""
     if grammar is None:
         return False
+    # JavaScript built from TypeScript keeps the TypeScript of its commented-out code: read it as such too.
+    grammars = (grammar, "typescript") if grammar == "javascript" else (grammar,)
     for candidate in ("\n".join(lines).strip(), "\n".join(_paragraph_lines(lines))):
         looks = _CODE_CHARACTER.search(candidate) or _CODE_KEYWORD.match(candidate)
-        if candidate and looks and parses_as_code(candidate, grammar):
-            return True
+        if not (candidate and looks):
+            continue
+        for name in grammars:
+            # A method commented out inside a class parses only in a class body.
+            if parses_as_code(candidate, name) or (
+                name in _CLASS_GRAMMARS and _parses_as_class_member(candidate, name)
+            ):
+                return True
     return False
+
+
+def _parses_as_class_member(text: str, grammar: str) -> bool:
+    """True when `text` parses with no error as members of a class body, at least one not a comment."""
+    root = syntax_tree(f"class _ {{\n{text}\n}}", grammar)
+    if root is None or root.has_error or len(root.named_children) != 1:
+        return False
+    body = root.named_children[0].child_by_field_name("body")
+    return body is not None and any(member.type != "comment" for member in body.named_children)
 
 
 def judge(lines: Sequence[str], kind: str, grammar: str | None = None) -> Judged:

@@ -231,3 +231,16 @@ def test_a_link_is_no_words_of_a_query(line):
     # zod 3.25.76's src/v3: a bare link names no code; the words around it must make the query alone.
     assert judge([line], "line", "typescript").reason == "short"
     assert judge([line + " explains the padding rules"], "line", "typescript").reason is None
+
+
+def test_a_commented_out_class_method_is_code():
+    # zod 3.25.76's src/v3/types.ts keeps an old `merge<...>(merging) { ... }` method commented out inside
+    # its class: a method parses only in a class body, and was kept as the query "merge< Incoming extends ...".
+    # Longer than a query's 40 words, so the query text is cut before the closing brace.
+    params = [f"//   Extra{i} extends keyof Incoming | keyof Output | keyof Input," for i in range(8)]
+    method = ["// merge<", "//   Incoming extends AnyZodObject,", *params, "// >(", "//   merging: Incoming",
+              "// ): ZodObject<Incoming> {", "//   const merged: any = this.extend(merging.shape);",
+              "//   return merged;", "// }"]  # fmt: skip
+    for grammar in ("typescript", "tsx", "javascript"):  # its built .js copy keeps the TypeScript comment
+        assert judge(method, "line", grammar).reason == "code"
+    assert judge(["// parse(input) returns the value { or null } of the key"], "line", "typescript").reason is None
