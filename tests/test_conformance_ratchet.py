@@ -10,12 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from tests._shared import NEEDS_CONFORMANCE
+
 ROOT = Path(__file__).resolve().parents[1]
 TOOL = ROOT / "tools" / "conformance_ratchet.py"
 CHECK = ROOT.parent / "shared" / "conformance" / "check.py"
 
 pytestmark = pytest.mark.skipif(
-    not CHECK.is_file(), reason=f"needs the shared conformance checker beside the repository ({CHECK})"
+    not CHECK.is_file(), reason=NEEDS_CONFORMANCE
 )
 
 

@@ -197,6 +197,7 @@ def check_clanka(connection: Any, where: str) -> None:
             "or pass a new file"
         )
         raise IndexDatabaseError(msg)
+    _check_triggers(connection, where)
     declared = None
     if "chunk_vectors" in found:
         match = _VEC0.search(found["chunk_vectors"])
@@ -234,6 +235,26 @@ def check_clanka(connection: Any, where: str) -> None:
         raise IndexDatabaseError(msg)
     if stored:
         check_dimensions(stored[0], f"{where} holds")
+
+
+def _normalised(sql: str) -> str:
+    return " ".join(sql.replace("IF NOT EXISTS ", "").split()).lower()
+
+
+_CLANKA_TRIGGERS = frozenset(_normalised(statement) for statement in TRIGGERS)
+
+
+def _check_triggers(connection: Any, where: str) -> None:
+    """Refuse a trigger on `chunks` that is not one of clanka's three: it runs on every row sync writes (a
+    recursive query in it never ends, a RAISE fails the sync), and CREATE TRIGGER IF NOT EXISTS keeps it."""
+    rows = connection.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'chunks'")
+    for name, sql in rows.fetchall():
+        if _normalised(sql or "") not in _CLANKA_TRIGGERS:
+            msg = (
+                f"{where}: the trigger {_shown(name)!r} on chunks is not clanka's (it is {_shown(sql or '')}); it "
+                "would run on every row written: DROP TRIGGER it if you trust the file, or pass a new file"
+            )
+            raise IndexDatabaseError(msg)
 
 
 def check_intact(connection: Any, where: str) -> None:

@@ -15,6 +15,7 @@ import pytest
 from clanka_nb import engine
 from clanka_nb.engine import _cache, _chunker
 from clanka_nb.engine._cache import ParseCache, ParseCacheWarning
+from tests._shared import NEEDS_CONFORMANCE
 
 CONFORMANCE = Path(__file__).resolve().parents[2].parent / "shared" / "conformance"
 SOURCES = {
@@ -314,7 +315,7 @@ def _conformance_files() -> dict[str, str]:
     return files
 
 
-@pytest.mark.skipif(not CONFORMANCE.exists(), reason="needs ../shared/conformance beside the repo")
+@pytest.mark.skipif(not CONFORMANCE.exists(), reason=NEEDS_CONFORMANCE)
 def test_conformance_files_give_the_same_chunks_cold_warm_and_uncached(tmp_path: Path) -> None:
     files = _conformance_files()
     root = tmp_path / "cases"

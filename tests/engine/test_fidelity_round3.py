@@ -16,6 +16,7 @@ import pytest
 from clanka_nb import engine
 from clanka_nb.engine._declarations import REFERENCE_PARSER_LIMIT
 from clanka_nb.engine._parsing import INTERRUPTIBLE_FROM, locale_guarded
+from tests._shared import NEEDS_CONFORMANCE
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFORMANCE = ROOT.parent / "shared" / "conformance"
@@ -178,7 +179,7 @@ def _chunk_all_under(name: str, script: Path) -> str:
 @pytest.fixture(scope="module")
 def chunk_all(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if not all((CONFORMANCE / name).is_file() for name in ("cases.jsonl", "round3_cases.jsonl.gz")):
-        pytest.skip(f"needs the shared conformance files beside the repository ({CONFORMANCE})")
+        pytest.skip(NEEDS_CONFORMANCE)
     script = tmp_path_factory.mktemp("locales") / "chunk_all.py"
     script.write_text(_CHUNK_ALL, encoding="utf-8")
     return script

@@ -17,6 +17,7 @@ from clanka_nb.engine import _listing
 from clanka_nb.engine._collation import sorted_like_js
 from clanka_nb.engine._files import is_meaningful_file
 from clanka_nb.engine._listing import list_files, parse_size
+from tests._shared import NEEDS_CONFORMANCE
 
 CONFORMANCE = Path(__file__).resolve().parents[2].parent / "shared" / "conformance"
 MAKE_TREE = CONFORMANCE / "make_tree.py"
@@ -52,7 +53,7 @@ def listed_within(root: Path, seconds: float = 20.0, **options: object) -> list[
 # --- the shared conformance tree ---------------------------------------------------------------
 
 
-@pytest.mark.skipif(not MAKE_TREE.exists(), reason=f"{MAKE_TREE} is not there (needs ../shared beside the repo)")
+@pytest.mark.skipif(not MAKE_TREE.exists(), reason=NEEDS_CONFORMANCE)
 @pytest.mark.parametrize("mode", ["git", "nogit"])
 def test_conformance_tree(tmp_path: Path, mode: str) -> None:
     if mode == "git" and shutil.which("git") is None:

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from clanka_nb import engine, frames
+from tests._shared import NEEDS_CONFORMANCE
 
 from .conftest import PY_FIVE_LINES, TS_EXAMPLE, as_code_chunks
 
@@ -227,7 +228,7 @@ def _conformance_runs() -> list[tuple[str, dict, dict]]:
     ]
 
 
-@pytest.mark.skipif(not CONFORMANCE_CASES.exists(), reason="the shared conformance cases are not here")
+@pytest.mark.skipif(not CONFORMANCE_CASES.exists(), reason=NEEDS_CONFORMANCE)
 @pytest.mark.parametrize(("case", "run"), _conformance_runs())
 def test_chunk_text_matches_the_reference_output(case: dict, run: dict) -> None:
     frame = frames.chunk_text(case["content"], path=case["path"], **run["options"])

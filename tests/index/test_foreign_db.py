@@ -114,3 +114,20 @@ def test_an_embedder_over_sqlite_vecs_largest_dimension(sample, tmp_path):
     index.close()
     assert _state(db) == before
 
+
+
+@pytest.mark.parametrize("trigger", [
+    # Runs on every row sync() writes: a raw SQLite error, or (with a recursive query) a sync that never ends.
+    "CREATE TRIGGER audit BEFORE INSERT ON chunks BEGIN SELECT RAISE(ABORT, 'no'); END",
+    # One of clanka's own names, another body: CREATE TRIGGER IF NOT EXISTS would keep it.
+    "DROP TRIGGER chunks_vector_insert; CREATE TRIGGER chunks_vector_insert AFTER INSERT ON chunks "
+    "BEGIN SELECT RAISE(ABORT, 'no'); END",
+])
+def test_a_trigger_clanka_does_not_make_is_refused_before_anything_is_written(sample, tmp_path, trigger):
+    db = _built(sample, tmp_path)
+    _edit(db, trigger)
+    (sample / "new_file.ts").write_text("export function added() { return 1; }\n")  # so sync writes a row
+    before = _state(db)
+    with pytest.raises(IndexDatabaseError, match=r"trigger .* not clanka's.*DROP TRIGGER"):
+        SemanticIndex(sample, embed=Counting(8), db=db, cache=VectorCache()).sync()
+    assert _state(db) == before
