@@ -399,16 +399,7 @@ class ParseCache:
         return db
 
     def _evict(self, db: sqlite3.Connection) -> None:
-        """Least recently used entries go first, down to 90% of the bound."""
-        (total,) = db.execute("SELECT coalesce(sum(size), 0) FROM entries").fetchone()
-        if total <= self.max_bytes:
-            return
-        excess = total - self.max_bytes * 9 // 10
-        db.execute(
-            "DELETE FROM entries WHERE key IN (SELECT key FROM (SELECT key, size, "
-            "sum(size) OVER (ORDER BY used, key) AS running FROM entries) WHERE running - size < ?)",
-            (excess,),
-        )
+        evict_least_recent(db, "entries", ("key",), self.max_bytes)
 
     def _fail(self, exc: Exception) -> None:
         self._broken = True
@@ -447,6 +438,22 @@ def set_up_wal(db: sqlite3.Connection, schema: str = _SCHEMA, attempts: int = 40
             if ("locked" not in str(exc) and "busy" not in str(exc)) or attempt == attempts - 1:
                 raise
             time.sleep(0.05 * (attempt + 1))
+
+
+def evict_least_recent(db: sqlite3.Connection, table: str, keys: tuple[str, ...], max_bytes: int) -> None:
+    """Over `max_bytes` (the `size` column's sum), the least recently `used` rows go first, down to 90% of it.
+
+    `table` and `keys` (its primary key columns) are the caches' own names, never a caller's text.
+    """
+    (total,) = db.execute(f"SELECT coalesce(sum(size), 0) FROM {table}").fetchone()
+    if total <= max_bytes:
+        return
+    key = ", ".join(keys)
+    db.execute(
+        f"DELETE FROM {table} WHERE ({key}) IN (SELECT {key} FROM (SELECT {key}, size, "
+        f"sum(size) OVER (ORDER BY used, {key}) AS running FROM {table}) WHERE running - size < ?)",
+        (total - max_bytes * 9 // 10,),
+    )
 
 
 def resolve_cache(cache: bool | ParseCache | None) -> ParseCache | None:

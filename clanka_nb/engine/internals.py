@@ -5,7 +5,14 @@ engine's `_` modules other packages may use, so none of them imports those modul
 """
 
 from ._api import one_file
-from ._cache import CACHE_DIR_ENV, CACHE_SWITCH_ENV, default_directory, resolve_cache, set_up_wal
+from ._cache import (
+    CACHE_DIR_ENV,
+    CACHE_SWITCH_ENV,
+    default_directory,
+    evict_least_recent,
+    resolve_cache,
+    set_up_wal,
+)
 from ._chunker import ChunkHead, chunks_of, heads_of
 from ._codebase import load as load_file
 from ._codebase import warn_if_nothing_listed
@@ -24,6 +31,7 @@ __all__ = [
     "check_languages",
     "chunks_of",
     "default_directory",
+    "evict_least_recent",
     "heads_of",
     "load_file",
     "one_file",

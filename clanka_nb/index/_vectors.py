@@ -19,7 +19,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ..engine.internals import CACHE_DIR_ENV, CACHE_SWITCH_ENV, default_directory, set_up_wal
+from ..engine.internals import (
+    CACHE_DIR_ENV,
+    CACHE_SWITCH_ENV,
+    default_directory,
+    evict_least_recent,
+    set_up_wal,
+)
 
 Embedder = Callable[[list[str]], object]
 _LOOKUP_BATCH = 500  # SQLite's default limit on host parameters is far above this
@@ -281,16 +287,7 @@ class VectorCache:
         return db
 
     def _evict(self, db: sqlite3.Connection) -> None:
-        """Least recently used entries go first, down to 90% of the bound."""
-        (total,) = db.execute("SELECT coalesce(sum(size), 0) FROM vectors").fetchone()
-        if total <= self.max_bytes:
-            return
-        excess = total - self.max_bytes * 9 // 10
-        db.execute(
-            "DELETE FROM vectors WHERE (model, hash) IN (SELECT model, hash FROM (SELECT model, hash, size, "
-            "sum(size) OVER (ORDER BY used, model, hash) AS running FROM vectors) WHERE running - size < ?)",
-            (excess,),
-        )
+        evict_least_recent(db, "vectors", ("model", "hash"), self.max_bytes)
 
     def _fail(self, exc: Exception) -> None:
         self._broken = True
