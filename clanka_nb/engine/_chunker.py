@@ -5,8 +5,8 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import accumulate, groupby, islice
-from operator import attrgetter
+from itertools import accumulate, groupby
+from operator import itemgetter
 from typing import NamedTuple
 
 from ._cache import ParseCache, entry_key
@@ -153,7 +153,8 @@ class PreparedText:
         """Whether one of lines start..end is meaningful, looking from the first (usually meaningful) line on."""
         if self._meaningful_before is not None:
             return self._meaningful_before[end] != self._meaningful_before[start - 1]
-        return any(map(meaningful_match, islice(self.lines, start - 1, end)))
+        # A slice, not islice: islice walks the list from its start to reach `start`.
+        return any(map(meaningful_match, self.lines[start - 1 : end]))
 
     def length(self, start: int, end: int) -> int:
         """JS length of lines start..end joined with LF."""
@@ -265,24 +266,18 @@ def _segments(text: PreparedText, start: int, end: int, settings: ChunkSettings)
         start = max(start + 1, stop - overlap + 1)
 
 
-def _sort_key_tie(chunk: CodeChunk) -> tuple[int, ...]:
-    return collation_key(chunk.name or "")
+_lines_of = itemgetter(0, 1)
 
 
-_span = attrgetter("start_line", "end_line")
-
-
-def _sorted(chunks: list[CodeChunk]) -> list[CodeChunk]:
-    """By start, end, then name under ICU collation; collation keys only where lines tie."""
-    chunks.sort(key=_span)
-    spans = list(map(_span, chunks))
-    if len(set(spans)) == len(spans):  # the usual case: no two chunks share their lines
-        return chunks
-    out: list[CodeChunk] = []
-    for _, group in groupby(chunks, key=_span):
+def in_reference_order(segments: list) -> list:
+    """Segments (or `Cut`s: start, end, declaration, ...) sorted as the reference sorts its chunks: by start,
+    end, then name under ICU collation, keeping their order where all three tie."""
+    segments.sort(key=_lines_of)
+    out = []
+    for _, group in groupby(segments, key=_lines_of):
         tied = list(group)
         if len(tied) > 1:
-            tied.sort(key=_sort_key_tie)
+            tied.sort(key=lambda segment: collation_key(segment[2].name or ""))
         out.extend(tied)
     return out
 
@@ -347,17 +342,22 @@ class Cut(NamedTuple):
 def declaration_segments(
     text: PreparedText, settings: ChunkSettings, record: list[Cut] | None = None
 ) -> list[tuple[int, int, Declaration]]:
-    """The (start, end, declaration) of every declaration chunk, unsorted: split, truncated, deduplicated
-    and stripped of segments with no meaningful line, as the reference does. With `record`, how each
-    chunk came about is appended to it too."""
+    """The (start, end, declaration) of every declaration chunk in the reference's order (`in_reference_order`):
+    split, truncated, deduplicated and stripped of segments with no meaningful line, as the reference does.
+    With `record`, how each chunk came about is appended to it too (in the order they were cut)."""
     size, limit = settings.chunk_size, settings.chunk_max_characters
     # Prefix sums read directly: this loop runs once per declaration and setting in a sweep. Without a
     # character limit the lengths are not needed at all.
     char_ends = text.length_prefix if limit is not None else []
     any_meaningful = text.any_meaningful
     lines = text.lines
-    emitted: set[tuple] = set()
     out: list[tuple[int, int, Declaration]] = []
+    # Declarations come in the file's order, so segments nearly always do too: while each one kept lies
+    # after the last (by start, then end) it cannot repeat an earlier one, and no sort is needed. Only
+    # from the first that does not is every kept chunk's key remembered, to drop repeats, and the whole
+    # list sorted at the end.
+    last_start = last_end = 0
+    emitted: set[tuple] | None = None
     for start, end, d, truncates in text.plan():
         if end - start < size and (limit is None or char_ends[end] - char_ends[start - 1] - 1 <= limit):
             # Fits whole: the common case, without the splitting loop. Its first or second line is nearly
@@ -369,28 +369,31 @@ def declaration_segments(
                 and not any_meaningful(start, end)
             ):
                 continue
-            key = (start, end, d.name, d.type, d.parent)
-            if key not in emitted:
-                emitted.add(key)
-                out.append((start, end, d))
-                if record is not None:
-                    record.append(Cut(start, end, d, start, end, 1, 1, False))
-            continue
-        segments = _segments(text, start, end, settings)
-        pieces = len(segments)
-        if truncates:
-            segments = segments[:1]
+            segments: list[tuple[int, int]] | tuple[tuple[int, int]] = ((start, end),)
+            pieces, checked = 1, True
+        else:
+            segments = _segments(text, start, end, settings)
+            pieces, checked = len(segments), False
+            if truncates:
+                segments = segments[:1]
         for piece, (s, e) in enumerate(segments, 1):
-            if meaningful_match(lines[s - 1]) is None and not any_meaningful(s, e):
+            if not checked and meaningful_match(lines[s - 1]) is None and not any_meaningful(s, e):
                 continue
-            key = (s, e, d.name, d.type, d.parent)
-            if key in emitted:
-                continue
-            emitted.add(key)
+            if s > last_start or (s == last_start and e > last_end):
+                last_start, last_end = s, e
+                if emitted is not None:
+                    emitted.add((s, e, d.name, d.type, d.parent))
+            else:
+                if emitted is None:
+                    emitted = {(a, b, x.name, x.type, x.parent) for a, b, x in out}
+                key = (s, e, d.name, d.type, d.parent)
+                if key in emitted:
+                    continue
+                emitted.add(key)
             out.append((s, e, d))
             if record is not None:
                 record.append(Cut(s, e, d, start, end, piece, pieces, truncates and pieces > 1))
-    return out
+    return out if emitted is None else in_reference_order(out)
 
 
 def window_segments(text: PreparedText, settings: ChunkSettings) -> list[tuple[int, int]]:
@@ -456,7 +459,7 @@ def _chunks(text: PreparedText, chunker: str | None, segments: list) -> list[Cod
     path, lines = text.path, text.lines
     make, join = make_chunk, "\n".join
     if chunker == "ast":
-        return _sorted([make(path, s, e, d.name, d.type, d.parent, join(lines[s - 1 : e])) for s, e, d in segments])
+        return [make(path, s, e, d.name, d.type, d.parent, join(lines[s - 1 : e])) for s, e, d in segments]
     return [make(path, s, e, None, None, None, join(lines[s - 1 : e])) for s, e in segments]
 
 
@@ -488,8 +491,7 @@ def heads_of(text: PreparedText, settings: ChunkSettings) -> list[ChunkHead]:
     chunker, segments = chosen_segments(text, settings)
     path = text.path
     if chunker == "ast":
-        # The same sort as the chunks' (lines, then names under ICU collation), on the same fields.
-        return _sorted([ChunkHead(path, s, e, d.name, d.type, d.parent) for s, e, d in segments])  # type: ignore[arg-type, misc]
+        return [ChunkHead(path, s, e, d.name, d.type, d.parent) for s, e, d in segments]  # type: ignore[misc]
     return [ChunkHead(path, s, e, None, None, None) for s, e in segments]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 from collections.abc import Iterator
 from functools import cache
 from importlib.metadata import version
@@ -47,6 +48,7 @@ NODE_CHUNK_TYPES = {  # tree-sitter node type -> the chunk type it gives
 }
 _VARIABLES = ("lexical_declaration", "variable_declaration")
 _NAMESPACES = ("internal_module", "module")
+_WRAPPERS = ("export_statement", "ambient_declaration")  # what `unwrap` looks through
 
 
 # The reference's own grammar versions (tree-sitter-javascript 0.23.1, tree-sitter-typescript 0.23.2):
@@ -101,9 +103,14 @@ def _parse_utf16(grammar: str, source: bytes) -> Node:
     return parse(reference_parser(grammar), source, "utf16").root_node
 
 
+# The codec's own function: `bytes.decode("utf-16-le", ...)` looks the codec up by name on every call,
+# which costs three times the decoding of a name.
+_decode_utf16 = codecs.utf_16_le_decode
+
+
 def _text(node: Node, source: bytes) -> str:
     """The node's text, sliced from the parsed bytes (a long text's tree may keep none: see `_parsing`)."""
-    return source[node.start_byte : node.end_byte].decode("utf-16-le", "surrogatepass")
+    return _decode_utf16(source[node.start_byte : node.end_byte], "surrogatepass")[0]
 
 
 def _clean(text: str) -> str | None:
@@ -117,9 +124,13 @@ def _declarators(node: Node) -> list[Node]:
     return [child for child in node.named_children if child.type == "variable_declarator"]
 
 
-def describe(node: Node, source: bytes) -> tuple[str | None, str | None]:
-    """The chunk type and name of an (unwrapped) node of the UTF-16 `source`; either may be None."""
-    kind = node.type
+def describe(node: Node, source: bytes, kind: str | None = None) -> tuple[str | None, str | None]:
+    """The chunk type and name of an (unwrapped) node of the UTF-16 `source`; either may be None.
+
+    `kind` is the node's type when the caller has read it already (each read makes a new string).
+    """
+    if kind is None:
+        kind = node.type
     if kind in _VARIABLES:
         declarators = _declarators(node)
         # Arrow functions and function expressions make the declaration a function.
@@ -130,9 +141,10 @@ def describe(node: Node, source: bytes) -> tuple[str | None, str | None]:
         # A declarator standing alone at declaration level (left there by error recovery, as in
         # `let f = () => 1 , , K <`) is typed by its own value, as the reference types one.
         return _declarator_type(node), _declarator_name(node, source)
-    if kind in NODE_CHUNK_TYPES:
+    chunk_type = NODE_CHUNK_TYPES.get(kind)
+    if chunk_type is not None:
         field = node.child_by_field_name("name")
-        return NODE_CHUNK_TYPES[kind], (_clean(_text(field, source)) if field is not None else None)
+        return chunk_type, (_clean(_text(field, source)) if field is not None else None)
     return None, None
 
 
@@ -147,26 +159,26 @@ def _declarator_name(declarator: Node, source: bytes) -> str | None:
     return _clean(_text(field, source)) if field is not None else None
 
 
-def unwrap(node: Node) -> Node:
-    """`export …` becomes what it exports, `declare …` what it declares, as often as either applies."""
+def unwrap(node: Node, kind: str) -> tuple[Node, str]:
+    """`export …` becomes what it exports, `declare …` what it declares, as often as either applies.
+
+    `kind` is the node's type; the node reached is given with its own.
+    """
     while True:
-        if node.type == "export_statement":
+        if kind == "export_statement":
             inner = node.child_by_field_name("declaration")
             if inner is None and node.named_child_count:
                 inner = node.named_children[0]
-            if inner is None:
-                return node
-            node = inner
-        elif node.type == "ambient_declaration":
+        elif kind == "ambient_declaration":
             inner = next(
                 (c for c in node.named_children if c.type.endswith("_declaration") or c.type in _NAMESPACES),
                 None,
             )
-            if inner is None:
-                return node
-            node = inner
         else:
-            return node
+            return node, kind
+        if inner is None:
+            return node, kind
+        node, kind = inner, inner.type
 
 
 def parent_label(kind: str | None, name: str | None) -> str | None:
@@ -189,12 +201,15 @@ def _start_with_comments(siblings: list[Node], index: int, lines: list[str]) -> 
     return start
 
 
-def _range(siblings: list[Node], index: int, lines: list[str]) -> tuple[int, int, int]:
-    """1-based first line (with leading comments), last line, and the declaration's own first line."""
+def _range(siblings: list[Node], index: int, lines: list[str], after_comment: bool) -> tuple[int, int, int]:
+    """1-based first line (with leading comments), last line, and the declaration's own first line.
+
+    `after_comment`: whether the sibling before is a comment (the caller has read its type already).
+    """
     node = siblings[index]
     own = node.start_point.row
     # Most declarations follow no comment: then the walk over comments is not needed.
-    start = own if index == 0 or siblings[index - 1].type != "comment" else _start_with_comments(siblings, index, lines)
+    start = _start_with_comments(siblings, index, lines) if after_comment else own
     return start + 1, node.end_point.row + 1, own + 1
 
 
@@ -204,32 +219,34 @@ def collect(root: Node, lines: list[str], source: bytes) -> list[Declaration]:
     The walk keeps its own stack, so namespaces nested thousands deep cannot exhaust Python's.
     """
     out: list[Declaration] = []
-    # One frame per sibling list being walked: [siblings, index of the next one, parent label].
-    frames: list[list] = [[root.named_children, 0, None]]
+    # One frame per sibling list being walked: (siblings, where the walk over them is, parent label).
+    # A namespace's body is walked by a new frame; its own walk picks up after it when that one ends.
+    children = root.named_children
+    frames: list[tuple[list[Node], Iterator[tuple[int, Node]], str | None]] = [(children, enumerate(children), None)]
     while frames:
-        frame = frames[-1]
-        siblings, index, parent = frame
-        if index >= len(siblings):
+        siblings, walk, parent = frames[-1]
+        after_comment = False  # whether the sibling before is a comment (a namespace's body starts afresh)
+        for index, original in walk:
+            node_type = original.type  # read once: each read makes a new string
+            previous_is_comment, after_comment = after_comment, node_type == "comment"
+            if after_comment or "import" in node_type:
+                continue
+            node, node_type = unwrap(original, node_type) if node_type in _WRAPPERS else (original, node_type)
+            kind, name = describe(node, source, node_type)
+            if kind is None and name is None:
+                continue
+            start, end, body = _range(siblings, index, lines, previous_is_comment)
+            out.append(Declaration(start, end, name, kind, parent, body))
+            if node_type == "class_declaration":
+                out.extend(_methods(node, name, lines, source))
+            elif node_type in _NAMESPACES:
+                inner = node.child_by_field_name("body")
+                if inner is not None:
+                    children = inner.named_children
+                    frames.append((children, enumerate(children), parent_label(kind, name)))
+                    break
+        else:
             frames.pop()
-            continue
-        frame[1] = index + 1
-        original = siblings[index]
-        node_type = original.type  # read once: each read makes a new string
-        if node_type == "comment" or "import" in node_type:
-            continue
-        node = unwrap(original)
-        kind, name = describe(node, source)
-        if kind is None and name is None:
-            continue
-        start, end, body = _range(siblings, index, lines)
-        out.append(Declaration(start, end, name, kind, parent, body))
-        node_type = node.type
-        if node_type == "class_declaration":
-            out.extend(_methods(node, name, lines, source))
-        elif node_type in _NAMESPACES:
-            inner = node.child_by_field_name("body")
-            if inner is not None:
-                frames.append([inner.named_children, 0, parent_label(kind, name)])
     return out
 
 
@@ -239,10 +256,13 @@ def _methods(cls: Node, class_name: str | None, lines: list[str], source: bytes)
         return
     members = body.named_children
     parent = parent_label("class", class_name)
+    after_comment = False
     for index, member in enumerate(members):
-        if "method" in member.type:
-            start, end, body = _range(members, index, lines)
-            kind, name = describe(member, source)
+        member_type = member.type
+        previous_is_comment, after_comment = after_comment, member_type == "comment"
+        if "method" in member_type:
+            start, end, body = _range(members, index, lines, previous_is_comment)
+            kind, name = describe(member, source, member_type)
             yield Declaration(start, end, name, kind, parent, body)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ._chunker import CodeChunk, Cut, PreparedText, _sorted, chosen_segments
+from ._chunker import CodeChunk, Cut, PreparedText, chosen_segments, in_reference_order
 from ._declarations import GRAMMARS, REFERENCE_PARSER_LIMIT, parent_label
 from ._files import extension
 from .settings import ChunkSettings
@@ -42,14 +42,12 @@ def explain_file(
     path, lines = text.path, text.lines
     if chunker == "ast":
         methods = _methods_by_class(text)
-        made = {}
-        for cut in cuts:
-            if cut.end < first or cut.start > last:
-                continue
+        out = []
+        for cut in in_reference_order([cut for cut in cuts if cut.end >= first and cut.start <= last]):
             d = cut.declaration
             chunk = CodeChunk(path, cut.start, cut.end, d.name, d.type, d.parent, _join(lines, cut.start, cut.end))
-            made[id(chunk)] = (chunk, *_declaration_rule(cut, settings, methods))
-        return [ExplainedChunk(*made[id(chunk)]) for chunk in _sorted([entry[0] for entry in made.values()])]
+            out.append(ExplainedChunk(chunk, *_declaration_rule(cut, settings, methods)))
+        return out
     reason = _why_windows(text)
     out = []
     for number, (s, e) in enumerate(segments, 1):
