@@ -15,7 +15,7 @@ from ._declarations import Declaration, parent_label
 from ._files import extension, looks_minified
 from ._languages import find_declarations, grammar_for
 from ._reading import FileStatus
-from ._text import js_length, meaningful_match, normalize_newlines, normalize_path, trim
+from ._text import is_blank, js_length, meaningful_match, normalize_newlines, normalize_path
 from .settings import ChunkSettings
 
 
@@ -189,7 +189,7 @@ class Front(NamedTuple):
 def front(path: str, content: str) -> Front:
     """A file's path with `/`, its text with LF newlines split into lines once, or why it gives no chunks."""
     path = normalize_path(path)
-    if not trim(content):
+    if is_blank(content):
         return Front(path, "", [], FileStatus.EMPTY)
     text = normalize_newlines(content)
     lines = text.split("\n")

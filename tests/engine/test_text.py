@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from clanka_nb.engine import (
@@ -219,3 +221,13 @@ def test_a_minified_file_gives_no_chunks_and_says_so():
     content = "var a=1;" * 300
     assert chunk_file_content("bundle.js", content) == []
     assert Codebase.from_texts({"bundle.js": content}).report("bundle.js").status is FileStatus.MINIFIED
+
+
+def test_is_blank_is_trim_to_nothing_for_every_code_point():
+    from clanka_nb.engine._text import is_blank, trim
+
+    for code in range(sys.maxunicode + 1):
+        char = chr(code)
+        assert is_blank(char) == (trim(char) == ""), hex(code)
+        assert is_blank(f" {char}\n") == (trim(f" {char}\n") == ""), hex(code)
+    assert is_blank("") and is_blank("\ufeff \u3000\n")
