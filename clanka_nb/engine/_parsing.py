@@ -79,9 +79,12 @@ def c_locale() -> Iterator[None]:
 # where a pending Ctrl-C raises. Smaller texts keep the direct call, which costs nothing extra.
 INTERRUPTIBLE_FROM = 256 * 1024
 _PIECE = 64 * 1024
-# py-tree-sitter 0.25+ also calls a progress callback every few thousand parse steps (0.24, which the
-# `exact` extra installs, has none): Python runs there too, so error recovery that reads no input
-# stays interruptible.
+# py-tree-sitter 0.25+ can also call a progress callback every hundred parse steps (0.24, which the
+# `exact` extra installs, has none): Python runs there too, so error recovery that reads no input stays
+# interruptible. It is given only from 1 MiB on: called about 10,000 times per MiB, it made the parse of
+# the texts between 256 KiB and 1 MiB (three.js's Draco and Ammo builds) a few percent slower, and below
+# 1 MiB a whole parse takes about 0.15 s here.
+PROGRESS_FROM = 1024 * 1024
 _HAS_PROGRESS = tuple(int(part) for part in version("tree-sitter").split(".")[:2]) >= (0, 25)
 
 
@@ -102,7 +105,7 @@ def _parse_in_pieces(parser: Parser, source: bytes, encoding: str) -> Tree:
         return source[offset : offset + _PIECE]
 
     try:
-        if _HAS_PROGRESS:
+        if _HAS_PROGRESS and len(source) >= PROGRESS_FROM:
             return parser.parse(read, encoding=encoding, progress_callback=_go_on)  # type: ignore[call-overload]
         return parser.parse(read, encoding=encoding)  # type: ignore[call-overload]
     except SystemError as error:
