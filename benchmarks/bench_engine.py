@@ -18,7 +18,9 @@ Each round runs every entry once, in an order that turns by one each round, so a
 shared machine hits all of them alike; each ratio is taken within a round, and the median over the
 rounds is printed with its spread. A last line measures the 1-worker ratio again with the engine's per-file
 path and the floor alternating file by file (`file_by_file`): on a shared machine, whose speed drifts
-within a round, the steadiest figure (it leaves out the listing, about 15 ms here). Targets (issue 29):
+within a round, the steadier figure (it leaves out the listing, about 15 ms here). `--instructions`
+counts the instructions of the floor and of the 1-worker run instead, under valgrind: minutes, but the
+same count on a busy machine as on a quiet one. Targets (issue 29):
   chunk_codebase, 1 worker   / bare floor       <= 1.10x
   chunk_codebase, 2 workers  / 1 worker         <= 0.65x
   Codebase.chunks at new settings / bare floor  <= 0.15x
@@ -28,9 +30,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import resource
+import shutil
 import statistics
 import subprocess
+import sys
 import tarfile
 import time
 from collections.abc import Callable
@@ -133,16 +138,59 @@ def ratio(times: list[dict[str, float]], top: str, bottom: str) -> str:
     return f"{statistics.median(values):.2f}x ({values[0]:.2f}-{values[-1]:.2f})"
 
 
+# One entry of the instruction count, in its own process: the imports and grammars first, then (unless "base")
+# the entry once. The base run's count is taken off the others, which leaves the entry's own instructions.
+_COUNTED = """
+import os, sys
+os.environ["CLANKA_NB_CACHE"] = "off"
+sys.path.insert(0, sys.argv[3])
+from pathlib import Path
+from bench_engine import GRAMMARS, engine, floor, parse_like_reference, parser_for
+root, entry = Path(sys.argv[1]), sys.argv[2]
+files = engine.list_files(root)
+for grammar in set(GRAMMARS.values()):
+    parser_for(grammar), parse_like_reference(grammar, "let a = 1")
+if entry == "floor":
+    floor(root, files)
+elif entry == "one":
+    list(engine.chunk_codebase(root, workers=1))
+"""
+
+
+def instructions(root: Path) -> None:
+    """The 1-worker ratio in instructions executed, counted by valgrind's callgrind: the same count whatever
+    else the machine is doing (it leaves out the kernel's time and the memory's: not a time)."""
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind (Debian: apt-get install valgrind)")
+    here = str(Path(__file__).parent)
+    counts = {}
+    for entry in ("base", "floor", "one"):
+        run = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", _COUNTED,
+             str(root), entry, here],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        counts[entry] = int(re.findall(r"Collected : (\d+)", run.stderr)[-1])
+        print(f"  {entry:<6} {counts[entry]:>16,} instructions", flush=True)
+    floor_count, one_count = counts["floor"] - counts["base"], counts["one"] - counts["base"]
+    print(f"chunk_codebase, 1 worker / bare floor, in instructions: {one_count / floor_count:.3f}x "
+          f"({one_count:,} / {floor_count:,})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folder", help="codebase to chunk (see the module docstring for the issue's corpus)")
     ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
+    ap.add_argument("--instructions", action="store_true", help="count instructions under valgrind instead (minutes)")
     args = ap.parse_args()
     root = Path(args.folder)
     if not root.is_dir():
         raise SystemExit(f"{root} is missing: pass a folder holding a codebase (nothing is downloaded)")
     if args.rounds < 1:
         raise SystemExit("--rounds must be at least 1")
+    if args.instructions:
+        instructions(root)
+        return
 
     files = engine.list_files(root)
     parsed = sum(1 for f in files if extension(f) in GRAMMARS)
