@@ -201,7 +201,7 @@ def test_a_long_file_costs_no_more_than_chunking_it(tmp_path: Path, monkeypatch:
     path = _long_file(tmp_path, 12_000)
 
     def timed(call) -> float:  # CPU seconds of this process: the other processes of a busy machine don't count
-        gc.collect()  # not inside the call: late in the suite a collection of its whole heap is a spike of tenths of a second
+        gc.collect()  # outside the call: late in the suite a collection of its whole heap is a spike
         began = time.process_time()
         call()
         return time.process_time() - began
