@@ -5,7 +5,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import accumulate, groupby
+from itertools import accumulate, groupby, starmap
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -339,6 +339,11 @@ class Cut(NamedTuple):
     head_only: bool  # a class split in pieces and cut to its first, as its methods are chunks
 
 
+def _chunk_key(start: int, end: int, d: Declaration) -> tuple:
+    """What makes two declaration chunks the same chunk (the reference keeps the first of them)."""
+    return (start, end, d.name, d.type, d.parent)
+
+
 def declaration_segments(
     text: PreparedText, settings: ChunkSettings, record: list[Cut] | None = None
 ) -> list[tuple[int, int, Declaration]]:
@@ -382,11 +387,11 @@ def declaration_segments(
             if s > last_start or (s == last_start and e > last_end):
                 last_start, last_end = s, e
                 if emitted is not None:
-                    emitted.add((s, e, d.name, d.type, d.parent))
+                    emitted.add(_chunk_key(s, e, d))
             else:
                 if emitted is None:
-                    emitted = {(a, b, x.name, x.type, x.parent) for a, b, x in out}
-                key = (s, e, d.name, d.type, d.parent)
+                    emitted = set(starmap(_chunk_key, out))
+                key = _chunk_key(s, e, d)
                 if key in emitted:
                     continue
                 emitted.add(key)

@@ -124,13 +124,11 @@ def _declarators(node: Node) -> list[Node]:
     return [child for child in node.named_children if child.type == "variable_declarator"]
 
 
-def describe(node: Node, source: bytes, kind: str | None = None) -> tuple[str | None, str | None]:
+def describe(node: Node, source: bytes, kind: str) -> tuple[str | None, str | None]:
     """The chunk type and name of an (unwrapped) node of the UTF-16 `source`; either may be None.
 
-    `kind` is the node's type when the caller has read it already (each read makes a new string).
+    `kind` is the node's type, which the caller has read already (each read makes a new string).
     """
-    if kind is None:
-        kind = node.type
     if kind in _VARIABLES:
         declarators = _declarators(node)
         # Arrow functions and function expressions make the declaration a function.
