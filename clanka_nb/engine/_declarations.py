@@ -15,7 +15,7 @@ from tree_sitter_language_pack import get_parser
 
 from ._files import extension
 from ._parsing import parse
-from ._text import collapse_whitespace, js_length, trim
+from ._text import collapse_whitespace, to_utf16, trim
 
 
 class Declaration(NamedTuple):
@@ -96,7 +96,7 @@ def parse_like_reference(grammar: str, text: str) -> Node:
     errors UTF-8 input can win another recovery than the reference's. Byte offsets in the tree are
     then twice JavaScript string indices; node text is UTF-16-LE (see `_text`).
     """
-    return _parse_utf16(grammar, text.encode("utf-16-le", "surrogatepass"))
+    return _parse_utf16(grammar, to_utf16(text))
 
 
 def _parse_utf16(grammar: str, source: bytes) -> Node:
@@ -269,19 +269,13 @@ def clanka_declarations(path: str, text: str, lines: list[str]) -> tuple[str | N
     grammar = GRAMMARS.get(extension(path))
     if grammar is None:
         return None, []
-    if refused_by_reference_parser(text):
+    source = to_utf16(text)
+    if len(source) >= 2 * REFERENCE_PARSER_LIMIT:
         return grammar, []  # the reference's parse throws, its catch gives no ranges: line windows
-    source = text.encode("utf-16-le", "surrogatepass")
     return grammar, collect(_parse_utf16(grammar, source), lines, source)
 
 
 # The reference parses with `parser.parse(content, undefined, { bufferSize: 1024 * 1024 })`, and its
-# binding (node-tree-sitter 0.21.1) throws "Invalid argument" for a string of that many UTF-16 units or
-# more; the reference catches it and falls back to line windows.
+# binding (node-tree-sitter 0.21.1) throws "Invalid argument" for a string of that many UTF-16 units (two
+# bytes each) or more; the reference catches it and falls back to line windows.
 REFERENCE_PARSER_LIMIT = 1024 * 1024
-
-
-def refused_by_reference_parser(text: str) -> bool:
-    """Whether the reference's parser refuses `text` (newlines normalised) for its length."""
-    # At most two UTF-16 units per character: the usual file is decided without counting.
-    return 2 * len(text) >= REFERENCE_PARSER_LIMIT and js_length(text) >= REFERENCE_PARSER_LIMIT
