@@ -53,6 +53,11 @@ def _chunks_of_files(root: StrPath, paths: Iterable[StrPath] | StrPath, cache: b
                      ) -> Iterator[CodeChunk]:  # fmt: skip
     base = resolve_root(root)
     rels = [rel for rel in (relative_path(base, p) for p in path_list("paths", paths)) if rel is not None]
+    return _chunks_of_names(base, rels, cache, settings)
+
+
+def _chunks_of_names(base: Path, rels: list[str], cache: bool | ParseCache, settings: Settings) -> Iterator[CodeChunk]:
+    """Chunks of files named relative to the resolved root `base`, as a listing names them."""
     # Validated here, before the first chunk is asked for: chunk_all is the lazy part.
     parse_cache = resolve_cache(cache)
     return chunk_all(base, rels, settings.mode, settings.chunk, check_workers(settings.workers), parse_cache)
@@ -84,8 +89,10 @@ def chunk_codebase(
 ) -> Iterator[CodeChunk]:
     """Chunks of every file `list_files` gives, in its order, each read by its own name."""
     settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size, workers).warned()
-    files = warn_if_nothing_listed(resolve_root(root), list_file_names(root, max_file_size=settings.max_file_size))
-    return _chunks_of_files(root, files, cache, settings)
+    base = resolve_root(root)
+    files = warn_if_nothing_listed(base, list_file_names(base, max_file_size=settings.max_file_size))
+    # The listing's names are relative to the root and inside it already: not resolved again one by one.
+    return _chunks_of_names(base, files, cache, settings)
 
 
 def one_file(root: StrPath, path: StrPath | None, call: str = "chunk_file") -> tuple[StrPath, StrPath]:
