@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate, groupby, starmap
 from operator import itemgetter
@@ -19,9 +18,13 @@ from ._text import is_blank, js_length, meaningful_match, normalize_newlines, no
 from .settings import ChunkSettings
 
 
-@dataclass(frozen=True, slots=True)
-class CodeChunk:
-    """One chunk as the reference emits it. Lines are 1-based and inclusive; None where it has undefined."""
+class CodeChunk(NamedTuple):
+    """One chunk as the reference emits it. Lines are 1-based and inclusive; None where it has undefined.
+
+    A named tuple, immutable as a frozen dataclass: a codebase makes tens of thousands at once, and a
+    tuple of strings and numbers is made at a third of the cost, and left alone by Python's cycle
+    collector once it has seen it.
+    """
 
     path: str
     start_line: int
@@ -32,31 +35,8 @@ class CodeChunk:
     content: str
 
 
-def _chunk_maker() -> Callable[[str, int, int, str | None, str | None, str | None, str], CodeChunk]:
-    """A CodeChunk from its fields, as `CodeChunk(...)` makes it, at a third of the cost.
-
-    A frozen dataclass's __init__ sets each field through `object.__setattr__`; a codebase makes tens of
-    thousands of chunks per call, so they are made here with the slots' own setters (same object, same
-    equality, hash and repr, still frozen to its users).
-    """
-    new = object.__new__
-    path, start, end, name, kind, parent, content = (getattr(CodeChunk, field).__set__ for field in CodeChunk.__slots__)
-
-    def make(a: str, b: int, c: int, d: str | None, e: str | None, f: str | None, g: str) -> CodeChunk:
-        chunk = new(CodeChunk)
-        path(chunk, a), start(chunk, b), end(chunk, c), name(chunk, d)
-        kind(chunk, e), parent(chunk, f), content(chunk, g)
-        return chunk
-
-    return make
-
-
-make_chunk = _chunk_maker()
-
-
-def astuple_chunk(chunk: CodeChunk) -> tuple:
-    """The chunk's fields in order (cheap to pickle; `CodeChunk(*row)` rebuilds it)."""
-    return (chunk.path, chunk.start_line, chunk.end_line, chunk.name, chunk.type, chunk.parent, chunk.content)
+# `new(CodeChunk, fields)`: a chunk from a tuple of its fields without a Python call (CodeChunk(...) is one).
+new = tuple.__new__
 
 
 class PreparedText:
@@ -462,10 +442,10 @@ def chosen_segments(
 
 def _chunks(text: PreparedText, chunker: str | None, segments: list) -> list[CodeChunk]:
     path, lines = text.path, text.lines
-    make, join = make_chunk, "\n".join
+    join, chunk = "\n".join, CodeChunk
     if chunker == "ast":
-        return [make(path, s, e, d.name, d.type, d.parent, join(lines[s - 1 : e])) for s, e, d in segments]
-    return [make(path, s, e, None, None, None, join(lines[s - 1 : e])) for s, e in segments]
+        return [new(chunk, (path, s, e, d.name, d.type, d.parent, join(lines[s - 1 : e]))) for s, e, d in segments]
+    return [new(chunk, (path, s, e, None, None, None, join(lines[s - 1 : e]))) for s, e in segments]
 
 
 def chunked(text: PreparedText, settings: ChunkSettings) -> tuple[list[CodeChunk], FileChunking]:

@@ -10,7 +10,6 @@ import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from itertools import starmap
 from pathlib import Path
 from typing import NamedTuple
 
@@ -21,11 +20,10 @@ from ._chunker import (
     FileChunking,
     Front,
     PreparedText,
-    astuple_chunk,
     cache_key,
     chunks_of,
     front,
-    make_chunk,
+    new,
     parse,
     prepare,
     prepared,
@@ -213,7 +211,7 @@ def _work(context: _Context, job: tuple[str, str | None]) -> _Answer:
     grammar, decls = parse(file, context.languages)
     if context.settings is not None:
         text = prepared(file, grammar, decls)
-        rows = [astuple_chunk(c) for c in chunks_of(text, context.settings)]
+        rows = list(map(tuple, chunks_of(text, context.settings)))  # plain tuples: no class to look up
         # The declarations go back only for the parent's cache, which holds the texts it sends.
         return row, text.status.value, grammar, [] if row is not None else list(map(tuple, decls)), rows
     status = file.status
@@ -297,7 +295,7 @@ def _outcome(
     status = FileStatus(status_value)
     report = FileReport(report.path, status, report.bytes, CONTENT_REASONS.get(status), report.binary)
     if settings is not None:
-        return report, None, list(starmap(make_chunk, back))  # type: ignore[union-attr]
+        return report, None, [new(CodeChunk, row) for row in back]  # type: ignore[union-attr]
     decls = list(map(Declaration._make, decl_rows))
     if file is not None:
         return report, prepared(file, grammar, decls), None
