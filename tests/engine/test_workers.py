@@ -127,7 +127,13 @@ def _assert_exits(process: subprocess.Popen, seconds: float) -> int:
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
-        pytest.fail(f"the process did not exit within {seconds} s of Ctrl-C")
+        pytest.fail(f"the process did not exit within {seconds} s of Ctrl-C; it wrote: {_tail(process)}")
+
+
+def _tail(process: subprocess.Popen) -> str:
+    """The end of what a finished process wrote to stderr: a failure says what the script saw (once read, it is gone)."""
+    assert process.stderr is not None
+    return process.stderr.read()[-1500:] or "(nothing)"
 
 
 @pytest.mark.parametrize("delay", [0.0, 0.15, 0.4, 0.8])
@@ -140,8 +146,9 @@ def test_ctrl_c_ends_an_api_run_and_its_workers(tmp_path, big_tree, delay, press
         os.killpg(process.pid, signal.SIGINT)
         time.sleep(0.05)
     _assert_exits(process, 15)
-    assert "KeyboardInterrupt" in process.stderr.read()
-    assert wait_gone(workers, 5) == set()
+    stderr = _tail(process)
+    assert "KeyboardInterrupt" in stderr, stderr
+    assert wait_gone(workers, 5) == set(), f"workers {workers} outlived the script; it wrote: {stderr}"
 
 
 @NEEDS_FRAMES
