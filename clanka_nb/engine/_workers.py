@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
@@ -91,10 +92,7 @@ class _Pool:
         context = multiprocessing.get_context()
         # Ctrl-C is held back (not lost) while the workers start: one that came between a fork and the
         # worker's SIG_IGN would kill it. The parent gets it as soon as they all run.
-        masked = hasattr(signal, "pthread_sigmask")
-        if masked:
-            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
+        with sigint_held():
             for _ in range(workers):
                 mine, theirs = context.Pipe()
                 process = context.Process(
@@ -104,9 +102,6 @@ class _Pool:
                 theirs.close()
                 self.processes.append(process)
                 self.conns.append(mine)
-        finally:
-            if masked:
-                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
     def close(self, *, graceful: bool) -> None:
         """Stop every worker: ask politely after a full run, terminate at once after an error or Ctrl-C."""
@@ -128,8 +123,32 @@ class _Pool:
             if process.exitcode is None:
                 process.kill()
                 process.join(_GRACE_SECONDS)
+        # Handles released here, not by finalisers when the objects are freed (see `sigint_held`).
+        for process in self.processes:
+            if process.exitcode is not None:
+                process.close()
         for conn in self.conns:
             conn.close()
+        self.processes.clear()
+        self.conns.clear()
+
+
+@contextmanager
+def sigint_held() -> Iterator[None]:
+    """Ctrl-C held back inside the block, and raised as it ends: delayed, never lost.
+
+    Starting workers needs it (above), and so does ending them: that frees connections and process
+    handles, whose finalisers run Python code, and a KeyboardInterrupt raised inside a finaliser is
+    only printed ("Exception ignored in ...") while the program runs on, as if Ctrl-C had not been pressed.
+    """
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal masks (nor this kind of Ctrl-C)
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _expected_ppid(context: multiprocessing.context.BaseContext) -> int | None:
@@ -159,11 +178,13 @@ def ordered_map(
     window = workers * BATCHES_IN_FLIGHT
     pool = _Pool()
     finished = False
+    busy: dict[Connection, list[int]] = {}  # each worker's connection: the batches it holds
+    conn = None
     try:
         pool.start(func, workers)
         sent = 0
         ready: dict[int, list] = {}
-        busy: dict[Connection, list[int]] = {conn: [] for conn in pool.conns}
+        busy.update((conn, []) for conn in pool.conns)
         for taken in range(len(batches)):
             while sent < len(batches) and sent - taken < window:
                 conn = min(busy, key=lambda c: len(busy[c]))  # the least loaded worker
@@ -179,7 +200,11 @@ def ordered_map(
             yield from ready.pop(taken)
         finished = True
     finally:
-        pool.close(graceful=finished)
+        with sigint_held():
+            pool.close(graceful=finished)
+            # The last references to the connections go too, so they are freed inside the block.
+            busy.clear()
+            conn = None
 
 
 def _batches(jobs: Sequence, batch: int, weights: Sequence[float] | None, workers: int) -> list[Sequence]:

@@ -171,6 +171,42 @@ def test_ctrl_c_ends_a_cli_run_and_its_workers(tmp_path, big_tree, presses):
     assert wait_gone(workers, 5) == set()
 
 
+# Ctrl-C lands while the pool's connections are freed: this script makes it land there every time, from
+# inside a connection's finaliser, where Python prints a KeyboardInterrupt and drops it.
+TEARDOWN_SCRIPT = textwrap.dedent(
+    """
+    import os, signal
+    from multiprocessing.connection import Connection
+    from clanka_nb.engine import _workers
+    armed = False
+    original = Connection.__del__
+    def pressed_while_freed(self):
+        if armed:
+            os.kill(os.getpid(), signal.SIGINT)
+        original(self)
+    Connection.__del__ = pressed_while_freed
+    results = _workers.ordered_map(abs, list(range(-40, 0)), workers=2, batch=4)
+    next(results)
+    armed = True
+    try:
+        rest = list(results)
+    except KeyboardInterrupt:
+        print("interrupted", flush=True)
+    else:
+        print(f"ran on after {len(rest)} results", flush=True)
+    """
+)
+
+
+def test_ctrl_c_while_the_workers_are_ended_is_not_lost(tmp_path):
+    script = tmp_path / "teardown.py"
+    script.write_text(TEARDOWN_SCRIPT, encoding="utf-8")
+    process = _start([sys.executable, str(script)])
+    _assert_exits(process, 30)
+    assert process.stdout is not None
+    assert process.stdout.read().strip() == "interrupted", _tail(process)
+
+
 def test_kill_9_of_the_parent_ends_its_workers(tmp_path, big_tree):
     process = _script(tmp_path, big_tree, "hold")
     workers = _workers_of(process)
