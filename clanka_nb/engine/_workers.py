@@ -99,9 +99,10 @@ class _Pool:
                     target=_serve, args=(theirs, func, os.getpid(), _expected_ppid(context)), daemon=True
                 )
                 process.start()
-                theirs.close()
                 self.processes.append(process)
                 self.conns.append(mine)
+                theirs.close()
+                del theirs  # freed here, inside the block, not when this function returns (see sigint_held)
 
     def close(self, *, graceful: bool) -> None:
         """Stop every worker: ask politely after a full run, terminate at once after an error or Ctrl-C."""
