@@ -211,6 +211,10 @@ def _range(siblings: list[Node], index: int, lines: list[str], after_comment: bo
     return start + 1, node.end_point.row + 1, own + 1
 
 
+# `_declaration(Declaration, fields)`: the named tuple made without the Python call `Declaration(...)` is.
+_declaration = tuple.__new__
+
+
 def collect(root: Node, lines: list[str], source: bytes) -> list[Declaration]:
     """Walk the root's named children (and namespace bodies) in order, recording declarations.
 
@@ -234,7 +238,7 @@ def collect(root: Node, lines: list[str], source: bytes) -> list[Declaration]:
             if kind is None and name is None:
                 continue
             start, end, body = _range(siblings, index, lines, previous_is_comment)
-            out.append(Declaration(start, end, name, kind, parent, body))
+            out.append(_declaration(Declaration, (start, end, name, kind, parent, body)))
             if node_type == "class_declaration":
                 out.extend(_methods(node, name, lines, source))
             elif node_type in _NAMESPACES:
@@ -261,7 +265,7 @@ def _methods(cls: Node, class_name: str | None, lines: list[str], source: bytes)
         if "method" in member_type:
             start, end, body = _range(members, index, lines, previous_is_comment)
             kind, name = describe(member, source, member_type)
-            yield Declaration(start, end, name, kind, parent, body)
+            yield _declaration(Declaration, (start, end, name, kind, parent, body))
 
 
 def clanka_declarations(path: str, text: str, lines: list[str]) -> tuple[str | None, list[Declaration]]:
