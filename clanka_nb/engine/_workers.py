@@ -18,6 +18,10 @@ from typing import Any
 # worker is still on the batch the results must wait for (files differ a hundredfold in size), and a
 # bound on what sits in the parent's memory when its consumer stops reading.
 BATCHES_IN_FLIGHT = 4
+# Of those, how many are sent to one worker ahead of its results: the one it works on and the next, so it
+# never waits for the parent. The rest go to whichever worker is free first: handed out four at a time, a
+# batch queued behind three.js's largest file waited there while the other worker, done, sat idle.
+QUEUED_PER_WORKER = 2
 # With weights, batches are cut so each worker gets about this many shares of the total.
 WEIGHTED_BATCHES_PER_WORKER = 24
 # How often a worker without pidfd support checks that its parent still lives.
@@ -171,9 +175,10 @@ def ordered_map(
     about an even share of the total weight each, so one batch of large files does not keep a worker
     busy while the other, held by the window below, waits for it.
 
-    At most BATCHES_IN_FLIGHT batches per worker are sent ahead of what the consumer has taken, so
-    an iterator that is held but not read stops the workers instead of filling this process's
-    memory. Closing the iterator, an exception or Ctrl-C ends the workers before it returns.
+    At most BATCHES_IN_FLIGHT batches per worker are sent ahead of what the consumer has taken (and at
+    most QUEUED_PER_WORKER to one worker ahead of its results), so an iterator that is held but not read
+    stops the workers instead of filling this process's memory. Closing the iterator, an exception or
+    Ctrl-C ends the workers before it returns.
     """
     batches = _batches(jobs, batch, weights, workers)
     window = workers * BATCHES_IN_FLIGHT
@@ -187,15 +192,21 @@ def ordered_map(
         ready: dict[int, list] = {}
         busy.update((conn, []) for conn in pool.conns)
         for taken in range(len(batches)):
-            while sent < len(batches) and sent - taken < window:
-                conn = min(busy, key=lambda c: len(busy[c]))  # the least loaded worker
-                busy[conn].append(sent)
-                try:
-                    conn.send((sent, batches[sent]))
-                except OSError:  # BrokenPipeError: the worker died before it read its next batch
-                    raise _died(conn, busy, pool, batches, describe) from None
-                sent += 1
-            while taken not in ready:
+            while True:
+                # Topped up after every result, not only when the consumer takes one: a worker that is done
+                # gets the next batch while the results still wait for the other's.
+                while sent < len(batches) and sent - taken < window:
+                    conn = min(busy, key=lambda c: len(busy[c]))  # the least loaded worker
+                    if len(busy[conn]) >= QUEUED_PER_WORKER:
+                        break
+                    busy[conn].append(sent)
+                    try:
+                        conn.send((sent, batches[sent]))
+                    except OSError:  # BrokenPipeError: the worker died before it read its next batch
+                        raise _died(conn, busy, pool, batches, describe) from None
+                    sent += 1
+                if taken in ready:
+                    break
                 for conn in wait([c for c in busy if busy[c]]):
                     _receive(conn, busy, ready, pool, batches, describe)
             yield from ready.pop(taken)
