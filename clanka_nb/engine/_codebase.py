@@ -239,7 +239,8 @@ def _pool(context: _Context, jobs: list[tuple[str, str | None]], workers: int) -
     weights = [_size(context.root, rel) if text is None else len(text) for rel, text in jobs]
     # Every job's first item is the file's path: errors name the files a dead worker held.
     work = functools.partial(_work, context)
-    return ordered_map(work, jobs, workers, batch, describe=lambda job: str(job[0]), weights=weights)
+    large = any(text is not None for _, text in jobs)  # texts the parent read (the parse cache's misses)
+    return ordered_map(work, jobs, workers, batch, describe=lambda job: str(job[0]), weights=weights, large=large)
 
 
 def _size(root: Path, rel: str) -> int:

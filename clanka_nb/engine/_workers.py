@@ -22,6 +22,10 @@ BATCHES_IN_FLIGHT = 4
 # never waits for the parent. The rest go to whichever worker is free first: handed out four at a time, a
 # batch queued behind three.js's largest file waited there while the other worker, done, sat idle.
 QUEUED_PER_WORKER = 2
+# ... unless the batches are large (file texts rather than names): a batch bigger than the pipe holds blocks
+# the parent's send until that worker has finished the batch before it, and the other worker, whose
+# results the parent is then not reading, waits too. Such batches go only to a worker with none queued.
+QUEUED_LARGE = 1
 # With weights, batches are cut so each worker gets about this many shares of the total.
 WEIGHTED_BATCHES_PER_WORKER = 24
 # How often a worker without pidfd support checks that its parent still lives.
@@ -168,6 +172,7 @@ def ordered_map(
     batch: int,
     describe: Callable[[Any], str] = repr,
     weights: Sequence[float] | None = None,
+    large: bool = False,
 ) -> Iterator:
     """`map(func, jobs)` in `workers` processes, results in job order; `describe` names a job in errors.
 
@@ -176,12 +181,14 @@ def ordered_map(
     busy while the other, held by the window below, waits for it.
 
     At most BATCHES_IN_FLIGHT batches per worker are sent ahead of what the consumer has taken (and at
-    most QUEUED_PER_WORKER to one worker ahead of its results), so an iterator that is held but not read
+    most QUEUED_PER_WORKER to one worker ahead of its results; QUEUED_LARGE when the jobs are `large`, e.g.
+    carry file texts), so an iterator that is held but not read
     stops the workers instead of filling this process's memory. Closing the iterator, an exception or
     Ctrl-C ends the workers before it returns.
     """
     batches = _batches(jobs, batch, weights, workers)
     window = workers * BATCHES_IN_FLIGHT
+    queued = QUEUED_LARGE if large else QUEUED_PER_WORKER
     pool = _Pool()
     finished = False
     busy: dict[Connection, list[int]] = {}  # each worker's connection: the batches it holds
@@ -197,7 +204,7 @@ def ordered_map(
                 # gets the next batch while the results still wait for the other's.
                 while sent < len(batches) and sent - taken < window:
                     conn = min(busy, key=lambda c: len(busy[c]))  # the least loaded worker
-                    if len(busy[conn]) >= QUEUED_PER_WORKER:
+                    if len(busy[conn]) >= queued:
                         break
                     busy[conn].append(sent)
                     try:
