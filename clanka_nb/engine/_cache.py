@@ -18,7 +18,6 @@ Nothing is ever unpickled (docs/security.md, "Parse cache").
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import hmac
 import importlib.metadata
@@ -34,7 +33,7 @@ import warnings
 from functools import cache
 from pathlib import Path
 
-from ._declarations import Declaration
+from ._declarations import Declaration, declaration_of
 
 CACHE_DIR_ENV = "CLANKA_NB_CACHE_DIR"
 CONFIG_DIR_ENV = "CLANKA_NB_CONFIG_DIR"  # where the cache's secret key lives (default: the user's config folder)
@@ -188,10 +187,9 @@ def decode_entry(secret: bytes, key: bytes, value: bytes) -> tuple[str, list[Dec
         return None
     if not isinstance(grammar, str) or not isinstance(rows, list) or not _well_formed(rows):
         return None
-    return grammar, list(map(_declaration, rows))
+    return grammar, list(map(declaration_of, rows))
 
 
-_declaration = functools.partial(tuple.__new__, Declaration)  # a checked row as a Declaration, without Python calls
 
 
 def _well_formed(rows: list) -> bool:

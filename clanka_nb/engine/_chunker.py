@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from itertools import accumulate, groupby, starmap
@@ -35,8 +36,8 @@ class CodeChunk(NamedTuple):
     content: str
 
 
-# `new(CodeChunk, fields)`: a chunk from a tuple of its fields without a Python call (CodeChunk(...) is one).
-new = tuple.__new__
+# A CodeChunk from a tuple of its fields, without the Python call `CodeChunk(...)` is (see `declaration_of`).
+chunk_of = functools.partial(tuple.__new__, CodeChunk)
 
 
 class PreparedText:
@@ -442,10 +443,10 @@ def chosen_segments(
 
 def _chunks(text: PreparedText, chunker: str | None, segments: list) -> list[CodeChunk]:
     path, lines = text.path, text.lines
-    join, chunk = "\n".join, CodeChunk
+    join = "\n".join
     if chunker == "ast":
-        return [new(chunk, (path, s, e, d.name, d.type, d.parent, join(lines[s - 1 : e]))) for s, e, d in segments]
-    return [new(chunk, (path, s, e, None, None, None, join(lines[s - 1 : e]))) for s, e in segments]
+        return [chunk_of((path, s, e, d.name, d.type, d.parent, join(lines[s - 1 : e]))) for s, e, d in segments]
+    return [chunk_of((path, s, e, None, None, None, join(lines[s - 1 : e]))) for s, e in segments]
 
 
 def chunked(text: PreparedText, settings: ChunkSettings) -> tuple[list[CodeChunk], FileChunking]:

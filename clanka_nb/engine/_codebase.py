@@ -21,14 +21,14 @@ from ._chunker import (
     Front,
     PreparedText,
     cache_key,
+    chunk_of,
     chunks_of,
     front,
-    new,
     parse,
     prepare,
     prepared,
 )
-from ._declarations import Declaration
+from ._declarations import Declaration, declaration_of
 from ._languages import check_languages, grammar_for, load_grammars
 from ._listing import list_file_names, resolve_root
 from ._reading import (
@@ -211,7 +211,8 @@ def _work(context: _Context, job: tuple[str, str | None]) -> _Answer:
     grammar, decls = parse(file, context.languages)
     if context.settings is not None:
         text = prepared(file, grammar, decls)
-        rows = list(map(tuple, chunks_of(text, context.settings)))  # plain tuples: no class to look up
+        # Plain tuples: unpickling a named tuple calls its Python __new__; the parent makes them without one.
+        rows = list(map(tuple, chunks_of(text, context.settings)))
         # The declarations go back only for the parent's cache, which holds the texts it sends.
         return row, text.status.value, grammar, [] if row is not None else list(map(tuple, decls)), rows
     status = file.status
@@ -296,8 +297,8 @@ def _outcome(
     status = FileStatus(status_value)
     report = FileReport(report.path, status, report.bytes, CONTENT_REASONS.get(status), report.binary)
     if settings is not None:
-        return report, None, [new(CodeChunk, row) for row in back]  # type: ignore[union-attr]
-    decls = list(map(Declaration._make, decl_rows))
+        return report, None, list(map(chunk_of, back))  # type: ignore[arg-type]
+    decls = list(map(declaration_of, decl_rows))
     if file is not None:
         return report, prepared(file, grammar, decls), None
     path = normalize_path(report.path)
@@ -327,7 +328,7 @@ def _cached_outcomes(
             if key is not None and key not in found and pooled is not None:
                 answer = next(pooled)
                 if answer[2] is not None:
-                    puts.append((key, answer[2], list(map(Declaration._make, answer[3]))))
+                    puts.append((key, answer[2], list(map(declaration_of, answer[3]))))
                 yield _outcome(answer, file, report, settings)
             else:
                 if key is not None and key in found:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import functools
 from collections.abc import Iterator
 from functools import cache
 from importlib.metadata import version
@@ -29,6 +30,11 @@ class Declaration(NamedTuple):
     # The declaration's own first line, after the leading comments its range takes in (None: not recorded).
     # Chunking never reads it; `explain` names the comment lines with it.
     body_start: int | None = None
+
+
+# A Declaration from a tuple of its fields, without the Python call `Declaration(...)` is: a codebase makes
+# tens of thousands of them, in the walk, from the parse cache and from the workers' answers.
+declaration_of = functools.partial(tuple.__new__, Declaration)
 
 
 # Grammar per extension; the reference parses only these four (`mjs`, `mts`, `cts` stay windows).
@@ -211,10 +217,6 @@ def _range(siblings: list[Node], index: int, lines: list[str], after_comment: bo
     return start + 1, node.end_point.row + 1, own + 1
 
 
-# `_declaration(Declaration, fields)`: the named tuple made without the Python call `Declaration(...)` is.
-_declaration = tuple.__new__
-
-
 def collect(root: Node, lines: list[str], source: bytes) -> list[Declaration]:
     """Walk the root's named children (and namespace bodies) in order, recording declarations.
 
@@ -238,7 +240,7 @@ def collect(root: Node, lines: list[str], source: bytes) -> list[Declaration]:
             if kind is None and name is None:
                 continue
             start, end, body = _range(siblings, index, lines, previous_is_comment)
-            out.append(_declaration(Declaration, (start, end, name, kind, parent, body)))
+            out.append(declaration_of((start, end, name, kind, parent, body)))
             if node_type == "class_declaration":
                 out.extend(_methods(node, name, lines, source))
             elif node_type in _NAMESPACES:
@@ -265,7 +267,7 @@ def _methods(cls: Node, class_name: str | None, lines: list[str], source: bytes)
         if "method" in member_type:
             start, end, body = _range(members, index, lines, previous_is_comment)
             kind, name = describe(member, source, member_type)
-            yield _declaration(Declaration, (start, end, name, kind, parent, body))
+            yield declaration_of((start, end, name, kind, parent, body))
 
 
 def clanka_declarations(path: str, text: str, lines: list[str]) -> tuple[str | None, list[Declaration]]:
