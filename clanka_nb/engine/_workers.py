@@ -181,10 +181,10 @@ def ordered_map(
     busy while the other, held by the window below, waits for it.
 
     At most BATCHES_IN_FLIGHT batches per worker are sent ahead of what the consumer has taken (and at
-    most QUEUED_PER_WORKER to one worker ahead of its results; QUEUED_LARGE when the jobs are `large`, e.g.
-    carry file texts), so an iterator that is held but not read
-    stops the workers instead of filling this process's memory. Closing the iterator, an exception or
-    Ctrl-C ends the workers before it returns.
+    most QUEUED_PER_WORKER to one worker ahead of its results; QUEUED_LARGE when the jobs are `large`,
+    e.g. carry file texts), so an iterator that is held but not read stops the workers instead of
+    filling this process's memory. Closing the iterator, an exception or Ctrl-C ends the workers
+    before it returns.
     """
     batches = _batches(jobs, batch, weights, workers)
     window = workers * BATCHES_IN_FLIGHT
@@ -199,23 +199,14 @@ def ordered_map(
         ready: dict[int, list] = {}
         busy.update((conn, []) for conn in pool.conns)
         for taken in range(len(batches)):
-            while True:
-                # Topped up after every result, not only when the consumer takes one: a worker that is done
-                # gets the next batch while the results still wait for the other's.
-                while sent < len(batches) and sent - taken < window:
-                    conn = min(busy, key=lambda c: len(busy[c]))  # the least loaded worker
-                    if len(busy[conn]) >= queued:
-                        break
-                    busy[conn].append(sent)
-                    try:
-                        conn.send((sent, batches[sent]))
-                    except OSError:  # BrokenPipeError: the worker died before it read its next batch
-                        raise _died(conn, busy, pool, batches, describe) from None
-                    sent += 1
-                if taken in ready:
-                    break
+            # Topped up after every result, not only when the consumer takes one: a worker that is done
+            # gets the next batch while the results still wait for the other's.
+            stop = min(len(batches), taken + window)
+            sent = _send(busy, sent, stop, queued, pool, batches, describe)
+            while taken not in ready:
                 for conn in wait([c for c in busy if busy[c]]):
                     _receive(conn, busy, ready, pool, batches, describe)
+                sent = _send(busy, sent, stop, queued, pool, batches, describe)
             yield from ready.pop(taken)
         finished = True
     finally:
@@ -239,6 +230,24 @@ def _batches(jobs: Sequence, batch: int, weights: Sequence[float] | None, worker
     if start < len(jobs):
         out.append(jobs[start:])
     return out
+
+
+def _send(
+    busy: dict, sent: int, stop: int, queued: int, pool: _Pool, batches: list, describe: Callable[[Any], str]
+) -> int:
+    """Send the batches from `sent` up to `stop`, each to the least loaded worker, while that one holds
+    fewer than `queued`; give the index of the next batch to send."""
+    while sent < stop:
+        conn = min(busy, key=lambda c: len(busy[c]))
+        if len(busy[conn]) >= queued:
+            break
+        busy[conn].append(sent)
+        try:
+            conn.send((sent, batches[sent]))
+        except OSError:  # BrokenPipeError: the worker died before it read its next batch
+            raise _died(conn, busy, pool, batches, describe) from None
+        sent += 1
+    return sent
 
 
 def _receive(
