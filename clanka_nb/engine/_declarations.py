@@ -110,13 +110,15 @@ def _parse_utf16(grammar: str, source: bytes) -> Node:
 
 
 # The codec's own function: `bytes.decode("utf-16-le", ...)` looks the codec up by name on every call,
-# which costs three times the decoding of a name.
+# which costs three times the decoding of a name. It is the incremental decoder's step, so every call passes
+# final=True: without it a name ending in a lone high surrogate loses that unit (held back as the first half
+# of a pair still to come), where JavaScript's slice keeps it.
 _decode_utf16 = codecs.utf_16_le_decode
 
 
 def _text(node: Node, source: bytes) -> str:
     """The node's text, sliced from the parsed bytes (a long text's tree may keep none: see `_parsing`)."""
-    return _decode_utf16(source[node.start_byte : node.end_byte], "surrogatepass")[0]
+    return _decode_utf16(source[node.start_byte : node.end_byte], "surrogatepass", True)[0]
 
 
 def _clean(text: str) -> str | None:
