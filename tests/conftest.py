@@ -8,6 +8,9 @@ A test that needs an outside program skips without it, unless the run requires t
 Mark such a test `@pytest.mark.needs_tool("rg", install="apt-get install ripgrep")`. `.ci/run` sets
 `CLANKA_NB_REQUIRE_TOOLS=rg,chromium`: there a missing program fails the test instead of skipping it,
 so a CI machine that lost a package cannot pass by quietly running fewer tests.
+
+Every server, browser and kernel the run starts ends with it, even when the run is killed
+(`tests/_watchdog.py`).
 """
 
 from __future__ import annotations
@@ -18,6 +21,9 @@ import tempfile
 
 import pytest
 
+from tests import _watchdog
+
+_watchdog.start()
 os.environ["CLANKA_NB_CACHE_DIR"] = tempfile.mkdtemp(prefix="clanka-nb-test-cache-")
 os.environ["CLANKA_NB_CONFIG_DIR"] = tempfile.mkdtemp(prefix="clanka-nb-test-config-")
 
