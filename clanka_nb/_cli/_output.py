@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import secrets
+import stat
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pandas as pd
 
@@ -67,15 +71,66 @@ def check_destination(fmt: str, output: str | None) -> None:
         msg = f"cannot write {output!r}: folder {str(folder)!r} does not exist; create it or pick another -o"
         raise CommandError(msg, exit_code=1)
     try:
-        if path.exists():
-            # Opened for writing without truncating it: an existing file is only replaced once the work is done.
-            os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
-        else:
-            # Created and removed again: a folder such as /proc that takes no new files fails here, not later.
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
-            path.unlink()
+        if path.exists() and not os.access(path, os.W_OK):
+            # Not opened: opening a FIFO would be its reader's end of file (and a file is replaced, not opened).
+            raise OSError(errno.EACCES, os.strerror(errno.EACCES))
+        if not _in_place(path):
+            # A temporary file made and removed again beside the destination, as the write will make one: a
+            # folder such as /proc that takes no new files, or one this user may not write, fails here, not later.
+            temporary, descriptor = _temporary_beside(Path(os.path.realpath(path)))
+            os.close(descriptor)
+            temporary.unlink()
     except OSError as error:
         raise _write_error(output, error) from None
+
+
+# Paths that name a file already open (/dev/stdout, /dev/fd/1, /proc/self/fd/1) are written where they point:
+# replacing what /dev/stdout resolves to would replace the file a shell's `>>` appends to.
+_OPEN_FILES = ("/dev/", "/proc/")
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)  # not on Windows
+
+
+def _in_place(path: Path) -> bool:
+    """Whether `path` is written in place, opened once (a FIFO, a device, an open file), not replaced."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return False
+    return not stat.S_ISREG(mode) or str(path.absolute()).startswith(_OPEN_FILES)
+
+
+def _temporary_beside(target: Path) -> tuple[Path, int]:
+    """A new file in `target`'s folder, opened for writing (mode 0666 less the umask, as a plain open gives)."""
+    for _ in range(3):  # 64 random bits: a second try is already never needed
+        temporary = target.with_name(f".{target.name[:64]}.{secrets.token_hex(8)}.clanka-nb.tmp")
+        try:
+            return temporary, os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o666)
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, f"no free temporary name beside {target.name}")
+
+
+def _replace(path: Path, dump: Callable[[IO[bytes]], None]) -> None:
+    """Write `path` whole or not at all: `dump` fills a temporary file beside it, which is then renamed onto it.
+
+    A write that fails (a full disk) removes the temporary file and leaves the old one as it was. Through a
+    symbolic link, the file it points to is replaced (the link stays); a replaced file keeps its mode.
+    """
+    target = Path(os.path.realpath(path))
+    temporary, descriptor = _temporary_beside(target)
+    done = False
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            if target.exists():
+                os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
+            dump(handle)
+            handle.flush()
+            os.fsync(handle.fileno())  # on the disk before the rename makes it the file
+        os.replace(temporary, target)
+        done = True
+    finally:
+        if not done:
+            temporary.unlink(missing_ok=True)
 
 
 def _write_error(output: str, error: OSError) -> CommandError:
@@ -106,28 +161,61 @@ def sweep_table(sweep: pd.DataFrame) -> pd.DataFrame:
 def write(frame: pd.DataFrame, fmt: str, output: str | None, *, table: pd.DataFrame | None = None) -> None:
     """Write `frame` in `fmt`; `table` replaces it for the table format (a shorter view)."""
     check_destination(fmt, output)
-    try:
-        if fmt == "parquet":
-            frame.to_parquet(str(output), index=False)
-            return
+    if fmt == "parquet":
+        def dump(handle: IO[bytes]) -> None:
+            frame.to_parquet(handle, index=False)
+    else:
         if fmt == "jsonl":
             text = "".join(_json(record) + "\n" for record in _records(frame))
         elif fmt == "json":
             text = "[" + ",\n".join(_json(record) for record in _records(frame)) + "]\n"
         elif fmt == "csv":
-            text = frame.to_csv(index=False)
+            text = csv_safe(frame).to_csv(index=False)
         else:
             text = fixed_width(frame if table is None else table)
         if output is None:
             sys.stdout.write(text)
+            return
+        data = text.encode("utf-8")
+
+        def dump(handle: IO[bytes]) -> None:
+            handle.write(data)
+    assert output is not None  # check_destination refuses parquet to the terminal
+    path = Path(output).expanduser()
+    try:
+        if _in_place(path):  # a FIFO, /dev/stdout: opened once, written as a stream
+            with path.open("wb") as handle:
+                dump(handle)
         else:
-            Path(output).expanduser().write_text(text, encoding="utf-8")
+            _replace(path, dump)
     except BrokenPipeError:
         raise
     except OSError as error:  # a full disk or device (-o /dev/full), a file removed meanwhile...
-        if output is None:
-            raise
         raise _write_error(output, error) from None
+
+
+# A cell a spreadsheet would read as a formula (OWASP's CSV injection): `=`, `+`, `-`, `@`, tab or CR first.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_safe(frame: pd.DataFrame) -> pd.DataFrame:
+    """`frame` with its text cells safe in a spreadsheet: controls and bidi marks escaped as the table shows
+    them (`visible`), then a cell that would start a formula prefixed with `'`. Numbers are left as they are
+    (a negative number is a number, not a formula); only text is changed, and only such text."""
+    out = frame.copy()
+    for name in frame.columns:
+        if frame[name].dtype.kind in "OSU" or isinstance(frame[name].dtype, pd.StringDtype):
+            out[name] = frame[name].map(_csv_cell, na_action="ignore")
+    return out
+
+
+def _csv_cell(value: object) -> object:
+    if isinstance(value, (list, tuple, dict)):
+        value = str(value)  # as to_csv would write it
+    if not isinstance(value, str):
+        return value
+    text = visible(value)
+    return "'" + text if text.startswith(_FORMULA_START) else text
 
 
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:

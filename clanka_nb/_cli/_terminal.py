@@ -56,7 +56,8 @@ class _Escaping:
 def escaped_output() -> Iterator[None]:
     """While active, everything printed to stdout and stderr (tables, notes, errors, warnings) is escaped.
 
-    The one place the command line's text passes through; files written with -o keep their bytes exactly.
+    The one place the command line's text passes through; files written with -o keep the data exactly, but
+    CSV, which has no escapes (see _output.csv_safe).
     """
     stdout, stderr = sys.stdout, sys.stderr
     sys.stdout = _Escaping(stdout, UNSAFE)  # type: ignore[assignment]

@@ -77,13 +77,36 @@ class EmbeddingServerError(RuntimeError):
 _MAX_DIMENSIONS = 8192  # sqlite-vec's longest vector: bounds an answer when dimensions= was not given
 _ERROR_BYTES = 4096  # read of an error answer's body: enough for a message, never a flood
 _QUOTE = 200  # characters of a server's message shown in an error
-_USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://)[^/?#]*@")
 _CREDENTIAL = re.compile(r"(?i)\b(bearer|basic)(\s+)[A-Za-z0-9._~+/=-]+|\bsk-[A-Za-z0-9_-]{6,}")
 
 
+def _endpoint(url: str) -> str:
+    """scheme://host:port/path of `url`, no trailing slash: what it reaches, never a credential (the model id's part).
+
+    Userinfo, the query (`api-key=`, `api-version=`) and the fragment are left out: they say how to reach the
+    endpoint, not which vectors it gives, as the same server with another key gives the same vectors.
+    """
+    parts = urllib.parse.urlsplit(url)
+    return _printable(f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}{parts.path.rstrip('/')}")
+
+
 def _public_url(url: str) -> str:
-    """`url` without its userinfo (`user:password@`): the form shown in reprs and errors and used in ids."""
-    return _USERINFO.sub(r"\1", url)
+    """`url` as reprs and errors show it: no userinfo, every query value and the fragment as `***`.
+
+    The names of query parameters stay (`?api-version=***&api-key=***`), so it still says what was passed.
+    """
+    parts = urllib.parse.urlsplit(url)
+    shown = f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}{parts.path}"
+    if parts.query:
+        pieces = (piece.partition("=") for piece in parts.query.split("&"))
+        shown += "?" + "&".join(f"{name}=***" if equals else "***" for name, equals, _ in pieces)
+    if parts.fragment:
+        shown += "#***"
+    return _printable(shown)
+
+
+def _printable(text: str) -> str:
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def _quoted(text: str, secrets: tuple[str | None, ...]) -> str:
@@ -92,8 +115,7 @@ def _quoted(text: str, secrets: tuple[str | None, ...]) -> str:
         if secret and len(secret) >= 4:  # shorter ones would blank out ordinary letters
             text = text.replace(secret, "***")
     text = _CREDENTIAL.sub(lambda m: f"{m.group(1)}{m.group(2)}***" if m.group(1) else "sk-***", text)
-    shown = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text[:_QUOTE])
-    return shown + ("..." if len(text) > _QUOTE else "")
+    return _printable(text[:_QUOTE]) + ("..." if len(text) > _QUOTE else "")
 
 
 def _retry_after(value: str | None) -> float | None:
@@ -185,7 +207,8 @@ def _answer_vectors(body: bytes, count: int, most: int) -> np.ndarray:
 class OpenAIEmbedder:
     """An OpenAI-compatible `/embeddings` endpoint as an embedder (see `openai()`).
 
-    The key never appears in its repr, its `model_id` or an error; neither does a password in `base_url`.
+    The key never appears in its repr, its `model_id` or an error; neither does a password in `base_url`, nor
+    the values of its query (`?api-key=...`) or its fragment.
     """
 
     model: str
@@ -207,11 +230,16 @@ class OpenAIEmbedder:
         if not re.match(r"(?i)https?://", self.base_url):
             msg = "base_url must start with http:// or https://, e.g. http://localhost:11434/v1 (it is not shown here)"
             raise ValueError(msg)
+        try:
+            urllib.parse.urlsplit(self.base_url)
+        except ValueError as error:  # "Invalid IPv6 URL": a bracket left open
+            msg = f"base_url is not a URL ({error}); pass one like http://host:port/v1 (it is not shown here)"
+            raise ValueError(msg) from None
 
     @property
     def model_id(self) -> str:
         suffix = f"@{self.dimensions}" if self.dimensions else ""
-        return f"openai:{_public_url(self.base_url)}:{self.model}{suffix}"
+        return f"openai:{_endpoint(self.base_url)}:{self.model}{suffix}"
 
     def __repr__(self) -> str:
         return (
@@ -225,8 +253,12 @@ class OpenAIEmbedder:
 
         from . import _http
 
+        # /embeddings goes on the path; the query (Azure's api-version and api-key) is sent as it was written, and
+        # the fragment, never sent by HTTP, is dropped.
+        parts = urllib.parse.urlsplit(self.base_url)
+        target = urllib.parse.urlunsplit(parts._replace(path=parts.path.rstrip("/") + "/embeddings", fragment=""))
         try:
-            url = httpx.URL(self.base_url.rstrip("/") + "/embeddings")
+            url = httpx.URL(target)
         except httpx.InvalidURL as error:
             msg = f"base_url {_public_url(self.base_url)!r} is not a URL ({error}); pass one like http://host:port/v1"
             raise ValueError(msg) from None
@@ -244,15 +276,20 @@ class OpenAIEmbedder:
         return np.concatenate(rows)
 
     def _secrets(self) -> tuple[str | None, ...]:
-        """What must not be shown even when a server echoes it: the key, and base_url's password in its forms."""
-        authority = re.split(r"[/?#]", self.base_url.partition("://")[2], maxsplit=1)[0]
-        userinfo, at, _ = authority.rpartition("@")
-        if not at:
-            return (self.api_key,)
-        password = userinfo.partition(":")[2]
-        decoded = urllib.parse.unquote(userinfo)
-        basic = base64.b64encode(decoded.encode()).decode()
-        return (self.api_key, password, urllib.parse.unquote(password), basic)
+        """What must not be shown even when a server echoes it: the key, base_url's password in its forms, and
+        the values of its query and its fragment (as written and decoded)."""
+        parts = urllib.parse.urlsplit(self.base_url)
+        found: list[str | None] = [self.api_key]
+        userinfo, at, _ = parts.netloc.rpartition("@")
+        if at:
+            password = userinfo.partition(":")[2]
+            basic = base64.b64encode(urllib.parse.unquote(userinfo).encode()).decode()
+            found += [password, urllib.parse.unquote(password), basic]
+        pieces = parts.query.split("&") if parts.query else []
+        for value in [piece.partition("=")[2] if "=" in piece else piece for piece in pieces] + [parts.fragment]:
+            found += [value, urllib.parse.unquote_plus(value)]
+        # Longest first, so a secret is never left half shown because a shorter one inside it was replaced first.
+        return tuple(sorted({secret for secret in found if secret}, key=len, reverse=True))
 
     def _batch(self, session: object, url: object, auth: tuple[str, str] | None, texts: list[str],
                width: int | None) -> np.ndarray:
@@ -268,7 +305,7 @@ class OpenAIEmbedder:
         if self.api_key:
             headers["Authorization"] = f"Bearer {self.api_key}"
         content = json.dumps(body).encode()
-        shown = str(url)
+        shown = _public_url(str(url))
         most = width or _MAX_DIMENSIONS
         # A JSON number takes at most ~25 characters; 40 leaves room for indented, pretty-printed answers.
         cap = 64 * 1024 + len(texts) * (1024 + most * 40)
@@ -356,7 +393,8 @@ def openai(
     as long as the server's Retry-After says when it says so (at most `max_wait` seconds). `timeout` is a
     deadline for each request as a whole, connection to last byte. An answer is read up to a size its batch
     can need, must hold exactly one finite vector per input (matched by `index`), and is otherwise refused
-    with an EmbeddingServerError. A `user:password@` in `base_url` is sent as HTTP Basic auth and shown nowhere.
+    with an EmbeddingServerError. A `user:password@` in `base_url` is sent as HTTP Basic auth and shown nowhere;
+    a query (`?api-version=...&api-key=...`) is sent with every request, its values shown nowhere (`***`).
     """
     if batch_size < 1:
         msg = f"batch_size must be at least 1, got {batch_size}; clanka sends 300"

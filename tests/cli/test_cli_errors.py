@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 from pathlib import Path
 
 import pytest
@@ -90,13 +91,15 @@ def test_output_onto_a_folder(capsys, code: Path, tmp_path: Path) -> None:
 def test_output_without_permission(capsys, code: Path, tmp_path: Path, monkeypatch) -> None:
     target = tmp_path / "out.csv"
 
-    def refuse(self: Path, *args: object, **kwargs: object) -> int:
-        raise PermissionError(13, "Permission denied", str(self))
+    def refuse(source: object, destination: object) -> None:
+        raise PermissionError(13, "Permission denied", str(destination))
 
-    monkeypatch.setattr(Path, "write_text", refuse)  # as root, a read-only folder would not stop us
+    # As root, a read-only folder would not stop us: the rename of the finished file into place is refused.
+    monkeypatch.setattr(os, "replace", refuse)
     exit_code, message = fails(capsys, "chunk", str(code), "--format", "csv", "-o", str(target))
     assert exit_code == PATH
     assert "permission denied" in message.lower() and "out.csv" in message
+    assert list(tmp_path.iterdir()) == [tmp_path / "code"]  # no file, and no temporary one left behind
 
 
 def test_lab_with_a_missing_notebooks_folder(capsys, tmp_path: Path) -> None:

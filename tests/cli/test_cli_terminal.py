@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -66,10 +67,16 @@ def test_errors_and_notes_escape_names_too(capsys, hostile: Path) -> None:
     assert RAW.search(err) is None and "missing\\x1b]0;T\\x07.ts" in err
 
 
-def test_a_file_written_with_o_keeps_its_bytes(capsys, hostile: Path, tmp_path: Path) -> None:
+def test_a_file_written_with_o_keeps_its_data(capsys, hostile: Path, tmp_path: Path) -> None:
+    target = tmp_path / "chunks.jsonl"
+    assert run(capsys, "chunk", str(hostile), "-o", str(target))[0] == 0
+    rows = [json.loads(line) for line in target.read_text(encoding="utf-8").splitlines()]
+    assert HOSTILE_FILE in {row["path"] for row in rows}  # JSON escapes keep the data exact
+    # CSV has no escapes: there the controls are written as the table shows them (issue 34, item 14).
     target = tmp_path / "chunks.csv"
     assert run(capsys, "chunk", str(hostile), "-o", str(target))[0] == 0
-    assert HOSTILE_FILE in target.read_text(encoding="utf-8")
+    written = target.read_text(encoding="utf-8")
+    assert RAW.search(written) is None and "x\\x1b]0;TITLE\\x07" in written
 
 
 def test_the_installed_command_escapes_in_a_real_process(hostile: Path) -> None:

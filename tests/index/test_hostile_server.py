@@ -8,6 +8,7 @@ import math
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -295,3 +296,67 @@ def test_bad_timeouts_are_named():
         embedders.openai("m", base_url="http://127.0.0.1:9/v1", timeout=0)
     with pytest.raises(ValueError, match="max_wait must be"):
         embedders.openai("m", base_url="http://127.0.0.1:9/v1", max_wait=-1)
+
+
+# --- issue 34, item 6: credentials in base_url's query string or fragment ----------------------------------------
+
+QUERY_KEY = "q-s3cret-0123456789"
+
+
+def test_a_key_in_the_query_is_sent_but_shown_nowhere(server, sample):
+    url = f"{server.url}/?api-version=2024-02-01&api-key={QUERY_KEY}"
+    embed = embedders.openai("m", base_url=url, api_key=None, max_retries=0)
+    for shown in (repr(embed), embed.model_id):
+        assert QUERY_KEY not in shown and "2024-02-01" not in shown
+    assert "api-key=***" in repr(embed)  # still says which parameters it has
+    assert embed.model_id == f"openai:{server.url}:m"  # keyed by endpoint and model: the same with another key
+    index = SemanticIndex(sample, embed=embed, cache=VectorCache())
+    index.sync()
+    assert QUERY_KEY not in repr(index)
+    # /embeddings goes on the path; the query reaches the server whole (Azure-style api-version and api-key)
+    assert server.requests[0]["path"] == f"/v1/embeddings?api-version=2024-02-01&api-key={QUERY_KEY}"
+
+
+def test_a_key_in_the_query_or_fragment_is_not_in_errors(server):
+    echo = f"bad api-key {QUERY_KEY} in {QUERY_KEY}x"
+    server.answers = [ss.status(400, echo.encode())]
+    embed = embedders.openai("m", base_url=f"{server.url}?api-key={QUERY_KEY}#frag-s3cret", api_key=None,
+                             max_retries=0)
+    assert "frag-s3cret" not in repr(embed) + embed.model_id
+    with pytest.raises(EmbeddingServerError, match="bad api-key") as caught:
+        embed(["x"])
+    message = str(caught.value)
+    assert QUERY_KEY not in message and "frag-s3cret" not in message
+    assert "/v1/embeddings?api-key=***" in message  # names the endpoint it used
+    assert server.requests[0]["path"] == f"/v1/embeddings?api-key={QUERY_KEY}"  # a fragment is never sent
+
+
+def test_an_unreachable_server_with_a_query_key_is_named_without_it():
+    embed = embedders.openai("m", base_url=f"http://127.0.0.1:9/v1?key={QUERY_KEY}", api_key=None, max_retries=0)
+    with pytest.raises(EmbeddingServerError, match="could not reach") as caught:
+        embed(["x"])
+    assert QUERY_KEY not in str(caught.value)
+
+
+def test_different_endpoints_and_models_keep_different_model_ids(server):
+    ids = {
+        embedders.openai(model, base_url=url, api_key=None).model_id
+        for model in ("a", "b")
+        for url in (server.url, server.url + "/other", "http://127.0.0.1:1/v1", "https://127.0.0.1:1/v1")
+    }
+    assert len(ids) == 8
+
+
+# --- issue 34, item 15: what the order check can and cannot see ---------------------------------------------------
+
+
+def test_shuffled_vectors_without_index_go_undetected_and_the_docs_say_so(server):
+    texts = ["alpha", "beta", "gamma"]
+    server.answers = [ss.data(lambda v: [{"embedding": x} for x in v[::-1]])]  # shuffled, and no `index`
+    got = _openai(server)(texts)
+    assert (got == ss.STAND_IN(texts[::-1])).all()  # taken in the order sent: nothing can tell
+    docs = (Path(__file__).parents[2] / "docs" / "security.md").read_text(encoding="utf-8")
+    flat = " ".join(docs.split())
+    assert "cannot make the index store a vector that does not belong to its input" not in flat
+    assert "shuffles its vectors and omits `index` goes undetected" in flat
+    assert "When its items carry `index`, the order is checked" in flat
