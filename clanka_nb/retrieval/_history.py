@@ -29,6 +29,10 @@ DEFAULT_REVS = "HEAD~500..HEAD"
 # A commit that changes more files than this describes a sweep over the code ("rename X", "update deps"),
 # not a place search could find: measured on clanka's history in docs/queries.md.
 MAX_FILES = 8
+# A commit message is read no further than this many characters, and its subject no further than
+# MAX_SUBJECT, before any regular expression sees it: git accepts a 1 MB subject, a query holds 40 words.
+MAX_MESSAGE = 8_192
+MAX_SUBJECT = 1_024
 
 HISTORY: _columns.Schema = {**QUERIES, "commit": _columns.STRING}
 
@@ -49,7 +53,8 @@ HISTORY_REASONS = {
 _BOT = re.compile(r"\[bot\]|^(?:dependabot|renovate|greenkeeper|snyk-bot|semantic-release-bot|github-actions"
                   r"|allcontributors|pre-commit-ci|mergify|imgbot|depfu)\b", re.IGNORECASE)  # fmt: skip
 _VERSION = re.compile(
-    r"^(?:v?\d+(?:\.\d+)+\S*\s*$|version packages\b|release\b|releases?\s+v?\d|bump (?:the )?version|"
+    # `v?\d+\.\d\S*` reads what `v?\d+(?:\.\d+)+\S*` did without backtracking over the digits twice.
+    r"^(?:v?\d+\.\d\S*\s*$|version packages\b|release\b|releases?\s+v?\d|bump (?:the )?version|"
     r"chore\(release\)|chore: release|publish\b|prepare (?:for )?(?:the )?release|bump \S+ from \S+ to )",
     re.IGNORECASE,
 )
@@ -91,10 +96,10 @@ def message_query(message: str) -> str:
     """A commit message as a query: the subject without ticket ids, pull-request numbers and a conventional
     `type(scope):` prefix (the scope is kept), and the first paragraph of the body when it is prose (not a
     list of squashed commits, not trailers); at most two sentences and 40 words."""
-    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", message.strip()) if p.strip()]
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", message[:MAX_MESSAGE].strip()) if p.strip()]
     if not paragraphs:
         return ""
-    subject = _SPACE.sub(" ", paragraphs[0].splitlines()[0]).strip()
+    subject = _SPACE.sub(" ", paragraphs[0].splitlines()[0][:MAX_SUBJECT]).strip()
     subject = _PULL_REQUEST.sub("", subject).strip()
     subject = _TICKET.sub("", subject)
     subject = _CONVENTIONAL.sub(lambda m: f"{m.group(1)}: " if m.group(1) else "", subject).strip()
@@ -323,13 +328,19 @@ def _declaration(text: engine.PreparedText, first: int, last: int) -> tuple[str 
     return declaration.name, declaration.type
 
 
+def _subject(message: str) -> str:
+    """A message's first line, at most MAX_SUBJECT characters (read before any regular expression)."""
+    head = message[:MAX_MESSAGE].strip()
+    return head.splitlines()[0][:MAX_SUBJECT] if head else ""
+
+
 def _reason(commit: _Commit, query: str, max_files: int | None) -> str | None:
     """Why a commit gives no query, from what `git log` says of it (None: read its patch)."""
     if len(commit.parents) > 1:
         return "merge"
     if _BOT.search(commit.author):
         return "bot"
-    subject = commit.message.strip().splitlines()[0] if commit.message.strip() else ""
+    subject = _subject(commit.message)
     if _VERSION.match(subject) or (commit.files and all(_MANIFEST.search(name) for name in commit.files)):
         return "version"
     if max_files is not None and sum(not _MANIFEST.search(name) for name in commit.files) > max_files:
