@@ -59,7 +59,10 @@ class SweepTask:
                 scored = time.perf_counter()
                 probes.append(probe_frame(probe_set, setting, self.searcher, self.k))
                 partial.seconds += time.perf_counter() - scored
-        return partials, probes, parsed, [f"{batch.root}/{path}: {why}" for path, why in failed.items()]
+        failures = [f"{batch.root}/{path}: {why}" for path, why in failed.items()]
+        if probe_set is not None and probe_set.history_error is not None:  # its other queries are probed
+            failures.append(f"{batch.root}: commit messages left out: {probe_set.history_error}")
+        return partials, probes, parsed, failures
 
 
 def _probe_values(frames: list[pd.DataFrame], k: tuple[int, ...], stream: int) -> tuple[dict[str, Any], Outcome]:
@@ -106,7 +109,9 @@ def sweep(
     searched on its own (a query only searches its own repository) and a batch is a whole root;
     recall, mrr and precision are over all roots' queries together, with their 95% intervals and
     `attrs["verdict"]` as in `frames.sweep` (the queries of all roots pooled). A file the engine fails on
-    is left out and named in `attrs["failed"]`; `attrs["roots"]` lists the roots as resolved.
+    is left out and named in `attrs["failed"]`, and so is a root whose history git cannot read when probing
+    (no commit yet, a damaged commit: its commit messages are left out, its other queries probed);
+    `attrs["roots"]` lists the roots as resolved.
 
     `token_counter=` (a callable, a tiktoken encoding, a `tokenizers.Tokenizer` or "cl100k_base")
     counts the tokens of each chunk's embedding input on the workers, and `token_limit=` adds
@@ -160,7 +165,7 @@ def sweep(
         "languages": languages,
         "tokens": counter.name if counter is not None else "characters / 4",
         "parse_seconds": parse_seconds,
-        "failed": sorted(failed),  # files the engine failed on, left out of every row
+        "failed": sorted(failed),  # files the engine failed on, and roots whose history could not be read
     }
     if probe and rows:
         settings_of = [{"chunk_size": r["chunk_size"], "chunk_overlap": r["chunk_overlap"],

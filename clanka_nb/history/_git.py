@@ -16,7 +16,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -125,6 +125,55 @@ def run_git(repo: Path, *args: str, check: bool = True, config: Sequence[str] = 
         msg = f"git {' '.join(args)} failed in {repo}: {run.stderr.strip() or run.returncode}"
         raise ChurnError(msg)
     return run
+
+
+@contextlib.contextmanager
+def git_records(repo: Path, *args: str, separator: bytes = b"\n", cap: int = _COPY) -> Iterator[Iterator[str]]:
+    """A confined git command's output, streamed: its records (ended by `separator`) one at a time, each cut to
+    its first `cap` bytes (the rest is read and dropped, never held). Git's failure, or its running past the
+    timeout, is a ChurnError once the records are read (or the block is left)."""
+    argv, env = git_command(repo, *args)
+    with tempfile.TemporaryFile() as stderr:
+        process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr, env=env)
+        timer = threading.Timer(_TIMEOUT, process.kill)
+        timer.start()
+        assert process.stdout is not None
+        try:
+            yield _records(process.stdout, separator, cap)
+        finally:
+            timed_out = not timer.is_alive()
+            timer.cancel()
+            process.stdout.close()  # a reader who stopped early ends git (it gets a broken pipe)
+            status = process.wait()
+        if timed_out:
+            msg = (
+                f"git {args[0]} did not finish within {_TIMEOUT} s in {str(repo)!r} (a FIFO or a device among "
+                "its objects or config blocks git); check the repository with `git fsck` and its .git/config"
+            )
+            raise ChurnError(msg)
+        if status != 0:
+            stderr.seek(0)
+            said = " ".join(stderr.read()[-400:].decode(errors="replace").split()) or f"exit status {status}"
+            msg = f"git {args[0]} failed in {str(repo)!r}: {said}; the repository may be damaged: check it with "
+            msg += "`git fsck`"
+            raise ChurnError(msg)
+
+
+def _records(stream: BinaryIO, separator: bytes, cap: int) -> Iterator[str]:
+    pending = b""  # the start of a record not yet ended (at most `cap` bytes)
+    cut = False  # the pending record is longer than `cap`: what follows until its end is dropped
+    while piece := stream.read(_COPY):
+        start = 0
+        while (end := piece.find(separator, start)) >= 0:
+            if not cut:
+                pending += piece[start : end][: cap - len(pending)]
+            yield pending.decode("utf-8", "surrogateescape")
+            pending, cut, start = b"", False, end + len(separator)
+        if not cut:
+            pending += piece[start:][: cap - len(pending)]
+            cut = len(pending) >= cap
+    if pending:
+        yield pending.decode("utf-8", "surrogateescape")
 
 
 def git(repo: Path, *args: str, check: bool = True) -> str:

@@ -4,6 +4,6 @@ Not the user's API (that is `clanka_nb.history`'s `__all__`): one place that say
 `_git` other packages may use, so none of them imports it directly.
 """
 
-from ._git import ChurnError, git, repository, resolves, run_git, within_history
+from ._git import BlobReader, ChurnError, git, git_records, repository, resolves, run_git, within_history
 
-__all__ = ["ChurnError", "git", "repository", "resolves", "run_git", "within_history"]
+__all__ = ["BlobReader", "ChurnError", "git", "git_records", "repository", "resolves", "run_git", "within_history"]

@@ -18,10 +18,10 @@ import pandas as pd
 from .. import engine
 from ..defaults import MAX_FILE_SIZE
 from ..engine.progress import ProgressBar, bar
-from ..engine.settings import Settings
+from ..engine.settings import Settings, parse_size
 from ..engine.source import open_source
 from ..frames import columns as _columns
-from ..history.internals import ChurnError, git, repository, resolves, run_git, within_history
+from ..history.internals import BlobReader, ChurnError, git, git_records, repository, resolves, run_git, within_history
 from ._queries import QUERIES, declared_texts
 from ._query_text import MAX_WORDS, MIN_WORDS, first_sentences
 
@@ -29,6 +29,10 @@ DEFAULT_REVS = "HEAD~500..HEAD"
 # A commit that changes more files than this describes a sweep over the code ("rename X", "update deps"),
 # not a place search could find: measured on clanka's history in docs/queries.md.
 MAX_FILES = 8
+# A commit message is read no further than this many characters, and its subject no further than
+# MAX_SUBJECT, before any regular expression sees it: git accepts a 1 MB subject, a query holds 40 words.
+MAX_MESSAGE = 8_192
+MAX_SUBJECT = 1_024
 
 HISTORY: _columns.Schema = {**QUERIES, "commit": _columns.STRING}
 
@@ -49,7 +53,8 @@ HISTORY_REASONS = {
 _BOT = re.compile(r"\[bot\]|^(?:dependabot|renovate|greenkeeper|snyk-bot|semantic-release-bot|github-actions"
                   r"|allcontributors|pre-commit-ci|mergify|imgbot|depfu)\b", re.IGNORECASE)  # fmt: skip
 _VERSION = re.compile(
-    r"^(?:v?\d+(?:\.\d+)+\S*\s*$|version packages\b|release\b|releases?\s+v?\d|bump (?:the )?version|"
+    # `v?\d+\.\d\S*` reads what `v?\d+(?:\.\d+)+\S*` did without backtracking over the digits twice.
+    r"^(?:v?\d+\.\d\S*\s*$|version packages\b|release\b|releases?\s+v?\d|bump (?:the )?version|"
     r"chore\(release\)|chore: release|publish\b|prepare (?:for )?(?:the )?release|bump \S+ from \S+ to )",
     re.IGNORECASE,
 )
@@ -66,8 +71,11 @@ _PULL_REQUEST = re.compile(r"\s*\((?:#\d+(?:,\s*)?)+\)|\s*\[(?:skip ci|ci skip|n
 _TICKET = re.compile(r"^(?:[A-Z][A-Z0-9]+-\d+|#\d+)[:,]?\s+")  # TIM-713: ..., #42 ...
 _CONVENTIONAL = re.compile(r"^(?:feat|fix|chore|docs|refactor|test|tests|perf|style|build|ci|revert)"
                            r"(?:\(([^)]*)\))?!?:\s*", re.IGNORECASE)  # fmt: skip
+_MAX_PATH = 1 << 16  # bytes of a path name kept (git allows longer; no file system does)
+_PATHS_PER_CALL = 256  # paths named on one git command line
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 _SPACE = re.compile(r"\s+")
+_Hunks = list[tuple[int, int, int]]  # (old start, old count, new count)
 
 
 @dataclass
@@ -91,10 +99,10 @@ def message_query(message: str) -> str:
     """A commit message as a query: the subject without ticket ids, pull-request numbers and a conventional
     `type(scope):` prefix (the scope is kept), and the first paragraph of the body when it is prose (not a
     list of squashed commits, not trailers); at most two sentences and 40 words."""
-    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", message.strip()) if p.strip()]
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", message[:MAX_MESSAGE].strip()) if p.strip()]
     if not paragraphs:
         return ""
-    subject = _SPACE.sub(" ", paragraphs[0].splitlines()[0]).strip()
+    subject = _SPACE.sub(" ", paragraphs[0].splitlines()[0][:MAX_SUBJECT]).strip()
     subject = _PULL_REQUEST.sub("", subject).strip()
     subject = _TICKET.sub("", subject)
     subject = _CONVENTIONAL.sub(lambda m: f"{m.group(1)}: " if m.group(1) else "", subject).strip()
@@ -189,12 +197,38 @@ def _patches(lines: Iterable[str]) -> Iterator[tuple[str | None, _FilePatch]]:
         yield path, patch
 
 
-def _patch(repo: Path, commit: _Commit, prefix: str) -> dict[str, _FilePatch]:
-    """What the commit changed against its first parent (or everything, for a first commit), by path."""
-    pathspec = [prefix] if prefix else []  # literal: the runner sets GIT_LITERAL_PATHSPECS
-    out = git(repo, "diff-tree", "-p", "-U0", "-r", "--root", "--no-commit-id", "--no-renames", "--no-ext-diff",
-              "--no-textconv", "--no-color", "--end-of-options", commit.hash, "--", *pathspec)  # fmt: skip
-    return {path: patch for path, patch in _patches(out.splitlines()) if path is not None}
+def _allowed(tree: _Tree, commit: _Commit, sizes: BlobReader) -> list[str]:
+    """The paths of the probed tree the commit changed (not deleted) whose version before and after it are
+    both files within max_file_size: only these patches are asked for. From `--raw`, which names the blobs
+    without reading them; their sizes come from their headers."""
+    pathspec = [tree.prefix] if tree.prefix else []  # literal: the runner sets GIT_LITERAL_PATHSPECS
+    allowed = []
+    with git_records(tree.repo, "diff-tree", "-r", "-z", "--root", "--no-commit-id", "--no-renames", "--end-of-options",
+                     commit.hash, "--", *pathspec, separator=b"\0", cap=_MAX_PATH) as records:  # fmt: skip
+        for meta in records:
+            path = next(records, "")
+            fields = meta[1:].split(" ") if meta.startswith(":") else []
+            if len(fields) != 5 or fields[4] == "D" or tree.codebase_path(path) is None:
+                continue
+            _, new_mode, old_blob, new_blob, _ = fields
+            if not new_mode.startswith("10") or any(blob.strip("0") and sizes.size(blob, path) > tree.limit
+                                                    for blob in (old_blob, new_blob)):  # fmt: skip
+                continue  # a link or submodule, or a version over max_file_size: never read
+            allowed.append(path)
+    return allowed
+
+
+def _patch(tree: _Tree, commit: _Commit, sizes: BlobReader) -> dict[str, _FilePatch]:
+    """What the commit changed against its first parent (or everything, for a first commit), by path: the
+    files `_allowed` keeps, streamed line by line (each line cut at max_file_size)."""
+    paths = _allowed(tree, commit, sizes)
+    patches: dict[str, _FilePatch] = {}
+    for first in range(0, len(paths), _PATHS_PER_CALL):
+        with git_records(tree.repo, "diff-tree", "-p", "-U0", "-r", "--root", "--no-commit-id", "--no-renames",
+                         "--no-ext-diff", "--no-textconv", "--no-color", "--end-of-options", commit.hash, "--",
+                         *paths[first : first + _PATHS_PER_CALL], cap=tree.limit + 1) as lines:  # fmt: skip
+            patches.update((path, patch) for path, patch in _patches(lines) if path is not None)
+    return patches
 
 
 def _formatting_only(patches: dict[str, _FilePatch]) -> bool:
@@ -206,14 +240,21 @@ def _formatting_only(patches: dict[str, _FilePatch]) -> bool:
     )
 
 
-def _moved(repo: Path, commit: str, head: str, paths: list[str]) -> dict[str, list[tuple[int, int, int]] | None]:
+def _moved(repo: Path, commit: str, head: str, paths: list[str], limit: int) -> dict[str, _Hunks | None]:
     """For each path, the hunks (old start, old count, new count) between the commit's version and `head`'s;
     None when the file is gone at `head`. A path missing from the result is unchanged."""
-    out = git(repo, "diff", "-U0", "--no-renames", "--no-ext-diff", "--no-textconv", "--no-color", "--end-of-options",
-              commit, head, "--", *paths)  # fmt: skip
-    hunks: dict[str, list[tuple[int, int, int]] | None] = {}
+    hunks: dict[str, _Hunks | None] = {}
+    for first in range(0, len(paths), _PATHS_PER_CALL):
+        with git_records(repo, "diff", "-U0", "--no-renames", "--no-ext-diff", "--no-textconv", "--no-color",
+                         "--end-of-options", commit, head, "--", *paths[first : first + _PATHS_PER_CALL],
+                         cap=limit + 1) as lines:  # fmt: skip
+            _hunks(lines, hunks)
+    return hunks
+
+
+def _hunks(lines: Iterable[str], hunks: dict[str, _Hunks | None]) -> None:
     old_path: str | None = None
-    for line in out.splitlines():
+    for line in lines:
         if line.startswith("--- "):
             old_path = None if line[4:] == "/dev/null" else _unquote(line[4:])[2:]
         elif line.startswith("+++ ") and old_path is not None:
@@ -221,7 +262,6 @@ def _moved(repo: Path, commit: str, head: str, paths: list[str]) -> dict[str, li
         elif (hunk := _HUNK.match(line)) is not None and old_path is not None and hunks.get(old_path) is not None:
             start, count, new = int(hunk.group(1)), int(hunk.group(2) or 1), int(hunk.group(4) or 1)
             hunks[old_path].append((start, count, new))  # type: ignore[union-attr]
-    return hunks
 
 
 def _forward(line: int, hunks: list[tuple[int, int, int]]) -> int | None:
@@ -241,10 +281,23 @@ def _forward(line: int, hunks: list[tuple[int, int, int]]) -> int | None:
 class _Tree:
     """The probed codebase's files as git paths, and each file's lines as `head` holds them (to map to disk)."""
 
-    def __init__(self, repo: Path, prefix: str, head: str, codebase: engine.Codebase) -> None:
-        self.repo, self.prefix, self.head = repo, prefix, head
+    def __init__(self, repo: Path, prefix: str, head: str, codebase: engine.Codebase, limit: int) -> None:
+        self.repo, self.prefix, self.head, self.limit = repo, prefix, head, limit
         self.texts = {path: text for path, text in declared_texts(codebase).items() if text.lines}
         self._to_disk: dict[str, dict[int, int] | None] = {}
+        self._head_sizes: dict[str, int] = {}  # git path -> bytes of its blob at `head`, for the probed files
+        pathspec = [prefix] if prefix else []  # no `--`: ls-tree reads it as a path (after --end-of-options)
+        with git_records(repo, "ls-tree", "-r", "-l", "-z", "--full-tree", "--end-of-options", head, *pathspec,
+                         separator=b"\0", cap=_MAX_PATH) as records:  # fmt: skip
+            for record in records:
+                meta, _, git_path = record.partition("\t")
+                size = meta.split()[-1] if meta.split() else "-"
+                if size.isdigit() and self.codebase_path(git_path) is not None:
+                    self._head_sizes[git_path] = int(size)
+
+    def fits_at_head(self, git_path: str) -> bool:
+        """True when `head` holds the file within max_file_size (its lines can be followed there)."""
+        return self._head_sizes.get(git_path, self.limit + 1) <= self.limit
 
     def codebase_path(self, git_path: str) -> str | None:
         if not git_path.startswith(self.prefix):
@@ -289,7 +342,10 @@ def _target(tree: _Tree, commit: _Commit, patches: dict[str, _FilePatch]) -> tup
     wanted = {git_path: path for git_path, path in wanted.items() if path is not None}
     if not wanted:
         return None
-    moved = _moved(tree.repo, commit.hash, tree.head, list(wanted))
+    wanted = {git_path: path for git_path, path in wanted.items() if tree.fits_at_head(git_path)}
+    if not wanted:
+        return None
+    moved = _moved(tree.repo, commit.hash, tree.head, list(wanted), tree.limit)
     best: tuple[int, str, int, int] | None = None  # (meaningful lines, path, first, last)
     for git_path, path in sorted(wanted.items()):
         hunks = moved.get(git_path, [])
@@ -323,13 +379,19 @@ def _declaration(text: engine.PreparedText, first: int, last: int) -> tuple[str 
     return declaration.name, declaration.type
 
 
+def _subject(message: str) -> str:
+    """A message's first line, at most MAX_SUBJECT characters (read before any regular expression)."""
+    head = message[:MAX_MESSAGE].strip()
+    return head.splitlines()[0][:MAX_SUBJECT] if head else ""
+
+
 def _reason(commit: _Commit, query: str, max_files: int | None) -> str | None:
     """Why a commit gives no query, from what `git log` says of it (None: read its patch)."""
     if len(commit.parents) > 1:
         return "merge"
     if _BOT.search(commit.author):
         return "bot"
-    subject = commit.message.strip().splitlines()[0] if commit.message.strip() else ""
+    subject = _subject(commit.message)
     if _VERSION.match(subject) or (commit.files and all(_MANIFEST.search(name) for name in commit.files)):
         return "version"
     if max_files is not None and sum(not _MANIFEST.search(name) for name in commit.files) > max_files:
@@ -341,7 +403,7 @@ def _reason(commit: _Commit, query: str, max_files: int | None) -> str | None:
 
 def history_query_rows(
     codebase: engine.Codebase, revs: str = DEFAULT_REVS, *, max_files: int | None = MAX_FILES,
-    progress: ProgressBar = None,
+    progress: ProgressBar = None, max_file_size: str | int = MAX_FILE_SIZE,
 ) -> tuple[pd.DataFrame, Counter[str]]:
     """The history queries of the git repository holding `codebase`'s root, and the commits dropped by reason."""
     revs = _check_revs(revs)
@@ -349,19 +411,27 @@ def history_query_rows(
         msg = f"max_files must be a positive int or None (no limit), got {max_files!r}"
         raise ValueError(msg)
     repo, prefix = repository(codebase.root)
-    head = git(repo, "rev-parse", "--verify", "HEAD").strip()
-    tree = _Tree(repo, prefix, head, codebase)
+    if not resolves(repo, "HEAD"):
+        named = git(repo, "rev-parse", "--verify", "--quiet", "HEAD", check=False).strip()
+        msg = (
+            f"HEAD ({named[:12]}) of {str(repo)!r} is a commit git cannot read: the repository is damaged; check it "
+            "with `git fsck`" if named else
+            f"{str(repo)!r} has no commit yet (a fresh `git init`), so it has no history to read; commit first"
+        )  # fmt: skip
+        raise ChurnError(msg)
+    head = git(repo, "rev-parse", "--verify", "--end-of-options", "HEAD^{commit}").strip()
+    tree = _Tree(repo, prefix, head, codebase, parse_size(max_file_size))
     dropped: Counter[str] = Counter()
     rows: list[dict[str, Any]] = []
     commits = _commits(repo, revs, prefix)
-    with bar(progress, len(commits), "reading commits", unit="commit") as handle:
+    with bar(progress, len(commits), "reading commits", unit="commit") as handle, BlobReader(repo) as sizes:
         for commit in commits:
             if handle is not None:
                 handle.update(1)
             query = message_query(commit.message)
             reason = _reason(commit, query, max_files)
             if reason is None:
-                patches = _patch(repo, commit, prefix)
+                patches = _patch(tree, commit, sizes)
                 formatting = _formatting_only(patches)
                 found = None if formatting else _target(tree, commit, patches)
                 reason = "formatting" if formatting else "no_target" if found is None else None
@@ -411,4 +481,5 @@ def history_queries(
     """
     settings = Settings(languages=languages, max_file_size=max_file_size, workers=workers).warned()
     codebase = repo if isinstance(repo, engine.Codebase) else open_source(repo, settings, progress=progress).codebase
-    return history_query_rows(codebase, revs, max_files=max_files, progress=progress)[0]
+    return history_query_rows(codebase, revs, max_files=max_files, progress=progress,
+                              max_file_size=settings.max_file_size)[0]

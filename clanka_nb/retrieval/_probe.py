@@ -96,8 +96,10 @@ class ProbeSet:
             found = default_queries(codebase)
             self.queries, masks, reason = found.queries, found.masks, found.reason
             self.query_sources, self.note = found.counts, found.note
+            self.history_error = found.history_error  # why a clone's history was left out (None: read or not asked)
         else:
             masks = all_masks(codebase) if mask else {}
+            self.history_error = None
             self.queries = check_queries(queries, codebase)
             reason = None if len(self.queries) else "the queries frame given has no rows"
             given = self.queries["source"].astype("string").fillna("given") if "source" in self.queries else None

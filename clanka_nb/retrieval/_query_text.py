@@ -11,6 +11,7 @@ from ..engine import parses_as_code, syntax_tree
 MIN_WORDS = 3
 MAX_SENTENCES = 2
 MAX_WORDS = 40
+MAX_PARSED = 8_192  # characters of a comment the commented-out-code test parses
 
 # Why a doc comment gives no query: the `reason` of `dropped_queries`, in the order they are tested.
 DROP_REASONS = {
@@ -62,7 +63,8 @@ _HTML_TAG = re.compile(
     re.IGNORECASE,
 )
 _CLASS_GRAMMARS = frozenset({"typescript", "tsx", "javascript"})
-_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
+# A scheme is at most 32 characters: unbounded, `[a-z0-9+.-]*` rescans a word such as `a.a.a...` from each dot.
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]{0,31}://\S+", re.IGNORECASE)
 _SPACE = re.compile(r"\s+")
 # A sentence ends at . ! or ? followed by a space and a word that does not start in lower case,
 # unless the dot closes an initial ("A. Author") or a common abbreviation.
@@ -110,9 +112,18 @@ def _paragraph_lines(lines: Sequence[str]) -> list[str]:
     return kept
 
 
+def _closed_sub(pattern: re.Pattern[str], closing: str, replacement: str, text: str) -> str:
+    """`pattern.sub(replacement, text)` for a pattern that ends at `closing` and cannot span it: only the text
+    up to the last `closing` is searched (past it no match can end, and each opening there would be scanned to
+    the end of the text: `{@a {@a {@a ...` costs the square of its length)."""
+    end = text.rfind(closing) + 1
+    return pattern.sub(replacement, text[:end]) + text[end:]
+
+
 def first_paragraph(lines: Sequence[str]) -> str:
     """Text up to the first blank line, tag (`@param`) or section heading, whitespace collapsed."""
-    text = _HTML_TAG.sub("", _INLINE_TAG.sub(r"\1", " ".join(_paragraph_lines(lines)))).replace("`", "")
+    text = _closed_sub(_INLINE_TAG, "}", r"\1", " ".join(_paragraph_lines(lines)))
+    text = _closed_sub(_HTML_TAG, ">", "", text).replace("`", "")
     return _SPACE.sub(" ", text).strip()
 
 
@@ -125,6 +136,16 @@ def first_sentences(text: str, count: int = MAX_SENTENCES, max_words: int = MAX_
     return " ".join(words[:max_words])
 
 
+def _parsed_part(text: str) -> str:
+    """The part of a comment the code test parses: all of it, or its first MAX_PARSED characters cut at a line
+    break (tree-sitter's error recovery on a long run of unclosed brackets, `{@a {@a ...`, grows faster than
+    the text; commented-out code is code line by line, so its first lines say it)."""
+    if len(text) <= MAX_PARSED:
+        return text
+    cut = text.rfind("\n", 0, MAX_PARSED)
+    return text[: cut if cut > 0 else MAX_PARSED]
+
+
 def reads_as_code(lines: Sequence[str], grammar: str | None) -> bool:
     """True when the comment's text (all of it, or its first paragraph) parses as code of the file's grammar
     and looks like code: it has a bracket, `;`, `=` or `<>`, or starts with a keyword. Prose that happens to
@@ -134,6 +155,7 @@ def reads_as_code(lines: Sequence[str], grammar: str | None) -> bool:
     # JavaScript built from TypeScript keeps the TypeScript of its commented-out code: read it as such too.
     grammars = (grammar, "typescript") if grammar == "javascript" else (grammar,)
     for candidate in ("\n".join(lines).strip(), "\n".join(_paragraph_lines(lines))):
+        candidate = _parsed_part(candidate)
         looks = _CODE_CHARACTER.search(candidate) or _CODE_KEYWORD.match(candidate)
         if not (candidate and looks):
             continue

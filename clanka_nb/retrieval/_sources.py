@@ -27,6 +27,7 @@ class Sources(NamedTuple):
     counts: dict[str, int]
     note: str
     reason: str | None
+    history_error: str | None = None  # why the history of a clone's top could not be read (its queries left out)
 
 
 def history_skipped(codebase: engine.Codebase) -> str | None:
@@ -59,7 +60,9 @@ def all_masks(codebase: engine.Codebase) -> Masks:
 
 def default_queries(codebase: engine.Codebase) -> Sources:
     """Doc-comment and test-name queries, and commit-message queries (`history_queries` at its defaults)
-    when the codebase's root is the top of a git clone; with a `source` column naming each row's source."""
+    when the codebase's root is the top of a git clone; with a `source` column naming each row's source.
+    A history git cannot read (no commit yet, a damaged commit) leaves the commit messages out: the note
+    says why, as it does for a folder that is not a clone's top, and `history_error` holds it."""
     texts = declared_texts(codebase)
     found = scan(codebase, texts)
     tests = scan_test_names(codebase, texts)
@@ -68,8 +71,13 @@ def default_queries(codebase: engine.Codebase) -> Sources:
     counts = {"doc_comments": len(found.queries), "test_names": len(tests.queries)}
     skipped = history_skipped(codebase)
     parts = [f"{len(found.queries):,} from doc comments", f"{len(tests.queries):,} from test names"]
+    error = None
     if skipped is None:
-        history, _ = history_query_rows(codebase, DEFAULT_REVS, progress=False)
+        try:
+            history, _ = history_query_rows(codebase, DEFAULT_REVS, progress=False)
+        except ChurnError as failed:  # no commit yet, or a damaged one: the other sources still probe
+            error = skipped = " ".join(str(failed).split())
+    if skipped is None:
         frames.append(history.assign(source="history"))
         counts["history"] = len(history)
         parts.append(f"{len(history):,} from commit messages ({DEFAULT_REVS}, {history.attrs['commits']:,} commits)")
@@ -83,4 +91,4 @@ def default_queries(codebase: engine.Codebase) -> Sources:
     if not len(queries):
         reason = found.reason or "none of its doc comments gives a query"
         reason += ", no test name gives one" + ("" if skipped is not None else f", nor any commit of {DEFAULT_REVS}")
-    return Sources(queries, merged_masks(found.masks, tests.masks), counts, note, reason)
+    return Sources(queries, merged_masks(found.masks, tests.masks), counts, note, reason, error)

@@ -7,7 +7,7 @@ import os
 import posixpath
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple
 
 import pandas as pd
@@ -173,21 +173,63 @@ def _tests(root: Node, grammar: str) -> Iterator[_Test]:
                 yield _Test(" ".join(name.split()), values[0].start_point[0] + 1, values[-1], values[0])
 
 
-def _called(body: Node, named: dict[str, tuple[str, str]], modules: dict[str, str]) -> set[tuple[str, str]]:
-    """The project functions (file, name) a test's body calls through its file's imports."""
-    found: set[tuple[str, str]] = set()
-    for node in _walk(body):
-        if node.type in ("call_expression", "call", "new_expression"):
-            function = node.child_by_field_name("function") or node.child_by_field_name("constructor")
-            if function is None:
-                continue
-            if function.type == "identifier" and _text(function) in named:
-                found.add(named[_text(function)])
-            elif function.type in ("member_expression", "attribute"):
-                owner = function.child_by_field_name("object")
-                member = function.child_by_field_name("property") or function.child_by_field_name("attribute")
-                if owner is not None and member is not None and owner.type == "identifier" and _text(owner) in modules:
-                    found.add((modules[_text(owner)], _text(member)))
+def _call_of(node: Node, named: dict[str, tuple[str, str]], modules: dict[str, str]) -> tuple[str, str] | None:
+    """The project function (file, name) one call node calls through its file's imports, else None."""
+    if node.type not in ("call_expression", "call", "new_expression"):
+        return None
+    function = node.child_by_field_name("function") or node.child_by_field_name("constructor")
+    if function is None:
+        return None
+    if function.type == "identifier" and _text(function) in named:
+        return named[_text(function)]
+    if function.type in ("member_expression", "attribute"):
+        owner = function.child_by_field_name("object")
+        member = function.child_by_field_name("property") or function.child_by_field_name("attribute")
+        if owner is not None and member is not None and owner.type == "identifier" and _text(owner) in modules:
+            return modules[_text(owner)], _text(member)
+    return None
+
+
+class _Calls(NamedTuple):
+    """What a test body calls, as far as its query needs: up to two of the project functions (two means
+    "several"), and whether any function it calls is a declaration a query can target."""
+
+    some: tuple[tuple[str, str], ...]
+    any_target: bool
+
+
+def _body_calls(root: Node, bodies: set[int], imports: tuple[dict[str, tuple[str, str]], dict[str, str]],
+                test_path: str, has_target: Callable[[tuple[str, str]], bool]) -> dict[int, _Calls]:  # fmt: skip
+    """`_Calls` of each body node (by id), from one walk of the tree: each node's summary is merged from its
+    children's, so nested tests (a test inside a test inside ...) cost the file's size, not its square."""
+    found: dict[int, _Calls] = {}
+    stack: list[tuple[Node, bool]] = [(root, False)]
+    merged: list[_Calls] = []  # one summary per node whose children are done, in walk order
+    counts: list[int] = []  # how many children each open node has
+    while stack:
+        node, done = stack.pop()
+        if not done:
+            children = node.children
+            stack.append((node, True))
+            counts.append(len(children))
+            stack.extend((child, False) for child in reversed(children))
+            continue
+        count = counts.pop()
+        parts = merged[len(merged) - count :] if count else []
+        del merged[len(merged) - count :]
+        some: list[tuple[str, str]] = []
+        any_target = False
+        own = _call_of(node, *imports)
+        own = None if own is None or own[0] == test_path else own  # a test calls other files of the project
+        for part in ([_Calls((own,), has_target(own))] if own is not None else []) + parts:
+            any_target = any_target or part.any_target
+            for call in part.some:
+                if len(some) < 2 and call not in some:
+                    some.append(call)
+        summary = _Calls(tuple(some), any_target)
+        if node.id in bodies:
+            found[node.id] = summary
+        merged.append(summary)
     return found
 
 
@@ -219,6 +261,13 @@ def scan_test_names(codebase: engine.Codebase, texts: dict[str, engine.PreparedT
     rows: list[dict[str, Any]] = []
     masks: Masks = {}
     dropped: Counter[str] = Counter()
+    targets: dict[tuple[str, str], tuple[int, int, engine.Declaration] | None] = {}
+
+    def target_of(path: str, name: str) -> tuple[int, int, engine.Declaration] | None:
+        if (path, name) not in targets:  # each file's declarations are listed once per name, not once per test
+            targets[path, name] = _target(texts[path], name)
+        return targets[path, name]
+
     for test_path, text in texts.items():
         if not TEST_FILE.search(test_path) or text.grammar is None:
             continue
@@ -228,17 +277,21 @@ def scan_test_names(codebase: engine.Codebase, texts: dict[str, engine.PreparedT
             continue
         imports = _python_imports if grammar == "python" else _script_imports
         named, modules = imports(root, texts, test_path)
-        for test in _tests(root, grammar):
+        tests = list(_tests(root, grammar))
+        # One summary per test body, from one walk of the file.
+        calls = _body_calls(root, {test.body.id for test in tests}, (named, modules), test_path,
+                            lambda call: target_of(*call) is not None)  # fmt: skip
+        for test in tests:
             masks.setdefault(test_path, {}).update(_masked(text.lines, test.name_node))
-            called = {(path, name) for path, name in _called(test.body, named, modules) if path != test_path}
-            targets = [(path, found) for path, name in sorted(called) if (found := _target(texts[path], name))]
-            if len(targets) != 1 or len(called) != 1:
-                dropped["no_function" if not targets else "several_functions"] += 1
+            called = calls[test.body.id]
+            if len(called.some) != 1 or not called.any_target:
+                dropped["no_function" if not called.any_target else "several_functions"] += 1
                 continue
             if len(re.findall(r"\w+", test.name)) < MIN_WORDS:
                 dropped["short"] += 1
                 continue
-            path, (start, end, declaration) = targets[0]
+            path, name = called.some[0]
+            start, end, declaration = target_of(path, name)  # type: ignore[misc]
             rows.append({"query": test.name, "path": path, "start_line": start, "end_line": end,
                          "name": declaration.name, "type": declaration.type, "comment_start": None,
                          "comment_end": None, "test_path": test_path, "test_line": test.line})  # fmt: skip
