@@ -14,6 +14,7 @@ from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, INDEX_MAX_CHARACTERS, MAX_FILE
 from ..engine import ParseCache
 from ..engine.progress import ProgressBar
 from ..engine.settings import Grid, Settings
+from ..figures import new_figure
 from ._churn import REASONS, _Step, _walk
 from ._git import ChurnWarning
 
@@ -150,8 +151,6 @@ def plot_churn(frame: pd.DataFrame) -> Figure:
     """Two panels: inputs embedded at each commit, one line per setting; and the running total of what was
     embedded (tokens when the frame has `tokens_embedded`, else inputs)."""
     from matplotlib.ticker import MaxNLocator
-
-    from ..frames.plots import new_figure
 
     churn_summary(frame)  # the same check of the frame's columns
     figure = new_figure()
