@@ -18,6 +18,7 @@ tests/index/test_layers.py and tests/on_dask/test_dask_layers.py check; this tes
 from __future__ import annotations
 
 import ast
+import importlib
 import itertools
 import re
 from collections.abc import Iterator
@@ -403,3 +404,59 @@ def test_the_picture_is_read_as_drawn() -> None:
     assert box_of("clanka_nb._cli._parser") == box_of("clanka_nb.cli") == "cli"
     assert box_of("clanka_nb.figures") == "leaves"
     assert box_of("clanka_nb") == "clanka_nb"
+
+
+# What a package shares with the floors above (docs/architecture.md, "What a package shares"): its public
+# modules; the helpers of its `_` modules through the one public module `internals`; and, from its
+# `__init__`, only the names of `__all__`, which holds what users call and nothing the floors above alone use.
+INTERNALS = ("clanka_nb.engine", "clanka_nb.history", "clanka_nb.retrieval")
+# The error users catch from `cn.churn`, named in internals too because the probe's commit-message queries
+# (retrieval/_history.py) take it with the git helpers that raise it.
+BOTH = {"clanka_nb.history": {"ChurnError"}}
+
+
+def names_taken_across_packages() -> Iterator[tuple[str, int, str, str]]:
+    """(module, line, imported module, name) for every `from X import name` of another package's module."""
+    files = module_files()
+    modules = set(files)
+    for module, path in files.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            base = node.module or "" if not node.level else _relative_base(module, path, node.level, node.module)
+            if base not in modules or box_of(base) == box_of(module) or base == "clanka_nb":
+                continue
+            for alias in node.names:
+                if f"{base}.{alias.name}" not in modules:
+                    yield module, node.lineno, base, alias.name
+
+
+def test_other_packages_take_from_an_init_only_its_all() -> None:
+    inits = packages()
+    wrong = [
+        f"{module} (line {line}) takes {name} from {base}, which is not in its __all__"
+        for module, line, base, name in names_taken_across_packages()
+        if base in inits and name not in importlib.import_module(base).__all__
+    ]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("package", INTERNALS)
+def test_internals_names_what_other_packages_use_and_all_what_users_call(package: str) -> None:
+    public = set(importlib.import_module(package).__all__)
+    shared = set(importlib.import_module(f"{package}.internals").__all__)
+    either = f"{package}: a name is either the user's (__all__) or the floors' (internals)"
+    assert public & shared <= BOTH.get(package, set()), either
+    used = {name for _, _, base, name in names_taken_across_packages() if base == f"{package}.internals"}
+    assert shared - used == set(), f"{package}.internals shares names no other package uses"
+
+
+def test_retrievals_all_holds_what_users_call() -> None:
+    # Its functions are the top-level table's (cn.probe, ...); the rest are the searchers users pass and the
+    # warnings they filter. `verdict` is the probe's decision between settings, called by users too.
+    retrieval = importlib.import_module("clanka_nb.retrieval")
+    top = set(importlib.import_module("clanka_nb").__all__) | {"verdict"}
+    for name in retrieval.__all__:
+        value = getattr(retrieval, name)
+        assert name in top or isinstance(value, type) or name == "Embed", f"retrieval.{name} is no user's name"

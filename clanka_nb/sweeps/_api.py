@@ -12,7 +12,8 @@ from ..engine.progress import ProgressBar
 from ..engine.settings import Grid, Settings
 from ..engine.source import open_source, read_frame
 from ..frames.source import Source
-from ..retrieval import Embed, ProbeScorer, Searcher, check_sample, resolve_searcher, searcher_for
+from ..retrieval import Embed, Searcher
+from ..retrieval.internals import ProbeScorer, check_sample, resolve_searcher, searcher_for
 from .table import check_counters, sweep_table
 
 
