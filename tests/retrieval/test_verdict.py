@@ -13,7 +13,7 @@ from clanka_nb import engine
 from clanka_nb.retrieval import FlatRecallWarning
 from clanka_nb.retrieval._verdict import Bootstrap, Outcome, decide, row_intervals
 from clanka_nb.retrieval.internals import ProbeSet
-from tests.probe.conftest import hashed_embed
+from tests.retrieval.conftest import hashed_embed
 
 SETTINGS = [{"chunk_size": 30, "chunk_overlap": 0, "chunk_max_characters": None},
             {"chunk_size": 40, "chunk_overlap": 0, "chunk_max_characters": None}]  # fmt: skip
