@@ -18,6 +18,7 @@ tests/index/test_layers.py and tests/on_dask/test_dask_layers.py check; this tes
 from __future__ import annotations
 
 import ast
+import importlib
 import itertools
 import re
 from collections.abc import Iterator
@@ -161,20 +162,20 @@ def _shown(cycle: list[str], graph: dict[str, dict[str, int]]) -> str:
     return "import cycle:\n  " + "\n  ".join(steps)
 
 
-# Layers, lowest first (leaves, engine, index, frames, ...): a module may import its own layer and the
-# ones below, never one above. history (git) stands on frames; the probe (`retrieval`) stands on both (its
-# queries come from doc comments and from commits); the sweep stands on the probe; dask and the widgets stand
-# beside each other on those (neither imports the other); the CLI's parts, the CLI and the top-level package
-# (its lazy table names every layer) stand on everything.
+# Floors, lowest first: a module may import its own group and the floors below, never a floor above nor a
+# sibling (another group of its floor). The engine is the hub: index, frames and history stand side by side on
+# it and none imports another (history draws its churn with the leaf `figures`, not with frames); the probe
+# (`retrieval`) stands on all three (its queries come from doc comments and from commits, its searcher may be
+# the index); the sweep stands on the probe; dask and the widgets stand side by side on those; the CLI's parts,
+# the CLI and the top-level package (its lazy table names every package) stand on everything.
+# docs/architecture.md draws the same graph, and test_the_drawn_picture_is_the_import_graph holds it to the code.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    # Leaves with no imports of the package: the settings' defaults (read by `--help` without the engine)
-    # and the sample codebase's path (the source when none is given, at every layer); which extra brings
-    # each optional library.
-    ("clanka_nb.defaults", "clanka_nb.bundled", "clanka_nb.extras"),
+    # Leaves with no imports of the package: the settings' defaults (read by `--help` without the engine),
+    # the sample codebase's path (the source when none is given, at every floor), which extra brings each
+    # optional library, and the one maker of a matplotlib figure.
+    ("clanka_nb.defaults", "clanka_nb.bundled", "clanka_nb.extras", "clanka_nb.figures"),
     ("clanka_nb.engine",),
-    ("clanka_nb.index",),
-    ("clanka_nb.frames",),
-    ("clanka_nb.history",),
+    ("clanka_nb.index", "clanka_nb.frames", "clanka_nb.history"),
     ("clanka_nb.retrieval",),
     ("clanka_nb.sweeps",),
     ("clanka_nb.dask", "clanka_nb.widgets"),
@@ -182,6 +183,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("clanka_nb.cli",),
     ("clanka_nb",),
 )
+LEAVES = LAYERS[0]
 
 
 def group_of(module: str) -> tuple[int, str]:
@@ -202,9 +204,9 @@ def layer_violations(graph: dict[str, dict[str, int]], packages: set[str]) -> li
         level, group = group_of(module)
         for target, line in sorted(edges.items()):
             target_level, target_group = group_of(target)
-            # `clanka_nb.bundled` is a leaf every layer may use (the sample codebase's folder); a package's
-            # `__init__` gathers the public names of its own subpackages (`frames` re-exports the probe's sweep).
-            if target == "clanka_nb.bundled" or (module in packages and target.startswith(module + ".")):
+            # The leaves are a floor every floor may use, their own included (the sample codebase's folder); a
+            # package's `__init__` gathers the public names of its own subpackages.
+            if target in LEAVES or (module in packages and target.startswith(module + ".")):
                 continue
             if target_level > level or (target_level == level and target_group != group and level != len(LAYERS) - 1):
                 out.append(f"{module} (line {line}) imports {target}: {group} may not import {target_group}")
@@ -332,7 +334,129 @@ def test_lazy_and_import_module_cycles_are_found_and_shown(tmp_path: Path) -> No
         ("clanka_nb.index._db", "clanka_nb.engine", True),
         ("clanka_nb.engine", "clanka_nb.engine.settings", True),  # the package gathers its modules' names
         ("clanka_nb.frames.columns", "clanka_nb.sweeps._api", False),
+        # Siblings on the engine: none of index, frames and history imports another.
+        ("clanka_nb.history._api", "clanka_nb.frames.plots", False),
+        ("clanka_nb.frames.chunks", "clanka_nb.index", False),
+        ("clanka_nb.index._index", "clanka_nb.history", False),
+        ("clanka_nb.history._api", "clanka_nb.figures", True),
+        ("clanka_nb.widgets._tune", "clanka_nb.dask", False),
     ],
 )
 def test_the_layer_rule(module: str, target: str, allowed: bool) -> None:
     assert (layer_violations({module: {target: 1}, target: {}}, packages()) == []) is allowed
+
+
+ARCHITECTURE = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
+ARROW = re.compile(r"\s*-->\s*")
+
+
+def box_of(module: str) -> str:
+    """The box of docs/architecture.md's picture that holds a module: its package's name under clanka_nb
+    (`cli.py` and `_cli/` share the box `cli`, the leaf modules the box `leaves`, the top package is `clanka_nb`)."""
+    if module in LEAVES:
+        return "leaves"
+    parts = module.split(".")
+    if len(parts) == 1:
+        return "clanka_nb"
+    return parts[1].lstrip("_")
+
+
+def drawn_arrows(text: str) -> set[tuple[str, str]]:
+    """The arrows of the first mermaid block of `text`: `a --> b`, `a & b --> c & d` and chains `a --> b --> c`."""
+    block = text.split("```mermaid\n", 1)[1].split("```", 1)[0]
+    arrows: set[tuple[str, str]] = set()
+    for line in block.splitlines():
+        if "-->" not in line:
+            continue
+        steps = [[box.strip() for box in step.split("&")] for step in ARROW.split(line.strip())]
+        for sources, targets in itertools.pairwise(steps):
+            arrows.update((source, target) for source in sources for target in targets)
+    return arrows
+
+
+def real_arrows(graph: dict[str, dict[str, int]]) -> dict[tuple[str, str], str]:
+    """Box -> box for every import between two boxes, with one import that makes it (module, line, target).
+
+    Imports of the leaves are left out: every box may use them, and the picture says so instead of drawing
+    ten arrows into one box."""
+    arrows: dict[tuple[str, str], str] = {}
+    for module, edges in sorted(graph.items()):
+        for target, line in sorted(edges.items()):
+            pair = (box_of(module), box_of(target))
+            if pair[0] != pair[1] and target not in LEAVES:
+                arrows.setdefault(pair, f"{module} (line {line}) imports {target}")
+    return arrows
+
+
+def test_the_drawn_picture_is_the_import_graph() -> None:
+    drawn = drawn_arrows(ARCHITECTURE.read_text(encoding="utf-8"))
+    real = real_arrows(import_graph())
+    undrawn = sorted(f"{a} --> {b}: {why}" for (a, b), why in real.items() if (a, b) not in drawn)
+    unreal = sorted(f"{a} --> {b}" for a, b in drawn - set(real))
+    assert undrawn == [], "docs/architecture.md's picture lacks arrows the code has:\n  " + "\n  ".join(undrawn)
+    assert unreal == [], "docs/architecture.md's picture draws arrows no import makes:\n  " + "\n  ".join(unreal)
+
+
+def test_the_picture_is_read_as_drawn() -> None:
+    text = "```mermaid\nflowchart TB\n    a[\"A\"]\n    a & b --> c\n    c --> d --> e & f\n```\n"
+    text += "```mermaid\nx --> y\n```"  # only the first picture counts
+    assert drawn_arrows(text) == {("a", "c"), ("b", "c"), ("c", "d"), ("d", "e"), ("d", "f")}
+    assert box_of("clanka_nb._cli._parser") == box_of("clanka_nb.cli") == "cli"
+    assert box_of("clanka_nb.figures") == "leaves"
+    assert box_of("clanka_nb") == "clanka_nb"
+
+
+# What a package shares with the floors above (docs/architecture.md, "What a package shares"): its public
+# modules; the helpers of its `_` modules through the one public module `internals`; and, from its
+# `__init__`, only the names of `__all__`, which holds what users call and nothing the floors above alone use.
+INTERNALS = ("clanka_nb.engine", "clanka_nb.history", "clanka_nb.retrieval")
+# The error users catch from `cn.churn`, named in internals too because the probe's commit-message queries
+# (retrieval/_history.py) take it with the git helpers that raise it.
+BOTH = {"clanka_nb.history": {"ChurnError"}}
+
+
+def names_taken_across_packages() -> Iterator[tuple[str, int, str, str]]:
+    """(module, line, imported module, name) for every `from X import name` of another package's module."""
+    files = module_files()
+    modules = set(files)
+    for module, path in files.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            base = node.module or "" if not node.level else _relative_base(module, path, node.level, node.module)
+            if base not in modules or box_of(base) == box_of(module) or base == "clanka_nb":
+                continue
+            for alias in node.names:
+                if f"{base}.{alias.name}" not in modules:
+                    yield module, node.lineno, base, alias.name
+
+
+def test_other_packages_take_from_an_init_only_its_all() -> None:
+    inits = packages()
+    wrong = [
+        f"{module} (line {line}) takes {name} from {base}, which is not in its __all__"
+        for module, line, base, name in names_taken_across_packages()
+        if base in inits and name not in importlib.import_module(base).__all__
+    ]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("package", INTERNALS)
+def test_internals_names_what_other_packages_use_and_all_what_users_call(package: str) -> None:
+    public = set(importlib.import_module(package).__all__)
+    shared = set(importlib.import_module(f"{package}.internals").__all__)
+    either = f"{package}: a name is either the user's (__all__) or the floors' (internals)"
+    assert public & shared <= BOTH.get(package, set()), either
+    used = {name for _, _, base, name in names_taken_across_packages() if base == f"{package}.internals"}
+    assert shared - used == set(), f"{package}.internals shares names no other package uses"
+
+
+def test_retrievals_all_holds_what_users_call() -> None:
+    # Its functions are the top-level table's (cn.probe, ...); the rest are the searchers users pass and the
+    # warnings they filter. `verdict` is the probe's decision between settings, called by users too.
+    retrieval = importlib.import_module("clanka_nb.retrieval")
+    top = set(importlib.import_module("clanka_nb").__all__) | {"verdict"}
+    for name in retrieval.__all__:
+        value = getattr(retrieval, name)
+        assert name in top or isinstance(value, type) or name == "Embed", f"retrieval.{name} is no user's name"

@@ -38,3 +38,14 @@ def test_every_part_of_the_tree_is_in_the_layout() -> None:
     parts = {part for part in parts if not part.endswith(".egg-info/") and part != "build/"}
     unnamed = sorted(parts - named)
     assert unnamed == [], f"add these to the layout table of docs/architecture.md: {unnamed}"
+
+
+# A package's tests folder, where its name would hide the package (`tests/dask` would be imported as `dask`).
+TEST_FOLDERS = {"dask": "on_dask", "_cli": "cli"}
+
+
+def test_every_package_has_its_tests_folder() -> None:
+    names = sorted(p.parent.name for p in PACKAGE.glob("*/__init__.py"))
+    missing = [f"tests/{TEST_FOLDERS.get(name, name)}/" for name in names
+               if not (REPO / "tests" / TEST_FOLDERS.get(name, name)).is_dir()]  # fmt: skip
+    assert missing == [], f"each package's tests go in a folder of its name: make {missing}"

@@ -3,7 +3,11 @@ frame's attrs are read by one function (`engine.source.read_frame`), once per ca
 
 from __future__ import annotations
 
+import inspect
+import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -12,9 +16,14 @@ import clanka_nb as cn
 from clanka_nb import engine
 from clanka_nb.engine import source as resolver
 
+PANDAS = str(Path(pd.__file__).parent)
+
 
 class CountedFrame(pd.DataFrame):
-    """A chunk frame that counts how often its attrs are read."""
+    """A chunk frame that counts how often clanka_nb reads its attrs.
+
+    pandas itself reads them whenever it copies them onto a frame cut from this one (`__finalize__`): a viewer
+    that shows the frame's rows does that per row, and those are no reads of what the frame says."""
 
     reads = 0
 
@@ -24,7 +33,8 @@ class CountedFrame(pd.DataFrame):
 
     @property
     def attrs(self) -> dict:  # type: ignore[override]
-        type(self).reads += 1
+        if not sys._getframe(1).f_code.co_filename.startswith(PANDAS):
+            type(self).reads += 1
         return pd.DataFrame.attrs.fget(self)  # type: ignore[attr-defined]
 
     @attrs.setter
@@ -34,7 +44,7 @@ class CountedFrame(pd.DataFrame):
 
 @pytest.fixture
 def frame(tmp_path: Path) -> CountedFrame:
-    (tmp_path / "a.ts").write_text("export function a() {\n  return 1;\n}\n")
+    (tmp_path / "a.ts").write_text("/** Returns one. */\nexport function a() {\n  return 1;\n}\n")
     (tmp_path / "b.ts").write_text("export function b() {\n  return 2;\n}\n")
     made = cn.chunk_files(tmp_path, ["a.ts"], chunk_size=2, progress=False)
     counted = CountedFrame(made)
@@ -43,19 +53,66 @@ def frame(tmp_path: Path) -> CountedFrame:
     return counted
 
 
+# Every public entry point that takes a source, called with a chunk frame as that source.
+CALLS: dict[str, Callable[[pd.DataFrame], Any]] = {
+    "chunk_codebase": lambda frame: cn.chunk_codebase(frame, progress=False),
+    "chunk_files": lambda frame: cn.chunk_files(frame, ["a.ts"], progress=False),
+    "chunk_file": lambda frame: cn.chunk_file(frame, "a.ts"),
+    "files": lambda frame: cn.files(frame, progress=False),
+    "coverage": lambda frame: cn.coverage(frame, progress=False),
+    "line_coverage": lambda frame: cn.line_coverage(frame, progress=False),
+    "explain": lambda frame: cn.explain(frame, "a.ts"),
+    "sweep": lambda frame: cn.sweep(frame, progress=False),
+    "probe": lambda frame: cn.probe(frame, progress=False),
+    "probe_queries": lambda frame: cn.probe_queries(frame, progress=False),
+    "dropped_queries": lambda frame: cn.dropped_queries(frame, progress=False),
+    "unit_test_queries": lambda frame: cn.unit_test_queries(frame, progress=False),
+    "browse": lambda frame: cn.browse(frame),
+    "preview": lambda frame: cn.preview(frame, "a.ts"),
+    "tune": lambda frame: cn.tune(frame, "a.ts"),
+    "compare": lambda frame: cn.compare(frame, "a.ts"),
+    "SemanticIndex": lambda frame: cn.SemanticIndex(frame, embed=cn.embedders.hashed_words()),
+}
+# Beyond the top-level names: the probed sweep resolves its source once too, beside its searcher and queries.
+MORE: dict[str, Callable[[pd.DataFrame], Any]] = {
+    "sweep(probe=True)": lambda frame: cn.sweep(frame, probe=True, progress=False),
+}
+
+
+def _first_parameter(value: object) -> str | None:
+    try:
+        parameters = list(inspect.signature(value).parameters)  # type: ignore[arg-type]
+    except (TypeError, ValueError):  # not callable, or a builtin type with no signature
+        return None
+    return parameters[0] if parameters else None
+
+
+def test_every_public_entry_point_that_takes_a_source_is_tested() -> None:
+    takes_a_source = {name for name in cn.__all__ if _first_parameter(getattr(cn, name)) == "source"}
+    assert takes_a_source == set(CALLS)
+
+
+# The browser's header reads the frame's attrs a second time, for the effective (clamped) settings it shows,
+# which read_frame does not carry: known, and strict, so that the fix is seen when it lands.
+READ_TWICE = pytest.mark.xfail(strict=True, reason="Browser._header reads frame.attrs again")
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # too few queries in two files for the probe's warnings
 @pytest.mark.parametrize(
     "call",
-    [
-        lambda frame: cn.chunk_codebase(frame, progress=False),
-        lambda frame: cn.files(frame, progress=False),
-        lambda frame: cn.coverage(frame, progress=False),
-        lambda frame: cn.SemanticIndex(frame, embed=cn.embedders.hashed_words()),
-    ],
-    ids=["chunk_codebase", "files", "coverage", "SemanticIndex"],
+    [pytest.param(call, id=name, marks=READ_TWICE if name == "browse" else ())
+     for name, call in {**CALLS, **MORE}.items()],
 )
-def test_a_frames_attrs_are_read_once(frame: CountedFrame, call) -> None:
+def test_a_frames_attrs_are_read_once(frame: CountedFrame, call: Callable[[pd.DataFrame], Any]) -> None:
     call(frame)
     assert CountedFrame.reads == 1
+
+
+def test_churn_takes_a_repository_not_a_source(frame: CountedFrame) -> None:
+    # Its source is a git clone's history: a frame is refused, with the fix named, before anything is read.
+    with pytest.raises(TypeError, match="the folder of a git clone"):
+        cn.churn(frame)
+    assert CountedFrame.reads == 0
 
 
 def test_a_frame_of_chosen_files_stands_for_them_in_frames_and_the_index(frame: CountedFrame) -> None:

@@ -16,17 +16,8 @@ from ..defaults import CHUNK_OVERLAP, MAX_FILE_SIZE, NO_LIMIT, SWEEP_CHUNK_SIZES
 from ..engine.settings import Grid, Settings, setting_values
 from ..engine.token_counts import TokenCounter
 from ..frames import columns as _columns
-from ..retrieval import (
-    Bootstrap,
-    Outcome,
-    ProbeSet,
-    Searcher,
-    decide,
-    probe_frame,
-    probe_summary,
-    resolve_searcher,
-    row_intervals,
-)
+from ..retrieval import Searcher, probe_summary
+from ..retrieval.internals import Bootstrap, Outcome, ProbeSet, decide, probe_frame, resolve_searcher, row_intervals
 from ..sweeps.table import check_counters
 from ._batch import parse
 from ._cluster import ClientLike, resolve_client

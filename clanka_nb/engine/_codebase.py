@@ -6,7 +6,6 @@ import dataclasses
 import functools
 import gc
 import os
-import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -46,6 +45,7 @@ from ._reading import (
 from ._text import meaningful_match, normalize_path
 from ._workers import ordered_map
 from .settings import ChunkSettings, check_workers, path_list
+from .warn import warn_at_user
 
 Progress = Callable[[int], None]
 
@@ -90,7 +90,7 @@ class UnreadableFileWarning(UserWarning):
 def _warn_unreadable(report: FileReport) -> None:
     if report.status is FileStatus.UNREADABLE or (report.reason or "").startswith(OUTSIDE_ROOT):
         msg = f"{report.path}: {report.reason}; it gives no chunks (Codebase(root).reports lists every file's fate)"
-        warnings.warn(msg, UnreadableFileWarning, stacklevel=4)
+        warn_at_user(msg, UnreadableFileWarning)
 
 
 class BinaryFileWarning(UserWarning):
@@ -127,14 +127,14 @@ class _Fates:
                 "undecodable), not source code; chunked all the same, as the reference does "
                 "(the `binary` column of files() marks them; exclude them with an ignore file)"
             )
-            warnings.warn(msg, BinaryFileWarning, stacklevel=3)
+            warn_at_user(msg, BinaryFileWarning)
         if self.unnamed:
             msg = (
                 f"{_some(self.unnamed)}: {NEVER_INDEXED} (by its extension), so no chunks; "
                 f"{'it also looks binary; ' if _sniff_binary(self.root / self.unnamed[0]) else ''}"
                 "pass a source file (engine.is_meaningful_file says which names are)"
             )
-            warnings.warn(msg, NothingToChunkWarning, stacklevel=3)
+            warn_at_user(msg, NothingToChunkWarning)
 
     def told(self, items: Iterable, report_at: int) -> Iterator:
         """`items` passed on as they come, each one's report seen; told once the last has passed."""
@@ -166,7 +166,7 @@ def warn_if_nothing_listed(root: Path, names: list[str]) -> list[str]:
             f"no files to chunk under {str(root)!r}: the listing keeps none (an empty folder, or every file "
             "ignored, excluded, too big or not source code); files(root, include_skipped=True) says why for each"
         )
-        warnings.warn(msg, NothingToChunkWarning, stacklevel=3)
+        warn_at_user(msg, NothingToChunkWarning)
     return names
 
 

@@ -14,6 +14,7 @@ from ..defaults import MAX_FILE_SIZE
 from ._collation import collation_key
 from ._files import IGNORED_SEGMENTS, is_meaningful_file
 from .settings import parse_size
+from .warn import warn_at_user
 
 # pathspec captures the `/` that means "this path is a directory" in a group of this name. A pattern
 # whose regex has no such group ends in a plain `/` that needs more path after it (`dir/**`).
@@ -120,7 +121,7 @@ def _read_lines(path: str) -> list[str]:
         what += [f"{long_lines:,} lines longer than {_MAX_PATTERN:,} characters are skipped"] if long_lines else []
         msg = (f"the ignore file {path!r} is not one a project writes: {' and '.join(what)} (the rest cannot "
                "be matched in reasonable time); shorten it, or delete it if it is not yours")
-        warnings.warn(msg, IgnoreFileTooLargeWarning, stacklevel=2)
+        warn_at_user(msg, IgnoreFileTooLargeWarning)
     return lines
 
 

@@ -15,10 +15,9 @@ from ._cache import (
 )
 from ._chunker import ChunkHead, chunks_of, heads_of
 from ._codebase import load as load_file
-from ._codebase import warn_if_nothing_listed
 from ._collation import sorted_like_js
 from ._languages import check_languages
-from ._listing import MAX_IGNORE_FILE, ListingCache, resolve_root
+from ._listing import MAX_IGNORE_FILE, ListingCache
 from ._reading import check_file
 
 __all__ = [
@@ -36,8 +35,6 @@ __all__ = [
     "load_file",
     "one_file",
     "resolve_cache",
-    "resolve_root",
     "set_up_wal",
     "sorted_like_js",
-    "warn_if_nothing_listed",
 ]

@@ -10,11 +10,8 @@ import math
 import numbers
 import operator
 import os
-import sys
-import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from ..defaults import (
@@ -27,13 +24,12 @@ from ..defaults import (
     is_default,
 )
 from ._languages import check_languages
+from .warn import warn_at_user
 
 # Beyond 2**53 a JavaScript number is no longer a whole count, and no text is that long: no limit.
 _NO_LIMIT_FROM = 2**53
 # Worker processes beyond this many per core only add start-up cost and memory on the same cores.
 WORKERS_PER_CORE = 4
-
-_PACKAGE = str(Path(__file__).resolve().parents[1])
 
 
 class SettingClampedWarning(UserWarning):
@@ -100,11 +96,8 @@ def clamp_note(
 
 
 def _warn(message: str) -> None:
-    # Point at the user's line, however deep inside clanka_nb the settings were built.
-    level, frame = 2, sys._getframe(1)  # stacklevel 2 is the frame that called _warn
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
-        level, frame = level + 1, frame.f_back
-    warnings.warn(message, SettingClampedWarning, stacklevel=level)
+    # At the user's line, however deep inside clanka_nb the settings were built.
+    warn_at_user(message, SettingClampedWarning)
 
 
 @dataclass(frozen=True, slots=True)

@@ -90,6 +90,9 @@ class Resolved(NamedTuple):
     codebase: Codebase | None  # a Codebase given as is
     root: Path
     names: list[str] | None  # the files to read by their names on disk; None for every listed file
+    # A chunk frame given as the source, as read (once): a caller that wants more of it than the settings that
+    # apply (the sweep fills its grid from the frame's own settings) takes it here instead of reading again.
+    frame: FrameSource | None = None
 
 
 class Opened(NamedTuple):
@@ -119,6 +122,7 @@ def resolve(source: object, settings: Settings, *, paths: Paths | None = None) -
     """
     if isinstance(source, Codebase):
         return Resolved(_mode(source, settings), source, source.root, None)
+    frame = None
     if is_chunk_frame(source):
         frame = read_frame(source)
         if settings.languages is not None and frame.languages not in (None, settings.languages):
@@ -140,8 +144,10 @@ def resolve(source: object, settings: Settings, *, paths: Paths | None = None) -
     path = Path(source).expanduser()
     if paths is None and path.is_file():
         # One file alone: its folder is the root and it is the only file, however its folder lists.
-        return Resolved(settings, None, Path(os.path.abspath(path)).parent, [path.name])
-    return _chosen(path, settings, paths)
+        resolved = Resolved(settings, None, Path(os.path.abspath(path)).parent, [path.name])
+    else:
+        resolved = _chosen(path, settings, paths)
+    return resolved._replace(frame=frame)
 
 
 def _chosen(root: Path, settings: Settings, paths: Paths | None) -> Resolved:

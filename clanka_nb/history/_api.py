@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import warnings
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +13,8 @@ from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, INDEX_MAX_CHARACTERS, MAX_FILE
 from ..engine import ParseCache
 from ..engine.progress import ProgressBar
 from ..engine.settings import Grid, Settings
+from ..engine.warn import warn_at_user
+from ..figures import new_figure
 from ._churn import REASONS, _Step, _walk
 from ._git import ChurnWarning
 
@@ -110,7 +111,7 @@ def _noted(frame: pd.DataFrame, steps: list[_Step]) -> pd.DataFrame:
             f"{_count(unwritable, 'path')} ({_shown(unwritable)}) left out: this file system cannot hold "
             "the name (too long, or not valid here), as a checkout of it would leave it out"
         )
-        warnings.warn(notes[-1], ChurnWarning, stacklevel=3)
+        warn_at_user(notes[-1], ChurnWarning)
     if notes:
         frame.attrs["note"] = "; ".join(notes)
     return frame
@@ -150,8 +151,6 @@ def plot_churn(frame: pd.DataFrame) -> Figure:
     """Two panels: inputs embedded at each commit, one line per setting; and the running total of what was
     embedded (tokens when the frame has `tokens_embedded`, else inputs)."""
     from matplotlib.ticker import MaxNLocator
-
-    from ..frames.plots import new_figure
 
     churn_summary(frame)  # the same check of the frame's columns
     figure = new_figure()

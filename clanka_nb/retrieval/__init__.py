@@ -1,52 +1,27 @@
-"""Retrieval probe: score a chunk setting by how often search finds the code a doc comment describes."""
+"""Retrieval probe: score a chunk setting by how often search finds the code a doc comment describes.
+
+`__all__` holds what users call (the probe, its queries, the searchers and the warnings to filter);
+what the sweep, the tuning panel and Dask build on is in `clanka_nb.retrieval.internals`.
+"""
 
 from ._history import history_queries
-from ._probe import (
-    DEFAULT_K,
-    NoProbeQueriesWarning,
-    ProbeSet,
-    check_sample,
-    prepare_probe,
-    probe,
-    probe_columns,
-    probe_frame,
-    probe_summary,
-)
-from ._queries import check_queries, dropped_queries, probe_queries
-from ._scorer import ProbeScorer, scored_row
-from ._search import BM25Searcher, Embed, EmbeddingSearcher, Searcher, resolve_searcher, searcher_for
-from ._search_words import code_tokens
+from ._probe import NoProbeQueriesWarning, probe, probe_summary
+from ._queries import dropped_queries, probe_queries
+from ._search import BM25Searcher, Embed, EmbeddingSearcher, Searcher
 from ._test_names import unit_test_queries
-from ._verdict import Bootstrap, FlatRecallWarning, Outcome, compared, decide, row_intervals
+from ._verdict import FlatRecallWarning
 
 __all__ = [
-    "DEFAULT_K",
     "BM25Searcher",
-    "Bootstrap",
     "Embed",
     "EmbeddingSearcher",
     "FlatRecallWarning",
     "NoProbeQueriesWarning",
-    "Outcome",
-    "ProbeScorer",
-    "ProbeSet",
     "Searcher",
-    "check_queries",
-    "check_sample",
-    "code_tokens",
-    "compared",
-    "decide",
     "dropped_queries",
     "history_queries",
-    "prepare_probe",
     "probe",
-    "probe_columns",
-    "probe_frame",
     "probe_queries",
     "probe_summary",
-    "resolve_searcher",
-    "row_intervals",
-    "scored_row",
-    "searcher_for",
     "unit_test_queries",
 ]

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
-import warnings
 import zlib
 from collections.abc import Iterable
 from typing import Any
@@ -18,6 +16,7 @@ from ..engine.internals import heads_of
 from ..engine.progress import ProgressBar
 from ..engine.settings import Settings
 from ..engine.source import open_source
+from ..engine.warn import warn_at_user
 from ..frames import columns as _columns
 from ..frames.chunks import settings_attrs
 from ..frames.cycles import paused_cycle_collection
@@ -48,15 +47,6 @@ PROBE: _columns.Schema = {
 
 class NoProbeQueriesWarning(UserWarning):
     """The probe has no query to score: its recall, MRR and precision are NA. The message says why."""
-
-
-def _caller_outside_package() -> int:
-    """The `stacklevel` that points a warning at the first caller outside clanka_nb (the user's line)."""
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    frame, level = sys._getframe(1), 1
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package + os.sep):
-        frame, level = frame.f_back, level + 1
-    return level
 
 
 def check_k(k: int | Iterable[int]) -> tuple[int, ...]:
@@ -109,7 +99,7 @@ class ProbeSet:
         self.reason = reason  # why there are no queries (None when there are)
         if reason is not None:
             msg = f"the retrieval probe has no queries, so recall, MRR and precision are NA: {reason}"
-            warnings.warn(msg, NoProbeQueriesWarning, stacklevel=_caller_outside_package())
+            warn_at_user(msg, NoProbeQueriesWarning)
         self.mask = mask
         self.index = LineIndex(codebase, codebase.files)
         self.masked = MaskedText(self.index, masks if mask else {})

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterable
 from typing import Any
 
 import pandas as pd
 
 from .. import engine
-from ._probe import ProbeSet, _caller_outside_package, check_k, probe_outcome, probe_summary
+from ..engine.warn import warn_at_user
+from ._probe import ProbeSet, check_k, probe_outcome, probe_summary
 from ._search import Searcher
 from ._verdict import Bootstrap, FlatRecallWarning, Outcome, decide, flat_recall, row_intervals
 
@@ -78,5 +78,5 @@ class ProbeScorer:
         out["verdict"] = None if verdict is None else verdict.as_dict()
         flat = flat_recall(self.rows, self.cutoffs)
         if flat is not None:
-            warnings.warn(flat, FlatRecallWarning, stacklevel=_caller_outside_package())
+            warn_at_user(flat, FlatRecallWarning)
         return out

@@ -10,9 +10,10 @@ import pandas as pd
 from ..defaults import CHUNK_OVERLAP, MAX_FILE_SIZE, NO_LIMIT, SWEEP_CHUNK_SIZES
 from ..engine.progress import ProgressBar
 from ..engine.settings import Grid, Settings
-from ..engine.source import open_source, read_frame
+from ..engine.source import open_resolved, resolve
 from ..frames.source import Source
-from ..retrieval import Embed, ProbeScorer, Searcher, check_sample, resolve_searcher, searcher_for
+from ..retrieval import Embed, Searcher
+from ..retrieval.internals import ProbeScorer, check_sample, resolve_searcher, searcher_for
 from .table import check_counters, sweep_table
 
 
@@ -74,8 +75,9 @@ def sweep(
     """
     grid = Grid(chunk_size, chunk_overlap, chunk_max_characters)
     opening = Settings(languages=languages, max_file_size=max_file_size, workers=workers)
-    if isinstance(source, pd.DataFrame):  # a frame's own chunk settings are the grid where none is given
-        grid = grid.filled_from(read_frame(source).settings)
+    resolved = resolve(source, opening)  # a chunk frame's attrs are read here, once
+    if resolved.frame is not None:  # a frame's own chunk settings are the grid where none is given
+        grid = grid.filled_from(resolved.frame.settings)
     chunk_settings = grid.combinations()
     counter, limit = check_counters(token_counter, token_limit)
     if embed is not None and not probe:
@@ -90,7 +92,7 @@ def sweep(
     sample = check_sample(sample)
     engine_searcher = resolve_searcher(searcher_for(searcher, embed)) if probe else None
     started = time.perf_counter()
-    codebase = open_source(source, opening, progress=progress).codebase
+    codebase = open_resolved(resolved, progress=progress).codebase
     scorer = None if engine_searcher is None else \
         ProbeScorer(codebase, engine_searcher, k, embed is not None, queries, sample)
     return sweep_table(

@@ -20,7 +20,7 @@ from ..frames import columns as _columns
 from ..frames.cycles import paused_cycle_collection
 from ..frames.lines import span_positions
 from ..frames.stats import CodebaseStats, ast_files, chunkings_reusing, summary
-from ..retrieval import ProbeScorer
+from ..retrieval.internals import ProbeScorer
 
 
 def _row(

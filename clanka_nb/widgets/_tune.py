@@ -18,17 +18,8 @@ from ..engine.settings import Settings
 from ..engine.source import open_source
 from ..engine.token_counts import token_counter as resolve_counter
 from ..frames.cycles import paused_cycle_collection
-from ..retrieval import (
-    DEFAULT_K,
-    BM25Searcher,
-    Bootstrap,
-    NoProbeQueriesWarning,
-    Outcome,
-    ProbeSet,
-    check_queries,
-    compared,
-    scored_row,
-)
+from ..retrieval import BM25Searcher, NoProbeQueriesWarning
+from ..retrieval.internals import DEFAULT_K, Bootstrap, Outcome, ProbeSet, check_queries, compared, scored_row
 from ._browser import settings_text
 from ._charts import render_histogram
 from ._preview import Preview, PreviewPane

@@ -13,16 +13,7 @@ import pytest
 
 import clanka_nb as cn
 from clanka_nb import engine, frames, sweeps
-from clanka_nb.cli import main
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as stop:
-        code = stop.code
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests._shared import run_cli as run
 
 
 def one_error(err: str) -> str:

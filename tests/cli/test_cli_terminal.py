@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from clanka_nb.cli import main
+from tests._shared import run_cli as run
 
 # A file name that sets the window title, writes the clipboard (OSC 52) and clears the screen, and a method
 # whose name turns the terminal red, opens a C1 CSI and reverses the text (bidi override).
@@ -20,15 +21,6 @@ HOSTILE_METHOD = '"\x1b[31m\x9b2J\u202eevil"'
 HOSTILE_TS = f"export class K {{\n  {HOSTILE_METHOD}() {{\n    return 1;\n  }}\n}}\n"
 # Everything a terminal may act on: C0 but tab and newline, DEL, C1, bidi controls.
 RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as stop:
-        code = stop.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ import pytest
 from clanka_nb import engine
 from clanka_nb.engine.embedding import embedding_text, input_hash
 from clanka_nb.history import ChurnError, churn, churn_files, churn_summary, demo_repository, plot_churn
+from tests._shared import clone_history
 
-BUNDLE = Path(__file__).resolve().parents[1] / "data" / "clanka-history.bundle"  # clanka's history, MIT
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs the git command")
 GRID = {"chunk_size": [30, 12], "chunk_overlap": [0, 4], "chunk_max_characters": 10_000}
 
@@ -70,11 +70,7 @@ def compared(frame: pd.DataFrame) -> pd.DataFrame:
 
 @pytest.fixture(scope="module")
 def history(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if not BUNDLE.exists():
-        pytest.skip(f"{BUNDLE} is not there: it ships in tests/data")
-    target = tmp_path_factory.mktemp("history") / "clanka"
-    subprocess.run(["git", "clone", "-q", str(BUNDLE), str(target)], check=True)
-    return target
+    return clone_history(tmp_path_factory)
 
 
 @pytest.mark.slow

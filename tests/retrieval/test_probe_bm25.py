@@ -14,10 +14,12 @@ from hypothesis import strategies as st
 from clanka_nb import engine, sample_codebase
 from clanka_nb.engine._chunker import heads_of
 from clanka_nb.frames.lines import LineIndex
-from clanka_nb.retrieval import BM25Searcher, NoProbeQueriesWarning, ProbeSet, code_tokens, probe_frame
+from clanka_nb.retrieval import BM25Searcher, NoProbeQueriesWarning
 from clanka_nb.retrieval._bm25 import ChunkBM25
 from clanka_nb.retrieval._index import Chunks, LineTokens, MaskedText
 from clanka_nb.retrieval._queries import scan
+from clanka_nb.retrieval._search_words import code_tokens
+from clanka_nb.retrieval.internals import ProbeSet, probe_frame
 
 pytest.importorskip("bm25s")
 

@@ -14,9 +14,9 @@ from clanka_nb import engine
 from clanka_nb.history import ChurnError
 from clanka_nb.retrieval import history_queries
 from clanka_nb.retrieval._history import HISTORY_REASONS, message_query
+from tests._shared import clone_history
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs the git command")
-BUNDLE = Path(__file__).resolve().parents[1] / "data" / "clanka-history.bundle"
 
 
 def run_git(repo: Path, *args: str, author: str = "Ann Author <ann@example.org>") -> str:
@@ -165,11 +165,7 @@ def _is_subsequence(part: list[str], whole: list[str]) -> bool:
 
 @pytest.fixture(scope="module")
 def clanka(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if not BUNDLE.is_file():
-        pytest.skip(f"needs {BUNDLE} (shipped with the repository)")
-    clone = tmp_path_factory.mktemp("clanka") / "clanka"
-    subprocess.run(["git", "clone", "-q", str(BUNDLE), str(clone)], check=True)
-    return clone
+    return clone_history(tmp_path_factory)
 
 
 def test_clanka_history_gives_100_queries_each_target_checked_against_git_show(clanka):

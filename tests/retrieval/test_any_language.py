@@ -12,7 +12,8 @@ import pytest
 
 import clanka_nb as cn
 from clanka_nb import engine, frames
-from clanka_nb.retrieval import NoProbeQueriesWarning, ProbeSet, probe, probe_queries, probe_summary
+from clanka_nb.retrieval import NoProbeQueriesWarning, probe, probe_queries, probe_summary
+from clanka_nb.retrieval.internals import ProbeSet
 
 # Real, documented Python nobody here wrote: a few modules of the machine's standard library.
 STDLIB = Path(textwrap.__file__).parent

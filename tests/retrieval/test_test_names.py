@@ -7,7 +7,8 @@ import pandas as pd
 import pytest
 
 from clanka_nb import engine, sweep
-from clanka_nb.retrieval import ProbeSet, unit_test_queries
+from clanka_nb.retrieval import unit_test_queries
+from clanka_nb.retrieval.internals import ProbeSet
 
 PRICE = """/** Parses a price label into cents. */
 export function parsePrice(label: string) {

@@ -9,8 +9,7 @@ import pytest
 
 import clanka_nb as cn
 from clanka_nb import engine, frames
-
-from .conftest import PY_FIVE_LINES, TS_EXAMPLE
+from tests.frames.conftest import PY_FIVE_LINES, TS_EXAMPLE
 
 SAMPLE = Path(engine.__file__).resolve().parents[1] / "sample"
 

@@ -10,9 +10,10 @@ import pytest
 
 import clanka_nb as cn
 from clanka_nb import engine
-from clanka_nb.retrieval import FlatRecallWarning, ProbeSet
+from clanka_nb.retrieval import FlatRecallWarning
 from clanka_nb.retrieval._verdict import Bootstrap, Outcome, decide, row_intervals
-from tests.probe.conftest import hashed_embed
+from clanka_nb.retrieval.internals import ProbeSet
+from tests.retrieval.conftest import hashed_embed
 
 SETTINGS = [{"chunk_size": 30, "chunk_overlap": 0, "chunk_max_characters": None},
             {"chunk_size": 40, "chunk_overlap": 0, "chunk_max_characters": None}]  # fmt: skip

@@ -1,0 +1,43 @@
+"""The one maker of a matplotlib figure, for every package that draws (frames' plots, history's churn).
+
+A leaf: it imports nothing of the package, so `history` draws its churn without standing on `frames`
+(the two are siblings on the engine). matplotlib is imported only when a figure is made.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+
+def new_figure() -> Figure:
+    # The object API, not pyplot: no global state, no display needed (tests run headless).
+    from matplotlib.figure import Figure
+
+    _show_figures_in_notebooks(Figure)
+    return Figure(figsize=(7, 4), layout="constrained")
+
+
+def _show_figures_in_notebooks(figure_type: type) -> None:
+    """Let a returned Figure display as an image in IPython even when pyplot was never imported.
+
+    IPython only knows how to show figures once pyplot's inline backend registered a formatter;
+    without `%matplotlib inline` a cell would print `<Figure size 700x400 with 1 Axes>`. A formatter
+    the user (or the inline backend) already registered is left alone.
+    """
+    try:
+        from IPython import get_ipython
+    except ImportError:  # plain Python: nothing displays figures anyway
+        return
+    shell = get_ipython()
+    if shell is None:
+        return
+    from IPython.core.pylabtools import print_figure
+
+    png = shell.display_formatter.formatters["image/png"]
+    try:
+        png.lookup_by_type(figure_type)
+    except KeyError:
+        png.for_type(figure_type, lambda figure: print_figure(figure, "png", bbox_inches="tight"))

@@ -1,0 +1,28 @@
+"""The probe's own helpers that the floors above build on (the sweep's columns, the tuning panel, Dask's sweep).
+
+Not the user's API (that is `clanka_nb.retrieval`'s `__all__`): one place that says which parts of the
+probe's `_` modules other packages may use, so none of them imports those modules directly.
+"""
+
+from ._probe import DEFAULT_K, ProbeSet, check_sample, probe_frame
+from ._queries import check_queries
+from ._scorer import ProbeScorer, scored_row
+from ._search import resolve_searcher, searcher_for
+from ._verdict import Bootstrap, Outcome, compared, decide, row_intervals
+
+__all__ = [
+    "DEFAULT_K",
+    "Bootstrap",
+    "Outcome",
+    "ProbeScorer",
+    "ProbeSet",
+    "check_queries",
+    "check_sample",
+    "compared",
+    "decide",
+    "probe_frame",
+    "resolve_searcher",
+    "row_intervals",
+    "scored_row",
+    "searcher_for",
+]
