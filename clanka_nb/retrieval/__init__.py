@@ -1,5 +1,6 @@
 """Retrieval probe: score a chunk setting by how often search finds the code a doc comment describes."""
 
+from ._decision import verdict
 from ._history import history_queries
 from ._probe import (
     DEFAULT_K,
@@ -49,4 +50,5 @@ __all__ = [
     "scored_row",
     "searcher_for",
     "unit_test_queries",
+    "verdict",
 ]
