@@ -4,6 +4,7 @@
 what the sweep, the tuning panel and Dask build on is in `clanka_nb.retrieval.internals`.
 """
 
+from ._decision import verdict
 from ._history import history_queries
 from ._probe import NoProbeQueriesWarning, probe, probe_summary
 from ._queries import dropped_queries, probe_queries
@@ -24,4 +25,5 @@ __all__ = [
     "probe_queries",
     "probe_summary",
     "unit_test_queries",
+    "verdict",
 ]

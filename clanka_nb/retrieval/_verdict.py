@@ -1,20 +1,14 @@
-"""How sure a sweep can be: bootstrap intervals of recall and MRR, and a verdict from paired tests on the queries.
+"""How sure a sweep can be: bootstrap intervals of recall and MRR, and the verdict from the queries' scores.
 
 Each probed setting gives every query a rank (the first chunk that hits its target; none within the
 deepest cut-off is a miss). A setting's recall@k and MRR are means over the queries, so their
 uncertainty is the queries': the interval is a percentile bootstrap over queries (2,000 resamples,
-seeded: the same table gives the same numbers). Settings are compared *paired*, query by query,
-so a query that is hard at every setting does not count as noise: the test is a sign-flip
-randomization test of the mean per-query MRR difference (exact when at most 16 queries differ,
-else 10,000 seeded flips), the test IR evaluation recommends; unlike a bootstrap of the
-difference, it stays honest when only a handful of queries change. The best setting is the one
-with the highest MRR (ties: the fewest chunks, then the first row); another setting is "not
-distinguishable" from it when the two-sided p-value is at least 0.05 (no correction for
-comparing many settings: with many close settings some will be called worse by chance, which
-only makes the tied set smaller). When no setting is distinguishable from the best, the queries
-cannot separate the settings, and the number of queries that would is estimated from the paired
-differences' spread: the sample size at which a paired test at the same level has 80% power to
-detect the largest observed standardized difference.
+seeded: the same table gives the same numbers). The verdict over the rows is `verdict` (`_decision`) on the rows'
+per-query scores: a confidence set of the best settings from a step-down joint randomization test
+(family-wise error held at the stated level for any number of settings), cluster-bootstrap intervals,
+the smallest difference the queries can detect, a split-half check and the edge of the range swept.
+The sign-flip test below remains for comparing one setting with another (the tuning panel's "now vs
+before").
 
 On a sample of the codebase (all chunks that hold some query's target, and a share of the others
 as distractors), a query's rank counts only the distractors the sample kept, and each of them
@@ -27,22 +21,21 @@ sample misses is a miss for the whole codebase too (it only has more chunks to r
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from statistics import NormalDist
 from typing import Any
 
 import numpy as np
+import pandas as pd
+
+from ._decision import verdict
 
 CONFIDENCE = 0.95
 RESAMPLES = 2000
 SEED = 0
-POWER = 0.8  # of the paired test, for "about N queries would"
 FLIPS = 10_000  # random sign flips of the paired test, when there are too many to try them all
 EXACT_UP_TO = 16  # differing queries up to which every sign flip is tried (2**16 sums)
 VERDICT_METRIC = "mrr"
-_MANY = 100_000  # past this many queries needed, the message says the settings score almost alike
 _BLOCK_CELLS = 2_000_000  # resample matrix cells computed at once (about 16 MB)
 
 
@@ -159,35 +152,17 @@ def row_intervals(outcome: Outcome, metrics: Sequence[str], bootstrap: Bootstrap
     return out
 
 
-@dataclass(frozen=True)
-class Verdict:
-    """What a probed sweep can tell: the best setting, the ones its queries cannot tell from it, or that they
-    cannot separate the settings at all (and about how many queries would). `str(verdict)` says it in words.
-
-    Rows are positions in the sweep table (`table.iloc[row]`).
-    """
-
-    metric: str
-    queries: int
-    best: int | None  # None: no query, nothing to compare
-    best_settings: dict[str, Any] | None
-    tied: tuple[int, ...]  # not distinguishable from the best (the best itself left out)
-    worse: tuple[int, ...]  # distinguishably worse than the best
-    separable: bool  # some setting is distinguishably worse than the best
-    queries_needed: int | None  # when not separable: about how many queries would separate (None: no number)
-    confidence: float
-    resamples: int
-    seed: int
-    sample: float | None  # the share of distractor chunks indexed (None: the whole codebase)
-    message: str
+class Verdict(dict):
+    """The verdict of a sweep: `verdict`'s dict of plain values (see `_decision`), with the columns being row
+    positions in the sweep table (`table.iloc[row]`), and `sample`, the share of distractor chunks indexed
+    (None: the whole codebase). `str(verdict)` says it in words."""
 
     def __str__(self) -> str:
-        return self.message
+        return str(self["message"])
 
     def as_dict(self) -> dict[str, Any]:
-        """Plain values (lists for tuples): what a sweep table's `attrs["verdict"]` holds, so the table still
-        saves to Parquet with its attrs."""
-        return {name: list(value) if isinstance(value, tuple) else value for name, value in vars(self).items()}
+        """A plain dict: what a sweep table's `attrs["verdict"]` holds, so the table still saves to Parquet."""
+        return dict(self)
 
 
 def settings_text(settings: dict[str, Any]) -> str:
@@ -204,48 +179,19 @@ def decide(
     resamples: int = RESAMPLES,
     seed: int = SEED,
 ) -> Verdict:
-    """The verdict of a sweep from each row's outcome (see the module's docstring for the tests)."""
-    queries = len(outcomes[0].rank) if outcomes else 0
+    """The verdict of a sweep from each row's outcome: `verdict` on the rows' per-query scores (one procedure
+    for the sweep and for users' own tables), ties going to the fewest chunks."""
     share = outcomes[0].share if outcomes else None
-    common: dict[str, Any] = {"metric": metric, "queries": queries, "confidence": confidence,
-                              "resamples": resamples, "seed": seed, "sample": share}  # fmt: skip
-    if not queries:
-        return Verdict(best=None, best_settings=None, tied=(), worse=(), separable=False, queries_needed=None,
-                       message="no queries: the probe cannot judge the settings", **common)  # fmt: skip
-    scores = [expected(outcome, metric) for outcome in outcomes]
-    means = [float(score.mean()) for score in scores]
-    best = min(range(len(outcomes)), key=lambda row: (-means[row], chunks[row], row))
-    bootstrap = Bootstrap(queries, resamples=resamples, seed=seed)
-    others = [row for row in range(len(outcomes)) if row != best]
-    p_values = paired_p_values([scores[best] - scores[row] for row in others], seed)
-    tied = [row for row, p_value in zip(others, p_values, strict=True) if p_value >= 1 - confidence]
-    worse = [row for row, p_value in zip(others, p_values, strict=True) if p_value < 1 - confidence]
-    needed = None
-    if not worse and tied:
-        needed = _queries_needed([scores[best] - scores[row] for row in tied], queries, confidence)
-    name = "MRR" if metric == "mrr" else metric
-    level = f"{confidence:.0%}"
-    low, high = interval(bootstrap.means(outcomes[best], metric, best), confidence)
-    where = f"on a {share:.0%} sample of distractors, " if share is not None and share < 1 else ""
-    if len(outcomes) == 1:
-        message = f"one setting: nothing to compare ({name} {means[best]:.3f}, {level} interval {low:.3f}-{high:.3f})"
-    elif not worse:
-        message = f"these {queries} queries cannot separate the settings ({where}paired test, {level})"
-        if needed is None:
-            message += f": every setting gives each query the same {name}, so more queries like these would not either"
-        else:
-            message += f"; about {needed:,} queries would" if needed <= _MANY else \
-                f"; more than {_MANY:,} queries would be needed: the settings score almost alike"
+    if outcomes:
+        scores = pd.DataFrame({row: expected(outcome, metric) for row, outcome in enumerate(outcomes)})
     else:
-        message = (f"best: {settings_text(settings[best])} ({name} {means[best]:.3f}, {level} interval "
-                   f"{low:.3f}-{high:.3f}, {where}{queries} queries)")  # fmt: skip
-        if tied:
-            shown = "; ".join(settings_text(settings[row]) for row in tied[:3])
-            more = f" and {len(tied) - 3} more" if len(tied) > 3 else ""
-            message += f"; not distinguishable from it: {shown}{more}"
-        message += f"; worse: {len(worse)} of {len(outcomes) - 1} other settings"
-    return Verdict(best=best, best_settings=dict(settings[best]), tied=tuple(tied), worse=tuple(worse),
-                   separable=bool(worse), queries_needed=needed, message=message, **common)  # fmt: skip
+        scores = pd.DataFrame({0: np.zeros(0)})  # no row: the same "no queries" verdict
+    out = verdict(scores, settings=dict(enumerate(settings)) if outcomes else None, cost=list(chunks) or None,
+                  confidence=confidence, resamples=resamples, seed=seed, metric_name=metric)  # fmt: skip
+    out["sample"] = share
+    if share is not None and share < 1 and out["queries"]:
+        out["message"] += f"; on a {share:.0%} sample of distractors (estimates for the whole codebase)"
+    return Verdict(out)
 
 
 def paired_p_value(differences: np.ndarray, seed: int = SEED) -> float:
@@ -284,22 +230,6 @@ def paired_p_values(differences: Sequence[np.ndarray], seed: int = SEED) -> list
         for number, count in zip(sampled, as_far.tolist(), strict=True):
             out[number] = (count + 1) / (FLIPS + 1)
     return out
-
-
-def _queries_needed(differences: Sequence[np.ndarray], queries: int, confidence: float) -> int | None:
-    """Queries at which a paired test has `POWER` to detect the largest standardized mean difference seen
-    (never fewer than one more than now: these did not separate). None when no difference was seen."""
-    if queries < 2:
-        return None
-    effects = []
-    for difference in differences:
-        mean, spread = float(difference.mean()), float(difference.std(ddof=1))
-        if mean > 0 and spread > 0:
-            effects.append(mean / spread)
-    if not effects:
-        return None
-    z = NormalDist().inv_cdf(1 - (1 - confidence) / 2) + NormalDist().inv_cdf(POWER)
-    return max(math.ceil((z / max(effects)) ** 2), queries + 1)
 
 
 def flat_recall(rows: Sequence[dict[str, Any]], cutoffs: Sequence[int]) -> str | None:
