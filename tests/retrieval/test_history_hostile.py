@@ -15,7 +15,8 @@ import pytest
 
 from clanka_nb import engine, sweep
 from clanka_nb.history import ChurnError
-from clanka_nb.retrieval import ProbeSet, history_queries
+from clanka_nb.retrieval import history_queries
+from clanka_nb.retrieval.internals import ProbeSet
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs the git command")
 IDENTITY = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
