@@ -330,6 +330,7 @@ def browse(
     source: Source = None, *,
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
     languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
+    settings: Settings | None = None,
 ) -> Browser:
     """Open a codebase browser on `source`: a folder, one file, an `engine.Codebase`, a chunk frame, or
     None for the sample codebase that ships with clanka-nb.
@@ -338,6 +339,7 @@ def browse(
     chunked again at them (the frame's own settings for the rest). Any other source is chunked at
     the settings.
     """
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size, workers).warned()
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size,
+                        workers).over(settings)
     viewed = open_chunks(source, settings)
     return Browser(viewed.frame, viewed.texts)
