@@ -2,7 +2,7 @@
 
 A mention is the name as an identifier (a variable, an attribute, a keyword argument) or inside a string
 (a column name, a message), anywhere except: a parameter list (a signature shows each setting by design),
-the arguments of a `Settings(...)` call (the one place a public function hands its keywords on), and a
+the arguments of a `Settings(...)` or `Grid(...)` call (the one place a public function hands its keywords on), and a
 docstring (documentation, not logic). Comments are not in the syntax tree, so they never count.
 
     python tools/setting_mentions.py [name ...]     # prints files per name, then the counts
@@ -18,6 +18,9 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "clanka_nb"
 NAMES = ("chunk_size", "chunk_overlap", "chunk_max_characters")
+# The settings objects a public function builds from its keywords: `Settings`, and `Grid` (a sweep's settings,
+# each a list of values to try).
+SETTINGS_TYPES = ("Settings", "Grid")
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
@@ -31,6 +34,11 @@ def _docstrings(tree: ast.AST) -> set[int]:
     return found
 
 
+def _parameter_lists(tree: ast.AST) -> set[int]:
+    # The ids of every node of a signature: the parameters and their defaults.
+    return {id(inner) for node in ast.walk(tree) if isinstance(node, ast.arguments) for inner in ast.walk(node)}
+
+
 def _settings_arguments(tree: ast.AST) -> set[int]:
     # The ids of every node inside an argument of a call to `Settings` (or `x.Settings`).
     found = set()
@@ -38,7 +46,7 @@ def _settings_arguments(tree: ast.AST) -> set[int]:
         if isinstance(node, ast.Call):
             func = node.func
             name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-            if name == "Settings":
+            if name in SETTINGS_TYPES:
                 for argument in [*node.args, *node.keywords]:
                     found.update(id(inner) for inner in ast.walk(argument))
     return found
@@ -47,7 +55,7 @@ def _settings_arguments(tree: ast.AST) -> set[int]:
 def mentions(path: Path, name: str) -> Iterator[int]:
     """The line of every mention of `name` in `path` (see the module's docstring for what counts)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    skipped = _docstrings(tree) | _settings_arguments(tree)
+    skipped = _docstrings(tree) | _settings_arguments(tree) | _parameter_lists(tree)
     word = re.compile(rf"\b{re.escape(name)}\b")
     for node in ast.walk(tree):
         if id(node) not in skipped and not isinstance(node, ast.arg) and _names(node, name, word):  # arg: a parameter

@@ -173,7 +173,7 @@ class ChunkSettings:
         never warned: they were clamped when the frame was made."""
         if CHUNK_SETTING_NAMES[0] not in attrs:
             return None
-        return cls.build(*(attrs.get(name, NO_LIMIT) for name in CHUNK_SETTING_NAMES), warn=False)
+        return cls.build(*(attrs.get(s.name, s.default) for s in SETTINGS if s.chunk), warn=False)
 
     def attrs(self) -> dict[str, Any]:
         """A chunk frame's attrs for these settings: each chunk setting under its own name as used, the
@@ -335,6 +335,8 @@ def _unset(name: str, value: object) -> bool:
 
 _NONE_IS_UNSET = frozenset(setting.name for setting in SETTINGS if setting.default is None)
 TEXT_SETTING_NAMES = (*CHUNK_SETTING_NAMES, "languages")
+# The settings whose None is "no limit" (a value), not "not passed" or "unknown".
+NONE_IS_NO_LIMIT = frozenset(setting.name for setting in SETTINGS if setting.default is NO_LIMIT)
 
 
 @dataclass(frozen=True)
