@@ -59,7 +59,7 @@ class SegmentPlan:
         says): ValueError otherwise.
         """
         if settings.effective_max_characters is not None:
-            msg = "SegmentPlan.spans cuts by lines only; the engine cuts with a character limit, file by file"
+            msg = "SegmentPlan.spans cuts by lines only; the engine cuts a chunk_max_characters setting, file by file"
             raise ValueError(msg)
         size = settings.effective_size
         step = size - settings.effective_overlap  # the engine keeps the overlap below the size
