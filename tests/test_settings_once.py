@@ -16,7 +16,7 @@ from clanka_nb.defaults import INDEX_MAX_CHARACTERS, SETTINGS, SWEEP_CHUNK_SIZES
 from clanka_nb.engine.settings import Settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-import setting_mentions  # noqa: E402
+import setting_mentions
 
 # Public names that take a grid of chunk settings (lists of values to try, a `Grid`): no `settings=`.
 GRIDS = {"sweep", "churn", "churn_files"}
