@@ -19,6 +19,7 @@ from typing import Any
 
 from ._cli import _parser, _terminal
 from ._cli._errors import CommandError
+from .defaults import CHUNK_SETTING_NAMES, SETTING_NAMES
 from .extras import missing_extra
 
 __all__ = ["main"]
@@ -147,9 +148,10 @@ def _sweep(args: argparse.Namespace) -> int:
 def _explain(args: argparse.Namespace) -> int:
     from . import frames
     from ._cli import _output
+    from .engine import Settings
 
-    options = {"chunk_size": args.chunk_size, "chunk_overlap": args.chunk_overlap,
-               "chunk_max_characters": args.max_chars, "languages": args.languages}  # fmt: skip
+    options = _options(args)
+    settings = Settings(**{name: options.pop(name) for name in SETTING_NAMES})
     if args.file is None and Path(args.path).expanduser().is_dir():
         msg = (
             f"{args.path!r} is a folder; name the file too, e.g. "
@@ -158,7 +160,7 @@ def _explain(args: argparse.Namespace) -> int:
         )
         raise CommandError(msg, exit_code=1)
     try:
-        frame = frames.explain(args.path, args.file, **options)
+        frame = frames.explain(args.path, args.file, settings=settings)
     except (FileNotFoundError, KeyError, TypeError) as error:
         message = str(error.args[0]) if error.args else str(error)
         raise CommandError(message, exit_code=1) from None
@@ -233,15 +235,7 @@ _COMMANDS = {"cache": _cache, "chunk": _chunk, "churn": _churn, "explain": _expl
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
     """The keyword arguments every frames function of the commands takes, from the parsed options."""
-    return {
-        "chunk_size": args.chunk_size,
-        "chunk_overlap": args.chunk_overlap,
-        "chunk_max_characters": args.max_chars,
-        "max_file_size": args.max_file_size,
-        "workers": args.workers,
-        "progress": _progress(args),
-        "languages": args.languages,
-    }
+    return {**{name: getattr(args, name) for name in SETTING_NAMES}, "progress": _progress(args)}
 
 
 def _progress(args: argparse.Namespace) -> bool | None:
@@ -285,7 +279,7 @@ def _check_settings(args: argparse.Namespace) -> None:
         msg = f"--languages {args.languages!r} is not a language mode; pass one of {modes}"
         raise CommandError(msg, exit_code=2)
     combos = itertools.product(*(value if isinstance(value, list) else [value]
-                                 for value in (args.chunk_size, args.chunk_overlap, args.max_chars)))
+                                 for value in (getattr(args, name) for name in CHUNK_SETTING_NAMES)))
     notes = []
     for combo in combos:
         with warnings.catch_warnings(record=True) as caught:

@@ -224,7 +224,7 @@ def test_defaults_are_plain_values_that_say_they_were_not_passed() -> None:
     filled = settings.filled_from(own)
     assert (filled.chunk_size, filled.chunk_overlap, filled.chunk_max_characters) == (20, 2, None)
     assert (filled.languages, filled.workers, filled.max_file_size) == ("extended", 1, "1M")
-    assert Settings(chunk_max_characters=math.inf).chunk.chunk_max_characters is None  # inf is no limit, as None
+    assert Settings(chunk_max_characters=math.inf).chunk.effective_max_characters is None  # inf is no limit, as None
     assert Settings().chunk_max_characters is NO_LIMIT
 
 

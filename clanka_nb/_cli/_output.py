@@ -14,6 +14,7 @@ from typing import IO, Any
 
 import pandas as pd
 
+from ..defaults import CHUNK_SETTING_NAMES
 from ._errors import CommandError
 from ._terminal import json_safe, visible
 
@@ -22,7 +23,7 @@ CHUNK_TABLE_COLUMNS = ("path", "line_range", "type", "name", "parent")
 _WIDEST_CELL = 60
 # The sweep table on a terminal: the settings and the numbers that decide between them (csv/jsonl have all).
 SWEEP_TABLE_COLUMNS = (
-    "chunk_size", "chunk_overlap", "chunk_max_characters", "chunks", "lines_median", "lines_p95",
+    *CHUNK_SETTING_NAMES, "chunks", "lines_median", "lines_p95",
     "characters_p95", "tokens_p95", "split_declarations", "coverage", "duplication",
 )
 
@@ -150,7 +151,7 @@ def sweep_table(sweep: pd.DataFrame) -> pd.DataFrame:
     """The short view of a sweep; the effective settings are shown only when clanka clamped some."""
     columns = list(SWEEP_TABLE_COLUMNS)
     if sweep["clamped"].any():
-        columns[3:3] = ["effective_size", "effective_overlap"]
+        columns[len(CHUNK_SETTING_NAMES):len(CHUNK_SETTING_NAMES)] = ["effective_size", "effective_overlap"]
     # With --probe: how well search finds the code at each setting.
     # (The intervals of recall@k are in the full formats; the table keeps MRR's, the verdict's measure.)
     columns += [name for name in sweep.columns if name in ("queries", "mrr", "mrr_low", "mrr_high")

@@ -3,17 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from importlib import metadata
 from typing import NoReturn
 
-from ..defaults import (
-    CHUNK_OVERLAP,
-    CHUNK_SIZE,
-    DEFAULT_LANGUAGES,
-    INDEX_MAX_CHARACTERS,
-    MAX_FILE_SIZE,
-    SWEEP_CHUNK_SIZES,
-)
+from ..defaults import CHUNK_SIZE, INDEX_MAX_CHARACTERS, SETTINGS
 from . import _values
 
 PROG = "clanka-nb"
@@ -139,8 +133,8 @@ def build() -> Parser:
         "--revs", default="HEAD~50..HEAD", metavar="A..B",
         help="the commits to walk along first parents; A is the baseline (default: HEAD~50..HEAD)",
     )
-    _settings(churn, many=True, max_chars_default=INDEX_MAX_CHARACTERS)
-    churn.set_defaults(chunk_size=[30])  # clanka's own setting, not a sweep's range
+    # clanka's own settings, not a sweep's range: one size, and the semantic index's character limit.
+    _settings(churn, many=True, defaults={"chunk_size": [CHUNK_SIZE], "chunk_max_characters": [INDEX_MAX_CHARACTERS]})
     churn.add_argument(
         "--by-file", action="store_true",
         help="one row per commit, setting and file that re-embeds (where the churn comes from)",
@@ -194,30 +188,21 @@ def _path(parser: argparse.ArgumentParser, *, folder_only: bool = False) -> None
         )
 
 
-def _settings(parser: argparse.ArgumentParser, *, many: bool, max_chars_default: int | None = None) -> None:
-    lines = _values.comma_list(_values.lines) if many else _values.lines
-    chars = _values.comma_list(_values.max_chars) if many else _values.max_chars
+def _settings(parser: argparse.ArgumentParser, *, many: bool, defaults: Mapping[str, object] | None = None) -> None:
+    """Every setting's option, made from the one table (`defaults.SETTINGS`); with `many`, each chunk setting
+    takes comma-separated values, one sweep point each; `defaults` replace the table's (by setting name)."""
     plural = "comma-separated values, one sweep point each, e.g. " if many else ""
-    sizes = list(SWEEP_CHUNK_SIZES) if many else CHUNK_SIZE
-    parser.add_argument(
-        "--chunk-size", type=lines, default=sizes, metavar="LINES",
-        help=f"most lines in one chunk; {plural}{'10,20,30' if many else 'e.g. 40'} "
-        f"(default: {','.join(map(str, SWEEP_CHUNK_SIZES)) if many else CHUNK_SIZE})",
-    )
-    parser.add_argument(
-        "--chunk-overlap", type=lines, default=[CHUNK_OVERLAP] if many else CHUNK_OVERLAP,
-        metavar="LINES", help=f"lines shared by consecutive pieces of a split declaration or window; {plural}"
-        f"{'0,5' if many else 'e.g. 5'} (default: {CHUNK_OVERLAP}; clamped to chunk size - 1)",
-    )
-    parser.add_argument(
-        "--max-chars", type=chars, default=[max_chars_default] if many else max_chars_default, metavar="CHARS",
-        help=f"most characters in one chunk, or none for no limit; {plural}"
-        f"{'none,2000' if many else 'e.g. 2000'} (default: {max_chars_default or 'none'})",
-    )
-    parser.add_argument(
-        "--languages", default=DEFAULT_LANGUAGES, metavar="MODE",
-        help="clanka (default: exactly the reference) or extended (declaration chunks for more languages)",
-    )
+    for setting in SETTINGS:
+        parse = str if setting.parse is None else getattr(_values, setting.parse)
+        listed = many and setting.chunk
+        default = (defaults or {}).get(setting.name, setting.cli_values(many=listed))
+        shown = ",".join("none" if value is None else str(value) for value in (default if listed else [default]))
+        parser.add_argument(
+            setting.flag, dest=setting.name, type=_values.comma_list(parse) if listed else parse, default=default,
+            metavar=setting.metavar,
+            help=setting.help.format(plural=plural if setting.chunk else "", example=setting.examples[listed],
+                                     default=shown),
+        )
 
 
 def _common(parser: argparse.ArgumentParser, *, table_note: str) -> None:
@@ -229,14 +214,5 @@ def _common(parser: argparse.ArgumentParser, *, table_note: str) -> None:
     parser.add_argument(
         "-o", "--output", metavar="FILE",
         help="write to FILE instead of stdout; its extension picks the format (parquet needs a file)",
-    )
-    parser.add_argument(
-        "--max-file-size", type=_values.file_size, default=MAX_FILE_SIZE, metavar="SIZE",
-        help=f"skip files larger than this, like ripgrep's --max-filesize (default: {MAX_FILE_SIZE})",
-    )
-    parser.add_argument(
-        "--workers", type=_values.workers, default=None, metavar="N",
-        help="processes that read and parse files, at most 4 per core (default: one per core for many files, "
-        "none for a few)",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no notes on stderr")

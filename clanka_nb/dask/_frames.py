@@ -40,9 +40,7 @@ class ChunkTask:
 
     def __call__(self, batch: Batch) -> pd.DataFrame:
         codebase = parse(batch).codebase  # a file the engine fails on gives no chunks (files() says why)
-        s = self.settings
-        frame = frames.chunk_codebase(codebase, progress=False, embedding=self.embedding, chunk_size=s.chunk_size,
-                                      chunk_overlap=s.chunk_overlap, chunk_max_characters=s.chunk_max_characters)
+        frame = frames.chunk_codebase(codebase, progress=False, embedding=self.embedding, settings=self.settings)
         return with_root(frame, batch.root)
 
 
@@ -54,9 +52,7 @@ class FilesTask:
 
     def __call__(self, batch: Batch) -> pd.DataFrame:
         codebase, failed = parse(batch)
-        s = self.settings
-        frame = frames.files(codebase, progress=False, chunk_size=s.chunk_size, chunk_overlap=s.chunk_overlap,
-                             chunk_max_characters=s.chunk_max_characters)
+        frame = frames.files(codebase, progress=False, settings=self.settings)
         return with_root(with_failed(frame, batch, failed), batch.root)
 
 
@@ -83,6 +79,7 @@ def chunk_codebases(
     embedding: bool = False,
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
     languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE,
+    settings: Settings | None = None,
 ) -> dd.DataFrame:
     """Every chunk of every root as a Dask DataFrame: `frames.chunk_codebase`'s columns and dtypes, plus `root`.
 
@@ -100,7 +97,7 @@ def chunk_codebases(
     same absolute paths (relative ones are made absolute here), e.g. on a shared filesystem.
     """
     # Bad values fail here, before listing.
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size).warned()
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size).over(settings)
     work = plan(roots, client, files_per_partition, settings.max_file_size, settings.mode)
     meta = with_root(frames.chunk_text("", embedding=embedding), "")
     meta.attrs.clear()
@@ -115,10 +112,11 @@ def files(
     files_per_partition: int = FILES_PER_PARTITION,
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
     languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE,
+    settings: Settings | None = None,
 ) -> dd.DataFrame:
     """One row per listed file of every root, as `frames.files` gives it, plus `root`; batched as `chunk_codebases`."""
     # Bad values fail here, before listing.
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size).warned()
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size).over(settings)
     work = plan(roots, client, files_per_partition, settings.max_file_size, settings.mode)
     meta = with_root(frames.files(engine.Codebase.from_texts({}), progress=False), "")
     meta.attrs.clear()

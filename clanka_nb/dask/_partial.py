@@ -101,12 +101,7 @@ def row(
     else:
         tokens = Histogram(estimated_tokens(characters.values), characters.counts)
     values = {
-        "chunk_size": setting.requested_size,
-        "chunk_overlap": setting.requested_overlap,
-        "chunk_max_characters": setting.chunk_max_characters,
-        "effective_size": setting.chunk_size,
-        "effective_overlap": setting.chunk_overlap,
-        "clamped": setting.clamped,
+        **setting.effective_columns(),
         "chunks": lines.size,
         "lines_mean": lines.mean(),
         "lines_median": lines.median(),

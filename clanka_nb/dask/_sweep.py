@@ -12,7 +12,7 @@ import pandas as pd
 from distributed import as_completed
 
 from .. import engine
-from ..defaults import CHUNK_OVERLAP, MAX_FILE_SIZE, NO_LIMIT, SWEEP_CHUNK_SIZES
+from ..defaults import CHUNK_OVERLAP, CHUNK_SETTING_NAMES, MAX_FILE_SIZE, NO_LIMIT, SWEEP_CHUNK_SIZES
 from ..engine.settings import Grid, Settings, setting_values
 from ..engine.token_counts import TokenCounter
 from ..frames import columns as _columns
@@ -159,7 +159,6 @@ def sweep(
         "failed": sorted(failed),  # files the engine failed on, and roots whose history could not be read
     }
     if probe and rows:
-        settings_of = [{"chunk_size": r["chunk_size"], "chunk_overlap": r["chunk_overlap"],
-                        "chunk_max_characters": r["chunk_max_characters"]} for r in rows]  # fmt: skip
+        settings_of = [{name: r[name] for name in CHUNK_SETTING_NAMES} for r in rows]
         attrs["verdict"] = decide(outcomes, settings_of, [int(r["chunks"]) for r in rows]).as_dict()
     return _columns.build({name: [r[name] for r in rows] for name in schema}, schema, attrs)

@@ -22,9 +22,10 @@ def chunk_file_content(
     path: str, content: str, *,
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
     languages: str | None = None,
+    settings: Settings | None = None,
 ) -> list[CodeChunk]:
     """Chunk one file's text exactly as the reference's `chunkFileContent` does."""
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).warned()
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).over(settings)
     if not isinstance(content, str):
         msg = f"content must be str, got {type(content).__name__}; decode bytes first (e.g. data.decode('utf-8'))"
         raise TypeError(msg)
@@ -38,6 +39,7 @@ def chunk_files(
     cache: bool | ParseCache = True,
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
     languages: str | None = None, workers: int | None = None,
+    settings: Settings | None = None,
 ) -> Iterator[CodeChunk]:
     """Chunks of the given files (relative to `root`, or absolute inside it; one path alone is a list of one),
     in the order given, files read in `workers` processes (None: one per core, for many files).
@@ -45,7 +47,7 @@ def chunk_files(
     Files outside the root or with names the reference never indexes give nothing; files that
     cannot be read give nothing here and are reported by `Codebase.reports`.
     """
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, workers=workers).warned()
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, workers=workers).over(settings)
     return _chunks_of_files(root, paths, cache, settings)
 
 
@@ -70,12 +72,13 @@ def chunk_file(
     cache: bool | ParseCache = True,
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
     languages: str | None = None,
+    settings: Settings | None = None,
 ) -> list[CodeChunk]:
     """Chunks of one file, read from `root / path` as the reference's `chunkFile` does.
 
     `chunk_file(path_to_one_file)` chunks that file alone, as `chunk_file(its_folder, its_name)`.
     """
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).warned()
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).over(settings)
     root, path = one_file(root, path)
     return list(_chunks_of_files(root, [path], cache, dataclasses.replace(settings, workers=1)))
 
@@ -86,9 +89,11 @@ def chunk_codebase(
     cache: bool | ParseCache = True,
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
     languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
+    settings: Settings | None = None,
 ) -> Iterator[CodeChunk]:
     """Chunks of every file `list_files` gives, in its order, each read by its own name."""
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size, workers).warned()
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size,
+                        workers).over(settings)
     base = resolve_root(root)
     files = warn_if_nothing_listed(base, list_file_names(base, max_file_size=settings.max_file_size))
     # The listing's names are relative to the root and inside it already: not resolved again one by one.

@@ -229,7 +229,7 @@ def _segments(text: PreparedText, start: int, end: int, settings: ChunkSettings)
     Its numpy twin for settings without a character limit is `frames._segments.SegmentPlan.spans`
     (every file's ranges at once); `tests/frames/test_frame_segments.py` pins the two to each other.
     """
-    size, overlap, limit = settings.chunk_size, settings.chunk_overlap, settings.chunk_max_characters
+    size, overlap, limit = settings.effective_size, settings.effective_overlap, settings.effective_max_characters
     if end - start + 1 <= size and (limit is None or text.length(start, end) <= limit):
         return [(start, end)]
     if limit is None:
@@ -331,7 +331,7 @@ def declaration_segments(
     """The (start, end, declaration) of every declaration chunk in the reference's order (`in_reference_order`):
     split, truncated, deduplicated and stripped of segments with no meaningful line, as the reference does.
     With `record`, how each chunk came about is appended to it too (in the order they were cut)."""
-    size, limit = settings.chunk_size, settings.chunk_max_characters
+    size, limit = settings.effective_size, settings.effective_max_characters
     # Prefix sums read directly: this loop runs once per declaration and setting in a sweep. Without a
     # character limit the lengths are not needed at all.
     char_ends = text.length_prefix if limit is not None else []
@@ -384,14 +384,14 @@ def declaration_segments(
 
 def window_segments(text: PreparedText, settings: ChunkSettings) -> list[tuple[int, int]]:
     """(start, end) of the sliding line windows, which start at meaningful lines."""
-    count, size, overlap = text.line_count, settings.chunk_size, settings.chunk_overlap
+    count, size, overlap = text.line_count, settings.effective_size, settings.effective_overlap
     out: list[tuple[int, int]] = []
     start = 1
     while start <= count:
         if not text.is_meaningful(start):
             start += 1
             continue
-        end = text.segment_end(start, min(count, start + size - 1), settings.chunk_max_characters)
+        end = text.segment_end(start, min(count, start + size - 1), settings.effective_max_characters)
         out.append((start, end))
         if end >= count:
             break

@@ -44,7 +44,7 @@ from ._reading import (
 )
 from ._text import meaningful_match, normalize_path
 from ._workers import ordered_map
-from .settings import ChunkSettings, check_workers, path_list
+from .settings import ChunkSettings, Settings, check_workers, path_list
 from .warn import warn_at_user
 
 Progress = Callable[[int], None]
@@ -517,15 +517,18 @@ class Codebase:
         chunk_size: int = CHUNK_SIZE,
         chunk_overlap: int = CHUNK_OVERLAP,
         chunk_max_characters: float | None = NO_LIMIT,
+        *,
+        settings: Settings | None = None,
     ) -> list[CodeChunk]:
-        """All chunks at these settings, files in `files` order; nothing is parsed again."""
-        settings = ChunkSettings.build(chunk_size, chunk_overlap, chunk_max_characters)
+        """All chunks at these settings (keywords, or one `settings=`), files in `files` order; nothing is parsed
+        again."""
+        chunking = Settings(chunk_size, chunk_overlap, chunk_max_characters).over(settings).chunk
         out: list[CodeChunk] = []
         with gc_paused():
             for path in self.files:
                 text = self._texts.get(path)
                 if text is not None:
-                    out.extend(chunks_of(text, settings))
+                    out.extend(chunks_of(text, chunking))
         return out
 
     def file_chunking(self, path: str | os.PathLike[str], settings: ChunkSettings) -> FileChunking:

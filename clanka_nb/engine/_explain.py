@@ -54,7 +54,7 @@ def explain_file(
         if e < first or s > last:
             continue
         chunk = CodeChunk(path, s, e, None, None, None, _join(lines, s, e))
-        cap = min(text.line_count, s + settings.chunk_size - 1)
+        cap = min(text.line_count, s + settings.effective_size - 1)
         where = f"{_lines(s, e)}: line window {number} of {len(segments)}"
         if e < cap:
             why = f"{where}, ended at line {e} to stay within {_chars(settings)}; {reason}"
@@ -100,7 +100,7 @@ def _declaration_rule(cut: Cut, settings: ChunkSettings, methods: dict[str | Non
             f"its {count} method{'s' * (count != 1)} are chunks of their own"
         )
     piece = f"piece {cut.piece} of {cut.pieces} of {what} ({whole})"
-    if cut.end < min(cut.range_end, cut.start + settings.chunk_size - 1):
+    if cut.end < min(cut.range_end, cut.start + settings.effective_size - 1):
         ended = f"ended at line {cut.end} to stay within {_chars(settings)}"
         return "character-split", f"{where}: {piece}{comment}, {ended}"
     return "declaration-piece", f"{where}: {piece}{comment}, {_cutting(settings)}"
@@ -115,17 +115,17 @@ def _methods_by_class(text: PreparedText) -> dict[str | None, int]:
 
 
 def _cutting(settings: ChunkSettings) -> str:
-    overlap = settings.chunk_overlap
-    return f"cut every {settings.chunk_size} lines with {overlap} line{'s' * (overlap != 1)} of overlap"
+    overlap = settings.effective_overlap
+    return f"cut every {settings.effective_size} lines with {overlap} line{'s' * (overlap != 1)} of overlap"
 
 
 def _chars(settings: ChunkSettings) -> str:
-    return f"{settings.chunk_max_characters:,} characters (chunk_max_characters)"
+    return f"{settings.effective_max_characters:,} characters (chunk_max_characters)"
 
 
 def _limits(settings: ChunkSettings) -> str:
-    lines = f"{settings.chunk_size} lines"
-    return lines if settings.chunk_max_characters is None else f"{lines} and {_chars(settings)}"
+    lines = f"{settings.effective_size} lines"
+    return lines if settings.effective_max_characters is None else f"{lines} and {_chars(settings)}"
 
 
 def _why_windows(text: PreparedText) -> str:

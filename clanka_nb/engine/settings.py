@@ -16,10 +16,13 @@ from typing import Any
 
 from ..defaults import (
     CHUNK_OVERLAP,
+    CHUNK_SETTING_NAMES,
     CHUNK_SIZE,
     DEFAULT_LANGUAGES,
     MAX_FILE_SIZE,
     NO_LIMIT,
+    SETTING_NAMES,
+    SETTINGS,
     SWEEP_CHUNK_SIZES,
     is_default,
 )
@@ -76,20 +79,17 @@ def _max_characters(value: object) -> int | None:
     return None if number >= _NO_LIMIT_FROM else max(1, math.floor(number))
 
 
-def clamp_note(
-    chunk_size: int, chunk_overlap: int, chunk_max_characters: object, settings: ChunkSettings
-) -> str | None:
-    """What the reference's clamping changed, in the words the CLI prints as a note; None when nothing."""
+def _clamp_note(size: int, overlap: int, limit: object, settings: ChunkSettings) -> str | None:
     parts = []
     if settings.clamped:
         parts.append(
-            f"chunk_size={chunk_size} chunk_overlap={chunk_overlap} is used as chunk_size={settings.chunk_size} "
-            f"chunk_overlap={settings.chunk_overlap} (clanka clamps the size to at least 1 and the overlap to "
+            f"chunk_size={size} chunk_overlap={overlap} is used as chunk_size={settings.effective_size} "
+            f"chunk_overlap={settings.effective_overlap} (clanka clamps the size to at least 1 and the overlap to "
             "0..size-1)"
         )
-    if isinstance(chunk_max_characters, numbers.Real) and chunk_max_characters < 1:
+    if isinstance(limit, numbers.Real) and limit < 1:
         parts.append(
-            f"chunk_max_characters={chunk_max_characters} is used as 1 (clanka clamps the limit to at least 1; "
+            f"chunk_max_characters={limit} is used as 1 (clanka clamps the limit to at least 1; "
             "pass None for no limit)"
         )
     return "; ".join(parts) or None
@@ -102,16 +102,15 @@ def _warn(message: str) -> None:
 
 @dataclass(frozen=True, slots=True)
 class ChunkSettings:
-    """The three chunking settings, as the reference uses them after clamping.
+    """The chunk settings as asked for (`requested_*`) and as the reference uses them after clamping
+    (`effective_*`: what the engine cuts with). Two names, so no reader mistakes one for the other."""
 
-    `requested_*` keep what was asked for, so tables can show where clamping changed a value.
-    """
-
-    chunk_size: int
-    chunk_overlap: int
-    chunk_max_characters: int | None
+    effective_size: int
+    effective_overlap: int
+    effective_max_characters: int | None  # None: no limit
     requested_size: int
     requested_overlap: int
+    requested_max_characters: object  # as given (a float, inf, None...): only the clamp note shows it
 
     @classmethod
     def build(
@@ -128,9 +127,9 @@ class ChunkSettings:
         limit = _max_characters(chunk_max_characters)
         clamped_size = max(1, size)
         clamped_overlap = max(0, min(clamped_size - 1, overlap))
-        settings = cls(clamped_size, clamped_overlap, limit, size, overlap)
+        settings = cls(clamped_size, clamped_overlap, limit, size, overlap, chunk_max_characters)
         if warn:
-            note = clamp_note(size, overlap, chunk_max_characters, settings)
+            note = settings.clamp_note
             if note is not None:
                 _warn(note)
         return settings
@@ -138,7 +137,48 @@ class ChunkSettings:
     @property
     def clamped(self) -> bool:
         """True when the reference would not use the size or overlap as requested."""
-        return self.chunk_size != self.requested_size or self.chunk_overlap != self.requested_overlap
+        return self.effective_size != self.requested_size or self.effective_overlap != self.requested_overlap
+
+    @property
+    def clamp_note(self) -> str | None:
+        """What the reference's clamping changed, in the words the CLI prints as a note; None when nothing."""
+        return _clamp_note(self.requested_size, self.requested_overlap, self.requested_max_characters, self)
+
+    def columns(self) -> dict[str, Any]:
+        """The setting columns of a table row (a sweep's, churn's, a probe's): each chunk setting under its own
+        name, as requested (the limit as used: whole, None for none)."""
+        return dict(zip(CHUNK_SETTING_NAMES, (self.requested_size, self.requested_overlap,
+                                              self.effective_max_characters), strict=True))  # fmt: skip
+
+    def requested(self) -> dict[str, Any]:
+        """The chunk settings as keyword arguments, as requested (no limit as None)."""
+        limit = None if self.effective_max_characters is None else self.requested_max_characters
+        return dict(zip(CHUNK_SETTING_NAMES, (self.requested_size, self.requested_overlap, limit), strict=True))
+
+    def effective_columns(self) -> dict[str, Any]:
+        """`columns` and what clamping made of them (a sweep's row, where clamping shows)."""
+        return {**self.columns(), "effective_size": self.effective_size,
+                "effective_overlap": self.effective_overlap, "clamped": self.clamped}  # fmt: skip
+
+    @classmethod
+    def of_attrs(cls, attrs: Mapping[str, Any]) -> ChunkSettings | None:
+        """The settings a chunk frame's attrs record (those `attrs` writes, as used), None when they record none;
+        never warned: they were clamped when the frame was made."""
+        if CHUNK_SETTING_NAMES[0] not in attrs:
+            return None
+        return cls.build(*(attrs.get(s.name, s.default) for s in SETTINGS if s.chunk), warn=False)
+
+    def attrs(self) -> dict[str, Any]:
+        """A chunk frame's attrs for these settings: each chunk setting under its own name as used, the
+        requested ones beside (`engine.source.read_frame` reads them back)."""
+        used = (self.effective_size, self.effective_overlap, self.effective_max_characters)
+        return {**dict(zip(CHUNK_SETTING_NAMES, used, strict=True)),
+                **{FRAME_REQUESTED[name]: value for name, value in self.columns().items() if name in FRAME_REQUESTED},
+                "clamped": self.clamped}  # fmt: skip
+
+
+# The attrs key of a chunk frame's requested value, where it differs from the value used.
+FRAME_REQUESTED = {"chunk_size": "requested_chunk_size", "chunk_overlap": "requested_chunk_overlap"}
 
 
 def max_workers() -> int:
@@ -201,19 +241,13 @@ def path_list(name: str, paths: object) -> list[str | os.PathLike[str]]:
 
 @dataclass(frozen=True)
 class Settings:
-    """Every setting, each with its one default; checked when built.
+    """Every setting, each with its one default (the table `clanka_nb.defaults.SETTINGS` documents each);
+    checked and clamped once, when built.
 
-    - `chunk_size`, `chunk_overlap`, `chunk_max_characters`: the reference's chunk settings (clamped
-      as it clamps them, with a `SettingClampedWarning`); `chunk_max_characters` None or inf is no limit.
-    - `languages`: "clanka" (exactly the reference) or "extended"; None is the source's own mode (a
-      `Codebase`'s, a chunk frame's), else "clanka".
-    - `max_file_size`: files larger than this are never listed (bytes, or "500K", "1M", "2G").
-    - `workers`: processes that read and parse; None is automatic: one per core, and none while fewer
-      than `MIN_FILES_FOR_PROCESSES` files are left to parse (with a grammar, and not in the parse
-      cache), where starting them costs more than they save. Results are the same whatever the workers.
-
-    The values are kept as given; a default is a marker of `clanka_nb.defaults` (`is_default`), so a
-    source with settings of its own (a chunk frame) fills in those not passed (`filled_from`).
+    The values are kept as given (`chunk` holds the chunk settings as the reference uses them); a default is
+    a marker of `clanka_nb.defaults` (`is_default`), so a source with settings of its own (a chunk frame)
+    fills in those not passed (`filled_from`). Every public function that takes settings also takes one
+    `settings=` object; the keywords passed beside it win (`over`).
     """
 
     chunk_size: int = CHUNK_SIZE
@@ -222,10 +256,18 @@ class Settings:
     languages: str | None = None
     max_file_size: str | int = MAX_FILE_SIZE
     workers: int | None = None
+    # The clamped chunk settings, computed once when built (never passed: `init=False`).
+    chunk: ChunkSettings = dataclasses.field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Checked when built, wherever it is built: a bad value never travels further than the line that made it.
-        self.check(warn=False)
+        object.__setattr__(self, "chunk", ChunkSettings.build(
+            self.chunk_size, self.chunk_overlap, self.chunk_max_characters, warn=False))  # fmt: skip
+        if self.languages is not None:
+            check_languages(self.languages)
+        parse_size(self.max_file_size)
+        if self.workers is not None:
+            check_workers(self.workers)
 
     def warned(self) -> Settings:
         """These settings, after a `SettingClampedWarning` at the user's line when a chunk setting is clamped
@@ -235,14 +277,12 @@ class Settings:
             _warn(note)
         return self
 
-    def check(self, *, warn: bool = True) -> None:
-        """Raise the error naming the fix for the first bad setting; warn when a chunk setting is clamped."""
-        ChunkSettings.build(self.chunk_size, self.chunk_overlap, self.chunk_max_characters, warn=warn)
-        if self.languages is not None:
-            check_languages(self.languages)
-        parse_size(self.max_file_size)
-        if self.workers is not None:
-            check_workers(self.workers)
+    def over(self, settings: Settings | None, *, warn: bool = True) -> Settings:
+        """These settings (a public function's keywords) in front of `settings` (its `settings=` object): each
+        setting passed as a keyword wins, the others come from `settings` (None: these alone); then `warned`
+        (unless `warn=False`). The one line every public function starts with."""
+        chosen = self if settings is None else settings if not self.passed else self.filled_from(settings)
+        return chosen.warned() if warn else chosen
 
     @property
     def passed(self) -> frozenset[str]:
@@ -253,28 +293,23 @@ class Settings:
         """These settings with `other`'s in place of every one not passed (a chunk frame's, a Codebase's mode)."""
         taken = {name: getattr(other, name) for name in SETTING_NAMES if _unset(name, getattr(self, name))}
         # Checked when built: a frame's attrs may have been edited, so its values are checked like any.
-        return dataclasses.replace(self, **taken)
-
-    @property
-    def chunk(self) -> ChunkSettings:
-        """The chunk settings as the reference uses them (clamped; `warned` says when)."""
-        return ChunkSettings.build(self.chunk_size, self.chunk_overlap, self.chunk_max_characters, warn=False)
+        return dataclasses.replace(self, **taken) if taken else self
 
     @property
     def effective_size(self) -> int:
         """`chunk_size` as the reference uses it: at least 1."""
-        return self.chunk.chunk_size
+        return self.chunk.effective_size
 
     @property
     def effective_overlap(self) -> int:
         """`chunk_overlap` as the reference uses it: 0 .. effective_size - 1."""
-        return self.chunk.chunk_overlap
+        return self.chunk.effective_overlap
 
     @property
     def clamp_note(self) -> str | None:
         """What the reference's clamping changes, in the words the CLI prints (and a `SettingClampedWarning` says);
         None when nothing."""
-        return clamp_note(self.chunk_size, self.chunk_overlap, self.chunk_max_characters, self.chunk)
+        return self.chunk.clamp_note
 
     @property
     def mode(self) -> str:
@@ -282,20 +317,19 @@ class Settings:
         return self.languages or DEFAULT_LANGUAGES
 
     def chunking(self) -> dict[str, Any]:
-        """The three chunk settings as keyword arguments (as requested, before clamping; no limit as None)."""
-        limit = None if self.chunk.chunk_max_characters is None else self.chunk_max_characters
-        return {"chunk_size": int(self.chunk_size), "chunk_overlap": int(self.chunk_overlap),
-                "chunk_max_characters": limit}  # fmt: skip
+        """The chunk settings as keyword arguments (as requested, before clamping; no limit as None)."""
+        return self.chunk.requested()
 
 
 def _unset(name: str, value: object) -> bool:
-    # None is "not passed" for the two settings whose None means the source's own / automatic.
-    return is_default(value) or (value is None and name in ("languages", "workers"))
+    # None is "not passed" for the settings whose None means the source's own / automatic.
+    return is_default(value) or (value is None and name in _NONE_IS_UNSET)
 
 
-SETTING_NAMES = tuple(f.name for f in dataclasses.fields(Settings))
-CHUNK_SETTING_NAMES = ("chunk_size", "chunk_overlap", "chunk_max_characters")
+_NONE_IS_UNSET = frozenset(setting.name for setting in SETTINGS if setting.default is None)
 TEXT_SETTING_NAMES = (*CHUNK_SETTING_NAMES, "languages")
+# The settings whose None is "no limit" (a value), not "not passed" or "unknown".
+NONE_IS_NO_LIMIT = frozenset(setting.name for setting in SETTINGS if setting.default is NO_LIMIT)
 
 
 @dataclass(frozen=True)

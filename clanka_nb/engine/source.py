@@ -13,7 +13,7 @@ from ._codebase import Codebase, warn_if_nothing_listed
 from ._listing import list_file_names, resolve_root
 from ._reading import check_file
 from .progress import ProgressBar, bar
-from .settings import Settings, path_list
+from .settings import CHUNK_SETTING_NAMES, FRAME_REQUESTED, NONE_IS_NO_LIMIT, Settings, path_list
 
 Paths = Iterable[str | os.PathLike[str]] | str | os.PathLike[str]
 
@@ -21,9 +21,7 @@ Paths = Iterable[str | os.PathLike[str]] | str | os.PathLike[str]
 _FRAME_SETTINGS = {
     "languages": "languages",
     "max_file_size": "max_file_size",
-    "requested_chunk_size": "chunk_size",
-    "requested_chunk_overlap": "chunk_overlap",
-    "chunk_max_characters": "chunk_max_characters",
+    **{FRAME_REQUESTED.get(name, name): name for name in CHUNK_SETTING_NAMES},
 }
 
 
@@ -77,7 +75,7 @@ def read_frame(frame: Any) -> FrameSource:
     # None means "no limit" for chunk_max_characters, "unknown" for the others (a probe frame's max_file_size).
     settings = {
         setting: attrs[key] for key, setting in _FRAME_SETTINGS.items()
-        if key in attrs and (attrs[key] is not None or setting == "chunk_max_characters")
+        if key in attrs and (attrs[key] is not None or setting in NONE_IS_NO_LIMIT)
     }  # fmt: skip
     return FrameSource(None if root is None else str(root), None if files is None else list(files), settings,
                        attrs.get("languages"))  # fmt: skip

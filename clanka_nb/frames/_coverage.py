@@ -128,6 +128,7 @@ def coverage(
     source: Source = None, *, progress: ProgressBar = None,
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
     languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
+    settings: Settings | None = None,
 ) -> pd.DataFrame:
     """Per listed file: how many meaningful lines no chunk holds and how many several chunks hold.
 
@@ -137,7 +138,8 @@ def coverage(
     coverage (covered / meaningful) and missed (the missed line numbers as "3, 7-9"). Counts are
     NA for files whose lines the engine never read (empty, minified, unreadable).
     """
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size, workers).warned()
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size,
+                        workers).over(settings)
     measured = measure_source(source, settings, progress)
     return coverage_frame(measured)
 
@@ -146,12 +148,14 @@ def line_coverage(
     source: Source = None, *, progress: ProgressBar = None,
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
     languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
+    settings: Settings | None = None,
 ) -> pd.DataFrame:
     """One row per meaningful line of every file: path, line, text, chunks (how many hold it) and status.
 
     `status` is "missed" (no chunk: never indexed), "covered" (one chunk) or "overlapped" (several).
     Filter `frame[frame.status == "missed"]` to see what semantic search can never find.
     """
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size, workers).warned()
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size,
+                        workers).over(settings)
     measured = measure_source(source, settings, progress)
     return line_coverage_frame(measured)

@@ -35,9 +35,9 @@ class Declarations:
         A range within `chunk_size` lines and `chunk_max_characters` is one segment whatever the
         settings, and segments are the only way the settings reach declaration chunks.
         """
-        fits = (self.max_lines >= 0) & (self.max_lines <= settings.chunk_size)
-        if settings.chunk_max_characters is not None:
-            fits &= self.max_characters <= settings.chunk_max_characters
+        fits = (self.max_lines >= 0) & (self.max_lines <= settings.effective_size)
+        if settings.effective_max_characters is not None:
+            fits &= self.max_characters <= settings.effective_max_characters
         return fits
 
     def split_share(self, settings: engine.ChunkSettings, ast_files: np.ndarray) -> float | None:
@@ -51,7 +51,7 @@ class Declarations:
         counted = ast_files[self.file] if len(self.file) else np.zeros(0, dtype=bool)
         if not counted.any():
             return None
-        cut = self.lines > settings.chunk_size
-        if settings.chunk_max_characters is not None:
-            cut |= (self.lines > 1) & (self.characters > settings.chunk_max_characters)
+        cut = self.lines > settings.effective_size
+        if settings.effective_max_characters is not None:
+            cut |= (self.lines > 1) & (self.characters > settings.effective_max_characters)
         return float(cut[counted].mean())

@@ -23,6 +23,7 @@ def explain(
     *,
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
     languages: str | None = None,
+    settings: Settings | None = None,
 ) -> pd.DataFrame:
     """Why each chunk of one file starts and ends where it does: `start_line`, `end_line`, `name`, `type`,
     `parent`, `rule` (declaration, class-head, declaration-piece, character-split or window; see
@@ -33,7 +34,7 @@ def explain(
     frame (with one of its paths; a frame's settings are the defaults), or None for the sample
     codebase. A file with no chunks gives no rows, and `frame.attrs["reason"]` says why.
     """
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).warned()
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).over(settings)
     if isinstance(source, str | os.PathLike):
         source, path = one_file(source, path, call="explain")
     elif path is None:

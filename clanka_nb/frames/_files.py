@@ -88,6 +88,7 @@ def files(
     progress: ProgressBar = None,
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
     languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
+    settings: Settings | None = None,
 ) -> pd.DataFrame:
     """One row per listed file: path, language, bytes, lines, status, reason, chunker, chunks,
     meaningful_lines (lines the engine counts as meaningful), covered_lines (of those, the ones in
@@ -104,7 +105,8 @@ def files(
     pattern, an extension not indexed, over `max_file_size`, a symbolic link, not a regular file);
     see `engine.skipped_files`. Without it the table holds exactly the files the reference lists.
     """
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size, workers).warned()
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size,
+                        workers).over(settings)
     if not isinstance(include_skipped, bool):
         msg = f"include_skipped must be True or False, got {include_skipped!r}"
         raise TypeError(msg)

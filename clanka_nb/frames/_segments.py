@@ -58,11 +58,11 @@ class SegmentPlan:
         Only for settings without `chunk_max_characters` (a character limit cuts where the text
         says): ValueError otherwise.
         """
-        if settings.chunk_max_characters is not None:
+        if settings.effective_max_characters is not None:
             msg = "SegmentPlan.spans cuts by lines only; the engine cuts a chunk_max_characters setting, file by file"
             raise ValueError(msg)
-        size = settings.chunk_size
-        step = size - settings.chunk_overlap  # the engine keeps the overlap below the size
+        size = settings.effective_size
+        step = size - settings.effective_overlap  # the engine keeps the overlap below the size
         start, end = self.start, self.end
         # The splitting rule, as the engine's `_segments`: pieces start `step` apart until one reaches the end.
         fits = end - start < size

@@ -48,12 +48,7 @@ def _attrs(
         "root": _columns.readable(root),  # attrs go into Parquet's metadata, as UTF-8
         "languages": languages,
         "max_file_size": max_file_size,
-        "chunk_size": settings.chunk_size,
-        "chunk_overlap": settings.chunk_overlap,
-        "chunk_max_characters": settings.chunk_max_characters,
-        "requested_chunk_size": settings.requested_size,
-        "requested_chunk_overlap": settings.requested_overlap,
-        "clamped": settings.clamped,
+        **settings.attrs(),
     }
     if files is not None:
         # Made from chosen files (one file, `paths=`): passed back as a source, the frame stands for these
@@ -153,6 +148,7 @@ def chunk_codebase(
     token_limit: int | None = None,
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
     languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
+    settings: Settings | None = None,
 ) -> pd.DataFrame:
     """Every chunk of a source as a frame, one row per chunk, in the engine's order.
 
@@ -168,7 +164,8 @@ def chunk_codebase(
     "clanka"; `max_file_size` and `workers` only matter for a folder (workers=None: one per core,
     none for a few files); `progress=None` shows a bar only for work over a second, False never.
     """
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size, workers).warned()
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size,
+                        workers).over(settings)
     resolved = resolve(source, settings)
     tokens = _tokens(token_counter, token_limit)
     if resolved.codebase is None:
@@ -190,6 +187,7 @@ def chunk_files(
     token_limit: int | None = None,
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
     languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
+    settings: Settings | None = None,
 ) -> pd.DataFrame:
     """The chunks of the given files (relative to the source's root or absolute inside it, or paths of a
     Codebase) as a frame, in the order given; one path alone is a list of one.
@@ -198,7 +196,8 @@ def chunk_files(
     file under the root (missing, a folder, outside it), or that a Codebase does not hold, raises
     `engine.MissingFileError` (a FileNotFoundError) naming the path, the root and the fix.
     """
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size, workers).warned()
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size,
+                        workers).over(settings)
     resolved = resolve(source, settings)
     return _chosen_files(resolved, path_list("paths", paths), progress, embedding, token_counter, token_limit)
 
@@ -224,12 +223,13 @@ def chunk_file(
     token_limit: int | None = None,
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
     languages: str | None = None,
+    settings: Settings | None = None,
 ) -> pd.DataFrame:
     """The chunks of one file (relative to the source's root, or a path of a Codebase) as a frame.
 
     `chunk_file(path_to_one_file)` chunks that file alone, as `chunk_file(its_folder, its_name)`.
     """
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).warned()
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).over(settings)
     given = dataclasses.replace(settings, workers=1)
     if isinstance(source, str | os.PathLike):
         source, path = one_file(source, path)
@@ -248,9 +248,10 @@ def chunk_text(
     token_limit: int | None = None,
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
     languages: str | None = None,
+    settings: Settings | None = None,
 ) -> pd.DataFrame:
     """The chunks of one text, as if it were the file `path` (its extension picks the parser)."""
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).warned()
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).over(settings)
     if not isinstance(content, str):
         msg = f"content must be str, got {type(content).__name__}; decode bytes first (e.g. data.decode('utf-8'))"
         raise TypeError(msg)

@@ -16,6 +16,7 @@ import pandas as pd
 import pyarrow as pa
 
 from .. import engine
+from ..defaults import CHUNK_SETTING_NAMES
 
 STRING = pd.StringDtype()
 INT = pd.Int64Dtype()
@@ -87,9 +88,7 @@ LINES: Schema = {
 }
 
 SWEEP: Schema = {
-    "chunk_size": INT,
-    "chunk_overlap": INT,
-    "chunk_max_characters": INT,
+    **dict.fromkeys(CHUNK_SETTING_NAMES, INT),  # every chunk setting is a whole number (the limit NA for none)
     "effective_size": INT,
     "effective_overlap": INT,
     "clamped": BOOL,

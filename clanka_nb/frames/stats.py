@@ -81,12 +81,7 @@ class CodebaseStats:
         characters_mean, characters_median, characters_p95 = summary(characters)
         tokens_mean, _, tokens_p95 = summary(tokens)
         return {
-            "chunk_size": settings.requested_size,
-            "chunk_overlap": settings.requested_overlap,
-            "chunk_max_characters": settings.chunk_max_characters,
-            "effective_size": settings.chunk_size,
-            "effective_overlap": settings.chunk_overlap,
-            "clamped": settings.clamped,
+            **settings.effective_columns(),
             "chunks": len(starts),
             "lines_mean": lines_mean,
             "lines_median": lines_median,
@@ -112,7 +107,7 @@ class CodebaseStats:
         one, the engine's spans file by file, `whole` keeping those of files whose declarations no
         setting splits (pass the same dict on every call to reuse them).
         """
-        if settings.chunk_max_characters is not None:  # cuts depend on the text: the engine, file by file
+        if settings.effective_max_characters is not None:  # cuts depend on the text: the engine, file by file
             walked = chunkings_reusing(codebase, self.index, self.declarations, settings, whole)
             starts, ends = span_positions(self.index, [chunking.spans for chunking in walked])
             return self.row(settings, starts, ends, ast_files(walked)), ends - starts + 1

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, INDEX_MAX_CHARACTERS, MAX_FILE_SIZE
+from ..defaults import CHUNK_OVERLAP, CHUNK_SETTING_NAMES, CHUNK_SIZE, INDEX_MAX_CHARACTERS, MAX_FILE_SIZE
 from ..engine import ParseCache
 from ..engine.progress import ProgressBar
 from ..engine.settings import Grid, Settings
@@ -21,7 +21,7 @@ from ._git import ChurnWarning
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-SETTING_COLUMNS = ["chunk_size", "chunk_overlap", "chunk_max_characters"]
+SETTING_COLUMNS = list(CHUNK_SETTING_NAMES)
 
 
 def churn(
@@ -88,7 +88,8 @@ def churn_files(
                                                *REASONS]))
     order = pd.Series(pd.factorize(frame["commit"])[0], index=frame.index)
     frame = frame.assign(_order=order).sort_values(
-        ["_order", *SETTING_COLUMNS, "embedded", "path"], ascending=[True, True, True, True, False, True], kind="stable"
+        ["_order", *SETTING_COLUMNS, "embedded", "path"],
+        ascending=[True, *(True for _ in SETTING_COLUMNS), False, True], kind="stable",
     )
     return _noted(frame.drop(columns="_order").reset_index(drop=True), steps)
 

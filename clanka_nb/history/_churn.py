@@ -174,19 +174,11 @@ def _replace(
     state.files[path] = {digest: shape for digest, (shape, _) in new.items()}
 
 
-def _settings_columns(settings: engine.ChunkSettings) -> dict[str, Any]:
-    return {
-        "chunk_size": settings.requested_size,
-        "chunk_overlap": settings.requested_overlap,
-        "chunk_max_characters": settings.chunk_max_characters,
-    }
-
-
 def _commit_row(commit: Commit, files_changed: int, state: _Setting, tally: _Tally, tokens: bool) -> dict[str, Any]:
     inputs = len(state.counts)
     row = {
         "commit": commit.hash, "date": commit.date, "subject": commit.subject, "files_changed": files_changed,
-        **_settings_columns(state.settings),
+        **state.settings.columns(),
         "inputs": inputs, "embedded": tally.embedded, "reused": inputs - tally.embedded, "deleted": tally.deleted,
         **{reason: tally.reasons[reason] for reason in REASONS},
     }  # fmt: skip
@@ -197,6 +189,6 @@ def _commit_row(commit: Commit, files_changed: int, state: _Setting, tally: _Tal
 
 def _file_row(commit: Commit, settings: engine.ChunkSettings, path: str, change: str, tally: _Tally) -> dict[str, Any]:
     return {
-        "commit": commit.hash, **_settings_columns(settings), "path": path, "change": change,
+        "commit": commit.hash, **settings.columns(), "path": path, "change": change,
         "embedded": tally.embedded, "deleted": tally.deleted, **{reason: tally.reasons[reason] for reason in REASONS},
     }  # fmt: skip

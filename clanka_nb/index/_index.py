@@ -183,8 +183,9 @@ class SemanticIndex(IndexView):
         busy_timeout: float = _db.BUSY_TIMEOUT,
         chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP,
         chunk_max_characters: float | None = INDEX_MAX_CHARACTERS, languages: str | None = None,
+        settings: Settings | None = None,
     ) -> None:
-        settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).warned()
+        settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).over(settings)
         if not callable(embed):
             msg = f"embed must be a callable list[str] -> (n, d) array, got {type(embed).__name__}; see cn.embedders"
             raise TypeError(msg)

@@ -67,6 +67,7 @@ def open_index(
     busy_timeout: float = _db.BUSY_TIMEOUT,
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP,
     chunk_max_characters: float | None = INDEX_MAX_CHARACTERS, languages: str | None = None,
+    settings: Settings | None = None,
 ) -> OpenedIndex:
     """Open clanka's index (`.clanka/search.sqlite`, or the folder holding `.clanka/`) read-only.
 
@@ -74,7 +75,7 @@ def open_index(
     `embed=` (the model it was built with) lets `.search()` run queries. Reads wait up to `busy_timeout`
     seconds while another process commits; a foreign or damaged file raises IndexDatabaseError.
     """
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).warned()
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).over(settings)
     file = Path(path)
     if file.is_dir():
         file = file / ".clanka" / "search.sqlite"

@@ -326,6 +326,7 @@ def probe(
     embed: Embed | None = None,
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
     languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
+    settings: Settings | None = None,
 ) -> pd.DataFrame:
     """How well search finds the code each query is about, with the chunks of one setting.
 
@@ -349,7 +350,8 @@ def probe(
     of the target each chunk holds, summed, over the lines of those chunks; 0 when nothing was
     found): small chunks that hit count more than huge ones. `probe_summary(frame)` sums it up.
     """
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size, workers).warned()
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size,
+                        workers).over(settings)
     cutoffs = check_k(k)
     resolved = resolve_searcher(searcher_for(searcher, embed))
     opened = open_source(source, settings, paths=paths, progress=progress)

@@ -60,8 +60,7 @@ class ProbeScorer:
                                           stream=len(self.outcomes))  # fmt: skip
         self.outcomes.append(outcome)
         self.rows.append(row)
-        self.settings.append({"chunk_size": settings.requested_size, "chunk_overlap": settings.requested_overlap,
-                              "chunk_max_characters": settings.chunk_max_characters})  # fmt: skip
+        self.settings.append(settings.columns())
         self.chunks.append(chunks)
         return row
 

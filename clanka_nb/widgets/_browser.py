@@ -12,7 +12,7 @@ import pandas as pd
 
 from .. import engine
 from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, MAX_FILE_SIZE, NO_LIMIT
-from ..engine.settings import Settings
+from ..engine.settings import NONE_IS_NO_LIMIT, Settings
 from ._filters import NO_TYPE, TOP_LEVEL, ChunkFilter
 from ._preview import Preview, PreviewPane
 from ._source import Source, Texts, file_lines, open_chunks
@@ -27,13 +27,18 @@ _ALL_FILES_LABEL = "(all files)"
 
 def settings_text(attrs: dict[str, Any]) -> str:
     """The chunk settings recorded in a frame's attrs, as one line."""
-    if "chunk_size" not in attrs:
+    chunking = engine.ChunkSettings.of_attrs(attrs)
+    if chunking is None:
         return "settings unknown"
-    limit = attrs.get("chunk_max_characters")
-    return (
-        f"chunk_size={attrs['chunk_size']} · chunk_overlap={attrs.get('chunk_overlap', 0)} · "
-        f"chunk_max_characters={'none' if limit is None else f'{limit:,}'}"
-    )
+    # The values as the attrs hold them (a frame's: as used; a sweep row's: as requested), none for no limit.
+    shown = {name: attrs.get(name, value) for name, value in chunking.columns().items()}
+    return " · ".join(f"{name}={_shown(name, value)}" for name, value in shown.items())
+
+
+def _shown(name: str, value: object) -> str:
+    if name not in NONE_IS_NO_LIMIT:
+        return str(value)
+    return "none" if value is None else f"{value:,}"
 
 
 def _label(text: str, width: str = "70px") -> dict[str, Any]:
@@ -330,6 +335,7 @@ def browse(
     source: Source = None, *,
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
     languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
+    settings: Settings | None = None,
 ) -> Browser:
     """Open a codebase browser on `source`: a folder, one file, an `engine.Codebase`, a chunk frame, or
     None for the sample codebase that ships with clanka-nb.
@@ -338,6 +344,7 @@ def browse(
     chunked again at them (the frame's own settings for the rest). Any other source is chunked at
     the settings.
     """
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size, workers).warned()
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size,
+                        workers).over(settings)
     viewed = open_chunks(source, settings)
     return Browser(viewed.frame, viewed.texts)

@@ -183,11 +183,9 @@ def _with_why(chunks: pd.DataFrame, texts: Texts, path: str, first: int, last: i
     for the bands' hover text and the side panel); None for the others, which the page does not show."""
     attrs = chunks.attrs
     text = texts.text(path)
-    if "why" in chunks.columns or text is None or "chunk_size" not in attrs:
+    settings = None if "why" in chunks.columns or text is None else engine.ChunkSettings.of_attrs(attrs)
+    if settings is None:
         return chunks
-    settings = engine.ChunkSettings.build(
-        attrs["chunk_size"], attrs["chunk_overlap"], attrs.get("chunk_max_characters"), warn=False
-    )
     # Matched by lines and metadata, so a filtered frame (the browser's) still finds its rows' reasons.
     reasons = {
         (e.chunk.start_line, e.chunk.end_line, e.chunk.name, e.chunk.type, e.chunk.parent): e.why
@@ -212,6 +210,7 @@ def preview(
     max_lines: int = MAX_LINES,
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
     languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
+    settings: Settings | None = None,
 ) -> Preview:
     """One file of `source` with its chunk boundaries (a `Preview`: shows as HTML, `.widget` for paging).
 
@@ -220,7 +219,8 @@ def preview(
     declaration-chunked file with the most chunks). Long files are shown `max_lines` lines at a time
     from `start`.
     """
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size, workers).warned()
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size,
+                        workers).over(settings)
     if isinstance(source, pd.DataFrame) and not settings.passed:
         viewed = open_chunks(source, settings)
         root = viewed.texts.root  # the frame's root, as the one reader of its attrs gave it
@@ -257,9 +257,10 @@ def preview_text(
     max_lines: int = MAX_LINES,
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
     languages: str | None = None,
+    settings: Settings | None = None,
 ) -> Preview:
     """The chunk boundaries of `content` as if it were the file `path` (its extension picks the parser)."""
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).warned()
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).over(settings)
     if not isinstance(content, str):
         msg = f"content must be str, got {type(content).__name__}; decode bytes first (e.g. data.decode('utf-8'))"
         raise TypeError(msg)

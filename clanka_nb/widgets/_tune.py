@@ -13,7 +13,7 @@ import ipywidgets as widgets
 import pandas as pd
 
 from .. import engine, frames
-from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, MAX_FILE_SIZE, NO_LIMIT
+from ..defaults import CHUNK_OVERLAP, CHUNK_SETTING_NAMES, CHUNK_SIZE, MAX_FILE_SIZE, NO_LIMIT
 from ..engine.settings import Settings
 from ..engine.source import open_source
 from ..engine.token_counts import token_counter as resolve_counter
@@ -101,7 +101,7 @@ def render_stats(stats: dict[str, Any], before: dict[str, Any] | None = None) ->
             f'<tr data-stat="probe"><td colspan="3" style="padding:1px 8px 1px 0;color:{MUTED};max-width:420px;'
             f'white-space:normal">search probe (recall, MRR): no queries, because {escape(reason)}</td></tr>'
         )
-    settings = escape(settings_text({k: stats[k] for k in ("chunk_size", "chunk_overlap", "chunk_max_characters")}))
+    settings = escape(settings_text({k: stats[k] for k in CHUNK_SETTING_NAMES}))
     clamped = " (clamped: the engine uses " if stats.get("clamped") else ""
     if clamped:
         clamped += f"size {stats['effective_size']}, overlap {stats['effective_overlap']})"
@@ -123,7 +123,7 @@ class Tuner(widgets.VBox):
     (keys held down, quick releases, messages queued while an update ran) only schedules an update
     at the end of that window, which reads the settings then, so later moves join it and none is
     computed for a position already left behind. Changes made in code update at once.
-    State: `.settings` (`engine.ChunkSettings`), `.frame` (all chunks at the settings, with their
+    State: `.settings` (the sliders' `Settings`), `.frame` (all chunks at the settings, with their
     text, built when first read: an update itself works from the engine's spans), `.file_frame`
     (the picked file's), `.stats` (the `cn.sweep` row of the settings), `.before` (the previous stats),
     `.seconds` (time of the last update, shown in `.timing`), `.updates` (how many were made).
@@ -144,8 +144,10 @@ class Tuner(widgets.VBox):
         queries: pd.DataFrame | None = None,
         token_counter: object = None,
         chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
+        settings: Settings | None = None,
     ) -> None:
-        settings = Settings(chunk_size, chunk_overlap, chunk_max_characters).warned().chunk
+        settings = Settings(chunk_size, chunk_overlap, chunk_max_characters).over(settings)
+        chunk = settings.chunk  # the sliders start at the values the engine uses
         files = [p for p in codebase.files if (t := codebase.text(p)) is not None and t.lines]
         if path is not None:
             path = pickable(codebase, path, files)
@@ -172,14 +174,14 @@ class Tuner(widgets.VBox):
         slider = {"continuous_update": False, "style": {"description_width": "110px"}}
         slider_layout = {"width": "400px"}
         self.chunk_size = widgets.IntSlider(
-            value=settings.chunk_size, min=1, max=max(200, settings.chunk_size), description="chunk_size",
+            value=chunk.effective_size, min=1, max=max(200, chunk.effective_size), description="chunk_size",
             layout=widgets.Layout(**slider_layout), **slider,
         )  # fmt: skip
         self.chunk_overlap = widgets.IntSlider(
-            value=settings.chunk_overlap, min=0, max=max(0, settings.chunk_size - 1), description="chunk_overlap",
+            value=chunk.effective_overlap, min=0, max=max(0, chunk.effective_size - 1), description="chunk_overlap",
             layout=widgets.Layout(**slider_layout), **slider,
         )  # fmt: skip
-        limit = settings.chunk_max_characters
+        limit = chunk.effective_max_characters
         self.limit_characters = widgets.Checkbox(
             value=limit is not None, description="limit characters", indent=False, layout=widgets.Layout(width="140px")
         )
@@ -224,12 +226,8 @@ class Tuner(widgets.VBox):
         self._show_file()
 
     def __repr__(self) -> str:
-        settings = self.settings
-        return (
-            f"Tuner({len(self.codebase.files):,} files, chunk_size={settings.chunk_size}, "
-            f"chunk_overlap={settings.chunk_overlap}, chunk_max_characters={settings.chunk_max_characters}: "
-            f"{self.stats['chunks']:,} chunks)"
-        )
+        shown = ", ".join(f"{name}={value}" for name, value in self.settings.chunking().items())
+        return f"Tuner({len(self.codebase.files):,} files, {shown}: {self.stats['chunks']:,} chunks)"
 
     def _repr_html_(self) -> str:
         """A still picture of the panel, for where widgets do not run (nbviewer, GitHub)."""
@@ -240,9 +238,10 @@ class Tuner(widgets.VBox):
         )
 
     @property
-    def settings(self) -> engine.ChunkSettings:
+    def settings(self) -> Settings:
+        """The sliders' settings (in range: the sliders keep them there, so nothing is clamped)."""
         limit = self.max_characters.value if self.limit_characters.value else None
-        return engine.ChunkSettings.build(self.chunk_size.value, self.chunk_overlap.value, limit)
+        return Settings(self.chunk_size.value, self.chunk_overlap.value, limit)
 
     def _on_setting(self, change: Any) -> None:
         if self._busy:
@@ -290,12 +289,7 @@ class Tuner(widgets.VBox):
         if self._frame is None:
             settings = self._shown
             self._frame = frames.chunk_codebase(
-                self.codebase,
-                chunk_size=settings.requested_size,
-                chunk_overlap=settings.requested_overlap,
-                chunk_max_characters=settings.chunk_max_characters,
-                progress=False,
-                token_counter=self.token_counter,
+                self.codebase, settings=settings, progress=False, token_counter=self.token_counter
             )
         return self._frame
 
@@ -310,7 +304,7 @@ class Tuner(widgets.VBox):
         if self.stats:
             self.before = self.stats
         with paused_cycle_collection():  # tens of thousands of short-lived spans; no user code runs here
-            self.stats, lines = self._stats.spans_row(self.codebase, settings, self._whole)
+            self.stats, lines = self._stats.spans_row(self.codebase, settings.chunk, self._whole)
         if self.token_counter is not None:
             # Tokens of each chunk's embedding input by the real tokenizer, not the chars/4 estimate:
             # these need every chunk's text, so the whole frame is built.
@@ -324,7 +318,7 @@ class Tuner(widgets.VBox):
                     warnings.simplefilter("ignore", NoProbeQueriesWarning)
                     # Queries extracted (or checked) once for the panel's life.
                     self._probe_set = ProbeSet(self.codebase, self._queries)
-            columns, outcome, _ = scored_row(self._probe_set, settings, self._searcher, DEFAULT_K,
+            columns, outcome, _ = scored_row(self._probe_set, settings.chunk, self._searcher, DEFAULT_K,
                                              Bootstrap(len(self._probe_set.queries)))  # fmt: skip
             self.stats.update(columns)
             self.stats["probe_reason"] = self._probe_set.reason
@@ -335,7 +329,7 @@ class Tuner(widgets.VBox):
             self._outcome = None
         # The numbers first (what a move is for): the browser shows them before the drawing that follows.
         self.stats_html.value = render_stats(self.stats, self.before)
-        self.histogram.value = render_histogram(lines, marker=settings.chunk_size)
+        self.histogram.value = render_histogram(lines, marker=settings.effective_size)
         # The picked file's chunks and their drawing are many small objects too; a token counter is user code.
         with paused_cycle_collection() if self.token_counter is None else contextlib.nullcontext():
             self._show_file()
@@ -352,10 +346,7 @@ class Tuner(widgets.VBox):
         path = self.file_picker.value
         settings = self._shown
         if path is None:
-            self.file_frame = frames.chunk_files(self.codebase, [], chunk_size=settings.requested_size,
-                                                 chunk_overlap=settings.requested_overlap,
-                                                 chunk_max_characters=settings.chunk_max_characters,
-                                                 token_counter=self.token_counter)
+            self.file_frame = frames.chunk_files(self.codebase, [], settings=settings, token_counter=self.token_counter)
             self.preview.show(None)
             return
         if self._frame is not None:
@@ -363,9 +354,8 @@ class Tuner(widgets.VBox):
         else:
             # Only the picked file's chunks get their text: the rest of the codebase is not copied.
             self.file_frame = frames.chunk_files(
-                self.codebase, [path], chunk_size=settings.requested_size, chunk_overlap=settings.requested_overlap,
-                chunk_max_characters=settings.chunk_max_characters, token_counter=self.token_counter,
-            )  # fmt: skip
+                self.codebase, [path], settings=settings, token_counter=self.token_counter
+            )
         if self._lines is None or self._lines[0] != path:
             # The codebase does not change under the panel: a file's lines and flags hold for every move.
             self._lines = (path, *file_lines(self.texts, path, self.file_frame))
@@ -386,6 +376,7 @@ def tune(
     token_counter: object = None,
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
     languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
+    settings: Settings | None = None,
 ) -> Tuner:
     """Open the tuning panel on `source` (a folder, one file, an `engine.Codebase`, a chunk frame; the sample
     when None).
@@ -397,11 +388,10 @@ def tune(
     (a chunk frame's own where none is given).
     """
     # The Tuner warns when a chunk setting is clamped.
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size, workers)
+    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size,
+                        workers).over(settings, warn=False)
     check_early(source, path)
     codebase, opened = open_source(source, settings, progress=False)
     if queries is not None:
         check_queries(queries, codebase)  # a wrong frame is an error now, not when the checkbox is ticked
-    return Tuner(codebase, path=path, probe=probe, queries=queries, token_counter=token_counter,
-                 chunk_size=opened.chunk_size, chunk_overlap=opened.chunk_overlap,
-                 chunk_max_characters=opened.chunk_max_characters)  # fmt: skip
+    return Tuner(codebase, path=path, probe=probe, queries=queries, token_counter=token_counter, settings=opened)

@@ -76,8 +76,8 @@ def test_every_clamp_warns_by_name_and_the_reference_clamping_stays(args, words)
     assert caught[0].filename == __file__  # points at the user's line, not inside clanka_nb
     reference = ChunkSettings.build(*args, warn=False)
     assert chunks == chunk_file_content(
-        "a.md", "a\nb\nc", chunk_size=reference.chunk_size, chunk_overlap=reference.chunk_overlap,
-        chunk_max_characters=reference.chunk_max_characters,
+        "a.md", "a\nb\nc", chunk_size=reference.effective_size, chunk_overlap=reference.effective_overlap,
+        chunk_max_characters=reference.effective_max_characters,
     )
 
 
@@ -147,14 +147,14 @@ def test_one_rule_for_sizes_in_int_and_text_form(root: Path, value) -> None:
 
 @pytest.mark.parametrize("huge", [10**400, 2**53, 1e300, float("inf")])
 def test_a_huge_character_limit_is_no_limit_not_an_overflow(huge) -> None:
-    assert ChunkSettings.build(30, 0, huge).chunk_max_characters is None
+    assert ChunkSettings.build(30, 0, huge).effective_max_characters is None
     assert chunk_file_content("a.ts", TS, chunk_max_characters=huge) == chunk_file_content("a.ts", TS)
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(min_value=-(10**30), max_value=10**30))
 def test_int_limits_clamp_like_the_reference_without_floats(limit: int) -> None:
-    effective = ChunkSettings.build(30, 0, limit, warn=False).chunk_max_characters
+    effective = ChunkSettings.build(30, 0, limit, warn=False).effective_max_characters
     assert effective == (None if limit >= 2**53 else max(1, limit))
 
 

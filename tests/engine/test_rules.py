@@ -46,7 +46,7 @@ def lines_of(content):
 )
 def test_settings_are_clamped_like_the_reference(requested, clamped):
     s = ChunkSettings.build(*requested)
-    assert (s.chunk_size, s.chunk_overlap, s.chunk_max_characters) == clamped
+    assert (s.effective_size, s.effective_overlap, s.effective_max_characters) == clamped
     assert (s.requested_size, s.requested_overlap) == requested[:2]
     assert s.clamped is (requested[:2] != clamped[:2])
 

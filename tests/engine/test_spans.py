@@ -114,7 +114,7 @@ def test_heads_are_the_chunks_in_order_without_content(codebase, size, overlap, 
 
 def _segments_by_loop(text, start, end, settings):
     """The reference's loop, one piece at a time (what `_segments` must equal)."""
-    size, overlap, limit = settings.chunk_size, settings.chunk_overlap, settings.chunk_max_characters
+    size, overlap, limit = settings.effective_size, settings.effective_overlap, settings.effective_max_characters
     if end - start + 1 <= size and (limit is None or text.length(start, end) <= limit):
         return [(start, end)]
     out = []

@@ -98,7 +98,7 @@ def test_overlap_stays_below_size(tuner: Tuner) -> None:
     assert tuner.chunk_overlap.max == 9
     tuner.chunk_size.value = 4
     assert tuner.chunk_overlap.max == 3 and tuner.chunk_overlap.value == 3
-    assert tuner.settings.chunk_overlap == 3 and not tuner.settings.clamped
+    assert tuner.settings.chunk_overlap == 3 and not tuner.settings.chunk.clamped
     assert tuner.frame.attrs["chunk_overlap"] == 3
 
 
