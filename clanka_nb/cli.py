@@ -103,10 +103,13 @@ def _destination(args: argparse.Namespace) -> None:
 
 
 def _chunk(args: argparse.Namespace) -> int:
-    from . import frames
+    from . import engine, frames
     from ._cli import _output
 
-    frame = frames.chunk_codebase(_source(args, folder_only=False), **_options(args))
+    try:
+        frame = frames.chunk_codebase(_source(args, folder_only=False), **_options(args))
+    except engine.FileTooLargeError as error:
+        raise CommandError(str(error), exit_code=1) from None
     _output.write(frame, args.format, args.output, table=_output.chunk_table(frame))
     return 0
 

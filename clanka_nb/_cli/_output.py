@@ -39,10 +39,18 @@ EXTENSION_FORMATS = {
 def resolve_format(fmt: str | None, output: str | None) -> str:
     """The output format: `--format` when given, else the one `-o`'s extension names, else the table.
 
-    A `--format` that contradicts a known extension (`--format csv -o out.parquet`) is an error.
+    A `--format` that contradicts a known extension (`--format csv -o out.parquet`) is an error, and so is an
+    unknown extension without `--format` (`-o out.parquetx`). A name with no extension gets the table.
     """
-    implied = None if output is None else EXTENSION_FORMATS.get(Path(output).suffix.lower())
+    suffix = "" if output is None else Path(output).suffix.lower()
+    implied = EXTENSION_FORMATS.get(suffix)
     if fmt is None:
+        if suffix and implied is None:
+            # `-o out.parquetx` wrote a text table before: a typo must not pass for a format.
+            known = ", ".join(EXTENSION_FORMATS)
+            msg = (f"-o {output!r}: {suffix!r} is not an extension of a known format; name the file with one "
+                   f"of {known}, or say the format with --format")  # fmt: skip
+            raise CommandError(msg, exit_code=2)
         return implied or "table"
     if implied is not None and implied != fmt and not (implied == "table" and fmt != "parquet"):
         msg = (

@@ -16,7 +16,7 @@ from ._explain import RULES, ExplainedChunk, explain_file
 from ._files import is_meaningful_file, is_probably_minified, language_of
 from ._languages import LANGUAGE_MODES
 from ._listing import IgnoreFileTooLargeWarning, list_file_names, list_files
-from ._reading import FileReport, FileStatus, MissingFileError
+from ._reading import FileReport, FileStatus, FileTooLargeError, MissingFileError
 from ._skipped import skipped_files
 from ._syntax import parses_as_code, syntax_tree
 from ._text import is_meaningful_line, js_length
@@ -38,6 +38,7 @@ __all__ = [
     "FileChunking",
     "FileReport",
     "FileStatus",
+    "FileTooLargeError",
     "GrammarUnavailableError",
     "IgnoreFileTooLargeWarning",
     "MissingFileError",

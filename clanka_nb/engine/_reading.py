@@ -79,6 +79,25 @@ def missing_file(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> 
     return MissingFileError(msg)
 
 
+class FileTooLargeError(ValueError):
+    """One file named as the source is larger than `max_file_size`: the listing leaves such files out (as clanka
+    lists them), so a file named alone is refused the same way, with the setting that would chunk it."""
+
+
+def check_size(path: Path, limit: int, *, default: bool) -> None:
+    """Raise `FileTooLargeError` when the file at `path` is larger than `limit` bytes."""
+    size = os.stat(path).st_size
+    if size <= limit:
+        return
+    suggested = f"{max(1, -(-size // 2**20))}M"  # the size rounded up to whole MiB
+    which = "the default, ripgrep's as clanka lists files" if default else "the limit given"
+    msg = (
+        f"{path.name} is {size:,} bytes, over max_file_size ({limit:,} bytes, {which}); pass "
+        f"max_file_size={suggested!r} (clanka-nb: --max-file-size {suggested}) to chunk it"
+    )
+    raise FileTooLargeError(msg)
+
+
 def check_file(root: str | os.PathLike[str], path: str | os.PathLike[str]) -> None:
     """Raise `MissingFileError` unless `path` (relative to `root`, or absolute inside it) is a file there."""
     full = os.path.join(os.path.abspath(root), os.fspath(path))

@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..bundled import sample_codebase
+from ..defaults import is_default
 from ._codebase import Codebase, warn_if_nothing_listed
 from ._listing import list_file_names, resolve_root
-from ._reading import check_file
+from ._reading import check_file, check_size
 from .progress import ProgressBar, bar
-from .settings import CHUNK_SETTING_NAMES, FRAME_REQUESTED, NONE_IS_NO_LIMIT, Settings, path_list
+from .settings import CHUNK_SETTING_NAMES, FRAME_REQUESTED, NONE_IS_NO_LIMIT, Settings, parse_size, path_list
 
 Paths = Iterable[str | os.PathLike[str]] | str | os.PathLike[str]
 
@@ -141,7 +142,9 @@ def resolve(source: object, settings: Settings, *, paths: Paths | None = None) -
         raise TypeError(msg)
     path = Path(source).expanduser()
     if paths is None and path.is_file():
-        # One file alone: its folder is the root and it is the only file, however its folder lists.
+        # One file alone: its folder is the root and it is the only file, however its folder lists; the size
+        # limit holds as the listing holds it (a 40 MB file named alone was chunked whatever the limit).
+        check_size(path, parse_size(settings.max_file_size), default=is_default(settings.max_file_size))
         resolved = Resolved(settings, None, Path(os.path.abspath(path)).parent, [path.name])
     else:
         resolved = _chosen(path, settings, paths)
