@@ -1,4 +1,5 @@
-"""The sample codebase that ships inside the package: the default source when a user gives none."""
+"""What ships inside the package: the sample codebase (the default source when a user gives none) and a git
+bundle of clanka's own history (the tuning notebook's commit messages)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,18 @@ def sample_codebase() -> pathlib.Path:
         msg = (
             f"the sample codebase is missing from this clanka-nb installation (looked in {str(resource)!r}); "
             "reinstall clanka-nb, or pass the folder of your own code instead"
+        )
+        raise FileNotFoundError(msg)
+    return resource
+
+
+def clanka_history_bundle() -> pathlib.Path:
+    """Path of the git bundle of clanka's history (427 commits, MIT; `data/NOTICE.md`) that ships with clanka-nb."""
+    resource = importlib.resources.files("clanka_nb") / "data" / "clanka-history.bundle"
+    if not isinstance(resource, pathlib.Path) or not resource.is_file():
+        msg = (
+            f"clanka's history bundle is missing from this clanka-nb installation (looked in {str(resource)!r}); "
+            "reinstall clanka-nb"
         )
         raise FileNotFoundError(msg)
     return resource

@@ -18,14 +18,14 @@ NEEDS_CONFORMANCE = (
 )
 
 
-# clanka's own git history (MIT), shipped in tests/data: the churn tests and the commit-message queries read it.
-HISTORY_BUNDLE = Path(__file__).resolve().parent / "data" / "clanka-history.bundle"
+# clanka's own git history (MIT), shipped in the package: the churn tests and the commit-message queries read it.
+HISTORY_BUNDLE = Path(__file__).resolve().parents[1] / "clanka_nb" / "data" / "clanka-history.bundle"
 
 
 def clone_history(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh clone of clanka's history from the bundle (skipped, naming it, when the bundle is not there)."""
     if not HISTORY_BUNDLE.is_file():
-        pytest.skip(f"needs {HISTORY_BUNDLE} (it ships in tests/data)")
+        pytest.skip(f"needs {HISTORY_BUNDLE} (it ships in the package)")
     clone = tmp_path_factory.mktemp("history") / "clanka"
     subprocess.run(["git", "clone", "-q", str(HISTORY_BUNDLE), str(clone)], check=True)
     return clone

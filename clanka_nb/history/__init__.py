@@ -6,7 +6,10 @@ from ..extras import require
 require("clanka_nb.history", "frames", "pandas", "numpy")
 
 from ._api import churn, churn_files, churn_summary, plot_churn
-from ._demo import demo_repository
+from ._demo import clanka_history, demo_repository
 from ._git import ChurnError, ChurnWarning
 
-__all__ = ["ChurnError", "ChurnWarning", "churn", "churn_files", "churn_summary", "demo_repository", "plot_churn"]
+__all__ = [
+    "ChurnError", "ChurnWarning", "churn", "churn_files", "churn_summary", "clanka_history", "demo_repository",
+    "plot_churn",
+]

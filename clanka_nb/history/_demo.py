@@ -1,4 +1,5 @@
-"""A small git history made from the sample codebase by scripted edits, for lessons and tests without a clone."""
+"""Histories for lessons and tests without a clone: a small one made from the sample codebase by scripted edits,
+and clanka's own (427 commits), cloned from the bundle that ships in the package."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from ..bundled import sample_codebase
+import tempfile
+
+from ..bundled import clanka_history_bundle, sample_codebase
 from ._git import ChurnError, git_command
 
 _CSV = """
@@ -89,3 +92,30 @@ def _edit(path: Path, action: str, text: object) -> None:
         content = path.read_text(encoding="utf-8")
         assert old in content, f"the scripted edit of {path.name} no longer applies: {old!r} is gone"
         path.write_text(content.replace(old, new, 1), encoding="utf-8")
+
+
+def clanka_history(folder: str | os.PathLike[str] | None = None) -> Path:
+    """A clone of clanka's own repository (427 commits of TypeScript, MIT) in `folder` (created; must not exist;
+    default: a new temporary folder), from the git bundle that ships in the package: real commit messages for
+    the probe's history queries and real edits for churn, wherever clanka-nb is installed."""
+    if folder is None:
+        target = Path(tempfile.mkdtemp(prefix="clanka-history-")) / "clanka"
+    else:
+        target = Path(folder).expanduser()
+        if target.exists():
+            msg = f"{str(target)!r} exists; pass a folder that does not exist yet, or none for a temporary one"
+            raise ChurnError(msg)
+    if shutil.which("git") is None:
+        msg = "the git command is not installed; install git (e.g. apt-get install git) to clone the history"
+        raise ChurnError(msg)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # Confined like every git command here (no hooks, no programs), with one transport let through for this
+    # one command: `file`, which reads the bundle, our own file in the package (no repository names it).
+    argv, env = git_command(target.parent, "clone", "-q", "--", str(clanka_history_bundle()), target.name)
+    env["GIT_ALLOW_PROTOCOL"] = "file"
+    done = subprocess.run(argv, capture_output=True, env=env, stdin=subprocess.DEVNULL, check=False, timeout=120)
+    if done.returncode != 0:
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no message"]
+        msg = f"cloning clanka's history into {str(target)!r} failed: {said[0]}; pass another folder"
+        raise ChurnError(msg)
+    return target
