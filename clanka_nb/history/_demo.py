@@ -6,9 +6,8 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from pathlib import Path
-
 import tempfile
+from pathlib import Path
 
 from ..bundled import clanka_history_bundle, sample_codebase
 from ._git import ChurnError, git_command
