@@ -92,17 +92,8 @@ def test_every_public_entry_point_that_takes_a_source_is_tested() -> None:
     assert takes_a_source == set(CALLS)
 
 
-# The browser's header reads the frame's attrs a second time, for the effective (clamped) settings it shows,
-# which read_frame does not carry: known, and strict, so that the fix is seen when it lands.
-READ_TWICE = pytest.mark.xfail(strict=True, reason="Browser._header reads frame.attrs again")
-
-
 @pytest.mark.filterwarnings("ignore::UserWarning")  # too few queries in two files for the probe's warnings
-@pytest.mark.parametrize(
-    "call",
-    [pytest.param(call, id=name, marks=READ_TWICE if name == "browse" else ())
-     for name, call in {**CALLS, **MORE}.items()],
-)
+@pytest.mark.parametrize("call", [pytest.param(call, id=name) for name, call in {**CALLS, **MORE}.items()])
 def test_a_frames_attrs_are_read_once(frame: CountedFrame, call: Callable[[pd.DataFrame], Any]) -> None:
     call(frame)
     assert CountedFrame.reads == 1

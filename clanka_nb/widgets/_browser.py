@@ -2,43 +2,30 @@
 
 from __future__ import annotations
 
-from html import escape
-from pathlib import Path
 from typing import Any, cast
 
 import ipywidgets as widgets
 import numpy as np
 import pandas as pd
 
-from .. import engine
 from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, MAX_FILE_SIZE, NO_LIMIT
-from ..engine.settings import NONE_IS_NO_LIMIT, Settings
-from ._filters import NO_TYPE, TOP_LEVEL, ChunkFilter
+from ..engine.settings import Settings
+from ._browser_model import (
+    ALL_FILES,
+    BrowserModel,
+    Filters,
+    file_options,
+    file_to_show,
+    header_html,
+    settings_text,
+    status_html,
+)
 from ._preview import Preview, PreviewPane
-from ._source import Source, Texts, file_lines, open_chunks
-from ._style import MUTED, UI_FONT, type_chip
-from ._table import ChunkTable, short_path
+from ._source import Source, Texts, open_chunks
+from ._style import MUTED, UI_FONT
+from ._table import ChunkTable
 
-_CONTEXT_LINES = 3  # lines shown above a chosen chunk
-_PARENT_SUGGESTIONS = 1000  # the parent box suggests the most common parents; any text still filters
-ALL_FILES = ""  # the file list's first choice: chunks of every file
-_ALL_FILES_LABEL = "(all files)"
-
-
-def settings_text(attrs: dict[str, Any]) -> str:
-    """The chunk settings recorded in a frame's attrs, as one line."""
-    chunking = engine.ChunkSettings.of_attrs(attrs)
-    if chunking is None:
-        return "settings unknown"
-    # The values as the attrs hold them (a frame's: as used; a sweep row's: as requested), none for no limit.
-    shown = {name: attrs.get(name, value) for name, value in chunking.columns().items()}
-    return " · ".join(f"{name}={_shown(name, value)}" for name, value in shown.items())
-
-
-def _shown(name: str, value: object) -> str:
-    if name not in NONE_IS_NO_LIMIT:
-        return str(value)
-    return "none" if value is None else f"{value:,}"
+__all__ = ["ALL_FILES", "Browser", "BrowserModel", "browse", "settings_text"]  # settings_text: the panels' import
 
 
 def _label(text: str, width: str = "70px") -> dict[str, Any]:
@@ -59,37 +46,36 @@ class Browser(widgets.VBox):
     """
 
     def __init__(
-        self, frame: pd.DataFrame, texts: Texts | None = None, *, page_size: int = 15, preview_height: int = 460
+        self,
+        frame: pd.DataFrame | BrowserModel,
+        texts: Texts | None = None,
+        *,
+        page_size: int = 15,
+        preview_height: int = 460,
     ) -> None:
-        self.data = frame
-        self.preview_height = preview_height
-        self.texts = Texts.of_frame(frame) if texts is None else texts
-        self._filter = ChunkFilter(frame)
-        self.mask = np.ones(len(frame), dtype=bool)
-        self._matching = self.mask  # the rows passing every filter but the file list
+        # The model holds the state; this widget holds the model, its controls, and copies between them.
+        self.model = frame if isinstance(frame, BrowserModel) else BrowserModel(
+            frame, texts, preview_height=preview_height
+        )
         self._frame: pd.DataFrame | None = None
         self._busy = False
         self._build_controls(page_size)
         self.refresh()  # also shows the first file
 
     def _build_controls(self, page_size: int) -> None:
-        types = self._filter.type
-        counts = np.bincount(types.codes + 1, minlength=len(types.categories) + 1)
-        type_options = [(f"{t} ({counts[i + 1]:,})", t) for i, t in enumerate(types.categories) if counts[i + 1]]
-        if counts[0]:
-            type_options.append((f"{NO_TYPE} ({counts[0]:,})", NO_TYPE))
+        model = self.model
+        type_options = model.type_options()
         self.type_filter = widgets.SelectMultiple(
             options=type_options, value=(), rows=min(9, max(2, len(type_options))), **_label("type", "40px"),
             layout=widgets.Layout(width="220px"),
         )  # fmt: skip
         self.parent_filter = widgets.Combobox(
-            options=self._parent_suggestions(), placeholder="e.g. class StockLedger, or (top level)",
+            options=model.parent_suggestions(), placeholder="e.g. class StockLedger, or (top level)",
             ensure_option=False, **_label("parent"), layout=widgets.Layout(width="340px"),
         )  # fmt: skip
         self.name_filter = widgets.Text(placeholder="part of a name", **_label("name"))
         self.path_filter = widgets.Text(placeholder="part of a path", **_label("path"))
-        languages = self._filter.language.categories if self._filter.language is not None else []
-        choices = [("any", ""), *((x, x) for x in languages)]
+        choices = [("any", ""), *((x, x) for x in model.languages())]
         self.language_filter = widgets.Dropdown(options=choices, **_label("language"))
         self.clear_button = widgets.Button(description="clear filters", icon="times")
         self.clear_button.on_click(lambda _: self.clear_filters())
@@ -101,7 +87,7 @@ class Browser(widgets.VBox):
         self.table.sort_by.observe(self._forget_frame, "value")
         self.table.descending.observe(self._forget_frame, "value")
         self.preview = PreviewPane()
-        self.header = widgets.HTML(self._header())
+        self.header = widgets.HTML(header_html(model))
         self.status = widgets.HTML()
         texts = widgets.VBox([self.parent_filter, self.name_filter, self.path_filter, self.language_filter])
         filters = widgets.HBox([self.type_filter, texts, self.clear_button])
@@ -131,27 +117,32 @@ class Browser(widgets.VBox):
             "path": self.path_filter,
         }
 
-    def _parent_suggestions(self) -> list[str]:
-        parent = self._filter.parent
-        if parent is None:
-            return [TOP_LEVEL]
-        counts = np.bincount(parent.codes[parent.codes >= 0], minlength=len(parent.categories))
-        common = np.argsort(-counts, kind="stable")[:_PARENT_SUGGESTIONS]
-        return [TOP_LEVEL, *(parent.categories[i] for i in common)]
+    # The model's state, under the names the browser has always had.
+    @property
+    def data(self) -> pd.DataFrame:
+        """All chunks."""
+        return self.model.data
 
-    def _header(self) -> str:
-        attrs = self.data.attrs
-        root = attrs.get("root")
-        where = escape(Path(root).name or str(root)) if root else "chunks"
-        files = self._filter.path.categories
-        return (
-            f'<div style="{UI_FONT}"><b style="font-size:14px">{where}</b> · {len(files):,} files · '
-            f'{len(self.data):,} chunks · <span style="color:{MUTED}">{escape(settings_text(attrs))}</span></div>'
-        )
+    @property
+    def texts(self) -> Texts:
+        return self.model.texts
+
+    @property
+    def preview_height(self) -> int:
+        return self.model.preview_height
+
+    @property
+    def mask(self) -> np.ndarray:
+        """The rows of `.data` passing the filters and the file list."""
+        return self.model.mask
+
+    @property
+    def files(self) -> pd.DataFrame:
+        """Per file with chunks: how many pass the filters (all but the file list's) and how many it has."""
+        return self.model.files
 
     def __repr__(self) -> str:
-        files = len(self._filter.path.categories)
-        return f"Browser({len(self.data):,} chunks in {files:,} files, {int(self.mask.sum()):,} match the filters)"
+        return repr(self.model)
 
     def _repr_html_(self) -> str:
         """A still picture of the browser, for where widgets do not run (nbviewer, GitHub)."""
@@ -164,17 +155,6 @@ class Browser(widgets.VBox):
         if self._frame is None:
             self._frame = self.data.iloc[self.table.positions]
         return self._frame
-
-    @property
-    def files(self) -> pd.DataFrame:
-        """Per file with chunks: how many pass the filters (all but the file list's) and how many it has."""
-        coded = self._filter.path
-        size = len(coded.categories)
-        total = np.bincount(coded.codes, minlength=size)
-        matching = np.bincount(coded.codes[self._matching], minlength=size)
-        frame = pd.DataFrame({"path": coded.categories, "chunks": matching, "total_chunks": total})
-        order = pd.unique(coded.codes)  # the files in the frame's (engine's) order
-        return frame.iloc[order[order >= 0]].reset_index(drop=True)
 
     def set_filters(
         self,
@@ -190,16 +170,9 @@ class Browser(widgets.VBox):
 
         `file` picks one file in the file list (its exact path; "" for all files).
         """
-        wanted = {"types": types, "parent": parent, "name": name, "language": language, "path": path}
-        if file:
-            self._file_positions(file)  # KeyError naming the path when it has no chunks
-        if types is not None:
-            known = {value for _, value in self.type_filter.options}
-            unknown = sorted(set(types) - known)
-            if unknown:
-                msg = f"no chunks of type {unknown}; the types here are {sorted(known)}"
-                raise ValueError(msg)
-            wanted["types"] = tuple(types)
+        self.model.check(types, file)  # KeyError naming a path with no chunks, ValueError an unknown type
+        wanted = {"types": None if types is None else tuple(types), "parent": parent, "name": name,
+                  "language": language, "path": path}  # fmt: skip
         self._busy = True
         try:
             for key, value in wanted.items():
@@ -234,71 +207,34 @@ class Browser(widgets.VBox):
 
     def refresh(self) -> None:
         """Apply the filters: table from page 1, file counts, status line; the picked file in the preview."""
-        self._matching = self._filter.mask(
-            types=self.type_filter.value,
-            parent=self.parent_filter.value.strip(),
-            name=self.name_filter.value.strip(),
-            language=self.language_filter.value or None,
-            path=self.path_filter.value.strip(),
-        )
-        chosen = self.file
-        self.mask = self._matching.copy()
-        if chosen:
-            picked = np.zeros(len(self.mask), dtype=bool)
-            picked[self._file_positions(chosen)] = True
-            self.mask &= picked
+        model = self.model
+        model.filters = Filters(
+            types=tuple(self.type_filter.value), parent=self.parent_filter.value, name=self.name_filter.value,
+            language=self.language_filter.value or "", path=self.path_filter.value, file=self.file,
+        )  # fmt: skip
+        model.apply()
         self._frame = None
-        self.table.show(self.mask)
-        files = self.files
-        listed = self._update_files(files, chosen)
+        self.table.show(model.mask)
+        files = model.files
+        listed = self._update_files(file_options(model, files))
         shown = self.preview.preview
-        if chosen:
-            if shown is None or shown.path != chosen:
-                self.select_file(chosen)
-        elif shown is None or shown.path not in listed:
-            # Keep the preview on a file the filters leave: the first one listed.
-            if listed:
-                self.select_file(listed[0])
-            else:
-                self.preview.show(None)
-        matching, total = int(self.mask.sum()), len(self.mask)
-        chips = " ".join(type_chip(None if t == NO_TYPE else t) for t in self.type_filter.value)
-        where = (
-            f"in <b>{escape(chosen)}</b> (picked in the file list)"
-            if chosen
-            else f"in {int((files['chunks'] > 0).sum()):,} of {len(files):,} files"
-        )
-        self.status.value = (
-            f'<div style="{UI_FONT};color:{MUTED}">{matching:,} of {total:,} chunks match, {where} {chips}</div>'
-        )
+        path = file_to_show(model, None if shown is None else shown.path, listed)
+        if path is None:
+            self.preview.show(None)
+        elif shown is None or shown.path != path:
+            self.select_file(path)
+        self.status.value = status_html(model, files)
 
-    def _update_files(self, files: pd.DataFrame, chosen: str) -> list[str]:
-        """List the files with matching chunks (all when nothing is filtered out) and the picked one; their paths."""
-        filtered = bool(self._matching.size) and not self._matching.all()
-        rows = files[(files["chunks"] > 0) | (files["path"] == chosen)] if filtered else files
-        triples = zip(rows["path"], rows["chunks"], rows["total_chunks"], strict=True)
-        labels = [f"{short_path(p)}  ({n}/{t})" if filtered else f"{short_path(p)}  ({t})" for p, n, t in triples]
-        paths = rows["path"].tolist()
-        options = list(zip(labels, paths, strict=True))
-        if options:
-            options.insert(0, (_ALL_FILES_LABEL, ALL_FILES))
+    def _update_files(self, options: list[tuple[str, str]]) -> list[str]:
+        """Show `options` in the file list, the picked file kept; the paths listed."""
         if options != list(self.file_list.options):
             self._busy = True
             try:
                 self.file_list.options = options
-                self.file_list.value = chosen if options else None
+                self.file_list.value = self.model.filters.file if options else None
             finally:
                 self._busy = False
-        return paths
-
-    def _file_positions(self, path: str) -> np.ndarray:
-        coded = self._filter.path
-        try:
-            code = coded.categories.index(path)
-        except ValueError:
-            msg = f"{path!r} has no chunks here; see browser.files for the paths"
-            raise KeyError(msg) from None
-        return np.flatnonzero(coded.codes == code)
+        return [path for _, path in options[1:]]
 
     def select_file(self, path: str) -> Preview:
         """Show `path` with all its chunk boundaries in the preview."""
@@ -314,18 +250,7 @@ class Browser(widgets.VBox):
         self._show(str(self.data["path"].iloc[row]), row)
 
     def _show(self, path: str, row: int | None) -> Preview:
-        positions = self._file_positions(path)
-        chunks = self.data.iloc[positions]
-        lines, flags, note = file_lines(self.texts, path, chunks)
-        selected = None if row is None else int(np.searchsorted(positions, row))
-        start = 1
-        if row is not None and int(self.data["start_line"].iloc[row]) > _CONTEXT_LINES * 4:
-            # No script may scroll the view, so a chosen chunk deep in the file starts the view instead.
-            start = int(self.data["start_line"].iloc[row]) - _CONTEXT_LINES
-        preview = Preview(
-            lines, chunks, path=path, language=engine.language_of(path), meaningful=flags, note=note,
-            start=min(start, max(1, len(lines))), selected=selected, height=self.preview_height,
-        )  # fmt: skip
+        preview = self.model.preview_of(path, row)
         # The file list is a filter: showing another file's chunk leaves the table as it is.
         self.preview.show(preview)
         return preview
@@ -347,4 +272,4 @@ def browse(
     settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size,
                         workers).over(settings)
     viewed = open_chunks(source, settings)
-    return Browser(viewed.frame, viewed.texts)
+    return Browser(BrowserModel(viewed.frame, viewed.texts, said=viewed.said))

@@ -161,14 +161,29 @@ def render_preview(
     cover = coverage_counts(total, firsts, lasts)
     bare, marked = cover == 0, np.asarray(flags, dtype=bool)
     uncovered_code, uncovered_blank = int((bare & marked).sum()), int((bare & ~marked).sum())
-
     shown = [b for b in bands if b.start_line <= stop and b.end_line >= start and b.start_line <= b.end_line]
+    chosen = next((b for b in shown if b.index == selected), None)
+    gutter = _gutter(shown, start, stop, chosen)
+    rows = _rows(lines, path, language, start, stop, firsts, cover, flags, chosen, gutter)
+    parts = [
+        _header(path, language, total, len(firsts), uncovered_code),
+        _legend(types, uncovered_code, uncovered_blank, full_legend),
+        _why(next((band for band in bands if band.index == selected), None)),
+        _notice(note) if note else "",
+        _page_notice(start, stop, total, max_lines, page_turns),
+        _lines_box(rows, height),
+        _end_notice(start, stop, total, page_turns),
+        "</div>",
+    ]
+    return "".join(parts)
+
+
+def _gutter(shown: list[Band], start: int, stop: int, chosen: Band | None) -> list[dict[int, tuple[int, str]]]:
+    """Per gutter column, the cells starting on each row of the page: a band (clipped to the page) or the gap
+    before it, as (rows spanned, html)."""
     columns = assign_columns(shown)
     width = max(columns, default=-1) + 1
-    # Per gutter column, the cells starting on each row: a band (clipped to the page) or the gap
-    # before it, as (rows spanned, html).
     starts: list[dict[int, tuple[int, str]]] = [{} for _ in range(width)]
-    chosen = next((b for b in shown if b.index == selected), None)
     for band, column in zip(shown, columns, strict=True):
         first, last = max(start, band.start_line), min(stop, band.end_line)
         starts[column][first] = (last - first + 1, _band_cell(band, last - first + 1, band is chosen))
@@ -180,7 +195,22 @@ def render_preview(
             row = first + cells[first][0]
         if row <= stop:
             cells[row] = (stop - row + 1, f'<td rowspan="{stop - row + 1}" style="{_GAP}"></td>')
+    return starts
 
+
+def _rows(
+    lines: Sequence[str],
+    path: str,
+    language: str | None,
+    start: int,
+    stop: int,
+    firsts: np.ndarray,
+    cover: np.ndarray,
+    flags: Sequence[bool],
+    chosen: Band | None,
+    gutter: list[dict[int, tuple[int, str]]],
+) -> list[str]:
+    """The page's table rows: number, coverage mark, gutter cells and highlighted code of each line."""
     # Lexed from a chunk's first line shortly above the page (a declaration starts where no comment or string
     # is open), not from line 1: a page deep in a long file costs a page, not the whole file before it.
     above = firsts[(firsts <= start) & (firsts >= start - LEX_CONTEXT)]
@@ -197,53 +227,67 @@ def render_preview(
                 code_style += f";background:{UNCOVERED_ROW}"
         if chosen is not None and chosen.start_line <= line <= chosen.end_line:
             code_style += f";background:{SELECTED}"
-        gutter = "".join(cells[line][1] for cells in starts if line in cells)
+        cells = "".join(column[line][1] for column in gutter if line in column)
         cut = len(lines[line - 1]) - MAX_LINE_CHARS
         more = f'<span style="color:{MUTED}"> … {cut:,} more characters</span>' if cut > 0 else ""
         uncovered = "" if covered else f' data-uncovered="{"code" if flag else "blank"}"'
         rows.append(
             f'<tr data-line="{line}"{uncovered} style="background:{PAPER}"><td style="{_NUMBER}">{line}</td>'
-            f'<td style="{_MARK}{mark}"></td>{gutter}<td style="{code_style}">{code[line - lex_from]}{more}</td></tr>'
+            f'<td style="{_MARK}{mark}"></td>{cells}<td style="{code_style}">{code[line - lex_from]}{more}</td></tr>'
         )
+    return rows
 
+
+def _header(path: str, language: str | None, total: int, chunks: int, uncovered_code: int) -> str:
+    """The preview's opening tag and its one-line header: path, language, lines, chunks, code in no chunk."""
     head = [f"<b>{escape(path)}</b>"]
     if language:
         head.append(escape(language))
     head.append(f"{total:,} line{'s' * (total != 1)}")
-    head.append(f"{len(firsts):,} chunk{'s' * (len(firsts) != 1)}")
+    head.append(f"{chunks:,} chunk{'s' * (chunks != 1)}")
     if uncovered_code:
         head.append(f'<span style="color:{ALERT}">{uncovered_code:,} line(s) of code in no chunk</span>')
-    parts = [
+    return (
         f'<div data-clanka="preview" data-path="{escape(path)}" style="{UI_FONT};color:{TEXT};background:{PAPER};'
-        f'border:1px solid {RULE};border-radius:6px;max-width:100%;overflow:auto;{SYNTAX_VARIABLES}">',
+        f'border:1px solid {RULE};border-radius:6px;max-width:100%;overflow:auto;{SYNTAX_VARIABLES}">'
         # One line, cut if need be: previews shown side by side keep their rows level.
         f'<div style="padding:6px 8px;background:{SURFACE};border-bottom:1px solid {RULE};white-space:nowrap;'
-        f'overflow:hidden;text-overflow:ellipsis">{" · ".join(head)}</div>',
-        _legend(types, uncovered_code, uncovered_blank, full_legend),
-    ]
-    picked = next((band for band in bands if band.index == selected), None)
-    if picked is not None and picked.why:
-        # The side panel of the selected chunk: why it starts and ends where it does.
-        parts.append(
-            f'<div data-why="" style="padding:4px 8px;border-bottom:1px solid {RULE};background:{SELECTED}">'
-            f"<b>why</b> {escape(picked.why)}</div>"
-        )
-    if note:
-        parts.append(_notice(note))
-    paged = total > stop - start + 1
-    if paged:
-        long = "Long file: showing" if total > max_lines else "Showing"
-        hints = [page_turns.next.format(start=stop + 1)] if stop < total and page_turns.next else []
-        hints += [page_turns.previous] if start > 1 and page_turns.previous else []
-        turn = f"; {' or '.join(hints)}" if hints else ""
-        parts.append(_notice(f"{long} lines {start:,}–{stop:,} of {total:,}{turn}."))
-    if total:
-        scroll = f"max-height:{height}px;overflow:auto" if height is not None else ""
-        parts.append(f'<div data-lines="" style="{scroll}"><table style="{_TABLE}">{"".join(rows)}</table></div>')
-    else:
-        parts.append(f'<div style="padding:6px 8px;color:{MUTED}">No lines to show.</div>')
-    if stop < total:
-        more = page_turns.more.format(start=stop + 1)
-        parts.append(_notice(f"End of page: lines {start:,}–{stop:,} of {total:,}{more}."))
-    parts.append("</div>")
-    return "".join(parts)
+        f'overflow:hidden;text-overflow:ellipsis">{" · ".join(head)}</div>'
+    )
+
+
+def _why(picked: Band | None) -> str:
+    """The side panel of the selected chunk: why it starts and ends where it does (empty when not known)."""
+    if picked is None or not picked.why:
+        return ""
+    return (
+        f'<div data-why="" style="padding:4px 8px;border-bottom:1px solid {RULE};background:{SELECTED}">'
+        f"<b>why</b> {escape(picked.why)}</div>"
+    )
+
+
+def _page_notice(start: int, stop: int, total: int, max_lines: int, page_turns: PageTurns) -> str:
+    """Above the lines of a file longer than the page: which lines are shown, and how to turn the page."""
+    if total <= stop - start + 1:
+        return ""
+    long = "Long file: showing" if total > max_lines else "Showing"
+    hints = [page_turns.next.format(start=stop + 1)] if stop < total and page_turns.next else []
+    hints += [page_turns.previous] if start > 1 and page_turns.previous else []
+    turn = f"; {' or '.join(hints)}" if hints else ""
+    return _notice(f"{long} lines {start:,}–{stop:,} of {total:,}{turn}.")
+
+
+def _lines_box(rows: list[str], height: int | None) -> str:
+    """The table of lines, in a scroll box of at most `height` px when given."""
+    if not rows:
+        return f'<div style="padding:6px 8px;color:{MUTED}">No lines to show.</div>'
+    scroll = f"max-height:{height}px;overflow:auto" if height is not None else ""
+    return f'<div data-lines="" style="{scroll}"><table style="{_TABLE}">{"".join(rows)}</table></div>'
+
+
+def _end_notice(start: int, stop: int, total: int, page_turns: PageTurns) -> str:
+    """Below the lines when the file goes on: where the page ends, and how to see more."""
+    if stop >= total:
+        return ""
+    more = page_turns.more.format(start=stop + 1)
+    return _notice(f"End of page: lines {start:,}–{stop:,} of {total:,}{more}.")

@@ -10,7 +10,7 @@ import pandas as pd
 
 from .. import engine
 from ..engine.internals import check_file
-from ..engine.source import open_resolved, open_source, read_frame, resolve
+from ..engine.source import FrameSource, open_resolved, open_source, read_frame, resolve
 from ..frames.chunks import chunk_frame
 from ..frames.source import Source
 
@@ -25,7 +25,8 @@ def open_chunks(source: Source, settings: engine.Settings) -> Viewed:
         if missing:
             msg = f"the frame has no {sorted(missing)} column(s); pass a frame from frames.chunk_codebase"
             raise ValueError(msg)
-        return Viewed(source, Texts.of_frame(source), None)
+        said = read_frame(source)  # the one read of its attrs: the viewer keeps it
+        return Viewed(source, Texts.of_said(said), None, said)
     codebase, opened = open_source(source, settings, progress=False)
     return Viewed(chunk_frame(codebase, None, opened), Texts(codebase=codebase, languages=codebase.languages), codebase)
 
@@ -70,7 +71,11 @@ class Texts:
     @classmethod
     def of_frame(cls, frame: pd.DataFrame) -> Texts:
         """The texts behind a chunk frame: its files, read under `frame.attrs["root"]` when they are there."""
-        said = read_frame(frame)
+        return cls.of_said(read_frame(frame))
+
+    @classmethod
+    def of_said(cls, said: FrameSource) -> Texts:
+        """The texts behind a chunk frame, from what `read_frame` read of it."""
         return cls(root=None if said.root is None else Path(said.root), languages=said.languages or "clanka")
 
     def text(self, path: str) -> engine.PreparedText | None:
@@ -101,6 +106,7 @@ class Viewed:
     frame: pd.DataFrame
     texts: Texts
     codebase: engine.Codebase | None
+    said: FrameSource | None = None  # a frame given as it is: what its attrs say, as read once
 
 
 def file_lines(texts: Texts, path: str, chunks: pd.DataFrame) -> tuple[list[str], list[bool] | None, str | None]:

@@ -5,49 +5,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-import warnings
-from html import escape
 from typing import Any
 
 import ipywidgets as widgets
 import pandas as pd
 
-from .. import engine, frames
-from ..defaults import CHUNK_OVERLAP, CHUNK_SETTING_NAMES, CHUNK_SIZE, MAX_FILE_SIZE, NO_LIMIT
+from .. import engine
+from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, MAX_FILE_SIZE, NO_LIMIT
 from ..engine.settings import Settings
 from ..engine.source import open_source
 from ..engine.token_counts import token_counter as resolve_counter
 from ..frames.cycles import paused_cycle_collection
-from ..retrieval import BM25Searcher, NoProbeQueriesWarning
-from ..retrieval.internals import DEFAULT_K, Bootstrap, Outcome, ProbeSet, check_queries, compared, scored_row
-from ._browser import settings_text
+from ..retrieval.internals import check_queries
 from ._charts import render_histogram
-from ._preview import Preview, PreviewPane
-from ._source import Source, Texts, busiest_file, check_early, file_lines, pickable
-from ._style import MUTED, TEXT, UI_FONT
+from ._preview import PreviewPane
+from ._source import Source, Texts, busiest_file, check_early, pickable
+from ._style import MUTED, UI_FONT
+from ._tune_model import PAGE_LINES, TunerModel, render_stats
 
-# (key, label, format) of the statistics shown; keys are columns of `cn.sweep`.
-STAT_ROWS: tuple[tuple[str, str, str], ...] = (
-    ("chunks", "chunks", "{:,.0f}"),
-    ("lines_mean", "lines: mean", "{:.1f}"),
-    ("lines_median", "lines: median", "{:.0f}"),
-    ("lines_p95", "lines: p95", "{:.0f}"),
-    ("characters_mean", "characters: mean", "{:,.0f}"),
-    ("characters_p95", "characters: p95", "{:,.0f}"),
-    ("tokens_total", "tokens (≈ chars / 4)", "{:,.0f}"),
-    ("split_declarations", "declarations split", "{:.1%}"),
-    ("coverage", "meaningful lines covered", "{:.1%}"),
-    ("duplication", "duplication (lines embedded / lines)", "{:.2f}×"),
-    # Shown only with the retrieval probe on (see clanka_nb.retrieval):
-    ("recall@5", "search recall@5 (probe)", "{:.1%}"),
-    ("mrr", "search MRR (probe)", "{:.3f}"),
-    ("precision", "search precision@5 (probe)", "{:.1%}"),
-)
-PROBE_STATS = frozenset({"recall@5", "mrr", "precision"})
-
-# Lines of the preview's page: every move redraws it, and the browser takes about 0.5 ms a line
-# (a page of 2,000 lines of three.js was 1.7 MB of HTML and 0.9 s in Chromium); the page buttons turn it.
-PAGE_LINES = 300
+__all__ = ["PAGE_LINES", "Tuner", "TunerModel", "render_stats", "tune"]
 
 # Seconds after an update during which further moves from the browser are gathered into one update.
 DEBOUNCE = 0.1
@@ -65,54 +41,6 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
         return None
 
 
-def _fmt(value: Any, pattern: str) -> str:
-    return "–" if value is None else pattern.format(value)
-
-
-def render_stats(stats: dict[str, Any], before: dict[str, Any] | None = None) -> str:
-    """The statistics of one setting as a small table, with the previous setting's next to them."""
-    cell = "padding:1px 8px;text-align:right;white-space:nowrap"
-    rows = []
-    reason = stats.get("probe_reason")
-    for key, label, pattern in STAT_ROWS:
-        if key not in stats or (reason and key in PROBE_STATS):
-            continue
-        if key == "tokens_total" and stats.get("token_counter"):
-            label = f"tokens ({stats['token_counter']})"
-        now = _fmt(stats.get(key), pattern)
-        was = _fmt(before.get(key), pattern) if before is not None else ""
-        changed = before is not None and was != now
-        if stats.get(f"{key}_low") is not None:  # the probe's 95% interval over its queries
-            now += f" ({_fmt(stats[f'{key}_low'], pattern)}–{_fmt(stats[f'{key}_high'], pattern)})"
-        style = "font-weight:600" if changed else ""
-        rows.append(
-            f'<tr data-stat="{key}"><td style="padding:1px 8px 1px 0;white-space:nowrap">{escape(label)}</td>'
-            f'<td style="{cell};{style}">{now}</td><td style="{cell};color:{MUTED}">{was}</td></tr>'
-        )
-    if stats.get("vs_before") and not reason:
-        # Whether the move changed search beyond what these queries can tell (a paired test on them).
-        rows.append(
-            f'<tr data-stat="vs_before"><td colspan="3" style="padding:1px 8px 1px 0;color:{MUTED};max-width:420px;'
-            f'white-space:normal">{escape(stats["vs_before"])}</td></tr>'
-        )
-    if reason and any(key in stats for key in PROBE_STATS):
-        # No query: say why instead of a dash in each search row.
-        rows.append(
-            f'<tr data-stat="probe"><td colspan="3" style="padding:1px 8px 1px 0;color:{MUTED};max-width:420px;'
-            f'white-space:normal">search probe (recall, MRR): no queries, because {escape(reason)}</td></tr>'
-        )
-    settings = escape(settings_text({k: stats[k] for k in CHUNK_SETTING_NAMES}))
-    clamped = " (clamped: the engine uses " if stats.get("clamped") else ""
-    if clamped:
-        clamped += f"size {stats['effective_size']}, overlap {stats['effective_overlap']})"
-    return (
-        f'<div data-clanka="stats" style="{UI_FONT};color:{TEXT}"><div style="margin-bottom:4px">'
-        f'<b>{settings}</b>{escape(clamped)}</div><table style="border-collapse:collapse">'
-        f'<tr><th></th><th style="{cell}">now</th><th style="{cell};color:{MUTED}">before</th></tr>'
-        f"{''.join(rows)}</table></div>"
-    )
-
-
 class Tuner(widgets.VBox):
     """Move the chunk settings and watch the statistics, the size histogram and one file's boundaries.
 
@@ -123,7 +51,8 @@ class Tuner(widgets.VBox):
     (keys held down, quick releases, messages queued while an update ran) only schedules an update
     at the end of that window, which reads the settings then, so later moves join it and none is
     computed for a position already left behind. Changes made in code update at once.
-    State: `.settings` (the sliders' `Settings`), `.frame` (all chunks at the settings, with their
+    State (of `.model`, a `TunerModel`, under the same names here): `.settings` (the sliders'
+    `Settings`), `.frame` (all chunks at the settings, with their
     text, built when first read: an update itself works from the engine's spans), `.file_frame`
     (the picked file's), `.stats` (the `cn.sweep` row of the settings), `.before` (the previous stats),
     `.seconds` (time of the last update, shown in `.timing`), `.updates` (how many were made).
@@ -151,25 +80,14 @@ class Tuner(widgets.VBox):
         files = [p for p in codebase.files if (t := codebase.text(p)) is not None and t.lines]
         if path is not None:
             path = pickable(codebase, path, files)
-        self.token_counter = None if token_counter is None else resolve_counter(token_counter)
-        self._probe_set: ProbeSet | None = None
-        self._outcome: Outcome | None = None  # the probe's per-query result at the last update
-        self._queries = queries  # the probe's queries (None: its defaults), checked when it first runs
-        self._searcher = BM25Searcher()
-        self.codebase = codebase
-        self.texts = Texts(codebase=codebase, languages=codebase.languages)
-        self._stats = frames.CodebaseStats(codebase)
-        self._whole: dict[int, Any] = {}  # spans of files no setting splits, reused by every update
-        self._frame: pd.DataFrame | None = None
-        self._lines: tuple[str, list[str], list[bool] | None, str | None] | None = None  # the picked file's
-        self._shown = settings  # the settings of the last update
+        # The model holds the state; this widget holds the model, its controls, and the debounce of their moves.
+        self.model = TunerModel(codebase, settings, queries=queries,
+                                token_counter=None if token_counter is None else resolve_counter(token_counter))
         self._busy = False
         self.debounce = DEBOUNCE
         self.updates = 0  # updates made so far
         self._pending: asyncio.TimerHandle | None = None  # the update a debounced move scheduled
         self._done = 0.0  # time.monotonic() at the end of the last update
-        self.stats: dict[str, Any] = {}
-        self.before: dict[str, Any] | None = None
         self.seconds = 0.0
         slider = {"continuous_update": False, "style": {"description_width": "110px"}}
         slider_layout = {"width": "400px"}
@@ -279,19 +197,39 @@ class Tuner(widgets.VBox):
         if not self._busy:
             self._show_file()
 
+    # The model's state, under the names the panel has always had.
+    @property
+    def codebase(self) -> engine.Codebase:
+        return self.model.codebase
+
+    @property
+    def texts(self) -> Texts:
+        return self.model.texts
+
+    @property
+    def token_counter(self) -> Any:
+        """The token counter of the embedding inputs (None: the chars/4 estimate)."""
+        return self.model.token_counter
+
+    @property
+    def stats(self) -> dict[str, Any]:
+        """The `cn.sweep` row of the last update's settings."""
+        return self.model.stats
+
+    @property
+    def before(self) -> dict[str, Any] | None:
+        """The previous update's stats."""
+        return self.model.before
+
+    @property
+    def file_frame(self) -> pd.DataFrame | None:
+        """The picked file's chunks."""
+        return self.model.file_frame
+
     @property
     def frame(self) -> pd.DataFrame:
-        """All chunks at the settings of the last update, with their text: built when first asked for.
-
-        A slider move does not need it (statistics and histogram come from the engine's spans,
-        the preview from the picked file's chunks), so it is made only when read.
-        """
-        if self._frame is None:
-            settings = self._shown
-            self._frame = frames.chunk_codebase(
-                self.codebase, settings=settings, progress=False, token_counter=self.token_counter
-            )
-        return self._frame
+        """All chunks at the settings of the last update, with their text: built when first asked for."""
+        return self.model.frame
 
     def update(self) -> None:
         """Re-chunk the parsed codebase at the current settings and redraw statistics, histogram and preview."""
@@ -299,39 +237,13 @@ class Tuner(widgets.VBox):
         if self._pending is not None:  # this update reads the latest settings already
             self._pending.cancel()
             self._pending = None
-        settings = self.settings
-        self._shown, self._frame = settings, None
-        if self.stats:
-            self.before = self.stats
-        with paused_cycle_collection():  # tens of thousands of short-lived spans; no user code runs here
-            self.stats, lines = self._stats.spans_row(self.codebase, settings.chunk, self._whole)
-        if self.token_counter is not None:
-            # Tokens of each chunk's embedding input by the real tokenizer, not the chars/4 estimate:
-            # these need every chunk's text, so the whole frame is built.
-            tokens = self.frame["tokens"].to_numpy(dtype="float64")
-            self.stats.update(tokens_total=float(tokens.sum()), token_counter=self.token_counter.name,
-                              tokens_mean=float(tokens.mean()) if len(tokens) else None)
-        if self.probe.value:
-            if self._probe_set is None:
-                with warnings.catch_warnings():
-                    # The panel shows the reason in place of the search rows instead.
-                    warnings.simplefilter("ignore", NoProbeQueriesWarning)
-                    # Queries extracted (or checked) once for the panel's life.
-                    self._probe_set = ProbeSet(self.codebase, self._queries)
-            columns, outcome, _ = scored_row(self._probe_set, settings.chunk, self._searcher, DEFAULT_K,
-                                             Bootstrap(len(self._probe_set.queries)))  # fmt: skip
-            self.stats.update(columns)
-            self.stats["probe_reason"] = self._probe_set.reason
-            if self._outcome is not None and self.before is not None and "mrr" in self.before:
-                self.stats["vs_before"] = compared(self._outcome, outcome)
-            self._outcome = outcome
-        else:
-            self._outcome = None
+        model = self.model
+        model.update(self.settings, probe=self.probe.value)
         # The numbers first (what a move is for): the browser shows them before the drawing that follows.
-        self.stats_html.value = render_stats(self.stats, self.before)
-        self.histogram.value = render_histogram(lines, marker=settings.effective_size)
+        self.stats_html.value = render_stats(model.stats, model.before)
+        self.histogram.value = render_histogram(model.lines, marker=model.shown.chunk.effective_size)
         # The picked file's chunks and their drawing are many small objects too; a token counter is user code.
-        with paused_cycle_collection() if self.token_counter is None else contextlib.nullcontext():
+        with paused_cycle_collection() if model.token_counter is None else contextlib.nullcontext():
             self._show_file()
         self.seconds = time.perf_counter() - started
         self.updates += 1
@@ -343,28 +255,7 @@ class Tuner(widgets.VBox):
         self._done = time.monotonic()
 
     def _show_file(self) -> None:
-        path = self.file_picker.value
-        settings = self._shown
-        if path is None:
-            self.file_frame = frames.chunk_files(self.codebase, [], settings=settings, token_counter=self.token_counter)
-            self.preview.show(None)
-            return
-        if self._frame is not None:
-            self.file_frame = self._frame[(self._frame["path"] == path).to_numpy(dtype=bool)]
-        else:
-            # Only the picked file's chunks get their text: the rest of the codebase is not copied.
-            self.file_frame = frames.chunk_files(
-                self.codebase, [path], settings=settings, token_counter=self.token_counter
-            )
-        if self._lines is None or self._lines[0] != path:
-            # The codebase does not change under the panel: a file's lines and flags hold for every move.
-            self._lines = (path, *file_lines(self.texts, path, self.file_frame))
-        _, lines, flags, note = self._lines
-        language = engine.language_of(path)
-        self.preview.show(
-            Preview(lines, self.file_frame, path=path, language=language, meaningful=flags, note=note, height=460,
-                    max_lines=PAGE_LINES)
-        )
+        self.preview.show(self.model.show_file(self.file_picker.value))
 
 
 def tune(

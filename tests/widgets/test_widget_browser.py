@@ -276,3 +276,26 @@ def test_short_text_repr_and_a_still_html_picture(browser: Browser, chunks: pd.D
     still = parse(browser._repr_html_())
     assert [c.text for c in still.find_all("data-col", "type")] == ["enum", "enum"]
     assert len(still.find_all("data-clanka", "preview")) == 1
+
+
+def test_the_model_filters_and_describes_without_a_widget(chunks: pd.DataFrame) -> None:
+    """The browser's state and view model come from `BrowserModel` alone: the widget only holds it."""
+    from clanka_nb.widgets._browser_model import BrowserModel, Filters, file_options, header_html, status_html
+
+    model = BrowserModel(chunks)
+    model.filters = Filters(types=("enum",))
+    model.apply()
+    assert int(model.mask.sum()) == int((chunks["type"] == "enum").sum())
+    files = model.files
+    assert [path for _, path in file_options(model, files)[1:]] == files.loc[files["chunks"] > 0, "path"].tolist()
+    assert "2 of" in status_html(model, files)
+    # The header shows the settings as used, from the one read of the frame's attrs.
+    assert f"chunk_size={chunks.attrs['chunk_size']}" in header_html(model)
+    assert header_html(model) == Browser(chunks).header.value
+
+
+def test_the_header_shows_clamped_settings(tmp_path: Path) -> None:
+    (tmp_path / "a.ts").write_text("export const a = 1;\nexport const b = 2;\n")
+    with pytest.warns(UserWarning):
+        opened = browse(tmp_path, chunk_size=2, chunk_overlap=5)
+    assert "chunk_size=2 · chunk_overlap=1" in opened.header.value

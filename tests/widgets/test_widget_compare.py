@@ -158,3 +158,17 @@ def test_compare_of_a_long_file_gives_no_paging_instructions_it_cannot_follow(tm
     html = compare(tmp_path, "long.ts", a={"chunk_size": 30}, b={"chunk_size": 10}).html
     assert "showing lines 1–2,000 of 2,500." in html
     assert "pass start=" not in html and "later lines" not in html and "for more" not in html
+
+
+def test_the_model_compares_without_a_widget() -> None:
+    """The comparison's state and view model come from `CompareModel` alone: the widget only holds it."""
+    from clanka_nb import engine, sample_codebase
+    from clanka_nb.widgets._compare_model import CompareModel, render_side_by_side, render_summary
+
+    model = CompareModel(engine.Codebase(sample_codebase()), {"chunk_size": 30}, {"chunk_size": 3}, None)
+    assert model.path == model.changes["path"].value_counts().index[0]  # the file with the most changes
+    assert set(model.frame["path"]) == {model.path}
+    shown = Compare(model)
+    assert shown.model is model and shown.changes is model.changes
+    left, right = model.previews()
+    assert shown.html == render_summary(model, model.frame) + render_side_by_side(left, right, model.a, model.b)

@@ -294,3 +294,20 @@ def test_a_path_that_is_no_file_is_refused_before_the_panel_is_built(codebase: e
         tune(tmp_path, "empty.ts")
     absolute = str(Path(sample_codebase()) / "src/pricing.ts")  # inside the root: its listed name
     assert tune(sample_codebase(), absolute).file_picker.value == "src/pricing.ts"
+
+
+def test_the_model_tunes_without_a_widget() -> None:
+    """The panel's state and view model come from `TunerModel` alone: the widget feeds it its sliders' settings."""
+    from clanka_nb.widgets._tune_model import TunerModel, render_stats
+
+    codebase = engine.Codebase(sample_codebase())
+    model = TunerModel(codebase, engine.Settings(30, 0, None))
+    model.update(engine.Settings(30, 0, None))
+    first = model.stats
+    model.update(engine.Settings(7, 0, None))
+    assert model.before is first and model.stats["chunks"] > first["chunks"]
+    assert model.shown.chunk.effective_size == 7 and "chunk_size=7" in render_stats(model.stats, model.before)
+    shown = model.show_file("src/inventory.ts")
+    assert shown is not None and shown.path == "src/inventory.ts"
+    assert set(model.file_frame["path"]) == {"src/inventory.ts"}
+    assert len(model.frame) == model.stats["chunks"]

@@ -1,0 +1,227 @@
+"""The comparison's model: two settings, both chunk frames of one codebase, the declarations that change, the
+file shown; and the pure functions that make its view model (changes table, side-by-side previews, summary) from
+that state. No widget here: `Compare` holds one."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from html import escape
+from typing import Any
+
+import pandas as pd
+
+from .. import engine, frames
+from ..engine.settings import CHUNK_SETTING_NAMES, TEXT_SETTING_NAMES
+from ._browser_model import settings_text
+from ._preview import Preview
+from ._source import Texts, file_lines, pickable
+from ._style import MUTED, RULE, TEXT, UI_FONT, type_chip
+
+PANE_MIN_WIDTH = 400  # px: narrower than this, the panes go one above the other
+# As wide as the output, whatever the content: a width of 0 keeps wide lines out of the intrinsic
+# width the output (a flex item sized to its content's) would otherwise grow to, pushing B off-screen.
+FILL_WIDTH = "box-sizing:border-box;width:0;min-width:100%"
+CHANGE_COLUMNS = (
+    "path", "type", "name", "parent", "start_line", "end_line", "chunks_a", "chunks_b", "ranges_a", "ranges_b",
+    "change",
+)  # fmt: skip
+
+
+def _settings(side: str, given: Mapping[str, Any] | None) -> dict[str, Any]:
+    given = dict(given or {})
+    unknown = sorted(set(given) - set(TEXT_SETTING_NAMES))
+    if unknown:
+        msg = f"{side}= has unknown setting(s) {unknown}; use {', '.join(CHUNK_SETTING_NAMES)} or languages"
+        raise TypeError(msg)
+    engine.ChunkSettings.build(**{k: v for k, v in given.items() if k in CHUNK_SETTING_NAMES})  # fail early
+    if "languages" in given and given["languages"] not in engine.LANGUAGE_MODES:
+        msg = f"{side}= languages must be one of {engine.LANGUAGE_MODES}, got {given['languages']!r}"
+        raise ValueError(msg)
+    return given
+
+
+def _in_mode(codebase: engine.Codebase, languages: str | None) -> engine.Codebase:
+    """The same files chunked with `languages` (the codebase itself when that is its own mode).
+
+    Built from the lines already read, so comparing "clanka" with "extended" reads nothing again.
+    """
+    if languages is None or languages == codebase.languages:
+        return codebase
+    texts = {path: "\n".join(text.lines) for path in codebase.files if (text := codebase.text(path)) is not None}
+    return engine.Codebase.from_texts(texts, languages=languages)
+
+
+def _chunk_frame(codebase: engine.Codebase, settings: Mapping[str, Any]) -> pd.DataFrame:
+    chunk_settings = {k: v for k, v in settings.items() if k in CHUNK_SETTING_NAMES}
+    return frames.chunk_codebase(_in_mode(codebase, settings.get("languages")), progress=False, **chunk_settings)
+
+
+def _ranges(frame: pd.DataFrame) -> pd.DataFrame:
+    """Chunk line ranges grouped by declaration (path, type, name, parent); line windows form one group."""
+    keys = ["path", "type", "name", "parent"]
+    work = frame[[*keys, "start_line", "end_line"]].astype({"type": "string"}).fillna({k: "" for k in keys})
+    work["range"] = work["start_line"].astype(str) + "–" + work["end_line"].astype(str)
+    grouped = work.groupby(keys, sort=False, dropna=False)
+    return pd.DataFrame(
+        {
+            "start_line": grouped["start_line"].min(),
+            "end_line": grouped["end_line"].max(),
+            "chunks": grouped.size(),
+            "ranges": grouped["range"].agg(", ".join),
+        }
+    )
+
+
+def _change(row: pd.Series) -> str:
+    a, b = row["chunks_a"], row["chunks_b"]
+    if a == 0:
+        return "only chunked in B"
+    if b == 0:
+        return "only chunked in A"
+    if b > a:
+        return "more chunks in B"
+    if b < a:
+        return "fewer chunks in B"
+    return "cut differently"
+
+
+def declaration_changes(frame_a: pd.DataFrame, frame_b: pd.DataFrame) -> pd.DataFrame:
+    """The declarations (and files' line windows) whose chunks differ between two chunk frames."""
+    a, b = _ranges(frame_a), _ranges(frame_b)
+    both = pd.merge(a, b, how="outer", left_index=True, right_index=True, suffixes=("_a", "_b"))
+    both = both[both["ranges_a"].fillna("") != both["ranges_b"].fillna("")].copy()
+    both["chunks_a"] = both["chunks_a"].fillna(0).astype("int64")
+    both["chunks_b"] = both["chunks_b"].fillna(0).astype("int64")
+    both["start_line"] = both[["start_line_a", "start_line_b"]].min(axis=1).astype("int64")
+    both["end_line"] = both[["end_line_a", "end_line_b"]].max(axis=1).astype("int64")
+    both["change"] = both.apply(_change, axis=1) if len(both) else pd.Series(dtype="string")
+    out = both.reset_index()
+    for column in ("type", "name", "parent"):
+        out[column] = out[column].replace("", pd.NA).astype("string")
+    out = out.sort_values(["path", "start_line", "end_line"], kind="stable").reset_index(drop=True)
+    return out[list(CHANGE_COLUMNS)]
+
+
+def render_changes(changes: pd.DataFrame, *, limit: int = 40) -> str:
+    """The changed declarations as an HTML table (the first `limit` rows)."""
+    cell = f"padding:1px 8px;border-bottom:1px solid {RULE};white-space:nowrap;text-align:left"
+    head = "".join(f'<th style="{cell}">{h}</th>' for h in ("lines", "type", "name", "parent", "A", "B", "change"))
+    rows = []
+    for row in changes.head(limit).itertuples(index=False):
+        chunk_type = None if pd.isna(row.type) else str(row.type)
+        name = "line windows" if pd.isna(row.name) and chunk_type is None else ("" if pd.isna(row.name) else row.name)
+        rows.append(
+            f'<tr data-path="{escape(row.path)}"><td style="{cell}">{row.start_line}–{row.end_line}</td>'
+            f'<td style="{cell}">{type_chip(chunk_type)}</td><td style="{cell}">{escape(str(name))}</td>'
+            f'<td style="{cell};color:{MUTED}">{escape("" if pd.isna(row.parent) else str(row.parent))}</td>'
+            f'<td style="{cell}" title="{escape(str(row.ranges_a or ""))}">{row.chunks_a}</td>'
+            f'<td style="{cell}" title="{escape(str(row.ranges_b or ""))}">{row.chunks_b}</td>'
+            f'<td style="{cell}">{escape(row.change)}</td></tr>'
+        )
+    more = (
+        f'<div style="color:{MUTED}">… and {len(changes) - limit:,} more (see .changes)</div>'
+        if len(changes) > limit
+        else ""
+    )
+    if not rows:
+        return f'<div style="{UI_FONT};color:{MUTED}">No declaration of this file changes chunks.</div>'
+    return (
+        f'<div style="{UI_FONT};color:{TEXT};{FILL_WIDTH};overflow-x:auto"><table style="border-collapse:collapse">'
+        f'{head}{"".join(rows)}</table>{more}</div>'
+    )
+
+
+def render_side_by_side(
+    left: Preview, right: Preview, a: Mapping[str, Any], b: Mapping[str, Any], *, height: int = 640
+) -> str:
+    """Two previews next to each other when there is room, one above the other when not, in one scroll box.
+
+    Side by side, both previews have equal headers and equal row heights, so one scroll box keeps
+    line n of A level with line n of B (no script is needed to scroll them together). Each pane
+    is at least `PANE_MIN_WIDTH` px wide: below twice that (plus the gap), B wraps under A. Long
+    lines scroll sideways inside their pane, never push the other one out of the output.
+    """
+
+    def column(side: str, preview: Preview, settings: Mapping[str, Any]) -> str:
+        label = escape(settings_text({**engine.Settings().chunking(), **settings}))
+        return (
+            f'<div data-side="{side}" style="flex:1 1 {PANE_MIN_WIDTH}px;min-width:0;max-width:100%">'
+            # One line, cut if need be, as the previews' own headers: rows side by side stay level.
+            f'<div title="{label}" style="{UI_FONT};margin:2px 0 4px;white-space:nowrap;overflow:hidden;'
+            f'text-overflow:ellipsis"><b>{side}</b> · {label}</div>{preview.still_html}</div>'
+        )
+
+    return (
+        f'<div data-clanka="compare" style="{FILL_WIDTH};display:flex;flex-wrap:wrap;gap:8px;'
+        f'align-items:flex-start;max-height:{height}px;overflow:auto">'
+        f'{column("A", left, a)}{column("B", right, b)}</div>'
+    )
+
+
+class CompareModel:
+    """Settings A and B on one codebase, and the file shown.
+
+    State: `codebase`, `texts`, `a`, `b` (the settings, checked), `files` (those with lines), `frame_a`,
+    `frame_b` (all chunks), `changes` (every changed declaration), `path` (the file shown, None when the
+    codebase has no file with lines). Derived: `frame` (the changes of `path`), `previews()` (A's and B's).
+    """
+
+    def __init__(
+        self, codebase: engine.Codebase, a: Mapping[str, Any] | None, b: Mapping[str, Any] | None, path: str | None
+    ) -> None:
+        self.codebase = codebase
+        self.texts = Texts(codebase=codebase, languages=codebase.languages)
+        self.a, self.b = _settings("a", a), _settings("b", b)
+        self.files = [p for p in codebase.files if (t := codebase.text(p)) is not None and t.lines]
+        if path is not None:
+            path = pickable(codebase, path, self.files)  # before chunking twice
+        self.frame_a, self.frame_b = _chunk_frame(codebase, self.a), _chunk_frame(codebase, self.b)
+        self.changes = declaration_changes(self.frame_a, self.frame_b)
+        counts = self.changes["path"].value_counts()
+        self.counts = {str(p): int(n) for p, n in counts.items()}  # changes per file, most first
+        if path is None:
+            path = str(counts.index[0]) if len(counts) else (self.files[0] if self.files else None)
+        self.path: str | None = path
+
+    def __repr__(self) -> str:
+        return f"Compare(a={self.a}, b={self.b}: {len(self.changes):,} declarations change chunks)"
+
+    def file_options(self) -> list[tuple[str, str]]:
+        """The file picker's (label with its number of changes, path)."""
+        return [(f"{p}  ({self.counts.get(p, 0)} changed)", p) for p in self.files]
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        """The changes of the file shown."""
+        return self.changes[self.changes["path"] == self.path].reset_index(drop=True)
+
+    def previews(self) -> tuple[Preview, Preview] | None:
+        """The file shown under A and under B (None when there is no file)."""
+        path = self.path
+        if path is None:
+            return None
+        previews = []
+        for chunks in (self.frame_a, self.frame_b):
+            file_chunks = chunks[(chunks["path"] == path).to_numpy(dtype=bool)]
+            lines, flags, note = file_lines(self.texts, path, file_chunks)
+            preview = Preview(
+                lines, file_chunks, path=path, language=engine.language_of(path), meaningful=flags, note=note,
+                height=None, full_legend=True,
+            )  # fmt: skip
+            previews.append(preview)
+        left, right = previews
+        return left, right
+
+
+def render_summary(model: CompareModel, changed: pd.DataFrame) -> str:
+    """The counts of both sides and the changed declarations of the file shown (`changed`: `model.frame`)."""
+    if model.path is None:
+        return f'<div style="{UI_FONT};color:{MUTED}">The codebase has no file with lines.</div>'
+    declared = len(_ranges(pd.concat([model.frame_a, model.frame_b])))
+    changed_files = model.changes["path"].nunique()
+    return (
+        f'<div style="{UI_FONT}"><b>{len(model.changes):,}</b> of {declared:,} declarations change chunks, '
+        f"in {changed_files:,} file{'s' * (changed_files != 1)} · A: {len(model.frame_a):,} chunks · "
+        f"B: {len(model.frame_b):,} chunks<br><b>{escape(model.path)}</b>: {len(changed):,} changed</div>"
+        f"{render_changes(changed)}"
+    )

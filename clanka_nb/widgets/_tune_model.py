@@ -1,0 +1,203 @@
+"""The tuning panel's model: the parsed codebase, the settings of the last update and what they give
+(statistics, the probe's scores, the histogram's lines, the picked file's chunks); and the pure function that
+makes its statistics table. No widget here: `Tuner` holds one and feeds it its sliders' settings."""
+
+from __future__ import annotations
+
+import warnings
+from html import escape
+from typing import Any
+
+import pandas as pd
+
+from .. import engine, frames
+from ..defaults import CHUNK_SETTING_NAMES
+from ..engine.settings import Settings
+from ..frames.cycles import paused_cycle_collection
+from ..retrieval import BM25Searcher, NoProbeQueriesWarning
+from ..retrieval.internals import DEFAULT_K, Bootstrap, Outcome, ProbeSet, compared, scored_row
+from ._browser_model import settings_text
+from ._preview import Preview
+from ._source import Texts, file_lines
+from ._style import MUTED, TEXT, UI_FONT
+
+# (key, label, format) of the statistics shown; keys are columns of `cn.sweep`.
+STAT_ROWS: tuple[tuple[str, str, str], ...] = (
+    ("chunks", "chunks", "{:,.0f}"),
+    ("lines_mean", "lines: mean", "{:.1f}"),
+    ("lines_median", "lines: median", "{:.0f}"),
+    ("lines_p95", "lines: p95", "{:.0f}"),
+    ("characters_mean", "characters: mean", "{:,.0f}"),
+    ("characters_p95", "characters: p95", "{:,.0f}"),
+    ("tokens_total", "tokens (≈ chars / 4)", "{:,.0f}"),
+    ("split_declarations", "declarations split", "{:.1%}"),
+    ("coverage", "meaningful lines covered", "{:.1%}"),
+    ("duplication", "duplication (lines embedded / lines)", "{:.2f}×"),
+    # Shown only with the retrieval probe on (see clanka_nb.retrieval):
+    ("recall@5", "search recall@5 (probe)", "{:.1%}"),
+    ("mrr", "search MRR (probe)", "{:.3f}"),
+    ("precision", "search precision@5 (probe)", "{:.1%}"),
+)
+PROBE_STATS = frozenset({"recall@5", "mrr", "precision"})
+
+# Lines of the preview's page: every move redraws it, and the browser takes about 0.5 ms a line
+# (a page of 2,000 lines of three.js was 1.7 MB of HTML and 0.9 s in Chromium); the page buttons turn it.
+PAGE_LINES = 300
+
+def _fmt(value: Any, pattern: str) -> str:
+    return "–" if value is None else pattern.format(value)
+
+
+def render_stats(stats: dict[str, Any], before: dict[str, Any] | None = None) -> str:
+    """The statistics of one setting as a small table, with the previous setting's next to them."""
+    cell = "padding:1px 8px;text-align:right;white-space:nowrap"
+    rows = []
+    reason = stats.get("probe_reason")
+    for key, label, pattern in STAT_ROWS:
+        if key not in stats or (reason and key in PROBE_STATS):
+            continue
+        if key == "tokens_total" and stats.get("token_counter"):
+            label = f"tokens ({stats['token_counter']})"
+        now = _fmt(stats.get(key), pattern)
+        was = _fmt(before.get(key), pattern) if before is not None else ""
+        changed = before is not None and was != now
+        if stats.get(f"{key}_low") is not None:  # the probe's 95% interval over its queries
+            now += f" ({_fmt(stats[f'{key}_low'], pattern)}–{_fmt(stats[f'{key}_high'], pattern)})"
+        style = "font-weight:600" if changed else ""
+        rows.append(
+            f'<tr data-stat="{key}"><td style="padding:1px 8px 1px 0;white-space:nowrap">{escape(label)}</td>'
+            f'<td style="{cell};{style}">{now}</td><td style="{cell};color:{MUTED}">{was}</td></tr>'
+        )
+    if stats.get("vs_before") and not reason:
+        # Whether the move changed search beyond what these queries can tell (a paired test on them).
+        rows.append(
+            f'<tr data-stat="vs_before"><td colspan="3" style="padding:1px 8px 1px 0;color:{MUTED};max-width:420px;'
+            f'white-space:normal">{escape(stats["vs_before"])}</td></tr>'
+        )
+    if reason and any(key in stats for key in PROBE_STATS):
+        # No query: say why instead of a dash in each search row.
+        rows.append(
+            f'<tr data-stat="probe"><td colspan="3" style="padding:1px 8px 1px 0;color:{MUTED};max-width:420px;'
+            f'white-space:normal">search probe (recall, MRR): no queries, because {escape(reason)}</td></tr>'
+        )
+    settings = escape(settings_text({k: stats[k] for k in CHUNK_SETTING_NAMES}))
+    clamped = " (clamped: the engine uses " if stats.get("clamped") else ""
+    if clamped:
+        clamped += f"size {stats['effective_size']}, overlap {stats['effective_overlap']})"
+    return (
+        f'<div data-clanka="stats" style="{UI_FONT};color:{TEXT}"><div style="margin-bottom:4px">'
+        f'<b>{settings}</b>{escape(clamped)}</div><table style="border-collapse:collapse">'
+        f'<tr><th></th><th style="{cell}">now</th><th style="{cell};color:{MUTED}">before</th></tr>'
+        f"{''.join(rows)}</table></div>"
+    )
+
+
+class TunerModel:
+    """One codebase re-chunked at one setting after another.
+
+    State: `codebase`, `texts`, `token_counter` (resolved; None: the chars/4 estimate), `shown` (the
+    `Settings` of the last update; `shown.chunk` as the engine uses them), `stats` (the `cn.sweep` row of
+    those settings, with the probe's scores when it ran), `before` (the previous stats), `lines` (each
+    chunk's lines, for the
+    histogram), `path` and `file_frame` (the picked file and its chunks), `frame` (all chunks, with their
+    text, built when first read). `update(settings, probe=)` moves to new settings; `show_file(path)`
+    picks the file previewed.
+    """
+
+    def __init__(
+        self,
+        codebase: engine.Codebase,
+        settings: Settings,
+        *,
+        queries: pd.DataFrame | None = None,
+        token_counter: Any = None,
+    ) -> None:
+        self.token_counter = token_counter
+        self._probe_set: ProbeSet | None = None
+        self._outcome: Outcome | None = None  # the probe's per-query result at the last update
+        self._queries = queries  # the probe's queries (None: its defaults), checked when it first runs
+        self._searcher = BM25Searcher()
+        self.codebase = codebase
+        self.texts = Texts(codebase=codebase, languages=codebase.languages)
+        self._stats = frames.CodebaseStats(codebase)
+        self._whole: dict[int, Any] = {}  # spans of files no setting splits, reused by every update
+        self._frame: pd.DataFrame | None = None
+        self._lines: tuple[str, list[str], list[bool] | None, str | None] | None = None  # the picked file's
+        self._shown = settings  # the settings of the last update
+        self.stats: dict[str, Any] = {}
+        self.before: dict[str, Any] | None = None
+        self.lines: Any = None  # each chunk's lines at the last update, for the histogram
+        self.path: str | None = None
+        self.file_frame: pd.DataFrame | None = None
+
+    @property
+    def shown(self) -> Settings:
+        """The settings of the last update."""
+        return self._shown
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        """All chunks at the settings of the last update, with their text: built when first asked for.
+
+        A slider move does not need it (statistics and histogram come from the engine's spans,
+        the preview from the picked file's chunks), so it is made only when read.
+        """
+        if self._frame is None:
+            settings = self._shown
+            self._frame = frames.chunk_codebase(
+                self.codebase, settings=settings, progress=False, token_counter=self.token_counter
+            )
+        return self._frame
+
+    def update(self, settings: Settings, *, probe: bool = False) -> None:
+        """Re-chunk the parsed codebase at `settings`: statistics, the probe's scores (with `probe`), lines."""
+        self._shown, self._frame = settings, None
+        if self.stats:
+            self.before = self.stats
+        with paused_cycle_collection():  # tens of thousands of short-lived spans; no user code runs here
+            self.stats, lines = self._stats.spans_row(self.codebase, settings.chunk, self._whole)
+        if self.token_counter is not None:
+            # Tokens of each chunk's embedding input by the real tokenizer, not the chars/4 estimate:
+            # these need every chunk's text, so the whole frame is built.
+            tokens = self.frame["tokens"].to_numpy(dtype="float64")
+            self.stats.update(tokens_total=float(tokens.sum()), token_counter=self.token_counter.name,
+                              tokens_mean=float(tokens.mean()) if len(tokens) else None)
+        if probe:
+            if self._probe_set is None:
+                with warnings.catch_warnings():
+                    # The panel shows the reason in place of the search rows instead.
+                    warnings.simplefilter("ignore", NoProbeQueriesWarning)
+                    # Queries extracted (or checked) once for the panel's life.
+                    self._probe_set = ProbeSet(self.codebase, self._queries)
+            columns, outcome, _ = scored_row(self._probe_set, settings.chunk, self._searcher, DEFAULT_K,
+                                             Bootstrap(len(self._probe_set.queries)))  # fmt: skip
+            self.stats.update(columns)
+            self.stats["probe_reason"] = self._probe_set.reason
+            if self._outcome is not None and self.before is not None and "mrr" in self.before:
+                self.stats["vs_before"] = compared(self._outcome, outcome)
+            self._outcome = outcome
+        else:
+            self._outcome = None
+        self.lines = lines
+
+    def show_file(self, path: str | None) -> Preview | None:
+        """Pick `path` (None: no file): its chunks at the last update's settings, and its preview."""
+        self.path = path
+        settings = self._shown
+        if path is None:
+            self.file_frame = frames.chunk_files(self.codebase, [], settings=settings, token_counter=self.token_counter)
+            return None
+        if self._frame is not None:
+            self.file_frame = self._frame[(self._frame["path"] == path).to_numpy(dtype=bool)]
+        else:
+            # Only the picked file's chunks get their text: the rest of the codebase is not copied.
+            self.file_frame = frames.chunk_files(
+                self.codebase, [path], settings=settings, token_counter=self.token_counter
+            )
+        if self._lines is None or self._lines[0] != path:
+            # The codebase does not change under the panel: a file's lines and flags hold for every move.
+            self._lines = (path, *file_lines(self.texts, path, self.file_frame))
+        _, lines, flags, note = self._lines
+        language = engine.language_of(path)
+        return Preview(lines, self.file_frame, path=path, language=language, meaningful=flags, note=note, height=460,
+                       max_lines=PAGE_LINES)
