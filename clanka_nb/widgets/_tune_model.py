@@ -98,8 +98,7 @@ class TunerModel:
     State: `codebase`, `texts`, `token_counter` (resolved; None: the chars/4 estimate), `shown` (the
     `Settings` of the last update; `shown.chunk` as the engine uses them), `stats` (the `cn.sweep` row of
     those settings, with the probe's scores when it ran), `before` (the previous stats), `lines` (each
-    chunk's lines, for the
-    histogram), `path` and `file_frame` (the picked file and its chunks), `frame` (all chunks, with their
+    chunk's lines, for the histogram), `path` and `file_frame` (the picked file and its chunks), `frame` (all chunks, with their
     text, built when first read). `update(settings, probe=)` moves to new settings; `show_file(path)`
     picks the file previewed.
     """
