@@ -447,7 +447,8 @@ def _reason(commit: _Commit, query: str, max_files: int | None) -> str | None:
         return "merge"
     if _BOT.search(commit.author):
         return "bot"
-    subject = _subject(commit.message)
+    # Pull-request numbers out first: httpx titles a release "Version 0.28.1 (#3445)".
+    subject = _PULL_REQUEST.sub("", _subject(commit.message)).strip()
     if _VERSION.match(subject) or (commit.files and all(_MANIFEST.search(name) for name in commit.files)):
         return "version"
     if _REVERT.match(subject):

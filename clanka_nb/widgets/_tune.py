@@ -325,7 +325,8 @@ class Tuner(widgets.VBox):
                     # Queries extracted (or checked) once for the panel's life.
                     self._probe_set = ProbeSet(self.codebase, self._queries)
             columns, outcome, _ = scored_row(self._probe_set, settings, self._searcher, DEFAULT_K,
-                                             Bootstrap(len(self._probe_set.queries)))  # fmt: skip
+                                             Bootstrap(len(self._probe_set.queries),
+                                                       groups=self._probe_set.groups))  # fmt: skip
             self.stats.update(columns)
             self.stats["probe_reason"] = self._probe_set.reason
             if self._outcome is not None and self.before is not None and "mrr" in self.before:
