@@ -17,9 +17,9 @@ TARGET_KINDS = ("code", "test", "docs", "changelog")
 # Release notes, whatever the folder: the file names keep-a-changelog, towncrier and changesets use.
 _CHANGELOG = re.compile(r"(?:^|/)(?:CHANGELOG|CHANGES|HISTORY|NEWS|RELEASES?)(?:[._-][^/]*)?$|(?:^|/)\.changeset/",
                         re.IGNORECASE)  # fmt: skip
-# Prose for readers: documentation folders and markup files (a README anywhere is docs too).
-_DOCS = re.compile(r"(?:^|/)(?:docs?|documentation|site|website)/|\.(?:md|mdx|markdown|rst|txt|adoc|ipynb)$"
-                   r"|(?:^|/)README[^/]*$", re.IGNORECASE)  # fmt: skip
+# Prose for readers: documentation folders (zod's docs-v3/ too) and markup files (a README anywhere is docs).
+_DOCS = re.compile(r"(?:^|/)(?:docs?|documentation|site|website)(?:[-_][^/]*)?/"
+                   r"|\.(?:md|mdx|markdown|rst|txt|adoc|ipynb)$|(?:^|/)README[^/]*$", re.IGNORECASE)  # fmt: skip
 
 
 def target_kind(path: str) -> str:

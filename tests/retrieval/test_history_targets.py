@@ -108,6 +108,7 @@ def test_queries_sharing_a_target_or_a_commit_are_one_group(tmp_path):
 @pytest.mark.parametrize(("path", "kind"), [
     ("src/price.ts", "code"), ("httpx/_client.py", "code"), ("tests/test_client.py", "test"),
     ("packages/zod/src/v4/classic/tests/string.test.ts", "test"), ("docs/api.md", "docs"), ("README.md", "docs"),
+    ("packages/docs-v3/index.html", "docs"),
     ("CHANGELOG.md", "changelog"), ("packages/zod/CHANGELOG.md", "changelog"),
     (".changeset/brave-cats.md", "changelog"),
 ])  # fmt: skip
