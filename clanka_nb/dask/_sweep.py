@@ -17,7 +17,16 @@ from ..engine.settings import Grid, Settings, setting_values
 from ..engine.token_counts import TokenCounter
 from ..frames import columns as _columns
 from ..retrieval import Searcher, probe_summary
-from ..retrieval.internals import Bootstrap, Outcome, ProbeSet, decide, probe_frame, resolve_searcher, row_intervals
+from ..retrieval.internals import (
+    Bootstrap,
+    Outcome,
+    ProbeSet,
+    decide,
+    probe_frame,
+    query_groups,
+    resolve_searcher,
+    row_intervals,
+)
 from ..sweeps.table import check_counters
 from ._batch import parse
 from ._cluster import ClientLike, resolve_client
@@ -56,6 +65,17 @@ class SweepTask:
         return partials, probes, parsed, failures
 
 
+def pooled_groups(frames: list[pd.DataFrame]) -> np.ndarray:
+    """Cluster ids of all roots' queries together: queries sharing a target within one root are one cluster
+    (a path of one root is another file than the same path of the next)."""
+    groups, offset = [], 0
+    for frame in frames:
+        found = query_groups(frame)
+        groups.append(found + offset)
+        offset += int(found.max()) + 1 if len(found) else 0
+    return np.concatenate(groups) if groups else np.zeros(0, dtype=np.int64)
+
+
 def _probe_values(frames: list[pd.DataFrame], k: tuple[int, ...], stream: int) -> tuple[dict[str, Any], Outcome]:
     """The probe columns of all roots' queries together, as `cn.sweep` computes them for one codebase (with
     their intervals), and the per-query outcome the verdict compares."""
@@ -65,7 +85,7 @@ def _probe_values(frames: list[pd.DataFrame], k: tuple[int, ...], stream: int) -
     plain = {name: None if pd.isna(v) else v.item() if hasattr(v, "item") else v for name, v in values.items()}
     outcome = Outcome(pooled["rank"].to_numpy(dtype=np.int64, na_value=0), max(k))
     metrics = [*(f"recall@{cutoff}" for cutoff in k), "mrr"]
-    scored = row_intervals(outcome, metrics, Bootstrap(len(pooled)), stream=stream)
+    scored = row_intervals(outcome, metrics, Bootstrap(len(pooled), groups=pooled_groups(frames)), stream=stream)
     out: dict[str, Any] = {"queries": plain["queries"]}
     for metric in metrics:
         out.update({name: scored[name] for name in (metric, f"{metric}_low", f"{metric}_high")})
@@ -138,9 +158,11 @@ def sweep(
             merged = [partial.compacted() for partial in merged]
         future.release()
     rows, outcomes = [], []
+    groups = None  # the same queries, in the same order, at every setting: one cluster id each
     for number, (setting, partial, kept) in enumerate(zip(grid, merged, probes, strict=True)):
         values = row(setting, partial, counter, limit)
         if probe:
+            groups = pooled_groups(kept)
             scored, outcome = _probe_values(kept, cutoffs, number)
             values.update(scored)
             outcomes.append(outcome)
@@ -160,5 +182,6 @@ def sweep(
     }
     if probe and rows:
         settings_of = [{name: r[name] for name in CHUNK_SETTING_NAMES} for r in rows]
-        attrs["verdict"] = decide(outcomes, settings_of, [int(r["chunks"]) for r in rows]).as_dict()
+        attrs["verdict"] = decide(outcomes, settings_of, [int(r["chunks"]) for r in rows],
+                                  groups=groups).as_dict()
     return _columns.build({name: [r[name] for r in rows] for name in schema}, schema, attrs)

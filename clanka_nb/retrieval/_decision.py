@@ -198,11 +198,16 @@ def _plain(value: Any) -> Any:
     return value if value is None or isinstance(value, str | int | float | bool) else str(value)
 
 
+def cluster_counts(clusters: int, resamples: int, seed: int) -> np.ndarray:
+    """How often each cluster is drawn in each resample of a cluster bootstrap (resamples x clusters): the
+    one resampling of the verdict's intervals and of a sweep row's (`_verdict.Bootstrap`), so both agree."""
+    return np.random.default_rng([seed, 1]).multinomial(clusters, np.full(clusters, 1 / clusters),
+                                                        size=resamples).astype(np.float64)  # fmt: skip
+
+
 def _bootstrap(sums: np.ndarray, sizes: np.ndarray, resamples: int, seed: int) -> np.ndarray:
     """Each setting's mean over resampled clusters (resamples x settings): multinomial counts per cluster."""
-    clusters = len(sizes)
-    counts = np.random.default_rng([seed, 1]).multinomial(clusters, np.full(clusters, 1 / clusters),
-                                                          size=resamples).astype(np.float64)  # fmt: skip
+    counts = cluster_counts(len(sizes), resamples, seed)
     return (counts @ sums) / (counts @ sizes)[:, None]
 
 

@@ -1,4 +1,4 @@
-"""Probe queries written by people: commit messages, each targeting the lines its commit changed that still exist."""
+"""Probe queries written by people: commit messages, each targeting the declaration its commit changed."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pandas as pd
 
@@ -22,8 +22,10 @@ from ..engine.settings import Settings, parse_size
 from ..engine.source import open_source
 from ..frames import columns as _columns
 from ..history.internals import BlobReader, ChurnError, git, git_records, repository, resolves, run_git, within_history
+from ._comments import doc_comment
 from ._queries import QUERIES, declared_texts
 from ._query_text import MAX_WORDS, MIN_WORDS, first_sentences
+from ._targets import TARGET_KINDS, query_groups, target_kind
 
 DEFAULT_REVS = "HEAD~500..HEAD"
 # A commit that changes more files than this describes a sweep over the code ("rename X", "update deps"),
@@ -34,19 +36,28 @@ MAX_FILES = 8
 MAX_MESSAGE = 8_192
 MAX_SUBJECT = 1_024
 
-HISTORY: _columns.Schema = {**QUERIES, "commit": _columns.STRING}
+HISTORY: _columns.Schema = {**QUERIES, "commit": _columns.STRING, "target_kind": _columns.STRING,
+                            "group": _columns.INT}
+# Which target kinds `targets=` keeps: code only by default (a commit's tests, docs and changelog entries
+# answer no search for the code it changed), or every kind, told apart by the `target_kind` column.
+TARGETS = {"code": ("code",), "all": TARGET_KINDS}
 
 # Why a commit gives no query: the keys of `attrs["dropped"]`, in the order they are tested.
 HISTORY_REASONS = {
     "merge": "a merge commit (its changes are its parents' commits)",
     "bot": "written by a bot (an author name or e-mail with [bot], dependabot, renovate, ...)",
-    "version": "a version or dependency bump: its subject says so, or it changes only manifests, lock files "
-    "and changelogs",
+    "version": "a release, version or dependency bump: its subject says so (\"Version 0.24.0\", \"0.24.0 release "
+    "notes\", \"Bump x from 1 to 2\"), or it changes only manifests, lock files and changelogs",
+    "revert": "a revert (\"Revert ...\", \"revert(core): ...\"): its words describe the change it undoes",
     "too_many_files": f"it changes more than max_files files besides manifests, lock files and changelogs "
     f"(default {MAX_FILES})",
+    "intent_free": "its subject carries no search intent: a typo, spelling or grammar fix, or only "
+    "maintenance words (\"fix lint\", \"Tiny refactor\", \"Clean up docs\", \"WIP\", \"Fix #123\")",
     "short": f"its message is under {MIN_WORDS} words once ticket ids and pull-request numbers are removed",
     "formatting": "it changes only whitespace and line breaks",
     "no_target": "none of the lines it added still exists, unchanged, in a file of the probed codebase",
+    "not_code": "the lines it added that still exist are all in tests, docs or changelogs (targets=\"code\", "
+    "the default; targets=\"all\" keeps them)",
     "duplicate": "several commits have the same message, so it cannot say which change it is about",
 }
 
@@ -55,9 +66,19 @@ _BOT = re.compile(r"\[bot\]|^(?:dependabot|renovate|greenkeeper|snyk-bot|semanti
 _VERSION = re.compile(
     # `v?\d+\.\d\S*` reads what `v?\d+(?:\.\d+)+\S*` did without backtracking over the digits twice.
     r"^(?:v?\d+\.\d\S*\s*$|version packages\b|release\b|releases?\s+v?\d|bump (?:the )?version|"
-    r"chore\(release\)|chore: release|publish\b|prepare (?:for )?(?:the )?release|bump \S+ from \S+ to )",
+    r"chore\(release\)|chore: release|publish\b|prepare (?:for )?(?:the )?release|bump \S+ from \S+ to "
+    # httpx titles its releases "Version 0.24.0" and its notes "0.24.0 release notes".
+    r"|version\s+v?\d+\.\d\S*\s*$|v?\d+\.\d\S*\s+release(?:\s+notes)?\b|release notes\b)",
     re.IGNORECASE,
 )
+_REVERT = re.compile(r"^revert(?:ed|s)?\b", re.IGNORECASE)  # Revert "...", revert(core): ..., Reverted #1564
+# A typo names the mistake, not the code: "Fix typo in wsgi.py", "docs: fix typos and links".
+_TYPO = re.compile(r"\b(?:typos?|misspell\w*|spelling|grammar|grammatical)\b", re.IGNORECASE)
+# Words that say a commit is maintenance without saying of what: a message of only these (and ticket numbers)
+# asks for nothing. Measured on httpx's and zod's histories (docs/queries.md).
+_FILLER = frozenset("""fix fixes fixed lint linting format formatting reformat cleanup clean up tidy refactor
+refactoring minor tiny small some few more misc nit nits tweak tweaks wip stuff changes update updates links link
+docs doc comments comment and the a an of in""".split())
 # Files whose changes are versions and dependencies, not code a message describes.
 _MANIFEST = re.compile(
     r"(?:^|/)(?:package\.json|package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock|bun\.lockb?"
@@ -336,17 +357,54 @@ def _runs(lines: list[int]) -> list[tuple[int, int]]:
     return runs
 
 
-def _target(tree: _Tree, commit: _Commit, patches: dict[str, _FilePatch]) -> tuple[str, int, int] | None:
-    """The largest run of lines the commit added that still exist, unchanged, in the probed codebase."""
+class _Target(NamedTuple):
+    path: str
+    start_line: int
+    end_line: int
+    name: str | None
+    type: str | None
+    kind: str  # one of TARGET_KINDS
+
+
+def _holders(text: engine.PreparedText, held_lines: list[int]) -> Counter[tuple[int, int, str | None, str | None]]:
+    """How many of the lines each holds, by holder: the smallest declaration of the file holding the line
+    (its lines without the leading comments, as a doc comment's target), or the whole file when none does."""
+    ranges = []
+    for start, end, declaration, _ in text.plan():  # the engine's own clamped ranges, as scan() reads them
+        found = doc_comment(text.lines, start, end, text.grammar)
+        code = start if found is None else found.target_start
+        if code <= end:
+            ranges.append((start, end, code, declaration.name, declaration.type))
+    whole = (1, len(text.lines), None, None)
+    held: Counter[tuple[int, int, str | None, str | None]] = Counter()
+    for line in held_lines:
+        holding = [item for item in ranges if item[0] <= line <= item[1]]
+        if holding:
+            start, end, code, name, kind = min(holding, key=lambda item: (item[1] - item[0], item[0]))
+            held[code, end, name, kind] += 1
+        else:
+            held[whole] += 1
+    return held
+
+
+def _target(tree: _Tree, commit: _Commit, patches: dict[str, _FilePatch],
+            kinds: tuple[str, ...]) -> tuple[_Target | None, str | None]:  # fmt: skip
+    """The target of a commit's query, or why it has none ("no_target", "not_code").
+
+    The lines the commit added that still exist, unchanged, in the probed codebase are its evidence; each
+    meaningful one votes for the smallest declaration holding it (the file, when none does). The target is
+    the declaration (or file) with the most votes, among the kinds asked for, code first: so a query's
+    target is the same lines whatever the chunk setting, and the same with targets="all" as with "code"
+    whenever the commit touched code."""
     wanted = {git_path: tree.codebase_path(git_path) for git_path, patch in patches.items() if patch.added}
     wanted = {git_path: path for git_path, path in wanted.items() if path is not None}
     if not wanted:
-        return None
+        return None, "no_target"
     wanted = {git_path: path for git_path, path in wanted.items() if tree.fits_at_head(git_path)}
     if not wanted:
-        return None
+        return None, "no_target"
     moved = _moved(tree.repo, commit.hash, tree.head, list(wanted), tree.limit)
-    best: tuple[int, str, int, int] | None = None  # (meaningful lines, path, first, last)
+    candidates: list[tuple[tuple[int, int, int, str], _Target]] = []
     for git_path, path in sorted(wanted.items()):
         hunks = moved.get(git_path, [])
         if hunks is None:
@@ -356,27 +414,20 @@ def _target(tree: _Tree, commit: _Commit, patches: dict[str, _FilePatch]) -> tup
         for old, text in patches[git_path].added.items():
             head_line = _forward(old, hunks)
             line = None if head_line is None else tree.disk_line(path, head_line)
-            if line is not None and line <= len(lines) and lines[line - 1].rstrip("\r") == text.rstrip("\r"):
+            if line is not None and line <= len(lines) and lines[line - 1].rstrip("\r") == text.rstrip("\r") \
+                    and engine.is_meaningful_line(lines[line - 1]):  # fmt: skip
                 found.append(line)
-        for first, last in _runs(found):
-            # The blank lines a commit adds around its code are no target: the name comes from the first line.
-            while first < last and not lines[first - 1].strip():
-                first += 1
-            while last > first and not lines[last - 1].strip():
-                last -= 1
-            meaningful = sum(engine.is_meaningful_line(lines[n - 1]) for n in range(first, last + 1))
-            if meaningful and (best is None or meaningful > best[0]):
-                best = (meaningful, path, first, last)
-    return None if best is None else (best[1], best[2], best[3])
-
-
-def _declaration(text: engine.PreparedText, first: int, last: int) -> tuple[str | None, str | None]:
-    """Name and type of the smallest declaration that holds the target's first line."""
-    holding = [(end - start, declaration) for start, end, declaration, _ in text.plan() if start <= first <= end]
-    if not holding:
-        return None, None
-    declaration = min(holding, key=lambda item: item[0])[1]
-    return declaration.name, declaration.type
+        kind = target_kind(path)
+        for (first, last, name, type_), votes in _holders(tree.texts[path], found).items():
+            # Code before tests, docs and changelogs; then the most votes; then the smaller target; then the path.
+            order = (TARGET_KINDS.index(kind), -votes, last - first, path)
+            candidates.append((order, _Target(path, first, last, name, type_, kind)))
+    if not candidates:
+        return None, "no_target"
+    allowed = [item for item in candidates if item[1].kind in kinds]
+    if not allowed:
+        return None, "not_code"
+    return min(allowed, key=lambda item: item[0])[1], None
 
 
 def _subject(message: str) -> str:
@@ -385,17 +436,27 @@ def _subject(message: str) -> str:
     return head.splitlines()[0][:MAX_SUBJECT] if head else ""
 
 
+def _intent_free(subject: str, query: str) -> bool:
+    words = re.findall(r"[a-z]+", query.lower())  # digits out: "Fix #5560" is the word "fix"
+    return bool(_TYPO.search(subject)) or all(word in _FILLER for word in words)
+
+
 def _reason(commit: _Commit, query: str, max_files: int | None) -> str | None:
     """Why a commit gives no query, from what `git log` says of it (None: read its patch)."""
     if len(commit.parents) > 1:
         return "merge"
     if _BOT.search(commit.author):
         return "bot"
-    subject = _subject(commit.message)
+    # Pull-request numbers out first: httpx titles a release "Version 0.28.1 (#3445)".
+    subject = _PULL_REQUEST.sub("", _subject(commit.message)).strip()
     if _VERSION.match(subject) or (commit.files and all(_MANIFEST.search(name) for name in commit.files)):
         return "version"
+    if _REVERT.match(subject):
+        return "revert"
     if max_files is not None and sum(not _MANIFEST.search(name) for name in commit.files) > max_files:
         return "too_many_files"
+    if _intent_free(subject, query):
+        return "intent_free"
     if len(re.findall(r"\w+", query)) < MIN_WORDS:
         return "short"
     return None
@@ -403,10 +464,14 @@ def _reason(commit: _Commit, query: str, max_files: int | None) -> str | None:
 
 def history_query_rows(
     codebase: engine.Codebase, revs: str = DEFAULT_REVS, *, max_files: int | None = MAX_FILES,
-    progress: ProgressBar = None, max_file_size: str | int = MAX_FILE_SIZE,
+    progress: ProgressBar = None, max_file_size: str | int = MAX_FILE_SIZE, targets: str = "code",
 ) -> tuple[pd.DataFrame, Counter[str]]:
     """The history queries of the git repository holding `codebase`'s root, and the commits dropped by reason."""
     revs = _check_revs(revs)
+    if targets not in TARGETS:
+        msg = f"targets must be 'code' (the code a commit changed) or 'all' (tests, docs, changelogs too), got " \
+              f"{targets!r}"
+        raise ValueError(msg)
     if max_files is not None and (isinstance(max_files, bool) or not isinstance(max_files, int) or max_files < 1):
         msg = f"max_files must be a positive int or None (no limit), got {max_files!r}"
         raise ValueError(msg)
@@ -433,22 +498,23 @@ def history_query_rows(
             if reason is None:
                 patches = _patch(tree, commit, sizes)
                 formatting = _formatting_only(patches)
-                found = None if formatting else _target(tree, commit, patches)
-                reason = "formatting" if formatting else "no_target" if found is None else None
+                found, reason = (None, "formatting") if formatting else _target(tree, commit, patches, TARGETS[targets])
             if reason is not None:
                 dropped[reason] += 1
                 continue
             assert found is not None
-            path, first, last = found
-            name, kind = _declaration(tree.texts[path], first, last)
-            rows.append({"query": query, "path": path, "start_line": first, "end_line": last, "name": name,
-                         "type": kind, "comment_start": None, "comment_end": None, "commit": commit.hash})  # fmt: skip
+            rows.append({"query": query, "path": found.path, "start_line": found.start_line,
+                         "end_line": found.end_line, "name": found.name, "type": found.type, "comment_start": None,
+                         "comment_end": None, "commit": commit.hash, "target_kind": found.kind})  # fmt: skip
     seen = Counter(row["query"] for row in rows)
     dropped["duplicate"] += sum(count for count in seen.values() if count > 1)
     rows = [row for row in rows if seen[row["query"]] == 1]
     attrs = {"root": str(codebase.root), "languages": codebase.languages, "source": "history", "revs": revs,
-             "commits": len(commits), "dropped": {r: dropped[r] for r in HISTORY_REASONS if dropped[r]}}  # fmt: skip
-    frame = _columns.build({name: [row[name] for row in rows] for name in HISTORY}, HISTORY, attrs)
+             "commits": len(commits), "targets": targets,
+             "dropped": {r: dropped[r] for r in HISTORY_REASONS if dropped[r]}}  # fmt: skip
+    columns = {name: [row[name] for row in rows] for name in HISTORY if name != "group"}
+    columns["group"] = query_groups(pd.DataFrame(columns)).tolist() if rows else []
+    frame = _columns.build(columns, HISTORY, attrs)
     return frame, dropped
 
 
@@ -458,28 +524,41 @@ def history_queries(
     revs: str = DEFAULT_REVS,
     max_files: int | None = MAX_FILES,
     progress: ProgressBar = None,
+    targets: str = "code",
     languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
 ) -> pd.DataFrame:
-    """Probe queries written by people: each commit's message, targeting the lines it changed.
+    """Probe queries written by people: each commit's message, targeting the declaration it changed.
 
     `repo` is a folder in a git clone (or a Codebase of one); the probed tree is its files as read now.
     For each commit of `revs` (default the last 500; a range reaching before the first commit starts at
     it), the query is the message (its subject without ticket ids and pull-request numbers, plus the
-    body's first paragraph when it is prose; two sentences, 40 words at most) and the target is the
-    largest run of lines the commit added that still exist unchanged in the probed files: each line is
-    followed from the commit to HEAD by git's diff and must hold the same text in the file as read
-    (uncommitted edits are matched by content, in order). A commit none of whose lines survive gives no
-    query: its target is dropped, never guessed.
+    body's first paragraph when it is prose; two sentences, 40 words at most). Its target is the code the
+    commit changed, as declarations of the files read now: each line the commit added is followed from
+    the commit to HEAD by git's diff and must hold the same text in the file as read (uncommitted edits
+    are matched by content, in order); each such meaningful line votes for the smallest declaration
+    holding it (the engine's declarations, extended mode's for a language the codebase's mode does not
+    parse; without its leading comments, like a doc comment's target), or for the whole file when no
+    declaration holds it; the target is the most voted, code before tests, docs and changelogs. It does
+    not depend on any chunk setting. A commit none of whose lines survive gives no query: its target is
+    dropped, never guessed.
 
-    Left out, and counted by reason in `attrs["dropped"]`: merges, bot commits, version and dependency
-    bumps, commits changing more than `max_files` files (None: no limit), messages under 3 words,
-    whitespace-only changes, commits with no surviving line, and messages shared by several commits.
+    `targets="code"` (the default) keeps only targets in code; `targets="all"` also those in tests, docs
+    and changelogs (a commit that changed code still targets its code). The `target_kind` column says
+    which: code, test, docs or changelog (see `docs/queries.md` for the path rules).
+
+    Left out, and counted by reason in `attrs["dropped"]`: merges, bot commits, releases, version and
+    dependency bumps ("Version 0.24.0", "0.24.0 release notes"), reverts, commits changing more than
+    `max_files` files (None: no limit), subjects with no search intent (typo fixes, only maintenance
+    words such as "fix lint", "Tiny refactor"), messages under 3 words, whitespace-only changes, commits
+    with no surviving line, commits whose surviving lines are not in a kind `targets` keeps, and
+    messages shared by several commits.
 
     Columns: those of `probe_queries` (comment_start and comment_end are NA: there is no comment to
-    mask) and `commit`. `attrs["source"]` is "history". Pass it as `probe(..., queries=...)` or
+    mask), `commit`, `target_kind` and `group` (queries sharing a target are one cluster of the verdict's
+    test and intervals). `attrs["source"]` is "history". Pass it as `probe(..., queries=...)` or
     `sweep(..., probe=True, queries=...)`, alone or concatenated with `probe_queries(...)`.
     """
     settings = Settings(languages=languages, max_file_size=max_file_size, workers=workers).warned()
     codebase = repo if isinstance(repo, engine.Codebase) else open_source(repo, settings, progress=progress).codebase
     return history_query_rows(codebase, revs, max_files=max_files, progress=progress,
-                              max_file_size=settings.max_file_size)[0]
+                              max_file_size=settings.max_file_size, targets=targets)[0]

@@ -28,6 +28,7 @@ from ._queries import check_queries, target_arrays
 from ._search import BM25Searcher, Embed, Searcher, resolve_searcher, search_many, searcher_for
 from ._search_words import code_tokens
 from ._sources import all_masks, default_queries
+from ._targets import query_groups, target_kinds
 from ._verdict import SEED, Outcome
 
 PRECISION_AT = 5  # precision looks at the top 5 results, whatever k is
@@ -82,9 +83,11 @@ class ProbeSet:
             msg = f"ProbeSet needs an engine.Codebase, got {type(codebase).__name__}; prepare_probe(folder) parses one"
             raise TypeError(msg)
         self.codebase = codebase
+        given_attrs = dict(queries.attrs) if isinstance(queries, pd.DataFrame) else {}
         if queries is None:
             found = default_queries(codebase)
             self.queries, masks, reason = found.queries, found.masks, found.reason
+            self.dropped: dict[str, dict[str, int]] = dict(found.queries.attrs.get("dropped", {}))
             self.query_sources, self.note = found.counts, found.note
             self.history_error = found.history_error  # why a clone's history was left out (None: read or not asked)
         else:
@@ -96,6 +99,14 @@ class ProbeSet:
             self.query_sources = {"given": len(self.queries)} if given is None else given.value_counts().to_dict()
             self.note = f"queries: {len(self.queries):,} given" + ("" if given is None else " (" + ", ".join(
                 f"{count:,} {name}" for name, count in self.query_sources.items()) + ")")  # fmt: skip
+            self.dropped = _given_dropped(given_attrs)
+        # Per query: its cluster (queries sharing a target or a commit are one unit of the verdict), the source
+        # it came from and the kind of its target (the sweep reports its metrics by both).
+        self.groups = query_groups(self.queries)
+        label = str(given_attrs.get("source", "given"))
+        self.sources = self.queries["source"].astype("string").fillna(label) if "source" in self.queries \
+            else pd.Series(label, index=self.queries.index, dtype="string")  # fmt: skip
+        self.kinds = target_kinds(self.queries)
         self.reason = reason  # why there are no queries (None when there are)
         if reason is not None:
             msg = f"the retrieval probe has no queries, so recall, MRR and precision are NA: {reason}"
@@ -155,6 +166,17 @@ class ProbeSet:
             )
             raise ValueError(msg)
         return ids
+
+
+def _given_dropped(attrs: dict[str, Any]) -> dict[str, dict[str, int]]:
+    """What a given queries frame's attrs say was dropped, by source: a source's own frame counts reasons
+    (`attrs["source"]` names it), a combined one (the default queries) already holds them by source."""
+    dropped = attrs.get("dropped")
+    if not isinstance(dropped, dict) or not dropped:
+        return {}
+    if all(isinstance(value, dict) for value in dropped.values()):
+        return {str(source): dict(reasons) for source, reasons in dropped.items()}
+    return {str(attrs.get("source", "given")): dict(dropped)}
 
 
 def prepare_probe(

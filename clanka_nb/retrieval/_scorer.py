@@ -11,7 +11,8 @@ from .. import engine
 from ..engine.warn import warn_at_user
 from ._probe import ProbeSet, check_k, probe_outcome, probe_summary
 from ._search import Searcher
-from ._verdict import Bootstrap, FlatRecallWarning, Outcome, decide, flat_recall, row_intervals
+from ._targets import breakdown
+from ._verdict import Bootstrap, FlatRecallWarning, Outcome, decide, expected, flat_recall, row_intervals
 
 
 def scored_row(
@@ -49,11 +50,13 @@ class ProbeScorer:
     ) -> None:
         self.probe_set = ProbeSet(codebase, queries, sample=sample)
         self.searcher, self.cutoffs, self.embedded = searcher, check_k(k), embedded
-        self.bootstrap = Bootstrap(len(self.probe_set.queries))
+        self.bootstrap = Bootstrap(len(self.probe_set.queries), groups=self.probe_set.groups)
         self.outcomes: list[Outcome] = []
         self.rows: list[dict[str, Any]] = []
         self.settings: list[dict[str, Any]] = []
         self.chunks: list[int] = []
+        self.by_source: list[dict[str, Any]] = []
+        self.by_kind: list[dict[str, Any]] = []
 
     def columns(self, settings: engine.ChunkSettings) -> dict[str, Any]:
         row, outcome, chunks = scored_row(self.probe_set, settings, self.searcher, self.cutoffs, self.bootstrap,
@@ -62,6 +65,9 @@ class ProbeScorer:
         self.rows.append(row)
         self.settings.append(settings.columns())
         self.chunks.append(chunks)
+        metrics = {metric: expected(outcome, metric) for metric in (*(f"recall@{k}" for k in self.cutoffs), "mrr")}
+        self.by_source += breakdown(metrics, self.probe_set.sources, "source", len(self.rows) - 1, self.settings[-1])
+        self.by_kind += breakdown(metrics, self.probe_set.kinds, "target_kind", len(self.rows) - 1, self.settings[-1])
         return row
 
     def attrs(self) -> dict[str, Any]:
@@ -73,7 +79,9 @@ class ProbeScorer:
         if self.embedded:
             out.update(embedded=self.searcher.embedded, indexed=self.searcher.indexed)  # type: ignore[attr-defined]
         out["sample"] = self.probe_set.sample
-        verdict = decide(self.outcomes, self.settings, self.chunks) if self.outcomes else None
+        out.update(dropped=self.probe_set.dropped, by_source=self.by_source, by_kind=self.by_kind)
+        verdict = decide(self.outcomes, self.settings, self.chunks, groups=self.probe_set.groups) \
+            if self.outcomes else None  # fmt: skip
         out["verdict"] = None if verdict is None else verdict.as_dict()
         flat = flat_recall(self.rows, self.cutoffs)
         if flat is not None:

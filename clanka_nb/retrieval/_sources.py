@@ -10,10 +10,11 @@ from .. import engine
 from ..history.internals import ChurnError, repository
 from ._history import DEFAULT_REVS, HISTORY, history_query_rows
 from ._queries import Masks, declared_texts, scan
+from ._targets import query_groups, target_kinds
 from ._test_names import scan_test_names
 
 # The default queries' columns: those of history_queries (comment lines NA for commits, commit NA for
-# comments) and which source each came from.
+# comments; every row's target_kind and group) and which source each came from.
 SOURCES = ("doc_comments", "test_names", "history")
 COMBINED = {**HISTORY, "source": pd.StringDtype()}
 
@@ -69,6 +70,8 @@ def default_queries(codebase: engine.Codebase) -> Sources:
     frames = [found.queries.assign(commit=pd.NA, source="doc_comments"),
               tests.queries.drop(columns=["test_path", "test_line"]).assign(commit=pd.NA, source="test_names")]
     counts = {"doc_comments": len(found.queries), "test_names": len(tests.queries)}
+    dropped = {"doc_comments": dict(found.queries.attrs.get("dropped", {})),
+               "test_names": dict(tests.queries.attrs.get("dropped", {}))}  # fmt: skip
     skipped = history_skipped(codebase)
     parts = [f"{len(found.queries):,} from doc comments", f"{len(tests.queries):,} from test names"]
     error = None
@@ -80,12 +83,18 @@ def default_queries(codebase: engine.Codebase) -> Sources:
     if skipped is None:
         frames.append(history.assign(source="history"))
         counts["history"] = len(history)
+        dropped["history"] = dict(history.attrs["dropped"])
         parts.append(f"{len(history):,} from commit messages ({DEFAULT_REVS}, {history.attrs['commits']:,} commits)")
     else:
         parts.append(f"none from commit messages: {skipped}")
     queries = pd.concat([frame for frame in frames if len(frame)] or frames[:1], ignore_index=True)
+    # Groups span the sources: a commit and the doc comment of the function it changed share a target.
+    queries = queries.drop(columns=["group"], errors="ignore")
+    queries["target_kind"] = target_kinds(queries)
+    queries["group"] = query_groups(queries)
     queries = queries.astype({name: dtype for name, dtype in COMBINED.items() if name in queries.columns})
-    queries.attrs = {"root": str(codebase.root), "languages": codebase.languages, "query_sources": counts}
+    queries.attrs = {"root": str(codebase.root), "languages": codebase.languages, "query_sources": counts,
+                     "dropped": dropped}  # fmt: skip
     note = "queries: " + "; ".join(parts)
     reason = None
     if not len(queries):

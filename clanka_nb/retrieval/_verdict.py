@@ -2,7 +2,8 @@
 
 Each probed setting gives every query a rank (the first chunk that hits its target; none within the
 deepest cut-off is a miss). A setting's recall@k and MRR are means over the queries, so their
-uncertainty is the queries': the interval is a percentile bootstrap over queries (2,000 resamples,
+uncertainty is the queries': the interval is a percentile bootstrap over clusters of queries (queries that
+share a target or a commit are drawn together, with the verdict's own resampling; 2,000 resamples,
 seeded: the same table gives the same numbers). The verdict over the rows is `verdict` (`_decision`) on the rows'
 per-query scores: a confidence set of the best settings from a step-down joint randomization test
 (family-wise error held at the stated level for any number of settings), cluster-bootstrap intervals,
@@ -28,7 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._decision import verdict
+from ._decision import cluster_counts, verdict
 
 CONFIDENCE = 0.95
 RESAMPLES = 2000
@@ -107,28 +108,40 @@ def _draws(outcome: Outcome, metric: str, picks: np.ndarray, rng: np.random.Gene
 
 
 class Bootstrap:
-    """Resamples of the queries, made on demand from the seed: nothing is stored, and the same table always
-    gives the same intervals."""
+    """Resamples of the queries' clusters (`groups`: a cluster id per query; None: each query its own), made on
+    demand from the seed: nothing is stored, and the same table always gives the same intervals. A cluster
+    bootstrap: queries that share a target or a commit are drawn together, with `_decision`'s counts."""
 
-    def __init__(self, queries: int, *, resamples: int = RESAMPLES, seed: int = SEED) -> None:
+    def __init__(self, queries: int, *, resamples: int = RESAMPLES, seed: int = SEED,
+                 groups: np.ndarray | None = None) -> None:  # fmt: skip
         self.queries, self.resamples, self.seed = queries, resamples, seed
+        self.groups = np.arange(queries) if groups is None else pd.factorize(np.asarray(groups))[0]
+        if len(self.groups) != queries:
+            msg = f"groups must have one cluster id per query ({queries}), got {len(self.groups)}"
+            raise ValueError(msg)
+        self.clusters = int(self.groups.max()) + 1 if queries else 0
 
-    def _blocks(self) -> Any:
-        size = max(1, _BLOCK_CELLS // max(self.queries, 1))
-        for number, start in enumerate(range(0, self.resamples, size)):
-            rows = min(size, self.resamples - start)
-            picks = np.random.default_rng([self.seed, number]).integers(0, self.queries, size=(rows, self.queries))
-            yield number, picks
+    def _counts(self) -> np.ndarray:
+        return cluster_counts(self.clusters, self.resamples, self.seed)
 
     def means(self, outcome: Outcome, metric: str, stream: int) -> np.ndarray:
         """The metric's mean in each resample. `stream` numbers the setting: its draws of the sampled
         distractors (on a sample) are its own."""
-        plain = None if outcome.sampled else expected(outcome, metric)
+        counts = self._counts()
+        if not outcome.sampled:
+            sizes = np.bincount(self.groups, minlength=self.clusters).astype(np.float64)
+            sums = np.bincount(self.groups, weights=expected(outcome, metric), minlength=self.clusters)
+            return (counts @ sums) / (counts @ sizes)
+        # On a sample each resample also draws every query's distractors again: one block of resamples at a time.
         out = []
-        for number, picks in self._blocks():
-            values = plain[picks] if plain is not None else \
-                _draws(outcome, metric, picks, np.random.default_rng([self.seed, number, stream, 1]))
-            out.append(values.mean(axis=1))
+        everyone = np.arange(self.queries)
+        size = max(1, _BLOCK_CELLS // max(self.queries, 1))
+        for number, start in enumerate(range(0, self.resamples, size)):
+            block = counts[start : start + size]
+            picks = np.broadcast_to(everyone, (len(block), self.queries))
+            values = _draws(outcome, metric, picks, np.random.default_rng([self.seed, number, stream, 1]))
+            weights = block[:, self.groups]  # each query weighs as often as its cluster was drawn
+            out.append((weights * values).sum(axis=1) / weights.sum(axis=1))
         return np.concatenate(out) if out else np.zeros(0)
 
 
@@ -178,15 +191,18 @@ def decide(
     confidence: float = CONFIDENCE,
     resamples: int = RESAMPLES,
     seed: int = SEED,
+    groups: np.ndarray | None = None,
 ) -> Verdict:
     """The verdict of a sweep from each row's outcome: `verdict` on the rows' per-query scores (one procedure
-    for the sweep and for users' own tables), ties going to the fewest chunks."""
+    for the sweep and for users' own tables), ties going to the fewest chunks; `groups`, a cluster id per query
+    (None: each query its own)."""
     share = outcomes[0].share if outcomes else None
     if outcomes:
         scores = pd.DataFrame({row: expected(outcome, metric) for row, outcome in enumerate(outcomes)})
     else:
         scores = pd.DataFrame({0: np.zeros(0)})  # no row: the same "no queries" verdict
-    out = verdict(scores, settings=dict(enumerate(settings)) if outcomes else None, cost=list(chunks) or None,
+    out = verdict(scores, groups if outcomes else None, settings=dict(enumerate(settings)) if outcomes else None,
+                  cost=list(chunks) or None,
                   confidence=confidence, resamples=resamples, seed=seed, metric_name=metric)  # fmt: skip
     out["sample"] = share
     if share is not None and share < 1 and out["queries"]:

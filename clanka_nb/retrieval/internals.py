@@ -8,6 +8,7 @@ from ._probe import DEFAULT_K, ProbeSet, check_sample, probe_frame
 from ._queries import check_queries
 from ._scorer import ProbeScorer, scored_row
 from ._search import resolve_searcher, searcher_for
+from ._targets import query_groups
 from ._verdict import Bootstrap, Outcome, compared, decide, row_intervals
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "compared",
     "decide",
     "probe_frame",
+    "query_groups",
     "resolve_searcher",
     "row_intervals",
     "scored_row",

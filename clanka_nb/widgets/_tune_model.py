@@ -95,12 +95,12 @@ def render_stats(stats: dict[str, Any], before: dict[str, Any] | None = None) ->
 class TunerModel:
     """One codebase re-chunked at one setting after another.
 
-    State: `codebase`, `texts`, `token_counter` (resolved; None: the chars/4 estimate), `shown` (the
-    `Settings` of the last update; `shown.chunk` as the engine uses them), `stats` (the `cn.sweep` row of
-    those settings, with the probe's scores when it ran), `before` (the previous stats), `lines` (each
-    chunk's lines, for the histogram), `path` and `file_frame` (the picked file and its chunks), `frame` (all chunks, with their
-    text, built when first read). `update(settings, probe=)` moves to new settings; `show_file(path)`
-    picks the file previewed.
+    State: `codebase`, `texts`, `token_counter` (resolved; None: the chars/4 estimate), `shown` (the `Settings` of
+    the last update; `shown.chunk` as the engine uses them), `stats` (the `cn.sweep` row of those settings, with
+    the probe's scores when it ran), `before` (the previous stats), `lines` (each chunk's lines, for the
+    histogram), `path` and `file_frame` (the picked file and its chunks), `frame` (all chunks, with their text,
+    built when first read). `update(settings, probe=)` moves to new settings; `show_file(path)` picks the file
+    previewed.
     """
 
     def __init__(
@@ -169,7 +169,8 @@ class TunerModel:
                     # Queries extracted (or checked) once for the panel's life.
                     self._probe_set = ProbeSet(self.codebase, self._queries)
             columns, outcome, _ = scored_row(self._probe_set, settings.chunk, self._searcher, DEFAULT_K,
-                                             Bootstrap(len(self._probe_set.queries)))  # fmt: skip
+                                             Bootstrap(len(self._probe_set.queries),
+                                                       groups=self._probe_set.groups))  # fmt: skip
             self.stats.update(columns)
             self.stats["probe_reason"] = self._probe_set.reason
             if self._outcome is not None and self.before is not None and "mrr" in self.before:

@@ -14,6 +14,7 @@ from clanka_nb import engine
 from clanka_nb.history import ChurnError
 from clanka_nb.retrieval import history_queries
 from clanka_nb.retrieval._history import HISTORY_REASONS, message_query
+from clanka_nb.retrieval._queries import declared_texts
 from tests._shared import clone_history
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs the git command")
@@ -53,7 +54,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]
     hashes["version"] = commit(root, "Version Packages (#12)", {"package.json": '{"version": "1.0.1"}\n'})
     hashes["rewritten"] = commit(root, "Clamp the discount to the price range", {"src/discount.ts": function(
         "discount", "value = Math.min(value, 100);")})  # fmt: skip
-    hashes["short"] = commit(root, "wip", {"src/tax.ts": function("tax", "value *= 1.2;")})
+    hashes["short"] = commit(root, "tax rate", {"src/tax.ts": function("tax", "value *= 1.2;")})
     hashes["wide"] = commit(root, "Rename the value argument in every module",
                             {f"src/m{i}.ts": function(f"m{i}", f"value += {i};") for i in range(10)})  # fmt: skip
     # A line inserted at the top moves the parser's lines: the target must follow them.
@@ -92,9 +93,11 @@ def test_each_kind_of_commit_is_kept_or_dropped_with_its_reason(repo):
     assert (first["start_line"], first["end_line"]) == (3, 6)
     shifter = rows[hashes["shifter"]]
     assert shifter["query"] == "Import the currency table for labels"  # no ticket id, no pull request number
-    assert (shifter["start_line"], shifter["end_line"]) == (2, 2)
+    # An import is in no declaration: the target is the file (the blank line, the import, the function).
+    assert (shifter["start_line"], shifter["end_line"], shifter["name"]) == (1, 6, None)
     assert (rows[hashes["rewrite"]]["start_line"], rows[hashes["rewrite"]]["end_line"]) == (1, 1)
     assert queries["comment_start"].isna().all()
+    assert set(queries["target_kind"]) == {"code"}
 
 
 def test_max_files_and_a_range_before_the_first_commit(repo):
@@ -168,19 +171,30 @@ def clanka(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return clone_history(tmp_path_factory)
 
 
-def test_clanka_history_gives_100_queries_each_target_checked_against_git_show(clanka):
+def test_clanka_history_gives_90_queries_each_target_checked_against_git_show(clanka):
     queries = history_queries(clanka, progress=False)
-    assert len(queries) >= 100
+    assert len(queries) >= 90
     codebase = engine.Codebase(clanka)
+    texts = declared_texts(codebase)
     for row in queries.astype(object).to_dict("records"):
         lines = codebase.text(row["path"]).lines[row["start_line"] - 1 : row["end_line"]]
         assert lines and any(engine.is_meaningful_line(line) for line in lines)
-        # Every target line is one the commit added, in the commit's order.
-        assert _is_subsequence(lines, _added_lines(clanka, row["commit"], row["path"])), row
+        # The target holds a line the commit added, and is a declaration of its file or the whole file.
+        added = set(_added_lines(clanka, row["commit"], row["path"]))
+        assert any(line in added for line in lines if engine.is_meaningful_line(line)), row
+        whole = (row["start_line"], row["end_line"]) == (1, len(codebase.text(row["path"]).lines))
+        assert whole or any(start <= row["start_line"] and row["end_line"] == end and d.name == row["name"]
+                            for start, end, d, _ in texts[row["path"]].plan()), row  # fmt: skip
         assert not re.search(r"\(#\d+\)|^[A-Z]+-\d+", row["query"])
-    assert queries["query"].is_unique
+    assert queries["query"].is_unique and set(queries["target_kind"]) == {"code"}
     dropped = queries.attrs["dropped"]
     assert dropped["bot"] > 0 and dropped["merge"] > 0 and dropped["version"] > 0
+    kept = history_queries(clanka, progress=False, targets="all")
+    assert set(kept["target_kind"]) > {"code"} and "not_code" not in kept.attrs["dropped"]
+    # A commit that changed code targets the same code whichever kinds are kept.
+    both = queries.merge(kept, on="commit", suffixes=("", "_all"))
+    assert len(both) == len(queries)
+    assert (both["start_line"] == both["start_line_all"]).all() and (both["path"] == both["path_all"]).all()
 
 
 def test_clanka_tests_give_test_name_queries_tied_to_the_function_they_call(clanka):
