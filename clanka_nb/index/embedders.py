@@ -11,9 +11,11 @@ import math
 import os
 import re
 import reprlib
+import threading
 import time
 import urllib.parse
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -74,6 +76,10 @@ class EmbeddingServerError(RuntimeError):
     """The embedding endpoint failed in a way retrying does not fix (or kept failing after the retries)."""
 
 
+# Batches in flight at once: clanka's SemanticSearch also runs its requests concurrently. Four keeps a local
+# server (Ollama, a laptop's LM Studio, which run one or two batches at a time) from queueing requests past
+# their deadline, and hides most of a hosted API's latency; raise it for a server that scales.
+DEFAULT_CONCURRENCY = 4
 _MAX_DIMENSIONS = 8192  # sqlite-vec's longest vector: bounds an answer when dimensions= was not given
 _ERROR_BYTES = 4096  # read of an error answer's body: enough for a message, never a flood
 _QUOTE = 200  # characters of a server's message shown in an error
@@ -133,6 +139,10 @@ def _retry_after(value: str | None) -> float | None:
             when = when.replace(tzinfo=datetime.UTC)
         seconds = when.timestamp() - time.time()
     return None if math.isnan(seconds) else max(0.0, seconds)
+
+
+class _Cancelled(Exception):
+    """A batch not sent (or not retried) because another batch of the same call already failed."""
 
 
 class _Wrong(Exception):
@@ -222,8 +232,14 @@ class OpenAIEmbedder:
     max_wait: float = 60.0
     sleep: Callable[[float], None] = field(default=time.sleep, repr=False)
     requests: int = field(default=0, repr=False)
+    concurrency: int = DEFAULT_CONCURRENCY
+    _count_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if isinstance(self.concurrency, bool) or not isinstance(self.concurrency, int) or self.concurrency < 1:
+            msg = (f"concurrency must be a whole number of requests in flight at once (1 or more), got "
+                   f"{self.concurrency!r}; {DEFAULT_CONCURRENCY} is the default, 1 sends one batch at a time")
+            raise ValueError(msg)
         # Spaces around it (pasted from a .env file) or no http(s):// would keep `user:password@` from being
         # recognised, and so from being stripped from the repr, the model id and errors: the URL is not shown.
         self.base_url = self.base_url.strip()
@@ -245,7 +261,7 @@ class OpenAIEmbedder:
         return (
             f"openai({self.model!r}, base_url={_public_url(self.base_url)!r}, "
             f"api_key={'***' if self.api_key else None}, batch_size={self.batch_size}, dimensions={self.dimensions}, "
-            f"timeout={self.timeout}, max_retries={self.max_retries})"
+            f"timeout={self.timeout}, max_retries={self.max_retries}, concurrency={self.concurrency})"
         )
 
     def __call__(self, texts: list[str]) -> np.ndarray:
@@ -265,15 +281,65 @@ class OpenAIEmbedder:
         # userinfo goes as HTTP Basic auth (as httpx does with it); the URL sent and shown carries none.
         auth = (url.username, url.password) if url.username or url.password else None
         url = url.copy_with(username=None, password=None)
+        batches = [texts[start : start + self.batch_size] for start in range(0, len(texts), self.batch_size)]
+        if not batches:
+            return np.zeros((0, self.dimensions or 0), dtype=np.float32)
         rows: list[np.ndarray] = []
         width = self.dimensions  # then the first answer's: every batch of one call must match it
-        with _http.Session(url, self.timeout) as session:
-            for start in range(0, len(texts), self.batch_size):
-                rows.append(self._batch(session, url, auth, texts[start : start + self.batch_size], width))
-                width = rows[-1].shape[1]
-        if not rows:
-            return np.zeros((0, self.dimensions or 0), dtype=np.float32)
+        if width is None:
+            # The first batch goes alone: its answer fixes the width, and so the size cap of every later answer
+            # (read at most `concurrency` at a time), as it did when batches went one by one.
+            with _http.Session(url, self.timeout) as session:
+                rows.append(self._batch(session, url, auth, batches[0], None))
+            width, batches = rows[0].shape[1], batches[1:]
+        rows += self._concurrently(url, auth, batches, width)
         return np.concatenate(rows)
+
+    def _concurrently(self, url: object, auth: tuple[str, str] | None, batches: list[list[str]],
+                      width: int) -> list[np.ndarray]:
+        """The vectors of `batches`, in their order, at most `concurrency` requests in flight at once.
+
+        Each worker thread has its own session: a session's deadline belongs to the one request it is sending.
+        The first failure (in batch order) is raised once the batches in flight end (each within its deadline);
+        batches not yet sent are cancelled.
+        """
+        from . import _http
+
+        if not batches:
+            return []
+        local = threading.local()
+        sessions: list[_http.Session] = []
+        guard = threading.Lock()
+
+        stop = threading.Event()  # set on the first failure: batches in their retries give up at the next attempt
+
+        def send(batch: list[str]) -> np.ndarray:
+            if stop.is_set():
+                raise _Cancelled
+            session = getattr(local, "session", None)
+            if session is None:
+                session = local.session = _http.Session(url, self.timeout)  # type: ignore[arg-type]
+                with guard:
+                    sessions.append(session)
+            try:
+                return self._batch(session, url, auth, batch, width, stop)
+            except BaseException:
+                stop.set()
+                raise
+
+        workers = min(self.concurrency, len(batches))
+        pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="clanka-nb-embed")
+        try:
+            futures: list[Future[np.ndarray]] = [pool.submit(send, batch) for batch in batches]
+            for future in futures:  # the first real failure, not a batch that gave up because of it
+                error = future.exception()
+                if error is not None and not isinstance(error, _Cancelled):
+                    raise error
+            return [future.result() for future in futures]
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+            for session in sessions:
+                session.close()
 
     def _secrets(self) -> tuple[str | None, ...]:
         """What must not be shown even when a server echoes it: the key, base_url's password in its forms, and
@@ -292,7 +358,7 @@ class OpenAIEmbedder:
         return tuple(sorted({secret for secret in found if secret}, key=len, reverse=True))
 
     def _batch(self, session: object, url: object, auth: tuple[str, str] | None, texts: list[str],
-               width: int | None) -> np.ndarray:
+               width: int | None, stop: threading.Event | None = None) -> np.ndarray:
         import httpx
 
         from . import _http
@@ -312,6 +378,8 @@ class OpenAIEmbedder:
         problem = ""
         for attempt in range(self.max_retries + 1):
             wait = self.backoff * 2**attempt
+            if attempt and stop is not None and stop.is_set():
+                raise _Cancelled
             try:
                 answer = session.post(url, content, headers, auth, cap, _ERROR_BYTES)  # type: ignore[arg-type]
             except httpx.TimeoutException:
@@ -328,7 +396,8 @@ class OpenAIEmbedder:
                 msg = f"{shown} answered with {error}; check base_url="
                 raise EmbeddingServerError(msg) from None
             else:
-                self.requests += 1
+                with self._count_lock:  # batches are sent from several threads at once
+                    self.requests += 1
                 if answer.status == 200:
                     return self._vectors(answer.body, len(texts), most, width, shown)
                 if answer.status == 401:
@@ -385,6 +454,7 @@ def openai(
     timeout: float | None = 60.0,
     max_retries: int = 5,
     max_wait: float = 60.0,
+    concurrency: int = DEFAULT_CONCURRENCY,
 ) -> OpenAIEmbedder:
     """An embedder for an OpenAI-compatible HTTP endpoint (OpenAI, Ollama, vLLM, LM Studio...), via httpx.
 
@@ -395,6 +465,9 @@ def openai(
     can need, must hold exactly one finite vector per input (matched by `index`), and is otherwise refused
     with an EmbeddingServerError. A `user:password@` in `base_url` is sent as HTTP Basic auth and shown nowhere;
     a query (`?api-version=...&api-key=...`) is sent with every request, its values shown nowhere (`***`).
+    `concurrency` batches are in flight at once (default 4; 1 sends one at a time), each with its own deadline,
+    caps and retries; the vectors come back in input order whatever order the answers arrive in. Unless
+    `dimensions=` is given, the first batch of a call goes alone: its width bounds the size of every later answer.
     """
     if batch_size < 1:
         msg = f"batch_size must be at least 1, got {batch_size}; clanka sends 300"
@@ -409,7 +482,7 @@ def openai(
     key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY")
     return OpenAIEmbedder(
         model=model, base_url=url, api_key=key, batch_size=batch_size, dimensions=dimensions, timeout=timeout,
-        max_retries=max_retries, max_wait=max_wait,
+        max_retries=max_retries, max_wait=max_wait, concurrency=concurrency,
     )
 
 
