@@ -1,5 +1,6 @@
 """Retrieval probe: score a chunk setting by how often search finds the code a doc comment describes."""
 
+from ._ahead import EmbeddingTimeWarning, SampledProbeWarning, check_time_budget, embed_ahead
 from ._history import history_queries
 from ._probe import (
     DEFAULT_K,
@@ -25,18 +26,22 @@ __all__ = [
     "Bootstrap",
     "Embed",
     "EmbeddingSearcher",
+    "EmbeddingTimeWarning",
     "FlatRecallWarning",
     "NoProbeQueriesWarning",
     "Outcome",
     "ProbeScorer",
     "ProbeSet",
+    "SampledProbeWarning",
     "Searcher",
     "check_queries",
     "check_sample",
+    "check_time_budget",
     "code_tokens",
     "compared",
     "decide",
     "dropped_queries",
+    "embed_ahead",
     "history_queries",
     "prepare_probe",
     "probe",

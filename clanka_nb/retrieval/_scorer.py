@@ -54,6 +54,7 @@ class ProbeScorer:
         self.rows: list[dict[str, Any]] = []
         self.settings: list[dict[str, Any]] = []
         self.chunks: list[int] = []
+        self.ahead: dict[str, Any] = {}  # what embedding the inputs ahead of the rows did (`_ahead.embed_ahead`)
 
     def columns(self, settings: engine.ChunkSettings) -> dict[str, Any]:
         row, outcome, chunks = scored_row(self.probe_set, settings, self.searcher, self.cutoffs, self.bootstrap,
@@ -73,6 +74,7 @@ class ProbeScorer:
         }
         if self.embedded:
             out.update(embedded=self.searcher.embedded, indexed=self.searcher.indexed)  # type: ignore[attr-defined]
+            out.update(self.ahead)
         out["sample"] = self.probe_set.sample
         verdict = decide(self.outcomes, self.settings, self.chunks) if self.outcomes else None
         out["verdict"] = None if verdict is None else verdict.as_dict()
