@@ -755,14 +755,21 @@ def sentence_transformers(
     from ..extras import MissingExtraError, require
 
     try:
+        from sentence_transformers import SentenceTransformer
+    except ImportError as error:
+        msg = (
+            "cn.embedders.sentence_transformers needs the sentence-transformers package: "
+            'pip install "clanka-nb[sentence-transformers]" (or pip install sentence-transformers)'
+        )
+        raise ImportError(msg) from error
+    try:
         require(f"cn.embedders.sentence_transformers(backend={backend!r})", _BACKEND_EXTRAS[backend],
-                *_BACKEND_MODULES[backend])
+                *_BACKEND_MODULES[backend][1:])
     except ModuleNotFoundError as error:  # optimum.onnxruntime's parent (optimum) is missing
         if isinstance(error, MissingExtraError):
             raise
         raise MissingExtraError(f"cn.embedders.sentence_transformers(backend={backend!r})", error.name or "optimum",
                                 _BACKEND_EXTRAS[backend]) from None
-    from sentence_transformers import SentenceTransformer
 
     path = path.resolve()
     count = threads or available_cpus()
