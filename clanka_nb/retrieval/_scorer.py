@@ -57,6 +57,7 @@ class ProbeScorer:
         self.chunks: list[int] = []
         self.by_source: list[dict[str, Any]] = []
         self.by_kind: list[dict[str, Any]] = []
+        self.ahead: dict[str, Any] = {}  # what embedding the inputs ahead of the rows did (`_ahead.embed_ahead`)
 
     def columns(self, settings: engine.ChunkSettings) -> dict[str, Any]:
         row, outcome, chunks = scored_row(self.probe_set, settings, self.searcher, self.cutoffs, self.bootstrap,
@@ -78,6 +79,7 @@ class ProbeScorer:
         }
         if self.embedded:
             out.update(embedded=self.searcher.embedded, indexed=self.searcher.indexed)  # type: ignore[attr-defined]
+            out.update(self.ahead)
         out["sample"] = self.probe_set.sample
         out.update(dropped=self.probe_set.dropped, by_source=self.by_source, by_kind=self.by_kind)
         verdict = decide(self.outcomes, self.settings, self.chunks, groups=self.probe_set.groups) \

@@ -4,6 +4,7 @@ Not the user's API (that is `clanka_nb.retrieval`'s `__all__`): one place that s
 probe's `_` modules other packages may use, so none of them imports those modules directly.
 """
 
+from ._ahead import check_time_budget, embed_ahead
 from ._probe import DEFAULT_K, ProbeSet, check_sample, probe_frame
 from ._queries import check_queries
 from ._scorer import ProbeScorer, scored_row
@@ -19,8 +20,10 @@ __all__ = [
     "ProbeSet",
     "check_queries",
     "check_sample",
+    "check_time_budget",
     "compared",
     "decide",
+    "embed_ahead",
     "probe_frame",
     "query_groups",
     "resolve_searcher",

@@ -13,7 +13,14 @@ from ..engine.settings import Grid, Settings
 from ..engine.source import open_resolved, resolve
 from ..frames.source import Source
 from ..retrieval import Embed, Searcher
-from ..retrieval.internals import ProbeScorer, check_sample, resolve_searcher, searcher_for
+from ..retrieval.internals import (
+    ProbeScorer,
+    check_sample,
+    check_time_budget,
+    embed_ahead,
+    resolve_searcher,
+    searcher_for,
+)
 from .table import check_counters, sweep_table
 
 
@@ -28,6 +35,7 @@ def sweep(
     k: int | Iterable[int] = (1, 5, 10),
     embed: Embed | None = None,
     sample: float | None = None,
+    time_budget: float | None = None,
     progress: ProgressBar = None,
     chunk_size: int | Iterable[int] = SWEEP_CHUNK_SIZES, chunk_overlap: int | Iterable[int] = CHUNK_OVERLAP,
     chunk_max_characters: float | Iterable[float | None] | None = NO_LIMIT,
@@ -61,7 +69,15 @@ def sweep(
     A chunk frame as the source gives its own chunk settings where none is passed (one row).
     `embed=` (an embedder) scores with vector search over an index of each setting instead;
     inputs shared between settings are embedded once (and kept in the vector cache on disk, so a
-    rerun in a new process embeds nothing), and `attrs["embedded"]` says how many were.
+    rerun in a new process embeds nothing), and `attrs["embedded"]` says how many were:
+    every distinct input is embedded before the first row, longest first, with a progress bar
+    (inputs/s, time left); `attrs["inputs_total"]` (summed over settings) and `attrs["inputs_distinct"]`
+    say what sharing saved, `attrs["embedding_rate"]` / `["embedding_seconds"]` / `["embedding_note"]` how
+    it went, and a first run estimated at over 30 s says how many inputs and about how long (measured on
+    the first call) in an `EmbeddingTimeWarning`. `time_budget=` (seconds; default None, no bound, so that
+    a call gives the same rows on every machine) probes on a sample when embedding the whole codebase would
+    take longer: every query's target and the largest share of the other chunks that fits, said in a
+    `SampledProbeWarning` and in `attrs["sample"]` (the intervals then include the sample's uncertainty).
     Each probed row also has a 95% interval for every recall@<k> and for mrr (`recall@5_low`,
     `recall@5_high`, `mrr_low`, `mrr_high`: a bootstrap over the queries, seeded), and
     `attrs["verdict"]` says what the queries can tell: the best setting by MRR, the settings a
@@ -90,11 +106,17 @@ def sweep(
         msg = "sample= is the share of chunks the probe indexes: pass probe=True with it"
         raise ValueError(msg)
     sample = check_sample(sample)
+    budget = check_time_budget(time_budget)
+    if budget is not None and embed is None:
+        msg = "time_budget= bounds the probe's embedding: pass embed= (and probe=True) with it"
+        raise ValueError(msg)
     engine_searcher = resolve_searcher(searcher_for(searcher, embed)) if probe else None
     started = time.perf_counter()
     codebase = open_resolved(resolved, progress=progress).codebase
     scorer = None if engine_searcher is None else \
         ProbeScorer(codebase, engine_searcher, k, embed is not None, queries, sample)
+    if scorer is not None and embed is not None:
+        scorer.ahead = embed_ahead(scorer.probe_set, chunk_settings, engine_searcher, budget, progress)
     return sweep_table(
         codebase, chunk_settings, counter=counter, limit=limit, progress=progress,
         started=started, scorer=scorer,

@@ -77,7 +77,9 @@ def test_batches_order_and_bearer_key(server):
     embed = embedders.openai("stand-in-model", base_url=server.url, api_key=KEY, batch_size=4)
     texts = [f"text number {i} about prices" for i in range(10)]
     vectors = embed(texts)
-    assert [len(r["body"]["input"]) for r in server.requests] == [4, 4, 2]
+    sizes = [len(r["body"]["input"]) for r in server.requests]
+    # The first batch goes alone (it fixes the width); the others are in flight together, in any order.
+    assert sizes[0] == 4 and sorted(sizes[1:]) == [2, 4]
     assert all(r["auth"] == f"Bearer {KEY}" and r["path"] == "/v1/embeddings" for r in server.requests)
     assert all(r["body"]["model"] == "stand-in-model" for r in server.requests)
     assert np.allclose(vectors, server.model(texts), atol=1e-6)

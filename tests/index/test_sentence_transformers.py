@@ -242,3 +242,64 @@ def test_model2vec_given_a_sentence_transformers_folder_names_the_fix(folder):
         embedders.model2vec(folder)
     assert "cn.embedders.sentence_transformers(folder)" in str(caught.value)
     assert embedders.sentence_transformers(folder, device="cpu")(["a b"]).shape == (1, DIMENSIONS)  # where it goes
+
+
+# --- backends (issue 38): ONNX / OpenVINO exports, their model ids, a missing library named ----------------------
+
+
+def _has(module: str) -> bool:
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not (_has("onnxruntime") and _has("optimum.onnxruntime")), reason="needs clanka-nb[onnx]")
+def test_onnx_backends_have_their_own_model_ids_and_agree_with_torch(folder, tmp_path, monkeypatch):
+    monkeypatch.setenv("CLANKA_NB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    before = sorted(p.relative_to(folder) for p in folder.rglob("*"))
+    torch_fp32 = embedders.sentence_transformers(folder, device="cpu")
+    onnx = embedders.sentence_transformers(folder, backend="onnx")
+    int8 = embedders.sentence_transformers(folder, backend="onnx", quantize="int8")
+    ids = [torch_fp32.model_id, onnx.model_id, int8.model_id]
+    assert len(set(ids)) == 3 and all(i.startswith(torch_fp32.model_id) for i in ids)
+    assert onnx.model_id.endswith(":onnx") and re.search(r":onnx-int8-(avx512_vnni|avx512|avx2|arm64)$", int8.model_id)
+    assert "backend='onnx'" in repr(onnx) and "quantize='int8'" in repr(int8)
+    reference = torch_fp32(TEXTS)
+    assert np.allclose(onnx(TEXTS), reference, atol=1e-4)
+    cosine = (int8(TEXTS) * reference).sum(1) / np.linalg.norm(reference, axis=1) / np.linalg.norm(int8(TEXTS), axis=1)
+    assert cosine.min() > 0.5  # moved, not scrambled (a random tiny model: real models agree far closer)
+    assert sorted(p.relative_to(folder) for p in folder.rglob("*")) == before  # nothing written into the model
+    assert (tmp_path / "cache" / embedders.EXPORTS).is_dir()
+    again = embedders.sentence_transformers(folder, backend="onnx")  # the export is reused
+    assert again.model_id == onnx.model_id and np.array_equal(again(TEXTS), onnx(TEXTS))
+
+
+def test_a_missing_backend_library_names_the_extra(folder, monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name.split(".")[0] in ("onnxruntime", "openvino") else real(name, *a))
+    for backend, extra in (("onnx", "onnx"), ("openvino", "openvino")):
+        with pytest.raises(ModuleNotFoundError, match=rf"pip install 'clanka-nb\[{extra}\]'") as caught:
+            embedders.sentence_transformers(folder, backend=backend)
+        assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"backend": "tensorrt"}, "backend must be one of 'torch', 'onnx', 'openvino'"),
+    ({"quantize": "int4", "backend": "onnx"}, "quantize must be None or 'int8'"),
+    ({"quantize": "int8"}, "quantize='int8' needs backend='onnx'"),
+    ({"threads": 0}, "threads must be a whole number"),
+])
+def test_bad_backend_options_are_named(folder, options, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        embedders.sentence_transformers(folder, **options)
+
+
+def test_available_cpus_is_at_least_one_and_at_most_the_machines():
+    assert 1 <= embedders.available_cpus() <= (os.cpu_count() or 1)

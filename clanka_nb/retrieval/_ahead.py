@@ -1,0 +1,135 @@
+"""Embedding a probed sweep's inputs ahead of its rows: each distinct input once, the wait shown and estimated,
+and a sample instead of the whole codebase when embedding it all would take longer than `time_budget`."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from .. import engine
+from ..engine.embedding import input_hash
+from ..engine.progress import ProgressBar, bar
+from ..engine.warn import warn_at_user
+from ..frames.cycles import paused_cycle_collection
+from ._probe import ProbeSet
+
+# A first run whose embedding is estimated to take longer than this is announced before it starts.
+LONG_RUN_SECONDS = 30.0
+# The smallest share of the other chunks a time budget samples: below it the verdict says little.
+MIN_SHARE = 0.02
+MEASURED = 64  # at least this many inputs measure the rate (the embedder's first calls also warm it up)
+
+
+class EmbeddingTimeWarning(UserWarning):
+    """A probed sweep's first run will embed many inputs: how many, and about how long at the measured rate."""
+
+
+class SampledProbeWarning(UserWarning):
+    """Embedding the whole codebase would take longer than `time_budget`: the probe runs on a sample instead."""
+
+
+def check_time_budget(time_budget: object) -> float | None:
+    if time_budget is None:
+        return None
+    if isinstance(time_budget, bool) or not isinstance(time_budget, int | float) or not time_budget > 0:
+        msg = (f"time_budget must be a number of seconds above 0 (the longest the probe's embedding may take) "
+               f"or None for no bound, got {time_budget!r}")
+        raise ValueError(msg)
+    return float(time_budget)
+
+
+def _inputs(probe_set: ProbeSet, settings: Sequence[engine.ChunkSettings], share: float | None) -> list[list[str]]:
+    """The texts indexed at each setting with `share` as the probe's sample (the queries not included)."""
+    probe_set.sample = share
+    with paused_cycle_collection():
+        return [probe_set.masked.texts(probe_set.chunks(setting)) for setting in settings]
+
+
+def _spread(by_hash: dict[str, str], count: int) -> dict[str, str]:
+    """`count` of the texts evenly spread over their lengths: a rate measured on them holds for all."""
+    ordered = sorted(by_hash, key=lambda digest: len(by_hash[digest]))
+    step = len(ordered) / count
+    return {ordered[int(i * step)]: by_hash[ordered[int(i * step)]] for i in range(count)}
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.1f} min" if seconds < 5400 else \
+        f"{seconds / 3600:.1f} h"
+
+
+def embed_ahead(
+    probe_set: ProbeSet, settings: Sequence[engine.ChunkSettings], searcher: Any, time_budget: float | None,
+    progress: ProgressBar,
+) -> dict[str, Any]:
+    """Embed every distinct input of the sweep before its first row (the rows then read the vector cache).
+
+    Returns the sweep's attrs: inputs_total (what the settings index and search, summed over settings),
+    inputs_distinct, embedding_rate (inputs/s, measured on the first call; None when nothing was embedded),
+    embedding_estimate_seconds (what the rest was expected to take), embedding_seconds, embedding_note (what
+    was done, in words). `probe_set.sample` is set to the sample chosen.
+    """
+    started = time.perf_counter()
+    queries = probe_set.queries["query"].tolist()
+    given = probe_set.sample
+    per = _inputs(probe_set, settings, given)
+    total = sum(map(len, per)) + len(queries) * len(per)
+    distinct = {input_hash(text) for group in [queries, *per] for text in group}
+    missing = searcher.missing([text for group in [queries, *per] for text in group])
+    attrs: dict[str, Any] = {"inputs_total": total, "inputs_distinct": len(distinct), "embedding_rate": None}
+    notes = [f"{total:,} inputs over {len(per)} settings, {len(distinct):,} distinct, "
+             f"{len(distinct) - len(missing):,} of them already in the vector cache"]
+    if not missing:
+        attrs.update(embedding_seconds=time.perf_counter() - started, embedding_note="; ".join(notes))
+        return attrs
+    first = _spread(missing, min(len(missing), max(MEASURED, searcher.call_size())))
+    measuring = time.perf_counter()
+    searcher.embed_missing(first)
+    rate = len(first) / max(time.perf_counter() - measuring, 1e-9)
+    attrs["embedding_rate"] = rate
+    missing = {digest: text for digest, text in missing.items() if digest not in first}
+    full = len(missing) / rate
+    spent = time.perf_counter() - started
+    if time_budget is not None and given is None and full > time_budget - spent:
+        share, missing, why = _fit(probe_set, settings, searcher, queries, rate * max(time_budget - spent, 0.0),
+                                   len(missing))
+        notes.append(why)
+        attrs["sampled_by_budget"] = share  # the share time_budget chose (attrs["sample"] is what was probed)
+        warn_at_user(f"{why}; pass time_budget=None to embed them all", SampledProbeWarning)
+    else:
+        probe_set.sample = given
+    estimate = len(missing) / rate
+    attrs["embedding_estimate_seconds"] = estimate  # for the inputs after the first call's
+    if estimate > LONG_RUN_SECONDS:
+        said = (f"embedding {len(missing) + len(first):,} inputs, about {_duration(estimate)} at the "
+                f"{rate:.0f} inputs/s measured on the first {len(first)} (a rerun reads them from the vector cache)")
+        notes.append(said)
+        warn_at_user(said, EmbeddingTimeWarning)
+    # Longest first: the bar's time left starts high and falls, and batches of like lengths pad little.
+    ordered = dict(sorted(missing.items(), key=lambda item: -len(item[1])))
+    with bar(progress, len(ordered), "embedding", unit="input") as handle:
+        searcher.embed_missing(ordered, None if handle is None else handle.update)
+    attrs.update(embedding_seconds=time.perf_counter() - started, embedding_note="; ".join(notes))
+    return attrs
+
+
+def _fit(
+    probe_set: ProbeSet, settings: Sequence[engine.ChunkSettings], searcher: Any, queries: list[str],
+    allowed: float, whole: int,
+) -> tuple[float, dict[str, str], str]:
+    """The largest share (of a few tried) whose inputs embed within `allowed` inputs, those inputs, and a note."""
+    share = min(0.5, max(MIN_SHARE, allowed / max(whole, 1)))
+    for attempt in range(6):  # each try shrinks by what the last one missed by: a few land within the budget
+        per = _inputs(probe_set, settings, share)
+        missing = searcher.missing([text for group in [queries, *per] for text in group])
+        if len(missing) <= allowed or share <= MIN_SHARE or attempt == 5:
+            break
+        share = max(MIN_SHARE, share * allowed / len(missing) * 0.95)
+    within = "" if len(missing) <= allowed else \
+        f" (the smallest sample, {MIN_SHARE:.0%}: the chunks holding the queries' targets alone exceed the budget)"
+    why = (f"time_budget: embedding all {whole:,} inputs would take longer, so the probe runs on a sample{within}: "
+           f"every query's target and {share:.0%} of the other chunks ({len(missing):,} inputs to embed); recall "
+           "and mrr are estimates for the whole codebase, their 95% intervals include the sample's uncertainty "
+           "(wider than a full run's), so the verdict may tell fewer settings apart")
+    return share, missing, why
+

@@ -1,0 +1,146 @@
+"""A probed sweep embeds each distinct input once, ahead of its rows: counted, estimated, shown, and bounded in time."""
+
+from __future__ import annotations
+
+import time
+import warnings
+
+import numpy as np
+import pytest
+
+import clanka_nb as cn
+from clanka_nb.retrieval import EmbeddingTimeWarning, SampledProbeWarning, _ahead
+
+from .conftest import Counting
+
+pytest.importorskip("bm25s")
+
+SIZES = [10, 20, 30, 60]
+
+
+class Slow(Counting):
+    """The counting stand-in, pretending each input takes `seconds` (a fake clock: the test sleeps not at all)."""
+
+    batch_size = 16  # as a model's: the first call, which measures the rate, is 64 inputs
+
+    def __init__(self, seconds: float, clock: list[float]) -> None:
+        super().__init__()
+        self.seconds, self.clock = seconds, clock
+        self.model_id = f"{self.inner.model_id}/slow"  # not the counting one's vectors
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        self.clock[0] += self.seconds * len(texts)
+        return super().__call__(texts)
+
+
+@pytest.fixture
+def fake_clock(monkeypatch):
+    clock = [0.0]
+    monkeypatch.setattr(_ahead.time, "perf_counter", lambda: clock[0])
+    return clock
+
+
+@pytest.fixture(autouse=True)
+def empty_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("CLANKA_NB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("CLANKA_NB_CACHE", "off")  # a fresh in-memory vector cache per test
+    from clanka_nb.index import _vectors
+
+    _vectors._shared.cache_clear()
+    yield
+    _vectors._shared.cache_clear()
+
+
+def test_distinct_inputs_are_counted_and_each_embedded_once(sample):
+    embed = Counting()
+    frame = cn.sweep(sample, chunk_size=SIZES, probe=True, embed=embed, progress=False)
+    attrs = frame.attrs
+    queries = frame["queries"].iloc[0]
+    assert attrs["inputs_total"] == frame["chunks"].sum() + queries * len(SIZES)
+    assert attrs["embedded"] == attrs["inputs_distinct"] == len(embed.texts) == len(set(embed.texts))
+    assert attrs["inputs_distinct"] < attrs["inputs_total"]  # the settings share inputs (and the queries)
+    assert attrs["embedding_rate"] > 0 and "distinct" in attrs["embedding_note"]
+    again = cn.sweep(sample, chunk_size=SIZES, probe=True, embed=embed, progress=False)  # the same process's cache
+    assert again.attrs["embedded"] == 0 and again.attrs["embedding_rate"] is None
+    assert again["mrr"].tolist() == frame["mrr"].tolist()
+
+
+def test_a_long_first_run_says_how_many_inputs_and_how_long(sample, fake_clock):
+    embed = Slow(0.5, fake_clock)  # 2 inputs/s, as a slow CPU
+    with pytest.warns(EmbeddingTimeWarning, match=r"embedding [\d,]+ inputs, about [\d.]+ (s|min) at the 2 inputs/s"):
+        frame = cn.sweep(sample, chunk_size=SIZES, probe=True, embed=embed, progress=False)
+    estimated = frame.attrs["embedding_estimate_seconds"]
+    after_first = frame.attrs["embedding_seconds"] - 64 * 0.5  # the first call (64 inputs) measured the rate
+    assert estimated > 30 and abs(estimated - after_first) <= 0.2 * after_first  # and it holds for the rest
+
+
+def test_a_quick_run_says_nothing(sample, fake_clock):
+    embed = Slow(0.0001, fake_clock)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", EmbeddingTimeWarning)
+        cn.sweep(sample, chunk_size=SIZES, probe=True, embed=embed, progress=False)
+
+
+def test_the_progress_bar_counts_inputs_with_rate_and_time_left(sample, monkeypatch):
+    import tqdm.auto
+
+    made = []
+    real = tqdm.auto.tqdm
+
+    class Recording(real):  # type: ignore[misc, valid-type]
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(tqdm.auto, "tqdm", Recording)
+    cn.sweep(sample, chunk_size=SIZES, probe=True, embed=Counting(), progress=True)
+    embedding = [handle for handle in made if handle.desc == "embedding"]
+    assert len(embedding) == 1 and embedding[0].unit == "input"
+    assert embedding[0].n == embedding[0].total > 0  # every input counted; tqdm shows input/s and the time left
+    assert "remaining" in real.format_meter(5, 10, 2.0, unit="input") or "<" in real.format_meter(5, 10, 2.0)
+
+
+def test_a_time_budget_probes_on_a_sample_and_says_so(sample, fake_clock):
+    queries = cn.probe_queries(sample).head(4)  # few targets: most chunks are others, to be sampled
+    whole = cn.sweep(sample, chunk_size=SIZES, probe=True, embed=Counting(), queries=queries, progress=False)
+    embed = Slow(0.5, fake_clock)
+    budget = whole.attrs["inputs_distinct"] * 0.5 * 0.5  # half the time a full run takes
+    with pytest.warns(SampledProbeWarning, match="probe runs on a sample.*intervals include"):
+        frame = cn.sweep(sample, chunk_size=SIZES, probe=True, embed=embed, queries=queries, progress=False,
+                         time_budget=budget)
+    assert 0 < frame.attrs["sample"] < 1 and frame.attrs["sampled_by_budget"] == frame.attrs["sample"]
+    assert frame.attrs["embedded"] < whole.attrs["inputs_distinct"]
+    assert frame.attrs["embedding_seconds"] <= budget * 1.1
+    assert "time_budget" in frame.attrs["embedding_note"] and frame.attrs["verdict"] is not None
+
+
+def test_a_budget_the_targets_alone_exceed_says_so(sample, fake_clock):
+    embed = Slow(0.5, fake_clock)
+    with pytest.warns(SampledProbeWarning, match="the smallest sample, 2%: the chunks holding the queries' targets"):
+        frame = cn.sweep(sample, chunk_size=SIZES, probe=True, embed=embed, progress=False, time_budget=40)
+    assert frame.attrs["sample"] == pytest.approx(0.02)
+
+
+def test_a_budget_that_fits_changes_nothing(sample, fake_clock):
+    embed = Slow(0.001, fake_clock)
+    frame = cn.sweep(sample, chunk_size=SIZES, probe=True, embed=embed, progress=False, time_budget=3600)
+    assert frame.attrs["sample"] is None and "sampled_by_budget" not in frame.attrs
+
+
+@pytest.mark.parametrize("bad", [0, -5, True, "60", float("nan")])
+def test_a_bad_time_budget_is_named(sample, bad):
+    with pytest.raises(ValueError, match="time_budget must be a number of seconds"):
+        cn.sweep(sample, probe=True, embed=Counting(), time_budget=bad)
+
+
+def test_a_time_budget_without_embed_is_named(sample):
+    with pytest.raises(ValueError, match="time_budget= bounds the probe's embedding: pass embed="):
+        cn.sweep(sample, probe=True, time_budget=60)
+
+
+def test_the_rate_is_measured_on_inputs_spread_over_lengths():
+    texts = {str(i): "x" * i for i in range(1000)}
+    picked = _ahead._spread(texts, 10)
+    lengths = sorted(len(text) for text in picked.values())
+    assert len(picked) == 10 and lengths[0] < 100 and lengths[-1] > 850
+    assert time.perf_counter() > 0
