@@ -22,7 +22,10 @@ from clanka_nb.engine import _cache, _cache_files
 from clanka_nb.engine._cache import ParseCache, ParseCacheWarning
 
 REPO = Path(__file__).resolve().parents[2]
-SOURCES = {"a.ts": "export function add(a: number, b: number) {\n  return a + b;\n}\n", "b.py": "def f():\n    return 1\n"}
+SOURCES = {
+    "a.ts": "export function add(a: number, b: number) {\n  return a + b;\n}\n",
+    "b.py": "def f():\n    return 1\n",
+}
 # A trigger whose recursive query never ends: it made every write to the cache file hang.
 ENDLESS = (
     "CREATE TRIGGER planted AFTER INSERT ON entries BEGIN "
@@ -102,7 +105,7 @@ def test_a_planted_endless_trigger_hangs_neither_chunk_codebase_nor_the_cli(tmp_
     library = _run([sys.executable, "-c", script, str(root)], env, timeout=60)
     assert library.returncode == 0 and int(library.stdout) > 0, library.stderr
     assert "planted" in library.stderr
-    cli = _run([sys.executable, "-m", "clanka_nb.cli", "chunk", str(root), "-q"], env, timeout=60)
+    cli = _run([sys.executable, "-m", "clanka_nb.cli", "chunk", str(root)], env, timeout=60)
     assert cli.returncode == 0, cli.stderr
     assert "planted" in cli.stderr and "Traceback" not in cli.stderr
 
