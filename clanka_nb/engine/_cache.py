@@ -23,9 +23,7 @@ import hmac
 import importlib.metadata
 import json
 import os
-import secrets
 import sqlite3
-import stat
 import sys
 import time
 import unicodedata
@@ -33,11 +31,27 @@ import warnings
 from functools import cache
 from pathlib import Path
 
+from ._cache_files import (
+    CACHE_DIR_ENV,
+    CONFIG_DIR_ENV,
+    KEY_FILE_NAME,
+    CacheFileError,
+    KeyFileError,
+    check_schema,
+    evict_if_over,
+    key_path,
+    keyed_check,
+    load_secret,
+    open_cache_file,
+    set_up_wal,
+    write,
+)
 from ._declarations import Declaration, declaration_of
 
-CACHE_DIR_ENV = "CLANKA_NB_CACHE_DIR"
-CONFIG_DIR_ENV = "CLANKA_NB_CONFIG_DIR"  # where the cache's secret key lives (default: the user's config folder)
-KEY_FILE_NAME = "parse-cache.key"
+__all__ = [  # the key file's names stay importable from here, where they were first
+    "CACHE_DIR_ENV", "CONFIG_DIR_ENV", "KEY_FILE_NAME", "CacheFileError", "KeyFileError", "key_path", "load_secret",
+    "set_up_wal",
+]  # fmt: skip
 CACHE_SWITCH_ENV = "CLANKA_NB_CACHE"  # "off" (or 0, false, no): cache=True parses without it
 DEFAULT_MAX_BYTES = 512 * 2**20
 FILE_NAME = "parse-cache.sqlite3"
@@ -73,69 +87,6 @@ def default_directory() -> Path:
     return Path(platformdirs.user_cache_dir("clanka-nb", appauthor=False))
 
 
-def key_path() -> Path:
-    """The file holding the user's secret that keys every entry's checksum: `$CLANKA_NB_CONFIG_DIR`, else the
-    user's config folder for clanka-nb (platformdirs), never the cache folder."""
-    given = os.environ.get(CONFIG_DIR_ENV)
-    if given:
-        return Path(given).expanduser() / KEY_FILE_NAME
-    import platformdirs  # only where a cache is used
-
-    return Path(platformdirs.user_config_dir("clanka-nb", appauthor=False)) / KEY_FILE_NAME
-
-
-class KeyFileError(OSError):
-    """The cache's key file is unsafe (another owner, readable or writable by others) or malformed."""
-
-
-_KEY_BYTES = 32
-
-
-def load_secret(path: Path) -> bytes:
-    """The user's secret, made on first use: 32 random bytes in a file only the user can read or write.
-
-    Made under another name and linked into place, so two processes starting at once agree on one
-    secret and none reads a half-written file. A file that others may read or write, or that another
-    user owns, is refused (KeyFileError): with it, they could forge entries.
-    """
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except FileNotFoundError:
-        _make_secret(path)
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    try:
-        info = os.fstat(fd)
-        if hasattr(os, "geteuid") and (info.st_uid != os.geteuid() or info.st_mode & (stat.S_IRWXG | stat.S_IRWXO)):
-            msg = (
-                f"the parse cache's key file {path} is owned by another user or open to others (mode "
-                f"{stat.S_IMODE(info.st_mode):o}); delete it (a new one is made) or chmod 600 it"
-            )
-            raise KeyFileError(msg)
-        secret = os.read(fd, _KEY_BYTES + 1)
-    finally:
-        os.close(fd)
-    if len(secret) != _KEY_BYTES:
-        msg = f"the parse cache's key file {path} does not hold a {_KEY_BYTES}-byte key; delete it (a new one is made)"
-        raise KeyFileError(msg)
-    return secret
-
-
-def _make_secret(path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    temporary = path.with_name(f"{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-    try:
-        os.write(fd, secrets.token_bytes(_KEY_BYTES))
-    finally:
-        os.close(fd)
-    try:
-        os.link(temporary, path)  # fails if another process made it first: then its secret is the one
-    except FileExistsError:
-        pass
-    finally:
-        temporary.unlink()
-
-
 @cache
 def fingerprint() -> str:
     """A digest of everything that decides a parse's result: the engine's source and its dependencies."""
@@ -162,12 +113,8 @@ def entry_key(text: str, extension: str, languages: str) -> bytes:
 
 
 def _check(secret: bytes, key: bytes, data: bytes) -> bytes:
-    """The entry's checksum: keyed with the user's secret and bound to the entry's key, so an entry can
-    neither be forged nor copied under another file's key."""
-    digest = hashlib.blake2b(key=secret, digest_size=16)
-    digest.update(key)
-    digest.update(data)
-    return digest.digest()
+    """The entry's checksum, keyed and bound to the entry's key (one implementation for both caches)."""
+    return keyed_check(secret, key, data)
 
 
 def encode_entry(secret: bytes, key: bytes, grammar: str, declarations: list[Declaration]) -> bytes:
@@ -221,7 +168,6 @@ class ParseCache:
         self._db: sqlite3.Connection | None = None
         self._secret = b""
         self._broken = False
-        self._written = 0
 
     @property
     def path(self) -> Path:
@@ -266,14 +212,11 @@ class ParseCache:
                         stale.append(key)
             if damaged or stale:
                 # One short transaction: reading many entries must not write each one on its own.
-                db.execute("BEGIN IMMEDIATE")
-                try:
-                    db.executemany("DELETE FROM entries WHERE key = ?", [(key,) for key in damaged])
-                    db.executemany("UPDATE entries SET used = ? WHERE key = ?", [(now, key) for key in stale])
-                    db.execute("COMMIT")
-                except sqlite3.Error:
-                    db.execute("ROLLBACK")
-                    raise
+                write(
+                    db,
+                    ("DELETE FROM entries WHERE key = ?", [(key,) for key in damaged]),
+                    ("UPDATE entries SET used = ? WHERE key = ?", [(now, key) for key in stale]),
+                )
         except sqlite3.Error as exc:
             self._fail(exc)
             return {}
@@ -298,17 +241,8 @@ class ParseCache:
             value = encode_entry(self._secret, key, grammar, declarations)
             rows.append((key, value, len(value) + len(key), now))
         try:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                db.executemany("INSERT OR REPLACE INTO entries (key, value, size, used) VALUES (?, ?, ?, ?)", rows)
-                db.execute("COMMIT")
-            except sqlite3.Error:
-                db.execute("ROLLBACK")
-                raise
-            self._written += sum(row[2] for row in rows)
-            if self._written > max(self.max_bytes // 20, 1):  # now and then, not on every write
-                self._written = 0
-                self._evict(db)
+            write(db, ("INSERT OR REPLACE INTO entries (key, value, size, used) VALUES (?, ?, ?, ?)", rows))
+            self._evict(db)  # two pragmas unless the file is over its bound: every process keeps it bounded
         except sqlite3.Error as exc:
             self._fail(exc)
 
@@ -339,6 +273,7 @@ class ParseCache:
         try:
             db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
             try:
+                check_schema(db, self.path, _SCHEMA)  # a planted trigger would run on every row deleted
                 removed = db.execute("DELETE FROM entries").rowcount
                 # If this fails the entries are gone all the same; only the file's free pages are not given back.
                 with contextlib.suppress(sqlite3.Error):
@@ -385,11 +320,7 @@ class ParseCache:
             return None
         try:
             self._secret = load_secret(key_path())
-            self.directory.mkdir(parents=True, exist_ok=True)
-            # autocommit: each statement is its own short transaction, so two processes writing at
-            # once wait for each other (busy timeout) instead of failing or corrupting the file.
-            db = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
-            set_up_wal(db)
+            db = open_cache_file(self.path, _SCHEMA, timeout=10)
         except (sqlite3.Error, OSError) as exc:
             self._fail(exc)
             return None
@@ -397,12 +328,14 @@ class ParseCache:
         return db
 
     def _evict(self, db: sqlite3.Connection) -> None:
-        evict_least_recent(db, "entries", ("key",), self.max_bytes)
+        evict_if_over(db, "entries", ("key",), self.max_bytes)
 
     def _fail(self, exc: Exception) -> None:
         self._broken = True
         self.close()
-        self._warn(f"{type(exc).__name__}: {exc}; parsing without it from now on")
+        # Our own refusals say what is wrong and what to do; SQLite's and the OS's get their type's name.
+        said = str(exc) if isinstance(exc, (CacheFileError, KeyFileError)) else f"{type(exc).__name__}: {exc}"
+        self._warn(f"{said}; parsing without it from now on")
 
     def _warn(self, what: str) -> None:
         if not _warned:
@@ -419,39 +352,6 @@ _KEYS_PER_QUERY = 500  # keys per SELECT, well below SQLite's limit on bound par
 # How stale an entry's last use may be before a read refreshes it: the eviction order needs no finer
 # grain, and a warm reopen then writes nothing.
 _TOUCH_SECONDS = 3600.0
-
-
-def set_up_wal(db: sqlite3.Connection, schema: str = _SCHEMA, attempts: int = 40) -> None:
-    """WAL mode and the schema (the parse cache's, or the vector cache's). Switching the journal mode does
-    not wait on the busy timeout, so two processes opening a new cache at the same moment ask again for a
-    while instead of failing."""
-    for attempt in range(attempts):
-        try:
-            if db.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
-                db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            db.executescript(schema)
-            return
-        except sqlite3.OperationalError as exc:
-            if ("locked" not in str(exc) and "busy" not in str(exc)) or attempt == attempts - 1:
-                raise
-            time.sleep(0.05 * (attempt + 1))
-
-
-def evict_least_recent(db: sqlite3.Connection, table: str, keys: tuple[str, ...], max_bytes: int) -> None:
-    """Over `max_bytes` (the `size` column's sum), the least recently `used` rows go first, down to 90% of it.
-
-    `table` and `keys` (its primary key columns) are the caches' own names, never a caller's text.
-    """
-    (total,) = db.execute(f"SELECT coalesce(sum(size), 0) FROM {table}").fetchone()
-    if total <= max_bytes:
-        return
-    key = ", ".join(keys)
-    db.execute(
-        f"DELETE FROM {table} WHERE ({key}) IN (SELECT {key} FROM (SELECT {key}, size, "
-        f"sum(size) OVER (ORDER BY used, {key}) AS running FROM {table}) WHERE running - size < ?)",
-        (total - max_bytes * 9 // 10,),
-    )
 
 
 def resolve_cache(cache: bool | ParseCache | None) -> ParseCache | None:

@@ -5,13 +5,20 @@ engine's `_` modules other packages may use, so none of them imports those modul
 """
 
 from ._api import one_file
-from ._cache import (
+from ._cache import CACHE_SWITCH_ENV, default_directory, resolve_cache
+from ._cache_files import (
     CACHE_DIR_ENV,
-    CACHE_SWITCH_ENV,
-    default_directory,
-    evict_least_recent,
-    resolve_cache,
-    set_up_wal,
+    CacheFileError,
+    KeyFileError,
+    check_schema,
+    evict_if_over,
+    foreign_schema,
+    key_path,
+    keyed_check,
+    load_secret,
+    normalised_sql,
+    open_cache_file,
+    write,
 )
 from ._chunker import ChunkHead, chunks_of, heads_of
 from ._codebase import load as load_file
@@ -24,17 +31,26 @@ __all__ = [
     "CACHE_DIR_ENV",
     "CACHE_SWITCH_ENV",
     "MAX_IGNORE_FILE",
+    "CacheFileError",
     "ChunkHead",
+    "KeyFileError",
     "ListingCache",
     "check_file",
     "check_languages",
+    "check_schema",
     "chunks_of",
     "default_directory",
-    "evict_least_recent",
+    "evict_if_over",
+    "foreign_schema",
     "heads_of",
+    "key_path",
+    "keyed_check",
     "load_file",
+    "load_secret",
+    "normalised_sql",
     "one_file",
+    "open_cache_file",
     "resolve_cache",
-    "set_up_wal",
     "sorted_like_js",
+    "write",
 ]

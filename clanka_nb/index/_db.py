@@ -9,6 +9,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ..engine.internals import foreign_schema, normalised_sql
+
 
 class IndexDatabaseError(ValueError):
     """The index database cannot be used as it is (foreign, damaged, locked, or unable to hold the vectors).
@@ -237,24 +239,21 @@ def check_clanka(connection: Any, where: str) -> None:
         check_dimensions(stored[0], f"{where} holds")
 
 
-def _normalised(sql: str) -> str:
-    return " ".join(sql.replace("IF NOT EXISTS ", "").split()).lower()
-
-
-_CLANKA_TRIGGERS = frozenset(_normalised(statement) for statement in TRIGGERS)
+_CLANKA_TRIGGERS = frozenset(normalised_sql(statement) for statement in TRIGGERS)
 
 
 def _check_triggers(connection: Any, where: str) -> None:
     """Refuse a trigger on `chunks` that is not one of clanka's three: it runs on every row sync writes (a
-    recursive query in it never ends, a RAISE fails the sync), and CREATE TRIGGER IF NOT EXISTS keeps it."""
-    rows = connection.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'chunks'")
-    for name, sql in rows.fetchall():
-        if _normalised(sql or "") not in _CLANKA_TRIGGERS:
-            msg = (
-                f"{where}: the trigger {_shown(name)!r} on chunks is not clanka's (it is {_shown(sql or '')}); it "
-                "would run on every row written: DROP TRIGGER it if you trust the file, or pass a new file"
-            )
-            raise IndexDatabaseError(msg)
+    recursive query in it never ends, a RAISE fails the sync), and CREATE TRIGGER IF NOT EXISTS keeps it.
+    (The caches' files refuse any schema object not their own with the same check.)"""
+    found = foreign_schema(connection, _CLANKA_TRIGGERS, types=("trigger",), table="chunks")
+    if found is not None:
+        _, name, sql = found
+        msg = (
+            f"{where}: the trigger {_shown(name)!r} on chunks is not clanka's (it is {_shown(sql)}); it "
+            "would run on every row written: DROP TRIGGER it if you trust the file, or pass a new file"
+        )
+        raise IndexDatabaseError(msg)
 
 
 def check_intact(connection: Any, where: str) -> None:

@@ -4,7 +4,7 @@ keeps every vector on disk, so no run, kernel or interrupted sync pays for an in
 from __future__ import annotations
 
 import contextlib
-import hashlib
+import hmac
 import os
 import sqlite3
 import sys
@@ -22,9 +22,16 @@ import numpy as np
 from ..engine.internals import (
     CACHE_DIR_ENV,
     CACHE_SWITCH_ENV,
+    CacheFileError,
+    KeyFileError,
+    check_schema,
     default_directory,
-    evict_least_recent,
-    set_up_wal,
+    evict_if_over,
+    key_path,
+    keyed_check,
+    load_secret,
+    open_cache_file,
+    write,
 )
 
 Embedder = Callable[[list[str]], object]
@@ -48,7 +55,7 @@ CREATE TABLE IF NOT EXISTS vectors (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS vectors_used ON vectors(used);
 """
-_COLUMNS = frozenset({"model", "hash", "vector", "checksum", "size", "used"})
+_NAMES = "model, hash, vector, checksum, size, used"
 
 
 def model_id_of(embed: Embedder, model_id: str | None = None) -> str:
@@ -109,8 +116,10 @@ class VectorCache:
     `path` is a SQLite file (WAL and a busy timeout: processes may share it) or ":memory:" (this
     object's life). `default_cache()` is the file in clanka-nb's cache folder, beside the parse cache.
     A file holds at most about `max_bytes` of vectors: the least recently used go first. Each entry
-    carries a checksum: a damaged entry is removed and its input embedded again; a file that cannot
-    be opened, read or written makes the cache keep vectors in memory from then on. Either way one
+    carries a checksum keyed with the user's secret (the parse cache's key file): a damaged or forged
+    entry, or a vector that is not whole finite float32 numbers, is removed and its input embedded
+    again; a file that cannot be opened, read or written, or that is not this user's cache (another
+    user's, a link, a planted trigger or view), makes the cache keep vectors in memory from then on. Either way one
     `VectorCacheWarning` per file and process says so. Vectors of a model whose id was made up from
     its name (no `model_id` on the embedder and no `model_id=`: the id starts with "local:") stay in
     memory: a function edited and run again keeps its name, and must not get its old vectors.
@@ -126,7 +135,7 @@ class VectorCache:
         self._memory: dict[tuple[str, str], bytes] = {}  # ":memory:", "local:" models, and after a failure
         self._db: sqlite3.Connection | None = None
         self._broken = self.path == MEMORY
-        self._written = 0
+        self._secret = b""
 
     # --- use ---
 
@@ -188,7 +197,7 @@ class VectorCache:
             try:
                 db = sqlite3.connect(self.path, timeout=_BUSY_SECONDS, isolation_level=None)
                 try:
-                    _check_own(db)
+                    check_schema(db, self.path, _SCHEMA)  # a planted trigger would run on every row deleted
                     removed += db.execute("DELETE FROM vectors").rowcount if _has_vectors(db) else 0
                     with contextlib.suppress(sqlite3.Error):  # the vectors are gone; only free pages stay
                         db.execute("VACUUM")
@@ -231,7 +240,7 @@ class VectorCache:
                 (model, *part),
             ).fetchall()
             for digest, blob, check in rows:
-                if blob and len(blob) % 4 == 0 and check == _checksum(model, digest, blob):
+                if _usable(blob) and hmac.compare_digest(check or b"", _checksum(self._secret, model, digest, blob)):
                     found[digest] = blob
                 else:
                     damaged.append(digest)
@@ -241,29 +250,19 @@ class VectorCache:
                     (now, model, now - _USE_GRANULARITY, *part),
                 )
         if damaged:
-            db.executemany("DELETE FROM vectors WHERE model = ? AND hash = ?", [(model, d) for d in damaged])
-            self._warn(f"{len(damaged)} damaged entries were removed; their inputs are embedded again")
+            write(db, ("DELETE FROM vectors WHERE model = ? AND hash = ?", [(model, d) for d in damaged]))
+            self._warn(
+                f"{len(damaged)} damaged entries (or ones written without this user's key) were removed; "
+                "their inputs are embedded again"
+            )
         return found
 
     def _write(self, db: sqlite3.Connection, model: str, items: Sequence[tuple[str, bytes]]) -> None:
         now = time.time()
-        rows = [(model, digest, blob, _checksum(model, digest, blob), len(blob) + len(digest) + len(model), now)
-                for digest, blob in items]  # fmt: skip
-        db.execute("BEGIN IMMEDIATE")  # takes the write lock now (waiting on the busy timeout), not halfway
-        try:
-            db.executemany(
-                "INSERT OR REPLACE INTO vectors (model, hash, vector, checksum, size, used) VALUES (?, ?, ?, ?, ?, ?)",
-                rows,
-            )
-            db.execute("COMMIT")
-        except sqlite3.Error:
-            with contextlib.suppress(sqlite3.Error):
-                db.execute("ROLLBACK")
-            raise
-        self._written += sum(row[4] for row in rows)
-        if self._written > max(self.max_bytes // 20, 1):  # now and then, not on every write
-            self._written = 0
-            self._evict(db)
+        rows = [(model, digest, blob, _checksum(self._secret, model, digest, blob),
+                 len(blob) + len(digest) + len(model), now) for digest, blob in items]  # fmt: skip
+        write(db, (f"INSERT OR REPLACE INTO vectors ({_NAMES}) VALUES (?, ?, ?, ?, ?, ?)", rows))
+        self._evict(db)  # two pragmas unless the file is over its bound: every process keeps it bounded
 
     def _connection(self, *, create: bool = True) -> sqlite3.Connection | None:
         if self._db is not None or self._broken:
@@ -271,15 +270,9 @@ class VectorCache:
         if not create and not Path(self.path).exists():
             return None
         try:
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            # autocommit and a busy timeout: processes sharing the file wait for each other's writes.
-            db = sqlite3.connect(self.path, timeout=_BUSY_SECONDS, isolation_level=None, check_same_thread=False)
-            try:
-                _check_own(db)  # before anything is written: a file that is not ours stays as it is
-                set_up_wal(db, _SCHEMA)
-            except sqlite3.Error:
-                db.close()
-                raise
+            self._secret = load_secret(key_path())
+            # Refuses, before anything is written, a file that is not this user's vector cache.
+            db = open_cache_file(Path(self.path), _SCHEMA, timeout=_BUSY_SECONDS)
         except (sqlite3.Error, OSError) as exc:
             self._fail(exc)
             return None
@@ -287,7 +280,7 @@ class VectorCache:
         return db
 
     def _evict(self, db: sqlite3.Connection) -> None:
-        evict_least_recent(db, "vectors", ("model", "hash"), self.max_bytes)
+        evict_if_over(db, "vectors", ("model", "hash"), self.max_bytes)
 
     def _fail(self, exc: Exception) -> None:
         self._broken = True
@@ -295,7 +288,9 @@ class VectorCache:
             with contextlib.suppress(sqlite3.Error):
                 self._db.close()
             self._db = None
-        self._warn(f"{type(exc).__name__}: {exc}; vectors are kept in memory for this process from now on")
+        # Our own refusals say what is wrong and what to do; SQLite's and the OS's get their type's name.
+        said = str(exc) if isinstance(exc, (CacheFileError, KeyFileError)) else f"{type(exc).__name__}: {exc}"
+        self._warn(f"{said}; vectors are kept in memory for this process from now on")
 
     def _warn(self, what: str) -> None:
         if self.path in _warned:
@@ -320,27 +315,22 @@ def _caller_level() -> int:
     return level
 
 
-def _check_own(db: sqlite3.Connection) -> None:
-    """Raise unless the database is empty or a vector cache (reading its schema also finds a file that is no
-    database at all)."""
-    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    if not tables:
-        return
-    columns = {row[1] for row in db.execute("PRAGMA table_info(vectors)")}
-    if not columns >= _COLUMNS:
-        msg = f"it holds the tables {sorted(tables)}, not a clanka-nb vector cache; it was left unchanged"
-        raise sqlite3.DatabaseError(msg)
-
-
 def _has_vectors(db: sqlite3.Connection) -> bool:
     return db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vectors'").fetchone() is not None
 
 
-def _checksum(model: str, digest: str, blob: bytes) -> bytes:
-    check = hashlib.blake2b(digest_size=16)
-    check.update(f"{model}\0{digest}\0".encode("utf-8", "surrogatepass"))
-    check.update(blob)
-    return check.digest()
+def _checksum(secret: bytes, model: str, digest: str, blob: bytes) -> bytes:
+    """The entry's checksum, keyed with the user's secret (the parse cache's implementation): whoever can
+    write the cache folder but not read the key file cannot make an entry the cache accepts."""
+    name = model.encode("utf-8", "surrogatepass")
+    # The model's length first: no (model, hash) pair spells the same bytes as another.
+    key = b"%d:%s\0%s" % (len(name), name, digest.encode("utf-8", "surrogatepass"))
+    return keyed_check(secret, key, blob)
+
+
+def _usable(blob: bytes) -> bool:
+    """Whole float32 numbers, all finite: what `check_vectors` asks of a fresh vector."""
+    return bool(blob) and len(blob) % 4 == 0 and bool(np.isfinite(np.frombuffer(blob, dtype=np.float32)).all())
 
 
 def is_local(model: str) -> bool:
@@ -394,6 +384,9 @@ def embed_texts(
         msg = f"batch_size must be at least 1, got {batch_size}; clanka sends batches of 300"
         raise ValueError(msg)
     blobs = cache.get(model, list(texts))
+    if dimensions is not None:
+        # Checked as a fresh vector is: one of another length than the index's is embedded again (and replaced).
+        blobs = {digest: blob for digest, blob in blobs.items() if len(blob) == dimensions * 4}
     for blob in blobs.values():
         if dimensions is None:
             dimensions = len(blob) // 4
