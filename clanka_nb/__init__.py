@@ -25,7 +25,7 @@ _FRAMES = (
 _SWEEP = ("sweep",)
 _PROBE = (
     "probe", "probe_summary", "probe_queries", "dropped_queries", "history_queries", "unit_test_queries",
-    "BM25Searcher", "EmbeddingSearcher",
+    "Probe", "BM25Searcher", "EmbeddingSearcher",
 )
 _WIDGETS = ("browse", "preview", "preview_text", "tune", "compare", "search_panel")
 _INDEX = ("SemanticIndex", "open_index", "IndexSearcher", "VectorCache", "embedders")
@@ -67,6 +67,7 @@ if TYPE_CHECKING:
     from .retrieval import (
         BM25Searcher,
         EmbeddingSearcher,
+        Probe,
         dropped_queries,
         history_queries,
         probe,

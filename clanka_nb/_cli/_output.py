@@ -160,10 +160,12 @@ def sweep_table(sweep: pd.DataFrame) -> pd.DataFrame:
     columns = list(SWEEP_TABLE_COLUMNS)
     if sweep["clamped"].any():
         columns[len(CHUNK_SETTING_NAMES):len(CHUNK_SETTING_NAMES)] = ["effective_size", "effective_overlap"]
-    # With --probe: how well search finds the code at each setting.
-    # (The intervals of recall@k are in the full formats; the table keeps MRR's, the verdict's measure.)
-    columns += [name for name in sweep.columns if name in ("queries", "mrr", "mrr_low", "mrr_high")
-                or (name.startswith("recall@") and not name.endswith(("_low", "_high")))]  # fmt: skip
+    # With --probe: how well search finds the code at each setting. The intervals are in the full formats; the
+    # table keeps the verdict's measure's (MRR's too: the measure without a budget).
+    metric = (sweep.attrs.get("verdict") or {}).get("metric")
+    shown = {"queries", "mrr", "mrr_low", "mrr_high", *((f"{metric}_low", f"{metric}_high") if metric else ())}
+    columns += [name for name in sweep.columns if name in shown or (name.startswith(
+        ("recall@", "tokens@", "budget_found@", "budget_covered@")) and not name.endswith(("_low", "_high")))]
     return sweep.loc[:, columns]
 
 

@@ -7,19 +7,20 @@ what the sweep, the tuning panel and Dask build on is in `clanka_nb.retrieval.in
 from ._ahead import EmbeddingTimeWarning, SampledProbeWarning
 from ._decision import verdict
 from ._history import history_queries
+from ._options import Probe
 from ._probe import NoProbeQueriesWarning, probe, probe_summary
 from ._queries import dropped_queries, probe_queries
-from ._search import BM25Searcher, Embed, EmbeddingSearcher, Searcher
+from ._search import BM25Searcher, EmbeddingSearcher, Searcher
 from ._test_names import unit_test_queries
 from ._verdict import FlatRecallWarning
 
 __all__ = [
     "BM25Searcher",
-    "Embed",
     "EmbeddingSearcher",
     "EmbeddingTimeWarning",
     "FlatRecallWarning",
     "NoProbeQueriesWarning",
+    "Probe",
     "SampledProbeWarning",
     "Searcher",
     "dropped_queries",

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from ._search_words import code_tokens
 
+if TYPE_CHECKING:  # the one name of an embedder's type: the semantic index's (importing it loads sqlite-vec)
+    from ..index import Embedder
+
 WordSplitter = Callable[[str], list[str]]  # a text -> its words (not a token counter)
-Embed = Callable[[list[str]], Any]
 
 
 @runtime_checkable
@@ -126,7 +128,7 @@ class EmbeddingSearcher:
     the next, and the queries, are embedded once.
     """
 
-    def __init__(self, embed: Embed, *, cache: bool = True) -> None:
+    def __init__(self, embed: Embedder, *, cache: bool = True) -> None:
         if not callable(embed):
             msg = f"embed must be a function list[str] -> vectors (e.g. SentenceTransformer(...).encode), got {embed!r}"
             raise TypeError(msg)
@@ -176,7 +178,7 @@ class EmbeddingSearcher:
         return np.take_along_axis(top, order, axis=1).tolist()
 
 
-def searcher_for(searcher: str | Searcher, embed: Embed | None) -> str | Searcher:
+def searcher_for(searcher: str | Searcher, embed: Embedder | None) -> str | Searcher:
     """`embed=` as a searcher: an `IndexSearcher` (sqlite-vec KNN over clanka's schema, vectors cached)."""
     if embed is None:
         return searcher

@@ -16,7 +16,8 @@ from ..engine.settings import Settings
 from ..engine.source import open_source
 from ..engine.token_counts import token_counter as resolve_counter
 from ..frames.cycles import paused_cycle_collection
-from ..retrieval.internals import check_queries
+from ..retrieval import Probe
+from ..retrieval.internals import as_probe, check_queries
 from ._charts import render_histogram
 from ._preview import PreviewPane
 from ._source import Source, Texts, busiest_file, check_early, pickable
@@ -57,10 +58,11 @@ class Tuner(widgets.VBox):
     (the picked file's), `.stats` (the `cn.sweep` row of the settings), `.before` (the previous stats),
     `.seconds` (time of the last update, shown in `.timing`), `.updates` (how many were made).
     `update()` recomputes everything. With the `probe`
-    checkbox on, `.stats` also holds the retrieval probe's recall@k, mrr and precision with the 95%
-    intervals of recall and mrr over the queries (`mrr_low`, `mrr_high`...), shown beside them;
-    `vs_before`: whether the last move changed MRR beyond what the queries can tell (a paired test on
-    the same queries, as the sweep's verdict); and `probe_reason`: why the probe has no query (None
+    checkbox on, `.stats` also holds the retrieval probe's columns (recall@k, mrr, precision, tokens@k, lines@k,
+    budget_found@B, budget_covered@B) with the 95% intervals over the queries (`mrr_low`, `mrr_high`...),
+    shown beside them; `vs_before`: whether the last move changed the verdict's metric (the Probe's
+    `metric`) beyond what the queries can tell (a paired test on the same queries, as the sweep's verdict);
+    and `probe_reason`: why the probe has no query (None
     when it has), shown in place of the scores.
     """
 
@@ -69,8 +71,7 @@ class Tuner(widgets.VBox):
         codebase: engine.Codebase,
         *,
         path: str | None = None,
-        probe: bool = False,
-        queries: pd.DataFrame | None = None,
+        probe: bool | Probe = False,
         token_counter: object = None,
         chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
         settings: Settings | None = None,
@@ -81,7 +82,8 @@ class Tuner(widgets.VBox):
         if path is not None:
             path = pickable(codebase, path, files)
         # The model holds the state; this widget holds the model, its controls, and the debounce of their moves.
-        self.model = TunerModel(codebase, settings, queries=queries,
+        options = as_probe(probe)
+        self.model = TunerModel(codebase, settings, probe=options,
                                 token_counter=None if token_counter is None else resolve_counter(token_counter))
         self._busy = False
         self.debounce = DEBOUNCE
@@ -113,7 +115,7 @@ class Tuner(widgets.VBox):
         )  # fmt: skip
         # Off by default: scoring search costs about as much as chunking again (BM25 over every chunk).
         self.probe = widgets.Checkbox(
-            value=probe, description="retrieval probe (recall@5, MRR)", indent=False,
+            value=options is not None, description="retrieval probe (recall@5, MRR, budget)", indent=False,
             layout=widgets.Layout(width="400px"),
         )  # fmt: skip
         self.stats_html = widgets.HTML(layout=widgets.Layout(margin="0 0 0 24px"))
@@ -262,8 +264,7 @@ def tune(
     source: Source = None,
     path: str | None = None,
     *,
-    probe: bool = False,
-    queries: pd.DataFrame | None = None,
+    probe: bool | Probe = False,
     token_counter: object = None,
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
     languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
@@ -272,8 +273,8 @@ def tune(
     """Open the tuning panel on `source` (a folder, one file, an `engine.Codebase`, a chunk frame; the sample
     when None).
 
-    `path` picks the file to preview; `probe=True` starts with the retrieval probe on, scoring
-    `queries=` when given (as in `sweep`: `probe_queries`, `history_queries` or your own frame);
+    `path` picks the file to preview; `probe=True` starts with the retrieval probe on, and `probe=Probe(...)`
+    with its options too (as in `sweep`: `Probe(queries=..., budget=...)`; the checkbox then probes with them);
     `token_counter=` ("cl100k_base", a tiktoken encoding, a callable...) counts real tokens of the
     embedding inputs instead of the chars/4 estimate. The chunk settings are where the sliders start
     (a chunk frame's own where none is given).
@@ -283,6 +284,7 @@ def tune(
                         workers).over(settings, warn=False)
     check_early(source, path)
     codebase, opened = open_source(source, settings, progress=False)
-    if queries is not None:
-        check_queries(queries, codebase)  # a wrong frame is an error now, not when the checkbox is ticked
-    return Tuner(codebase, path=path, probe=probe, queries=queries, token_counter=token_counter, settings=opened)
+    options = as_probe(probe)
+    if options is not None and options.queries is not None:
+        check_queries(options.queries, codebase)  # a wrong frame is an error now, not when the checkbox is ticked
+    return Tuner(codebase, path=path, probe=probe, token_counter=token_counter, settings=opened)

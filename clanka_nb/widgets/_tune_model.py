@@ -14,8 +14,8 @@ from .. import engine, frames
 from ..defaults import CHUNK_SETTING_NAMES
 from ..engine.settings import Settings
 from ..frames.cycles import paused_cycle_collection
-from ..retrieval import BM25Searcher, NoProbeQueriesWarning
-from ..retrieval.internals import DEFAULT_K, Bootstrap, Outcome, ProbeSet, compared, scored_row
+from ..retrieval import NoProbeQueriesWarning, Probe
+from ..retrieval.internals import Bootstrap, Outcome, ProbeSet, compared, scored_row
 from ._browser_model import settings_text
 from ._preview import Preview
 from ._source import Texts, file_lines
@@ -37,8 +37,23 @@ STAT_ROWS: tuple[tuple[str, str, str], ...] = (
     ("recall@5", "search recall@5 (probe)", "{:.1%}"),
     ("mrr", "search MRR (probe)", "{:.3f}"),
     ("precision", "search precision@5 (probe)", "{:.1%}"),
+    ("tokens@5", "search tokens of the top 5 (probe)", "{:,.0f}"),
 )
-PROBE_STATS = frozenset({"recall@5", "mrr", "precision"})
+PROBE_STATS = frozenset({"recall@5", "mrr", "precision", "tokens@5"})
+# The probe's budgeted columns, one row per budget (their names hold the budget): (prefix, label, format).
+BUDGET_ROWS = (("budget_found@", "search found within {budget} tokens (probe)", "{:.1%}"),
+               ("budget_covered@", "search lines covered within {budget} tokens (probe)", "{:.1%}"))  # fmt: skip
+
+
+def _stat_rows(stats: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """`STAT_ROWS`, and a row for each budgeted column the stats hold."""
+    budgeted = [(key, label.format(budget=key.partition("@")[2]), pattern) for prefix, label, pattern in BUDGET_ROWS
+                for key in stats if key.startswith(prefix) and not key.endswith(("_low", "_high"))]  # fmt: skip
+    return [*STAT_ROWS, *budgeted]
+
+
+def _probe_stat(key: str) -> bool:
+    return key in PROBE_STATS or key.startswith(tuple(prefix for prefix, _, _ in BUDGET_ROWS))
 
 # Lines of the preview's page: every move redraws it, and the browser takes about 0.5 ms a line
 # (a page of 2,000 lines of three.js was 1.7 MB of HTML and 0.9 s in Chromium); the page buttons turn it.
@@ -53,8 +68,8 @@ def render_stats(stats: dict[str, Any], before: dict[str, Any] | None = None) ->
     cell = "padding:1px 8px;text-align:right;white-space:nowrap"
     rows = []
     reason = stats.get("probe_reason")
-    for key, label, pattern in STAT_ROWS:
-        if key not in stats or (reason and key in PROBE_STATS):
+    for key, label, pattern in _stat_rows(stats):
+        if key not in stats or (reason and _probe_stat(key)):
             continue
         if key == "tokens_total" and stats.get("token_counter"):
             label = f"tokens ({stats['token_counter']})"
@@ -74,7 +89,7 @@ def render_stats(stats: dict[str, Any], before: dict[str, Any] | None = None) ->
             f'<tr data-stat="vs_before"><td colspan="3" style="padding:1px 8px 1px 0;color:{MUTED};max-width:420px;'
             f'white-space:normal">{escape(stats["vs_before"])}</td></tr>'
         )
-    if reason and any(key in stats for key in PROBE_STATS):
+    if reason and any(_probe_stat(key) for key in stats):
         # No query: say why instead of a dash in each search row.
         rows.append(
             f'<tr data-stat="probe"><td colspan="3" style="padding:1px 8px 1px 0;color:{MUTED};max-width:420px;'
@@ -100,7 +115,7 @@ class TunerModel:
     the probe's scores when it ran), `before` (the previous stats), `lines` (each chunk's lines, for the
     histogram), `path` and `file_frame` (the picked file and its chunks), `frame` (all chunks, with their text,
     built when first read). `update(settings, probe=)` moves to new settings; `show_file(path)` picks the file
-    previewed.
+    previewed. `probe` holds the probe's options (a `Probe`) used whenever an update probes.
     """
 
     def __init__(
@@ -108,14 +123,13 @@ class TunerModel:
         codebase: engine.Codebase,
         settings: Settings,
         *,
-        queries: pd.DataFrame | None = None,
+        probe: Probe | None = None,
         token_counter: Any = None,
     ) -> None:
         self.token_counter = token_counter
         self._probe_set: ProbeSet | None = None
         self._outcome: Outcome | None = None  # the probe's per-query result at the last update
-        self._queries = queries  # the probe's queries (None: its defaults), checked when it first runs
-        self._searcher = BM25Searcher()
+        self.probe = Probe() if probe is None else probe  # its queries are checked when it first runs
         self.codebase = codebase
         self.texts = Texts(codebase=codebase, languages=codebase.languages)
         self._stats = frames.CodebaseStats(codebase)
@@ -167,14 +181,14 @@ class TunerModel:
                     # The panel shows the reason in place of the search rows instead.
                     warnings.simplefilter("ignore", NoProbeQueriesWarning)
                     # Queries extracted (or checked) once for the panel's life.
-                    self._probe_set = ProbeSet(self.codebase, self._queries)
-            columns, outcome, _ = scored_row(self._probe_set, settings.chunk, self._searcher, DEFAULT_K,
+                    self._probe_set = ProbeSet.of(self.codebase, self.probe, self.token_counter)
+            columns, outcome, _ = scored_row(self._probe_set, settings.chunk, self.probe,
                                              Bootstrap(len(self._probe_set.queries),
                                                        groups=self._probe_set.groups))  # fmt: skip
             self.stats.update(columns)
             self.stats["probe_reason"] = self._probe_set.reason
             if self._outcome is not None and self.before is not None and "mrr" in self.before:
-                self.stats["vs_before"] = compared(self._outcome, outcome)
+                self.stats["vs_before"] = compared(self._outcome, outcome, self.probe.metric)
             self._outcome = outcome
         else:
             self._outcome = None

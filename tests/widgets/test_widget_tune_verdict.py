@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from clanka_nb import engine, sample_codebase, tune
+from clanka_nb import Probe, engine, sample_codebase, tune
 from clanka_nb.retrieval._probe import probe_outcome
 from clanka_nb.retrieval._verdict import paired_p_value
 from clanka_nb.retrieval.internals import ProbeSet
@@ -13,7 +13,7 @@ from tests.widgets._html import parse
 
 def test_the_probe_shows_intervals_and_the_paired_test_of_each_move():
     codebase = engine.Codebase(sample_codebase())
-    tuner = tune(codebase, chunk_size=30, probe=True)
+    tuner = tune(codebase, chunk_size=30, probe=Probe(metric="mrr"))  # each move's test is on the Probe's metric
     stats = tuner.stats
     assert stats["mrr_low"] < stats["mrr"] < stats["mrr_high"]
     assert stats["recall@5_low"] <= stats["recall@5"] <= stats["recall@5_high"]
@@ -30,6 +30,7 @@ def test_the_probe_shows_intervals_and_the_paired_test_of_each_move():
     p_value = paired_p_value(rr[1] - rr[0])
     word = "better" if p_value < 0.05 and rr[1].mean() > rr[0].mean() else "not distinguishable"
     (row,) = parse(tuner.stats_html.value).find_all("data-stat", "vs_before")
+    assert "budget_covered@2000" in tuner.stats  # the budgeted columns are shown whatever the metric
     assert f"MRR {rr[1].mean() - rr[0].mean():+.3f}, {word} on these {len(rr[0])} queries" in row.text
     assert f"p = {p_value:.2f}" in row.text
 
