@@ -38,6 +38,7 @@ FLIPS = 10_000  # random sign flips of the paired test, when there are too many 
 EXACT_UP_TO = 16  # differing queries up to which every sign flip is tried (2**16 sums)
 VERDICT_METRIC = "mrr"
 _BLOCK_CELLS = 2_000_000  # resample matrix cells computed at once (about 16 MB)
+_KEPT_CELLS = 4_000_000  # resample counts kept for the next metric and row (about 32 MB: 2,000 clusters)
 
 
 class FlatRecallWarning(UserWarning):
@@ -122,8 +123,9 @@ def _draws(outcome: Outcome, metric: str, picks: np.ndarray, rng: np.random.Gene
 
 
 class Bootstrap:
-    """Resamples of the queries' clusters (`groups`: a cluster id per query; None: each query its own), made on
-    demand from the seed: nothing is stored, and the same table always gives the same intervals. A cluster
+    """Resamples of the queries' clusters (`groups`: a cluster id per query; None: each query its own), made from
+    the seed, so the same table always gives the same intervals: kept once made when they fit in
+    `_KEPT_CELLS` (every metric of every row reads the same ones), else made again on each use. A cluster
     bootstrap: queries that share a target or a commit are drawn together, with `_decision`'s counts."""
 
     def __init__(self, queries: int, *, resamples: int = RESAMPLES, seed: int = SEED,
@@ -134,9 +136,15 @@ class Bootstrap:
             msg = f"groups must have one cluster id per query ({queries}), got {len(self.groups)}"
             raise ValueError(msg)
         self.clusters = int(self.groups.max()) + 1 if queries else 0
+        self._kept: np.ndarray | None = None
 
     def _counts(self) -> np.ndarray:
-        return cluster_counts(self.clusters, self.resamples, self.seed)
+        if self._kept is not None:
+            return self._kept
+        counts = cluster_counts(self.clusters, self.resamples, self.seed)
+        if counts.size <= _KEPT_CELLS:
+            self._kept = counts
+        return counts
 
     def means(self, outcome: Outcome, metric: str, stream: int) -> np.ndarray:
         """The metric's mean in each resample. `stream` numbers the setting: its draws of the sampled
