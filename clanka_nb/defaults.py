@@ -62,6 +62,9 @@ DEFAULT_LANGUAGES = "clanka"
 INDEX_MAX_CHARACTERS = DefaultInt(10_000)
 # The grid a sweep tries when no chunk size is given.
 SWEEP_CHUNK_SIZES = DefaultTuple((10, 20, 30, 40, 60))
+# Tokens of retrieved chunks the probe lets a query spend: about what clanka's agent search pays for its
+# `limit: 5` chunks at the default chunk size (docs/tuning-verdict.md, "Scoring at equal cost", measures it).
+DEFAULT_BUDGET = 2000
 
 
 AS_DEFAULT = DefaultStr("as default")  # a Setting's `cli_default` when the CLI's is its `default`

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from importlib import metadata
 from typing import NoReturn
 
-from ..defaults import CHUNK_SIZE, INDEX_MAX_CHARACTERS, SETTINGS
+from ..defaults import CHUNK_SIZE, DEFAULT_BUDGET, INDEX_MAX_CHARACTERS, SETTINGS
 from . import _values
 
 PROG = "clanka-nb"
@@ -125,7 +125,7 @@ def build() -> Parser:
     sweep.add_argument(
         "--budget", type=_values.comma_list(_values.tokens), default=None, metavar="B",
         help="with --probe: tokens of retrieved chunks a query may spend, comma-separated; each is the "
-        "columns budget_found@B and budget_covered@B (default: 2000)",
+        f"columns budget_found@B and budget_covered@B (default: {DEFAULT_BUDGET})",
     )
     sweep.add_argument(
         "--metric", default=None, metavar="NAME",

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from ..defaults import DEFAULT_BUDGET
 from ._history import TARGETS
 from ._search import Searcher, resolve_searcher, searcher_for
 
@@ -18,9 +19,6 @@ if TYPE_CHECKING:
 DEFAULT_K = (1, 5, 10)
 # Each cut-off is a recall@k column; more than this is a mistake (k=range(10**6)), not a question.
 MAX_CUTOFFS = 100
-# Tokens of retrieved chunks a query may spend: about what clanka's agent search returns for its `limit: 5`
-# chunks at the default chunk size (docs/tuning-verdict.md, "The budget", has the measurements).
-DEFAULT_BUDGET = 2000
 # Each budget is two columns and more search depth; more than this is a mistake, not a question.
 MAX_BUDGETS = 20
 RANK_METRICS = ("mrr", "recall@")

@@ -9,12 +9,12 @@ import pytest
 
 import clanka_nb as cn
 from clanka_nb import engine
+from clanka_nb.defaults import DEFAULT_BUDGET
 from clanka_nb.engine.token_counts import token_counter
 from clanka_nb.retrieval import Probe
 from clanka_nb.retrieval._cost import budget_depth, charged
 from clanka_nb.retrieval._index import Chunks
 from clanka_nb.retrieval._metrics import metric_arrays
-from clanka_nb.retrieval._options import DEFAULT_BUDGET
 from clanka_nb.retrieval.internals import ProbeSet, probe_frame
 
 from .conftest import ScriptedSearcher

@@ -37,3 +37,14 @@ def test_the_probe_shows_intervals_and_the_paired_test_of_each_move():
     tuner.chunk_size.value = 60  # no move: no change
     tuner.update()
     assert "the same on these" in tuner.stats["vs_before"]
+
+
+def test_the_panel_probes_with_the_probe_s_budget_and_shows_each_budgeted_row():
+    tuner = tune(engine.Codebase(sample_codebase()), chunk_size=30, probe=Probe(budget=[500, 1500]))
+    stats = tuner.stats
+    assert stats["budget_covered@500"] <= stats["budget_covered@1500"] and "budget_covered@2000" not in stats
+    assert stats["budget_covered@500_low"] <= stats["budget_covered@500"] <= stats["budget_covered@500_high"]
+    shown = parse(tuner.stats_html.value)
+    (row,) = shown.find_all("data-stat", "budget_covered@500")
+    assert "lines covered within 500 tokens" in row.text
+    assert shown.find_all("data-stat", "budget_found@1500") and shown.find_all("data-stat", "tokens@5")
