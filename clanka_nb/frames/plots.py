@@ -84,7 +84,8 @@ def plot_sweep(sweep_frame: pd.DataFrame, metric: str = "chunks", x: str = "chun
 
 
 def _is_probe_metric(name: str) -> bool:
-    return name.startswith("recall@") or name in ("mrr", "precision")
+    return name.startswith(("recall@", "tokens@", "lines@", "budget_found@", "budget_covered@")) or name in (
+        "mrr", "precision")
 
 
 def _say_nothing_to_plot(axes: Axes, sweep_frame: pd.DataFrame, metric: str) -> None:

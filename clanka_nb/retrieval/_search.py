@@ -122,7 +122,7 @@ class EmbeddingSearcher:
         from sentence_transformers import SentenceTransformer
         model = SentenceTransformer("all-MiniLM-L6-v2", local_files_only=True)
         searcher = EmbeddingSearcher(model.encode)
-        probe(codebase, searcher=searcher)
+        probe(codebase, Probe(searcher=searcher))
 
     Vectors are cached by text (`cache=True`), so chunks that stay the same from one setting to
     the next, and the queries, are embedded once.

@@ -40,7 +40,8 @@ def history_skipped(codebase: engine.Codebase) -> str | None:
     if prefix:
         # A folder inside a bigger clone (the sample inside a clone of clanka-nb): its history is its parent's,
         # so the default stays the same wherever the folder lives. history_queries(folder) reads it when asked.
-        return f"{str(codebase.root)!r} is a folder inside a git clone, not its top; pass queries= to use its history"
+        return (f"{str(codebase.root)!r} is a folder inside a git clone, not its top; pass "
+                "Probe(queries=history_queries(folder)) to use its history")
     return None
 
 
