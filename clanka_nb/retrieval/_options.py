@@ -115,7 +115,7 @@ class Probe:
     searcher: str | Searcher = "bm25"
     k: int | Iterable[int] = DEFAULT_K
     embed: Embedder | None = None
-    queries: pd.DataFrame | None = None
+    queries: pd.DataFrame | None = field(default=None, repr=False)  # a frame's repr is pages long
     sample: float | None = None
     time_budget: float | None = None
     budget: int | Iterable[int] = DEFAULT_BUDGET

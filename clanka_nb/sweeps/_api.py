@@ -83,7 +83,9 @@ def sweep(
     that share of the other chunks (the same ones in every run): embedding costs about that share,
     recall and mrr become estimates for the whole codebase, and their intervals widen by what the
     sample costs in certainty; within a budget each sampled distractor ranked above costs its tokens
-    1/share times (it stands for that many of the codebase's).
+    1/share times (it stands for that many of the codebase's: an estimate of the full codebase's cost
+    above the hit, whose intervals resample the queries only), while tokens@<k> and lines@<k> are what the
+    sample's own top k cost.
     """
     grid = Grid(chunk_size, chunk_overlap, chunk_max_characters)
     opening = Settings(languages=languages, max_file_size=max_file_size, workers=workers)
