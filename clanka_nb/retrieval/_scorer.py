@@ -75,8 +75,8 @@ class ProbeScorer:
         self.by_kind: list[dict[str, Any]] = []
         self.ahead: dict[str, Any] = {}  # what embedding the inputs ahead of the rows did (`_ahead.embed_ahead`)
         # A Probe may serve several sweeps: this one's counts of embedded and indexed inputs start here.
-        engine_ = probe.engine
-        self._counted = (getattr(engine_, "embedded", 0), getattr(engine_, "indexed", 0)) if probe.embedded \
+        searcher = probe.engine
+        self._counted = (getattr(searcher, "embedded", 0), getattr(searcher, "indexed", 0)) if probe.embedded \
             else (0, 0)  # fmt: skip
 
     def columns(self, settings: engine.ChunkSettings) -> dict[str, Any]:
