@@ -27,7 +27,7 @@ from ..retrieval.internals import (
     resolve_searcher,
     row_intervals,
 )
-from ..sweeps.table import check_counters
+from ..sweeps.table import check_counters, token_counter_name
 from ._batch import parse
 from ._cluster import ClientLike, resolve_client
 from ._frames import FILES_PER_PARTITION, plan
@@ -167,7 +167,7 @@ def sweep(
             values.update(scored)
             outcomes.append(outcome)
         rows.append(values)
-    schema = dict(_columns.SWEEP)
+    schema = dict(_columns.sweep_schema(estimated=counter is None or counter.estimated))
     if limit is not None:
         schema["over_limit"] = _columns.FLOAT
     if probe and rows:
@@ -176,7 +176,7 @@ def sweep(
     attrs = {
         "roots": list(dict.fromkeys(batch.root for batch in work)),
         "languages": languages,
-        "tokens": counter.name if counter is not None else "characters / 4",
+        "token_counter": token_counter_name(counter),
         "parse_seconds": parse_seconds,
         "failed": sorted(failed),  # files the engine failed on, and roots whose history could not be read
     }
