@@ -127,7 +127,9 @@ def sweep(
     `token_counter=` (a callable, a tiktoken encoding, a `tokenizers.Tokenizer` or "cl100k_base")
     counts the tokens of each chunk's embedding input on the workers, and `token_limit=` adds
     `over_limit`, the share of chunks over that many tokens, as in `cn.sweep`; the counts merge
-    exactly too. A chunk's embedding input names its path within its own root, as clanka embeds it
+    exactly too. As there, the token statistics are `tokens_mean`, `tokens_p95` and `tokens_total` (a whole
+    count) when counted, `est_tokens_*` when they are the chars/4 estimate, and `attrs["token_counter"]` says
+    which. A chunk's embedding input names its path within its own root, as clanka embeds it
     when it indexes that root. The counter must pickle (a function defined in a notebook does, with
     cloudpickle).
     """
