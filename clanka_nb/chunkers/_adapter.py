@@ -24,11 +24,16 @@ class Chunker(Protocol):
 
 @dataclass(frozen=True)
 class Adapter:
-    """A chunker made of a function, with its label and the parameters it runs with (stated, for tables)."""
+    """A chunker made of a function, with its label and the parameters it runs with (stated, for tables).
+
+    `texts`, where the chunker has texts of its own (the peers), gives them for one file as it made them
+    (None: not handled), so that what a span covers can be checked against what the chunker cut.
+    """
 
     label: str
     split: Callable[[str, str], Result] = field(repr=False)
     parameters: Mapping[str, Any] = field(default_factory=dict)
+    texts: Callable[[str, str], list[str] | None] | None = field(default=None, repr=False)
 
     def __call__(self, path: str, text: str) -> Result:
         return self.split(path, text)

@@ -4,11 +4,13 @@ turned into each peer's own size parameter in the unit that peer counts."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..bundled import sample_codebase
 from ..engine import Codebase, list_files
 from ..engine.settings import whole_number
 from ..engine.token_counts import CHARACTERS_PER_TOKEN
@@ -107,6 +109,18 @@ def _texts(source: str | os.PathLike[str] | Codebase) -> list[str]:
     return [(root / name).read_bytes().decode("utf-8-sig", errors="replace") for name in list_files(root)]
 
 
-def as_budget(budget: Budget | int) -> Budget:
-    """A `Budget` as given, or a whole number of characters as one."""
+# A peer's size when none is given: benchmarks/bench_peers.py's, in characters.
+DEFAULT_SIZE = 1500
+
+
+@functools.cache
+def default_budget() -> Budget:
+    """1500 characters, its non-whitespace ratio measured on the sample codebase that ships in the package."""
+    return Budget(DEFAULT_SIZE).measured_on(sample_codebase())
+
+
+def as_budget(budget: Budget | int | None) -> Budget:
+    """A `Budget` as given, a whole number of characters as one, None as `default_budget()`."""
+    if budget is None:
+        return default_budget()
     return budget if isinstance(budget, Budget) else Budget(budget)

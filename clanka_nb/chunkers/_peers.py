@@ -19,7 +19,6 @@ from ._budget import Budget, as_budget
 from ._spans import place_texts, spans_at_lines, spans_at_offsets, warn_unplaced
 
 EXTRA = "chunkers"
-DEFAULT_BUDGET = Budget(1500)  # characters: benchmarks/bench_peers.py's default size
 
 # The engine's language names (engine.language_of) -> astchunk's: it parses Python, Java, C# and TypeScript, the
 # last with the TSX grammar, which reads JavaScript (and JSX) too.
@@ -76,7 +75,23 @@ def _semantic_text_splitter_parameters(budget: Budget) -> dict[str, Any]:
     return {"capacity": budget.characters, "unit": "characters"}
 
 
-def astchunk(budget: Budget | int = DEFAULT_BUDGET, *, label: str = "astchunk") -> Adapter:
+def _peer(label: str, run: Callable[[str, str], list[Any] | None], spans: Callable[[str, str, list[Any]], Result],
+          text_of: Callable[[Any], str], parameters: dict[str, Any]) -> Adapter:
+    """An adapter from a peer's own run on one file (its chunk objects, None when it does not handle the file),
+    how those become spans of the file, and how each gives its text."""
+
+    def split(path: str, text: str) -> Result:
+        found = run(path, text)
+        return None if found is None else spans(path, text, found)
+
+    def texts(path: str, text: str) -> list[str] | None:
+        found = run(path, text)
+        return None if found is None else [text_of(piece) for piece in found]
+
+    return Adapter(label, split, parameters, texts)
+
+
+def astchunk(budget: Budget | int | None = None, *, label: str = "astchunk") -> Adapter:
     """astchunk's `ASTChunkBuilder`, the cAST paper's own implementation: syntax-tree nodes merged up to
     `max_chunk_size` non-whitespace characters. Python, Java, C#, TypeScript (and JS/TSX through its TSX grammar)."""
     require(f"chunkers.astchunk ({label!r})", EXTRA, "astchunk")
@@ -86,22 +101,24 @@ def astchunk(budget: Budget | int = DEFAULT_BUDGET, *, label: str = "astchunk") 
     builder = _per_language(lambda language: ASTChunkBuilder(
         max_chunk_size=parameters["max_chunk_size"], language=language, metadata_template="default"))  # fmt: skip
 
-    def split(path: str, text: str) -> Result:
+    def run(path: str, text: str) -> list[dict[str, Any]] | None:
         language = _ASTCHUNK_LANGUAGES.get(language_of(path))
         if language is None:
             return None
-        if not text.strip():
-            return []
+        return builder(language).chunkify(text) if text.strip() else []
+
+    def spans(path: str, text: str, chunks: list[dict[str, Any]]) -> Result:
         # Its metadata names each chunk's lines, 0-based and inclusive, counted as the file's LF lines.
-        metadata = (chunk["metadata"] for chunk in builder(language).chunkify(text))
-        return spans_at_lines(text, ((m["start_line_no"] + 1, m["end_line_no"] + 1) for m in metadata))
+        lines = ((c["metadata"]["start_line_no"] + 1, c["metadata"]["end_line_no"] + 1) for c in chunks)
+        return spans_at_lines(text, lines)
 
-    return Adapter(label, split, {**parameters, "version": _version("astchunk")})
+    return _peer(label, run, spans, lambda chunk: chunk["content"], {**parameters, "version": _version("astchunk")})
 
 
-def chonkie(budget: Budget | int = DEFAULT_BUDGET, *, label: str = "chonkie CodeChunker") -> Adapter:
-    """chonkie's `CodeChunker` at a character budget (tokenizer "character"), one grammar per language."""
-    require(f"chunkers.chonkie ({label!r})", EXTRA, "chonkie", "tree_sitter_language_pack")
+def chonkie(budget: Budget | int | None = None, *, label: str = "chonkie CodeChunker") -> Adapter:
+    """chonkie's `CodeChunker` at a character budget (tokenizer "character"), one grammar per language, with its
+    own character offsets."""
+    require(f"chunkers.chonkie ({label!r})", EXTRA, "chonkie")
     from chonkie import CodeChunker
 
     parameters = _chonkie_parameters(as_budget(budget))
@@ -109,51 +126,50 @@ def chonkie(budget: Budget | int = DEFAULT_BUDGET, *, label: str = "chonkie Code
     chunker = _per_language(lambda language: CodeChunker(
         tokenizer="character", chunk_size=parameters["chunk_size"], language=language))  # fmt: skip
 
-    def split(path: str, text: str) -> Result:
+    def run(path: str, text: str) -> list[Any] | None:
         language = pack_language(path)
         if language is None:
             return None
-        if not text.strip():
-            return []
-        return spans_at_offsets(text, ((c.start_index, c.end_index) for c in chunker(language).chunk(text)))
+        return chunker(language).chunk(text) if text.strip() else []
 
-    return Adapter(label, split, {**parameters, "version": _version("chonkie")})
+    def spans(path: str, text: str, chunks: list[Any]) -> Result:
+        return spans_at_offsets(text, ((c.start_index, c.end_index) for c in chunks))
+
+    return _peer(label, run, spans, lambda chunk: chunk.text, {**parameters, "version": _version("chonkie")})
 
 
-def langchain(budget: Budget | int = DEFAULT_BUDGET, *, label: str = "LangChain from_language") -> Adapter:
+def langchain(budget: Budget | int | None = None, *, label: str = "LangChain from_language") -> Adapter:
     """LangChain's `RecursiveCharacterTextSplitter.from_language`: the language's separators tried in turn
-    (regular expressions, no parse), chunks of at most `chunk_size` characters, no overlap."""
+    (regular expressions, no parse), chunks of at most `chunk_size` characters, no overlap, with the offsets it
+    finds itself (`add_start_index`)."""
     require(f"chunkers.langchain ({label!r})", EXTRA, "langchain_text_splitters")
     from langchain_text_splitters import Language, RecursiveCharacterTextSplitter
 
     parameters = _langchain_parameters(as_budget(budget))
     known = {language.value for language in Language}
+    splitter = _per_language(lambda value: RecursiveCharacterTextSplitter.from_language(
+        Language(value), chunk_size=parameters["chunk_size"], chunk_overlap=0, add_start_index=True))  # fmt: skip
 
-    def make(value: str) -> RecursiveCharacterTextSplitter:
-        return RecursiveCharacterTextSplitter.from_language(
-            Language(value), chunk_size=parameters["chunk_size"], chunk_overlap=0, add_start_index=True)
-
-    splitter = _per_language(make)
-
-    def split(path: str, text: str) -> Result:
+    def run(path: str, text: str) -> list[Any] | None:
         name = language_of(path)
         value = _LANGCHAIN_NAMES.get(name, name)
-        if value not in known:
-            return None
-        documents = splitter(value).create_documents([text])
-        # Its own offsets (add_start_index: each chunk found in order in the text); -1 where it found none.
-        found = [(d.metadata["start_index"], d.page_content) for d in documents]
-        placed = [(start, start + len(content)) for start, content in found if start >= 0]
+        return splitter(value).create_documents([text]) if value in known else None
+
+    def spans(path: str, text: str, documents: list[Any]) -> Result:
+        # Each chunk's offset as it found it in the text, in order; -1 where it found none.
+        found = [(d.metadata["start_index"], len(d.page_content)) for d in documents]
+        placed = [(start, start + length) for start, length in found if start >= 0]
         warn_unplaced(label, path, len(found) - len(placed), len(found))
         return spans_at_offsets(text, placed)
 
-    return Adapter(label, split, {**parameters, "version": _version("langchain-text-splitters")})
+    version = _version("langchain-text-splitters")
+    return _peer(label, run, spans, lambda document: document.page_content, {**parameters, "version": version})
 
 
-def llama_index(budget: Budget | int = DEFAULT_BUDGET, *, label: str = "LlamaIndex CodeSplitter") -> Adapter:
+def llama_index(budget: Budget | int | None = None, *, label: str = "LlamaIndex CodeSplitter") -> Adapter:
     """LlamaIndex's `CodeSplitter` at `max_chars` characters. It gives texts alone (stripped), so each is found in
     the file in order; a file whose parse begins with an error it refuses (ValueError): not handled."""
-    require(f"chunkers.llama_index ({label!r})", EXTRA, "llama_index", "tree_sitter_language_pack")
+    require(f"chunkers.llama_index ({label!r})", EXTRA, "llama_index")
     from llama_index.core.node_parser import CodeSplitter
 
     parameters = _llama_index_parameters(as_budget(budget))
@@ -162,41 +178,44 @@ def llama_index(budget: Budget | int = DEFAULT_BUDGET, *, label: str = "LlamaInd
     splitter = _per_language(lambda language: CodeSplitter(
         language=language, chunk_lines_overlap=1, max_chars=parameters["max_chars"], tokenizer=list))  # fmt: skip
 
-    def split(path: str, text: str) -> Result:
+    def run(path: str, text: str) -> list[str] | None:
         language = pack_language(path)
         if language is None:
             return None
         try:
-            pieces = splitter(language).split_text(text)
+            return splitter(language).split_text(text)
         except ValueError:  # "Could not parse code with language ...": it refuses the file
             return None
+
+    def spans(path: str, text: str, pieces: list[str]) -> Result:
         placed = place_texts(text, pieces)
         warn_unplaced(label, path, placed.unplaced, len(pieces))
         return placed.spans
 
-    return Adapter(label, split, {**parameters, "version": _version("llama-index-core")})
+    return _peer(label, run, spans, str, {**parameters, "version": _version("llama-index-core")})
 
 
 def semantic_text_splitter(
-    budget: Budget | int = DEFAULT_BUDGET, *, label: str = "semantic-text-splitter CodeSplitter"
+    budget: Budget | int | None = None, *, label: str = "semantic-text-splitter CodeSplitter"
 ) -> Adapter:
-    """semantic-text-splitter's `CodeSplitter` at `capacity` characters, with its character offsets."""
-    require(f"chunkers.semantic_text_splitter ({label!r})", EXTRA, "semantic_text_splitter",
-            "tree_sitter_language_pack")  # fmt: skip
+    """semantic-text-splitter's `CodeSplitter` at `capacity` characters, with its own character offsets."""
+    require(f"chunkers.semantic_text_splitter ({label!r})", EXTRA, "semantic_text_splitter")
     from semantic_text_splitter import CodeSplitter
     from tree_sitter_language_pack import get_binding
 
     parameters = _semantic_text_splitter_parameters(as_budget(budget))
     splitter = _per_language(lambda language: CodeSplitter(get_binding(language), parameters["capacity"]))
 
-    def split(path: str, text: str) -> Result:
+    def run(path: str, text: str) -> list[tuple[int, str]] | None:
         language = pack_language(path)
-        if language is None:
-            return None
         # chunk_indices: (character offset, chunk text), its chunks trimmed of outer whitespace.
-        return spans_at_offsets(text, ((at, at + len(piece)) for at, piece in splitter(language).chunk_indices(text)))
+        return None if language is None else splitter(language).chunk_indices(text)
 
-    return Adapter(label, split, {**parameters, "version": _version("semantic-text-splitter")})
+    def spans(path: str, text: str, chunks: list[tuple[int, str]]) -> Result:
+        return spans_at_offsets(text, ((at, at + len(piece)) for at, piece in chunks))
+
+    version = _version("semantic-text-splitter")
+    return _peer(label, run, spans, lambda chunk: chunk[1], {**parameters, "version": version})
 
 
 # name -> (its factory, its size parameters for a budget)
@@ -209,7 +228,7 @@ PEERS: dict[str, tuple[Callable[..., Adapter], Callable[[Budget], dict[str, Any]
 }
 
 
-def peer_parameters(budget: Budget | int) -> dict[str, dict[str, Any]]:
+def peer_parameters(budget: Budget | int | None = None) -> dict[str, dict[str, Any]]:
     """For one budget, each peer's own size parameters as its adapter passes them, with the unit it counts in
     (for a table: every chunker at the same size); nothing is imported, so it works without the extra."""
     budget = as_budget(budget)
