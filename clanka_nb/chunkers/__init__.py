@@ -2,11 +2,11 @@
 an adapter `(path, text) -> spans` of the file's lines, sized from one `Budget` and run on the same files.
 
 The peers (astchunk, chonkie, LangChain, LlamaIndex, semantic-text-splitter) come with the `chunkers` extra
-(`pip install 'clanka-nb[chunkers]'`); an adapter whose peer is missing raises `MissingExtraError` naming it.
+(`pip install 'clanka-nb[chunkers]'`); an adapter whose peer is missing raises `clanka_nb.extras.MissingExtraError`
+naming it.
 This package stands on the engine alone.
 """
 
-from ..extras import MissingExtraError
 from ._adapter import Adapter, Chunker, as_chunker
 from ._budget import UNITS, Budget, non_whitespace
 from ._engine import clanka, line_windows
@@ -21,7 +21,6 @@ __all__ = [
     "Budget",
     "ChunkedWith",
     "Chunker",
-    "MissingExtraError",
     "Span",
     "UnplacedChunkWarning",
     "as_chunker",

@@ -7,6 +7,7 @@ import dataclasses
 import functools
 import math
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,8 +56,9 @@ class Budget:
                 msg = f"{name} must be a number of at least 1, got {ratio!r}"
                 raise ValueError(msg)
 
-    def measured_on(self, source: str | os.PathLike[str] | Codebase) -> Budget:
-        """This budget with `characters_per_non_whitespace` measured on a folder's listed files (or a Codebase's)."""
+    def measured_on(self, source: str | os.PathLike[str] | Codebase | Mapping[str, str]) -> Budget:
+        """This budget with `characters_per_non_whitespace` measured on a folder's listed files (or a Codebase's,
+        or texts path -> content)."""
         total = spaced = 0
         for text in _texts(source):
             total += len(text)
@@ -101,7 +103,9 @@ class Budget:
         return f"{self.size} {_UNIT_WORDS[self.unit]}"
 
 
-def _texts(source: str | os.PathLike[str] | Codebase) -> list[str]:
+def _texts(source: str | os.PathLike[str] | Codebase | Mapping[str, str]) -> list[str]:
+    if isinstance(source, Mapping):
+        return list(source.values())
     if isinstance(source, Codebase):
         texts = (source.text(path) for path in source.files)
         return ["\n".join(text.lines) for text in texts if text is not None]

@@ -218,13 +218,20 @@ def semantic_text_splitter(
     return _peer(label, run, spans, lambda chunk: chunk[1], {**parameters, "version": version})
 
 
-# name -> (its factory, its size parameters for a budget)
-PEERS: dict[str, tuple[Callable[..., Adapter], Callable[[Budget], dict[str, Any]]]] = {
-    "astchunk": (astchunk, _astchunk_parameters),
-    "chonkie": (chonkie, _chonkie_parameters),
-    "langchain": (langchain, _langchain_parameters),
-    "llama_index": (llama_index, _llama_index_parameters),
-    "semantic_text_splitter": (semantic_text_splitter, _semantic_text_splitter_parameters),
+# Each peer's adapter factory, by the name `peer_parameters` states its sizes under.
+PEERS: dict[str, Callable[..., Adapter]] = {
+    "astchunk": astchunk,
+    "chonkie": chonkie,
+    "langchain": langchain,
+    "llama_index": llama_index,
+    "semantic_text_splitter": semantic_text_splitter,
+}
+_SIZES: dict[str, Callable[[Budget], dict[str, Any]]] = {
+    "astchunk": _astchunk_parameters,
+    "chonkie": _chonkie_parameters,
+    "langchain": _langchain_parameters,
+    "llama_index": _llama_index_parameters,
+    "semantic_text_splitter": _semantic_text_splitter_parameters,
 }
 
 
@@ -232,4 +239,4 @@ def peer_parameters(budget: Budget | int | None = None) -> dict[str, dict[str, A
     """For one budget, each peer's own size parameters as its adapter passes them, with the unit it counts in
     (for a table: every chunker at the same size); nothing is imported, so it works without the extra."""
     budget = as_budget(budget)
-    return {name: parameters(budget) for name, (_, parameters) in PEERS.items()}
+    return {name: parameters(budget) for name, parameters in _SIZES.items()}

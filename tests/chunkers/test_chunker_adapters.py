@@ -34,7 +34,7 @@ def assert_placed(text: str, span: chunkers.Span, piece: str) -> None:
 @pytest.mark.parametrize("path", sorted(FILES))
 def test_every_chunk_of_a_peer_is_on_its_lines(name: str, path: str) -> None:
     need_peer(name)
-    adapter = chunkers.PEERS[name][0](BUDGET)
+    adapter = chunkers.PEERS[name](BUDGET)
     text = FILES[path]
     spans = adapter(path, text)
     pieces = adapter.texts(path, text)
@@ -52,7 +52,7 @@ def test_every_chunk_of_a_peer_is_on_its_lines(name: str, path: str) -> None:
 @pytest.mark.parametrize("name", sorted(PEER_MODULES))
 def test_a_peer_is_sized_by_its_stated_parameters(name: str) -> None:
     need_peer(name)
-    adapter = chunkers.PEERS[name][0](BUDGET)
+    adapter = chunkers.PEERS[name](BUDGET)
     stated = chunkers.peer_parameters(BUDGET)[name]
     assert {k: v for k, v in adapter.parameters.items() if k != "version"} == stated
     assert adapter.parameters["version"]
@@ -89,6 +89,6 @@ def test_line_windows_keep_the_character_limit() -> None:
 def test_a_missing_peer_is_one_error_naming_the_extra(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, PEER_MODULES[name], None)  # absent, as Python marks a failed import
     with pytest.raises(MissingExtraError, match=r"pip install 'clanka-nb\[chunkers\]'") as caught:
-        chunkers.PEERS[name][0](BUDGET)
+        chunkers.PEERS[name](BUDGET)
     assert caught.value.extra == "chunkers"
     assert "\n" not in str(caught.value)
