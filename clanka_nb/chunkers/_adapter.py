@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -46,11 +47,12 @@ def as_chunker(chunker: object, label: str | None = None) -> Chunker:
     if not callable(chunker):
         msg = f"a chunker is a callable (path, text) -> spans, got {type(chunker).__name__} {chunker!r}"
         raise TypeError(msg)
+    if isinstance(chunker, Adapter):  # this package's own: its answers are spans already
+        return chunker if label is None else dataclasses.replace(chunker, label=label)
     own = getattr(chunker, "label", None)
-    if isinstance(own, str) and label is None and isinstance(chunker, Adapter):
-        return chunker
     name = label or (own if isinstance(own, str) else None) or getattr(chunker, "__name__", type(chunker).__name__)
-    parameters = chunker.parameters if isinstance(chunker, Adapter) else {}
+    parameters = getattr(chunker, "parameters", None)
+    parameters = dict(parameters) if isinstance(parameters, Mapping) else {}
 
     def split(path: str, text: str) -> Result:
         return spans_from(name, path, text, chunker(path, text))

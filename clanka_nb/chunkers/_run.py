@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -84,7 +84,11 @@ class ChunkedWith:
 
 
 def chunk_with(
-    chunker: Chunker | Any, source: Source, *, label: str | None = None, max_file_size: str | int = MAX_FILE_SIZE
+    chunker: Chunker | Callable[[str, str], Any],
+    source: Source,
+    *,
+    label: str | None = None,
+    max_file_size: str | int = MAX_FILE_SIZE,
 ) -> ChunkedWith:
     """Chunk every file the engine lists under `source` (a folder, one file, a `Codebase`, or texts
     path -> content) with `chunker`: an adapter of this package or any callable `(path, text)` (see
@@ -93,7 +97,7 @@ def chunk_with(
 
 
 def chunk_with_each(
-    chunkers: Iterable[Chunker | Any], source: Source, *, max_file_size: str | int = MAX_FILE_SIZE
+    chunkers: Iterable[Chunker | Callable[[str, str], Any]], source: Source, *, max_file_size: str | int = MAX_FILE_SIZE
 ) -> list[ChunkedWith]:
     """`chunk_with` for several chunkers in turn, the files read once: one result per chunker, in order."""
     texts = read_source(source, max_file_size=max_file_size)

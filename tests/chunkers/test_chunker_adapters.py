@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
+import os
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -92,3 +96,35 @@ def test_a_missing_peer_is_one_error_naming_the_extra(name: str, monkeypatch: py
         chunkers.PEERS[name](BUDGET)
     assert caught.value.extra == "chunkers"
     assert "\n" not in str(caught.value)
+
+
+NO_NETWORK = """
+import importlib.util
+import sys
+tried = []
+def refuse(event, args):
+    if event in ("socket.connect", "socket.getaddrinfo", "urllib.Request"):
+        tried.append(event)
+        raise ConnectionRefusedError(f"no network at run time ({event})")
+sys.addaudithook(refuse)
+from clanka_nb import chunkers
+from tests.chunkers._files import FILES
+budget = chunkers.Budget(200, characters_per_non_whitespace=1.3)
+for name in sys.argv[1:]:
+    adapter = chunkers.PEERS[name](budget)
+    for path, text in FILES.items():
+        adapter(path, text)
+print(len(tried))
+"""
+
+
+def test_no_peer_touches_the_network() -> None:
+    installed = [name for name in sorted(PEER_MODULES) if importlib.util.find_spec(PEER_MODULES[name])]
+    if not installed:
+        need_peer("chonkie")  # skips (or fails where CI requires the extra) with the one line
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
+    result = subprocess.run([sys.executable, "-c", NO_NETWORK, *installed], capture_output=True, text=True,
+                            env=env, cwd=root, timeout=300)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split()[-1] == "0"

@@ -89,3 +89,11 @@ def test_none_is_a_file_not_handled() -> None:
     result = chunkers.chunk_with(lambda p, t: None if p.endswith(".md") else [(1, 1)], FILES, label="no docs")
     assert result.unhandled == ("README.md",)
     assert set(result.spans) == {"src/inventory.ts", "stock/items.py"}
+
+
+def test_an_adapter_relabelled_keeps_its_texts_and_parameters() -> None:
+    adapter = chunkers.clanka(chunk_size=5)
+    renamed = chunkers.as_chunker(adapter, label="clanka at 5")
+    assert chunkers.as_chunker(adapter) is adapter
+    assert renamed.label == "clanka at 5" and renamed.parameters == adapter.parameters
+    assert renamed(PATH, TEXT) == adapter(PATH, TEXT)
