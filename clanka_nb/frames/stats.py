@@ -86,16 +86,26 @@ class CodebaseStats:
         content, as `est_tokens_mean`, `est_tokens_p95` and `est_tokens_total` (a sweep with a token counter
         replaces them with `token_stats` of its counts).
         """
+        sizes = self.size_columns(starts, ends)
+        coverage = {name: sizes.pop(name) for name in ("coverage", "duplication")}
+        return {
+            **settings.effective_columns(),
+            **sizes,
+            "split_declarations": self.declarations.split_share(settings, ast_files),
+            **coverage,
+        }
+
+    def size_columns(self, starts: np.ndarray, ends: np.ndarray) -> dict[str, Any]:
+        """The columns of a row that only the chunks' lines decide, whoever cut them: chunks; mean, median and
+        p95 of lines and characters; the chars/4 token estimate; coverage and duplication."""
         index = self.index
         lines = ends - starts + 1
         characters = index.characters(starts, ends)
-        tokens = estimated_tokens(characters)
         held = index.chunk_counts(starts, ends) > 0
         meaningful = int(index.meaningful.sum())
         lines_mean, lines_median, lines_p95 = summary(lines)
         characters_mean, characters_median, characters_p95 = summary(characters)
         return {
-            **settings.effective_columns(),
             "chunks": len(starts),
             "lines_mean": lines_mean,
             "lines_median": lines_median,
@@ -103,8 +113,7 @@ class CodebaseStats:
             "characters_mean": characters_mean,
             "characters_median": characters_median,
             "characters_p95": characters_p95,
-            **token_stats(tokens, estimated=True),
-            "split_declarations": self.declarations.split_share(settings, ast_files),
+            **token_stats(estimated_tokens(characters), estimated=True),
             "coverage": int((held & index.meaningful).sum()) / meaningful if meaningful else None,
             "duplication": float(lines.sum()) / int(held.sum()) if held.any() else None,
         }
