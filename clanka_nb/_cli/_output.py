@@ -22,9 +22,11 @@ from ._terminal import json_safe, visible
 CHUNK_TABLE_COLUMNS = ("path", "line_range", "type", "name", "parent")
 _WIDEST_CELL = 60
 # The sweep table on a terminal: the settings and the numbers that decide between them (csv/jsonl have all).
+# TOKENS_P95 stands for the sweep's own p95 column: `est_tokens_p95` (chars/4) or `tokens_p95` (counted).
+TOKENS_P95 = "tokens_p95"
 SWEEP_TABLE_COLUMNS = (
     *CHUNK_SETTING_NAMES, "chunks", "lines_median", "lines_p95",
-    "characters_p95", "tokens_p95", "split_declarations", "coverage", "duplication",
+    "characters_p95", TOKENS_P95, "split_declarations", "coverage", "duplication",
 )
 
 
@@ -157,7 +159,13 @@ def chunk_table(chunks: pd.DataFrame) -> pd.DataFrame:
 
 def sweep_table(sweep: pd.DataFrame) -> pd.DataFrame:
     """The short view of a sweep; the effective settings are shown only when clanka clamped some."""
-    columns = list(SWEEP_TABLE_COLUMNS)
+    # Here, not at the top: checking -o (`check_destination`) before any work should not load the frames.
+    from ..frames.columns import token_stat_in
+
+    # The header says what the files say: the chars/4 estimate is shown under its estimate's name.
+    tokens = token_stat_in(sweep.columns, "p95")
+    columns = [tokens if name == TOKENS_P95 else name for name in SWEEP_TABLE_COLUMNS]
+    columns = [name for name in columns if name is not None]
     if sweep["clamped"].any():
         columns[len(CHUNK_SETTING_NAMES):len(CHUNK_SETTING_NAMES)] = ["effective_size", "effective_overlap"]
     # With --probe: how well search finds the code at each setting. The intervals are in the full formats; the

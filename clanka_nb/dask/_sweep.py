@@ -28,7 +28,7 @@ from ..retrieval.internals import (
     probe_frame,
     query_groups,
 )
-from ..sweeps.table import check_counters
+from ..sweeps.table import check_counters, token_counter_name
 from ._batch import parse
 from ._cluster import ClientLike, resolve_client
 from ._frames import FILES_PER_PARTITION, plan
@@ -130,7 +130,9 @@ def sweep(
     `token_counter=` (a callable, a tiktoken encoding, a `tokenizers.Tokenizer` or "cl100k_base")
     counts the tokens of each chunk's embedding input on the workers, and `token_limit=` adds
     `over_limit`, the share of chunks over that many tokens, as in `cn.sweep`; the counts merge
-    exactly too. A chunk's embedding input names its path within its own root, as clanka embeds it
+    exactly too. As there, the token statistics are `tokens_mean`, `tokens_p95` and `tokens_total` (a whole
+    count) when counted, `est_tokens_*` when they are the chars/4 estimate, and `attrs["token_counter"]` says
+    which. A chunk's embedding input names its path within its own root, as clanka embeds it
     when it indexes that root. The counter must pickle (a function defined in a notebook does, with
     cloudpickle).
     """
@@ -170,7 +172,7 @@ def sweep(
             outcomes.append(outcome)
             costs.append(cost)
         rows.append(values)
-    schema = dict(_columns.SWEEP)
+    schema = dict(_columns.sweep_schema(estimated=counter is None or counter.estimated))
     if limit is not None:
         schema["over_limit"] = _columns.FLOAT
     if options is not None and rows:
@@ -179,13 +181,12 @@ def sweep(
     attrs = {
         "roots": list(dict.fromkeys(batch.root for batch in work)),
         "languages": languages,
-        "tokens": counter.name if counter is not None else "characters / 4",
+        "token_counter": token_counter_name(counter),
         "parse_seconds": parse_seconds,
         "failed": sorted(failed),  # files the engine failed on, and roots whose history could not be read
     }
     if options is not None and rows:
         settings_of = [{name: r[name] for name in CHUNK_SETTING_NAMES} for r in rows]
-        attrs.update(budget=list(options.budgets), token_counter=counter.name if counter is not None and
-                     not counter.estimated else "chars/4 estimate")  # fmt: skip
+        attrs["budget"] = list(options.budgets)  # priced by attrs["token_counter"], as the token columns
         attrs["verdict"] = decide(outcomes, settings_of, costs, metric=options.metric, groups=groups).as_dict()
     return _columns.build({name: [r[name] for r in rows] for name in schema}, schema, attrs)

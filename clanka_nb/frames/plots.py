@@ -56,16 +56,27 @@ def plot_chunk_sizes(frame: pd.DataFrame, by: str | None = "type", metric: str =
 
 
 def plot_sweep(sweep_frame: pd.DataFrame, metric: str = "chunks", x: str = "chunk_size") -> Figure:
-    """A metric of a `sweep()` frame against `x` (chunk_size), one line per chunk_overlap (and max characters)."""
+    """A metric of a `sweep()` frame against `x` (chunk_size), one line per chunk_overlap (and max characters).
+
+    With a cost as `x` (`tokens@<k>` or `lines@<k>`: what a top-k answer costs) it is the trade-off plot
+    instead: quality against cost paid, one point per setting (labelled with the settings that vary), its
+    95% interval as a bar where the frame has `<metric>_low` / `<metric>_high`, and the frontier marked: the
+    settings no other setting beats on both (as good or better for no more cost). E.g.
+    `plot_sweep(table, "recall@5", x="tokens@5")`.
+    """
     numeric = [name for name in sweep_frame.columns if pd.api.types.is_numeric_dtype(sweep_frame[name])]
     _require(sweep_frame, metric, "metric", numeric)
     _require(sweep_frame, x, "x", numeric)
     figure = new_figure()
     axes = figure.add_subplot()
-    axes.set_title(f"{metric.replace('_', ' ')} by {x.replace('_', ' ')}")
     if not np.isfinite(_numeric(sweep_frame[metric])).any():
+        axes.set_title(f"{metric.replace('_', ' ')} by {x.replace('_', ' ')}")
         _say_nothing_to_plot(axes, sweep_frame, metric)
         return figure
+    if _is_cost(x):
+        _trade_off(axes, sweep_frame, metric, x)
+        return figure
+    axes.set_title(f"{metric.replace('_', ' ')} by {x.replace('_', ' ')}")
     limits = sweep_frame.get("chunk_max_characters")
     several_limits = limits is not None and limits.nunique(dropna=False) > 1
     keys = ["chunk_overlap", "chunk_max_characters"] if several_limits else ["chunk_overlap"]
@@ -81,6 +92,53 @@ def plot_sweep(sweep_frame: pd.DataFrame, metric: str = "chunks", x: str = "chun
     axes.set_xlabel(x.replace("_", " "))
     axes.set_ylabel(metric.replace("_", " "))
     return figure
+
+
+def _is_cost(name: str) -> bool:
+    return name.startswith(("tokens@", "lines@"))
+
+
+def frontier(cost: np.ndarray, quality: np.ndarray) -> np.ndarray:
+    """Which points are on the frontier of a trade-off: no other point has at most their cost and at least their
+    quality with one of the two strictly better. NaN points are never on it."""
+    cost, quality = np.asarray(cost, dtype=float), np.asarray(quality, dtype=float)
+    valid = np.isfinite(cost) & np.isfinite(quality)
+    # A point is beaten when some valid point is no worse on both and better on one: pairwise, fine for a sweep.
+    no_worse = (cost[None, :] <= cost[:, None]) & (quality[None, :] >= quality[:, None]) & valid[None, :]
+    better = (cost[None, :] < cost[:, None]) | (quality[None, :] > quality[:, None])
+    return valid & ~(no_worse & better).any(axis=1)
+
+
+def _setting_labels(frame: pd.DataFrame) -> list[str]:
+    """Each row by the setting columns whose values differ between rows (chunk_size alone when none does)."""
+    names = [name for name in ("chunker_label", "chunk_size", "chunk_overlap", "chunk_max_characters")
+             if name in frame.columns]  # fmt: skip
+    varying = [name for name in names if frame[name].nunique(dropna=False) > 1] or names[:1]
+    short = {"chunker_label": "", "chunk_size": "size ", "chunk_overlap": "overlap ", "chunk_max_characters": "max "}
+    shown = [["no limit" if pd.isna(value) else value for value in frame[name].tolist()] for name in varying]
+    return [", ".join(f"{short[name]}{value}" for name, value in zip(varying, row, strict=True))
+            for row in zip(*shown, strict=True)]  # fmt: skip
+
+
+def _trade_off(axes: Axes, frame: pd.DataFrame, metric: str, cost: str) -> None:
+    """Quality against cost, one point per setting, its interval where known, the frontier joined and marked."""
+    x, y = _numeric(frame[cost]), _numeric(frame[metric])
+    low, high = frame.get(f"{metric}_low"), frame.get(f"{metric}_high")
+    if low is not None and high is not None:
+        below, above = np.clip(y - _numeric(low), 0, None), np.clip(_numeric(high) - y, 0, None)
+        axes.errorbar(x, y, yerr=[np.nan_to_num(below), np.nan_to_num(above)], fmt="none", ecolor="0.6",
+                      elinewidth=1, capsize=2, label="95% interval")  # fmt: skip
+    on = frontier(x, y)
+    axes.scatter(x[~on], y[~on], color="0.45", zorder=3, label="beaten on both")
+    order = np.argsort(x[on], kind="stable")
+    axes.plot(x[on][order], y[on][order], marker="o", color="C0", zorder=4, label="frontier")
+    for label, px, py in zip(_setting_labels(frame), x, y, strict=True):
+        if np.isfinite(px) and np.isfinite(py):
+            axes.annotate(label, (px, py), textcoords="offset points", xytext=(4, 4), fontsize="small")
+    axes.legend(fontsize="small")
+    axes.set_title(f"{metric.replace('_', ' ')} against {cost.replace('_', ' ')} paid (one point per setting)")
+    axes.set_xlabel(f"{cost} (cost of a top-k answer)")
+    axes.set_ylabel(metric.replace("_", " "))
 
 
 def _is_probe_metric(name: str) -> bool:

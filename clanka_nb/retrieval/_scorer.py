@@ -97,8 +97,7 @@ class ProbeScorer:
             "probe_reason": self.probe_set.reason,  # why there are no queries (None when some)
             "query_sources": self.probe_set.query_sources,  # source -> queries it gave
             "probe_note": self.probe_set.note,
-            "budget": list(self.probe.budgets),
-            "token_counter": self.probe_set.costs.name,  # what priced tokens@k and the budgets
+            "budget": list(self.probe.budgets),  # priced by the sweep's attrs["token_counter"], as its token columns
         }
         if self.probe.embedded:
             searcher = self.probe.engine

@@ -14,12 +14,12 @@ import pandas as pd
 from .. import engine
 from ..engine.embedding import embedding_text
 from ..engine.progress import ProgressBar, bar
-from ..engine.token_counts import TokenCounter, check_limit, remembering
+from ..engine.token_counts import ESTIMATE, TokenCounter, check_limit, remembering
 from ..engine.token_counts import token_counter as resolve_counter
 from ..frames import columns as _columns
 from ..frames.cycles import paused_cycle_collection
 from ..frames.lines import span_positions
-from ..frames.stats import CodebaseStats, ast_files, chunkings_reusing, summary
+from ..frames.stats import CodebaseStats, ast_files, chunkings_reusing, token_stats
 from ..retrieval.internals import ProbeScorer
 
 
@@ -43,6 +43,11 @@ def check_counters(token_counter: object, token_limit: int | None) -> tuple[Toke
     return counter, check_limit(token_limit)
 
 
+def token_counter_name(counter: TokenCounter | None) -> str:
+    """What counted a sweep's tokens, for `attrs["token_counter"]` (as chunk frames name it)."""
+    return (counter or ESTIMATE).name
+
+
 def input_tokens(
     codebase: engine.Codebase, paths: Sequence[str], settings: engine.ChunkSettings, counter: TokenCounter
 ) -> np.ndarray:
@@ -59,10 +64,10 @@ def input_token_columns(
     codebase: engine.Codebase, paths: Sequence[str], settings: engine.ChunkSettings, counter: TokenCounter,
     limit: int | None,
 ) -> dict[str, Any]:
-    """tokens_mean, tokens_p95, tokens_total (and over_limit, the share of chunks over `limit`) at one setting."""
+    """tokens_mean, tokens_p95, tokens_total (est_tokens_* when `counter` is the chars/4 estimate, as a limit alone
+    gives) and over_limit, the share of chunks over `limit`, at one setting."""
     tokens = input_tokens(codebase, paths, settings, counter)
-    mean, _, p95 = summary(tokens)
-    row: dict[str, Any] = {"tokens_mean": mean, "tokens_p95": p95, "tokens_total": float(tokens.sum())}
+    row = token_stats(tokens, estimated=counter.estimated)
     if limit is not None:
         row["over_limit"] = float((tokens > limit).mean()) if len(tokens) else None
     return row
@@ -92,6 +97,9 @@ def sweep_table(
         for setting in settings:
             row = _row(codebase, stats, setting, whole)
             if counting is not None:
+                # The counter's statistics replace the chars/4 estimate of the content: one set per row.
+                for stat in _columns.TOKEN_STATS:
+                    del row[_columns.token_stat(stat, estimated=True)]
                 row.update(input_token_columns(codebase, stats.index.paths, setting, counting, limit))
             if scorer is not None:
                 scored = time.perf_counter()
@@ -100,7 +108,7 @@ def sweep_table(
             rows.append(row)
             if handle is not None:
                 handle.update(1)
-    schema = dict(_columns.SWEEP)
+    schema = dict(_columns.sweep_schema(estimated=counter is None or counter.estimated))
     if limit is not None:
         schema["over_limit"] = _columns.FLOAT
     if rows and scorer is not None:
@@ -110,7 +118,7 @@ def sweep_table(
     attrs = {
         "root": str(codebase.root),
         "languages": codebase.languages,
-        "tokens": counter.name if counter is not None else "characters / 4",
+        "token_counter": token_counter_name(counter),
         "parse_seconds": parse_seconds,
     }
     if scorer is not None:

@@ -13,7 +13,9 @@ import pandas as pd
 from .. import engine, frames
 from ..defaults import CHUNK_SETTING_NAMES
 from ..engine.settings import Settings
+from ..frames.columns import TOKEN_STATS, token_stat, token_stat_in
 from ..frames.cycles import paused_cycle_collection
+from ..frames.stats import token_stats
 from ..retrieval import NoProbeQueriesWarning, Probe
 from ..retrieval.internals import Bootstrap, Outcome, ProbeSet, compared, scored_row
 from ._browser_model import settings_text
@@ -21,7 +23,10 @@ from ._preview import Preview
 from ._source import Texts, file_lines
 from ._style import MUTED, TEXT, UI_FONT
 
-# (key, label, format) of the statistics shown; keys are columns of `cn.sweep`.
+# The token total's row: its column is `est_tokens_total` or `tokens_total` (see `token_stat_in`), by what counted.
+TOKENS_TOTAL = "tokens: total"
+
+# (key, label, format) of the statistics shown; keys are columns of `cn.sweep` (TOKENS_TOTAL: either token total).
 STAT_ROWS: tuple[tuple[str, str, str], ...] = (
     ("chunks", "chunks", "{:,.0f}"),
     ("lines_mean", "lines: mean", "{:.1f}"),
@@ -29,7 +34,7 @@ STAT_ROWS: tuple[tuple[str, str, str], ...] = (
     ("lines_p95", "lines: p95", "{:.0f}"),
     ("characters_mean", "characters: mean", "{:,.0f}"),
     ("characters_p95", "characters: p95", "{:,.0f}"),
-    ("tokens_total", "tokens (≈ chars / 4)", "{:,.0f}"),
+    (TOKENS_TOTAL, "tokens (≈ chars / 4)", "{:,.0f}"),
     ("split_declarations", "declarations split", "{:.1%}"),
     ("coverage", "meaningful lines covered", "{:.1%}"),
     ("duplication", "duplication (lines embedded / lines)", "{:.2f}×"),
@@ -69,10 +74,12 @@ def render_stats(stats: dict[str, Any], before: dict[str, Any] | None = None) ->
     rows = []
     reason = stats.get("probe_reason")
     for key, label, pattern in _stat_rows(stats):
+        if key == TOKENS_TOTAL:
+            key = token_stat_in(stats, "total") or key
+            if key == token_stat("total", estimated=False):  # counted by a tokenizer, not the estimate
+                label = f"tokens ({stats.get('token_counter', 'counted')})"
         if key not in stats or (reason and _probe_stat(key)):
             continue
-        if key == "tokens_total" and stats.get("token_counter"):
-            label = f"tokens ({stats['token_counter']})"
         now = _fmt(stats.get(key), pattern)
         was = _fmt(before.get(key), pattern) if before is not None else ""
         changed = before is not None and was != now
@@ -172,9 +179,12 @@ class TunerModel:
         if self.token_counter is not None:
             # Tokens of each chunk's embedding input by the real tokenizer, not the chars/4 estimate:
             # these need every chunk's text, so the whole frame is built.
+            # They replace the estimate's columns, all three, so no `est_` value sits beside the counts.
             tokens = self.frame["tokens"].to_numpy(dtype="float64")
-            self.stats.update(tokens_total=float(tokens.sum()), token_counter=self.token_counter.name,
-                              tokens_mean=float(tokens.mean()) if len(tokens) else None)
+            for stat in TOKEN_STATS:
+                del self.stats[token_stat(stat, estimated=True)]
+            self.stats.update(token_stats(tokens, estimated=self.token_counter.estimated),
+                              token_counter=self.token_counter.name)
         if probe:
             if self._probe_set is None:
                 with warnings.catch_warnings():
