@@ -25,7 +25,7 @@ _FRAMES = (
 _SWEEP = ("sweep",)
 _PROBE = (
     "probe", "probe_summary", "probe_queries", "dropped_queries", "history_queries", "unit_test_queries",
-    "Probe", "BM25Searcher", "EmbeddingSearcher",
+    "Probe", "BM25Searcher",
 )
 _WIDGETS = ("browse", "preview", "preview_text", "tune", "compare", "search_panel")
 _INDEX = ("SemanticIndex", "open_index", "IndexSearcher", "VectorCache", "embedders")
@@ -66,7 +66,6 @@ if TYPE_CHECKING:
     from .index import IndexSearcher, SemanticIndex, VectorCache, embedders, open_index
     from .retrieval import (
         BM25Searcher,
-        EmbeddingSearcher,
         Probe,
         dropped_queries,
         history_queries,
