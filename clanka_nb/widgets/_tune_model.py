@@ -65,6 +65,7 @@ def _probe_stat(key: str) -> bool:
 # (a page of 2,000 lines of three.js was 1.7 MB of HTML and 0.9 s in Chromium); the page buttons turn it.
 PAGE_LINES = 300
 
+
 def trade_off_cost(cutoffs: tuple[int, ...]) -> str:
     """The cost the trade-off chart puts on x: tokens@5, or the largest cut-off under 5 (else the smallest one)."""
     under = [k for k in cutoffs if k <= 5]
@@ -72,8 +73,8 @@ def trade_off_cost(cutoffs: tuple[int, ...]) -> str:
 
 
 def _number(value: Any) -> float:
-    """A score as a float; None (no query scored) is NaN, which the chart leaves out."""
-    return math.nan if value is None else float(value)
+    """A score as a float; None or NA (no query scored) is NaN, which the chart leaves out."""
+    return math.nan if value is None or pd.isna(value) else float(value)
 
 
 def _fmt(value: Any, pattern: str) -> str:
