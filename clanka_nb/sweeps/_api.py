@@ -34,8 +34,10 @@ def sweep(
     it: floored, NA for no limit), effective_size / effective_overlap (after the engine's clamping)
     and `clamped` (True when they differ from the request: such rows are kept, not merged, even
     when two rows end up with the same effective settings); chunks; mean, median and p95 of chunk
-    lines and characters; tokens (characters / 4, or with `token_counter=` the tokens of each chunk's
-    embedding input) as mean, p95 and total; split_declarations (share of the declarations of
+    lines and characters; the tokens per chunk as `est_tokens_mean`, `est_tokens_p95` and
+    `est_tokens_total` (the characters / 4 estimate) or, with `token_counter=`, `tokens_mean`,
+    `tokens_p95` and `tokens_total` (a whole count of each chunk's embedding input), `attrs["token_counter"]`
+    naming which; split_declarations (share of the declarations of
     AST-chunked files that do not fit in one chunk); coverage (share of meaningful lines in some
     chunk); duplication (lines summed over chunks / distinct lines in some chunk: 1.0 means no line
     is embedded twice); seconds.
