@@ -30,6 +30,16 @@ CHUNKER_COLUMNS: _columns.Schema = {
 }
 
 
+ENGINE_LABEL = "clanka"  # the chunker_label of the engine's own rows (one per setting of the grid)
+
+
+def engine_chunker_columns(settings: engine.ChunkSettings) -> dict[str, Any]:
+    """The chunker columns of one of the engine's rows: clanka, at this setting, with no fallback (its line
+    windows for files it cannot parse are its own cut, not a fallback)."""
+    return {"chunker_label": ENGINE_LABEL, "chunker_parameters": json.dumps(settings.columns(), sort_keys=True),
+            "fallback_files": 0}  # fmt: skip
+
+
 @dataclass(frozen=True)
 class ChunkerRun:
     """One chunker's cut of a codebase: its chunks per file (in the codebase's file order) and what it cost."""
@@ -81,7 +91,8 @@ def run_chunker(codebase: engine.Codebase, paths: list[str], chunker: Chunker,
                           for head in heads_of(text, fallback)])  # fmt: skip
             seconds += time.perf_counter() - started
             continue
-        heads.append([ChunkHead(path, span.start_line, span.end_line, span.name, span.type, None) for span in spans])
+        heads.append([ChunkHead(path, span.start_line, span.end_line, span.name, span.type, span.parent)
+                      for span in spans])  # fmt: skip
     return ChunkerRun(result.label, dict(result.parameters), heads, seconds, fallen)
 
 
