@@ -102,13 +102,13 @@ def sweep(
     above the hit, whose intervals resample the queries only), while tokens@<k> and lines@<k> are what the
     sample's own top k cost.
     """
+    peers = check_chunkers(chunkers)  # before the source is opened: a bad value fails at once
     grid = Grid(chunk_size, chunk_overlap, chunk_max_characters)
     opening = Settings(languages=languages, max_file_size=max_file_size, workers=workers)
     resolved = resolve(source, opening)  # a chunk frame's attrs are read here, once
     if resolved.frame is not None:  # a frame's own chunk settings are the grid where none is given
         grid = grid.filled_from(resolved.frame.settings)
     chunk_settings = grid.combinations()
-    peers = check_chunkers(chunkers)  # before any parsing: a bad value fails at once
     counter, limit = check_counters(token_counter, token_limit)
     options = as_probe(probe)
     started = time.perf_counter()
