@@ -12,9 +12,9 @@ from .. import engine
 from ..engine.internals import ChunkHead
 from ..engine.token_counts import TokenCounter
 from ..engine.warn import warn_at_user
+from ..frames.cycles import paused_cycle_collection
 from ._metrics import recall, reciprocal
 from ._options import Probe
-from ..frames.cycles import paused_cycle_collection
 from ._probe import COST_COLUMNS, ProbeSet, chunks_outcome, probe_outcome
 from ._targets import breakdown
 from ._verdict import Bootstrap, FlatRecallWarning, Outcome, decide, expected, flat_recall, row_intervals

@@ -97,8 +97,9 @@ def test_a_counter_counts_a_chunker_s_embedding_inputs(tmp_path) -> None:
 
 def test_a_peer_s_row() -> None:
     need_peer("astchunk")
+    budget = cn.chunkers.Budget(800, characters_per_non_whitespace=1.25)  # 640 non-whitespace characters
     table = cn.sweep(sample_codebase(), chunk_size=[30], probe=True, progress=False,
-                     chunkers={"astchunk": cn.chunkers.astchunk(cn.chunkers.Budget(800, characters_per_non_whitespace=1.25))})  # fmt: skip
+                     chunkers={"astchunk": cn.chunkers.astchunk(budget)})  # fmt: skip
     row = table.iloc[1]
     assert row["chunker_label"] == "astchunk" and row["chunks"] > 0
     assert json.loads(row["chunker_parameters"])["max_chunk_size"] == 640
