@@ -49,6 +49,11 @@ class ChunkerRun:
     heads: list[list[ChunkHead]]
     seconds: float  # in the chunker's own calls (and the fallback windows'), not reading the files
     fallback_files: int
+    fallen: frozenset[str] = frozenset()  # the files cut into clanka's line windows instead (not handled)
+
+    def handled(self, path: str) -> bool:
+        """Whether the chunker cut this file itself (not clanka's fallback windows)."""
+        return path not in self.fallen
 
 
 def check_chunkers(chunkers: object) -> dict[str, Chunker]:
@@ -76,7 +81,7 @@ def run_chunker(codebase: engine.Codebase, paths: list[str], chunker: Chunker,
     """`chunker` over every file of `paths` (the codebase's readable files, in order), as the probe's chunks."""
     result = chunk_with(chunker, codebase)
     heads: list[list[ChunkHead]] = []
-    fallen = 0
+    fallen: list[str] = []
     seconds = result.seconds
     for path in paths:
         spans = result.spans.get(path)
@@ -85,7 +90,7 @@ def run_chunker(codebase: engine.Codebase, paths: list[str], chunker: Chunker,
             if text is None:
                 heads.append([])
                 continue
-            fallen += 1
+            fallen.append(path)
             started = time.perf_counter()
             heads.append([ChunkHead(path, head.start_line, head.end_line, None, None, None)
                           for head in heads_of(text, fallback)])  # fmt: skip
@@ -93,7 +98,7 @@ def run_chunker(codebase: engine.Codebase, paths: list[str], chunker: Chunker,
             continue
         heads.append([ChunkHead(path, span.start_line, span.end_line, span.name, span.type, span.parent)
                       for span in spans])  # fmt: skip
-    return ChunkerRun(result.label, dict(result.parameters), heads, seconds, fallen)
+    return ChunkerRun(result.label, dict(result.parameters), heads, seconds, len(fallen), frozenset(fallen))
 
 
 def chunker_row(stats: CodebaseStats, run: ChunkerRun) -> dict[str, Any]:
