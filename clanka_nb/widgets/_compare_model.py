@@ -217,8 +217,9 @@ class CompareModel:
     """Settings A and B on one codebase, and the file shown; either side may be a whole chunker instead.
 
     State: `codebase`, `texts`, `a`, `b` (the settings, checked; or a side's `Chunker`), `files` (those with
-    lines), `frame_a`, `frame_b` (all chunks; a chunker's as `chunker_frame` makes them), `changes` (every changed declaration), `path` (the file shown, None when the
-    codebase has no file with lines). Derived: `frame` (the changes of `path`), `previews()` (A's and B's).
+    lines), `frame_a`, `frame_b` (all chunks; a chunker's as `chunker_frame` makes them), `changes` (every
+    changed declaration), `path` (the file shown, None when the codebase has no file with lines). Derived:
+    `frame` (the changes of `path`), `previews()` (A's and B's).
     """
 
     def __init__(
