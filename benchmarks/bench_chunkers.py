@@ -8,8 +8,8 @@ row), then clanka again as a chunker (the same chunks: its row times clanka's ow
 are timed), clanka in extended mode (declarations in Python and the other languages it knows too), line
 windows and every peer of the `chunkers` extra, all from one budget of N non-whitespace characters per chunk
 (the unit the cAST paper, arXiv 2506.15655, matches chunkers by; default 1200), converted to each peer's own
-unit at the folder's own ratio of characters to non-whitespace characters (`Budget.measured_on`). The line windows are cAST's fixed-size baseline: lines added while the chunk stays
-within the budget's characters.
+unit at the folder's own ratio of characters to non-whitespace characters (`Budget.measured_on`).
+The line windows are cAST's fixed-size baseline: lines added while the chunk stays within the budget's characters.
 
 The probe is the default one: BM25, the default queries (doc comments, test names and, at a clone's top, the
 last 500 commit messages), masking, targets and the default token budget of 2000 tokens. The table gives per
