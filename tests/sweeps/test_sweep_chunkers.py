@@ -128,3 +128,24 @@ def test_dask_s_sweep_refuses_chunkers(tmp_path) -> None:
 
     with pytest.raises(TypeError, match=r"cn\.sweep\(root, chunkers="):
         dask_sweep(tmp_path, chunkers={"w": cn.chunkers.line_windows()})
+
+
+def test_an_embedding_probe_scores_a_chunker_s_row_by_its_vectors(tmp_path) -> None:
+    pytest.importorskip("sqlite_vec")
+    from tests.retrieval.conftest import hashed_embed
+
+    class Embedder:
+        model_id = "test/chunker-rows"
+
+        def __call__(self, texts):
+            return hashed_embed(texts)
+
+    for number in range(3):
+        (tmp_path / f"documented{number}.ts").write_text(
+            f"/** Merge the {number} retry policies of a client into one. */\n"
+            f"export function merge{number}(a: number[], b: number[]) {{\n  return a.concat(b);\n}}\n"
+        )
+    table = cn.sweep(tmp_path, chunk_size=[30], probe=cn.Probe(embed=Embedder()), progress=False,
+                     chunkers={"same": cn.chunkers.clanka(30)})  # fmt: skip
+    assert table["queries"].tolist() == [3, 3]
+    assert table["mrr"].iloc[0] == table["mrr"].iloc[1]  # the same chunks, the same vectors
