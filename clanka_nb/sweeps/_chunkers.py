@@ -69,6 +69,10 @@ def check_chunkers(chunkers: object) -> dict[str, Chunker]:
         if not isinstance(label, str) or not label.strip():
             msg = f"each chunker's label must be a non-empty string (a column value), got {label!r:.80}"
             raise ValueError(msg)
+        if label == ENGINE_LABEL:  # the engine's own rows are labelled so: a chunker's row must be told apart
+            msg = (f"the label {label!r} names the engine's own rows of the sweep; give this chunker another, e.g. "
+                   "{'clanka at 40': cn.chunkers.clanka(40)}")
+            raise ValueError(msg)
         if not callable(chunker):
             msg = f"chunker {label!r} is not callable: pass an adapter of clanka_nb.chunkers or (path, text) -> spans"
             raise TypeError(msg)

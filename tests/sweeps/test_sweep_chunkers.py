@@ -116,6 +116,7 @@ def test_a_peer_s_row() -> None:
         ({}, TypeError, "dict of label -> chunker"),
         ({"": cn.chunkers.line_windows()}, ValueError, "non-empty string"),
         ({"x": 3}, TypeError, "not callable"),
+        ({"clanka": cn.chunkers.clanka()}, ValueError, "names the engine's own rows"),
     ],
 )
 def test_bad_chunkers_fail_once_with_the_fix(tmp_path, chunkers, error, words) -> None:
