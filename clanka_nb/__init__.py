@@ -83,8 +83,8 @@ if TYPE_CHECKING:
 _LAYERS = {
     name.rpartition(".")[2]: name
     for name in (
-        "clanka_nb.dask", "clanka_nb.engine", "clanka_nb.frames", "clanka_nb.history", "clanka_nb.index",
-        "clanka_nb.retrieval", "clanka_nb.sweeps", "clanka_nb.widgets",
+        "clanka_nb.chunkers", "clanka_nb.dask", "clanka_nb.engine", "clanka_nb.frames", "clanka_nb.history",
+        "clanka_nb.index", "clanka_nb.retrieval", "clanka_nb.sweeps", "clanka_nb.widgets",
     )
 }  # fmt: skip
 

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .. import engine
+from ..engine.internals import ChunkHead
 from ..engine.token_counts import TokenCounter
 from ..engine.warn import warn_at_user
+from ..frames.cycles import paused_cycle_collection
 from ._metrics import recall, reciprocal
 from ._options import Probe
-from ._probe import COST_COLUMNS, ProbeSet, probe_outcome
+from ._probe import COST_COLUMNS, ProbeSet, chunks_outcome, probe_outcome
 from ._targets import breakdown
 from ._verdict import Bootstrap, FlatRecallWarning, Outcome, decide, expected, flat_recall, row_intervals
 
@@ -53,7 +56,11 @@ def scored_row(
 ) -> tuple[dict[str, Any], Outcome, float]:
     """One setting's probe columns with their intervals (`outcome_row`), its per-query outcome, and the tokens
     of the chunks it indexed (the verdict's cost in a tie)."""
-    frame, outcome = probe_outcome(probe_set, settings, probe)
+    return _scored(*probe_outcome(probe_set, settings, probe), probe, bootstrap, stream)
+
+
+def _scored(frame: pd.DataFrame, outcome: Outcome, probe: Probe, bootstrap: Bootstrap,
+            stream: int) -> tuple[dict[str, Any], Outcome, float]:  # fmt: skip
     return outcome_row(outcome, probe, bootstrap, stream=stream), outcome, float(frame.attrs["index_tokens"])
 
 
@@ -79,12 +86,24 @@ class ProbeScorer:
         self._counted = (getattr(searcher, "embedded", 0), getattr(searcher, "indexed", 0)) if probe.embedded \
             else (0, 0)  # fmt: skip
 
-    def columns(self, settings: engine.ChunkSettings) -> dict[str, Any]:
-        row, outcome, cost = scored_row(self.probe_set, settings, self.probe, self.bootstrap,
-                                        stream=len(self.outcomes))  # fmt: skip
+    def columns(self, settings: engine.ChunkSettings, named: dict[str, Any] | None = None) -> dict[str, Any]:
+        """One setting's probe columns; `named` is how the verdict names the row (default: its settings)."""
+        scored = scored_row(self.probe_set, settings, self.probe, self.bootstrap, stream=len(self.outcomes))
+        return self._kept(*scored, settings.columns() if named is None else named)
+
+    def columns_of(self, heads: Sequence[Sequence[ChunkHead]], label_settings: dict[str, Any]) -> dict[str, Any]:
+        """The probe columns of chunks cut by a whole chunker (`ProbeSet.chunks_of`: one list of heads per file of
+        the codebase, in order), scored as a setting's are; `label_settings` names the row in the verdict."""
+        with paused_cycle_collection():
+            chunks = self.probe_set.chunks_of(heads)
+        outcome = chunks_outcome(self.probe_set, chunks, self.probe, {"chunker": dict(label_settings)})
+        return self._kept(*_scored(*outcome, self.probe, self.bootstrap, len(self.outcomes)), dict(label_settings))
+
+    def _kept(self, row: dict[str, Any], outcome: Outcome, cost: float, named: dict[str, Any]) -> dict[str, Any]:
+        """Keep one row's outcome for the verdict and the breakdowns, and give its columns."""
         self.outcomes.append(outcome)
         self.rows.append(row)
-        self.settings.append(settings.columns())
+        self.settings.append(named)
         self.costs.append(cost)
         # By source and by target kind, the same per-query arrays as the row's (on a sample, its estimates).
         metrics = {metric: expected(outcome, metric) for metric in interval_metrics(self.probe)}

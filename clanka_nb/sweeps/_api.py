@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 import pandas as pd
 
@@ -14,6 +14,7 @@ from ..engine.source import open_resolved, resolve
 from ..frames.source import Source
 from ..retrieval import Probe
 from ..retrieval.internals import ProbeScorer, as_probe, embed_ahead
+from ._chunkers import check_chunkers
 from .table import check_counters, sweep_table
 
 
@@ -23,6 +24,7 @@ def sweep(
     token_counter: object = None,
     token_limit: int | None = None,
     probe: bool | Probe = False,
+    chunkers: Mapping[str, object] | None = None,
     progress: ProgressBar = None,
     chunk_size: int | Iterable[int] = SWEEP_CHUNK_SIZES, chunk_overlap: int | Iterable[int] = CHUNK_OVERLAP,
     chunk_max_characters: float | Iterable[float | None] | None = NO_LIMIT,
@@ -81,6 +83,19 @@ def sweep(
     settings the queries cannot tell from it (ties going to the fewest tokens indexed), or that they cannot
     separate the settings (`str`: `attrs["verdict"]["message"]`; see docs/tuning-verdict.md).
     A `FlatRecallWarning` says when every recall@k is the same at all settings.
+    `chunkers=` (label -> chunker: an adapter of `clanka_nb.chunkers`, such as `cn.chunkers.astchunk(budget)`,
+    or any callable `(path, text)` -> spans, `(start_line, end_line)` pairs or chunk texts) compares whole
+    chunkers with the engine: the table gets `chunker_label` ("clanka" on the engine's rows, one per setting),
+    `chunker_parameters` (JSON of the chunker's own size parameters; the engine's settings on its rows) and
+    `fallback_files` (files the chunker does not handle, cut into clanka's line windows at the default settings
+    instead, so that every chunker is scored on the same files), then one row per chunker after the engine's:
+    every size statistic and coverage of its cut of every file the engine lists, and with a probe the same
+    columns as a setting's, its chunks scored through the same queries, targets, masking and embedding input
+    (path header and lines): only the cutting differs. The engine's setting columns (chunk_size... clamped) and
+    split_declarations are NA on a chunker's row, and its `seconds` is the chunker's own time cutting every file
+    (its parse included; an engine row's seconds leave the shared parse out, `attrs["parse_seconds"]`: add
+    `cn.chunkers.clanka()` as a chunker to time clanka as the peers are timed). The verdict is one over all
+    rows, a chunker's row named `chunker=<label>`. Without `chunkers=` the table has no chunker column.
     `Probe(sample=)` (a share such as 0.2) indexes, at each setting, every chunk holding a query's target and
     that share of the other chunks (the same ones in every run): embedding costs about that share,
     recall and mrr become estimates for the whole codebase, and their intervals widen by what the
@@ -89,6 +104,7 @@ def sweep(
     above the hit, whose intervals resample the queries only), while tokens@<k> and lines@<k> are what the
     sample's own top k cost.
     """
+    peers = check_chunkers(chunkers)  # before the source is opened: a bad value fails at once
     grid = Grid(chunk_size, chunk_overlap, chunk_max_characters)
     opening = Settings(languages=languages, max_file_size=max_file_size, workers=workers)
     resolved = resolve(source, opening)  # a chunk frame's attrs are read here, once
@@ -104,5 +120,5 @@ def sweep(
         scorer.ahead = embed_ahead(scorer.probe_set, chunk_settings, options.engine, options.time_budget, progress)
     return sweep_table(
         codebase, chunk_settings, counter=counter, limit=limit, progress=progress,
-        started=started, scorer=scorer,
+        started=started, scorer=scorer, chunkers=peers,
     )
