@@ -142,9 +142,16 @@ def _trade_off(axes: Axes, frame: pd.DataFrame, metric: str, cost: str) -> None:
     axes.scatter(x[~on], y[~on], color="0.45", zorder=3, label="beaten on both")
     order = np.argsort(x[on], kind="stable")
     axes.plot(x[on][order], y[on][order], marker="o", color="C0", zorder=4, label="frontier")
-    for label, px, py in zip(_setting_labels(frame), x, y, strict=True):
-        if np.isfinite(px) and np.isfinite(py):
-            axes.annotate(label, (px, py), textcoords="offset points", xytext=(4, 4), fontsize="small")
+    # Points close together (settings of like cost and quality) would print their labels on top of each other:
+    # taken by quality, each label goes a line lower than the ones already placed near it.
+    near_x, near_y = 0.04 * (np.nanmax(x) - np.nanmin(x) or 1), 0.04 * (np.nanmax(y) - np.nanmin(y) or 1)
+    steps: dict[int, int] = {}
+    for row in np.argsort(-np.nan_to_num(y, nan=-np.inf), kind="stable").tolist():
+        steps[row] = sum(1 for other in steps if abs(x[other] - x[row]) <= near_x and abs(y[other] - y[row]) <= near_y)
+    for row, label in enumerate(_setting_labels(frame)):
+        if np.isfinite(x[row]) and np.isfinite(y[row]):
+            axes.annotate(label, (x[row], y[row]), textcoords="offset points", xytext=(4, 4 - 10 * steps[row]),
+                          fontsize="small")  # fmt: skip
     axes.legend(fontsize="small")
     axes.set_title(f"{metric.replace('_', ' ')} against {cost.replace('_', ' ')} paid (one point per setting)")
     axes.set_xlabel(f"{cost} (cost of a top-k answer)")

@@ -63,3 +63,11 @@ def test_without_intervals_there_are_no_bars() -> None:
 def test_a_cost_that_is_not_a_column_names_the_choices() -> None:
     with pytest.raises(ValueError, match="x='tokens@50' is not a column"):
         frames.plot_sweep(table(), "recall@5", x="tokens@50")
+
+
+def test_labels_of_points_close_together_do_not_sit_on_each_other() -> None:
+    frame = table().assign(**{"tokens@5": [400.0, 401.0, 1200.0, 2400.0], "recall@5": [0.40, 0.40, 0.55, 0.1]})
+    axes = frames.plot_sweep(frame, "recall@5", x="tokens@5").axes[0]
+    offsets = {text.get_text(): text.xyann for text in axes.texts}
+    assert offsets["size 10"] != offsets["size 20"]  # the twins' labels are a line apart
+    assert offsets["size 30"] == offsets["size 60"] == (4, 4)  # lone points keep the plain offset
