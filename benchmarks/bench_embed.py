@@ -107,8 +107,8 @@ def sweep(args: argparse.Namespace) -> None:
                 started = time.perf_counter()
                 with warnings.catch_warnings(record=True) as said:
                     warnings.simplefilter("always")
-                    frame = cn.sweep(root, chunk_size=SIZES, probe=True, embed=embed, progress=False,
-                                     time_budget=args.time_budget)
+                    frame = cn.sweep(root, chunk_size=SIZES, probe=cn.Probe(embed=embed, time_budget=args.time_budget),
+                                     progress=False)
                 seconds = time.perf_counter() - started
                 attrs = frame.attrs
                 verdict = attrs["verdict"] or {}

@@ -35,11 +35,11 @@ from pathlib import Path
 
 from bench_engine import floor
 
-from clanka_nb import engine
+from clanka_nb import chunkers, engine
 from clanka_nb.engine._declarations import GRAMMARS
 from clanka_nb.engine._files import extension
 
-# chunk(grammar, text) -> the chunks' texts; grammar is "javascript", "typescript" or "tsx".
+# chunk(path, text) -> the chunks' texts (the adapters pick the grammar from the path's extension).
 Chunk = Callable[[str, str], list[str]]
 
 NETWORK_ATTEMPTS: list[str] = []
@@ -55,61 +55,27 @@ def refuse_network(event: str, args: tuple[object, ...]) -> None:
         raise ConnectionRefusedError(msg)
 
 
-def langchain(size: int) -> Chunk:
-    from langchain_text_splitters import Language, RecursiveCharacterTextSplitter
-
-    splitters = {
-        grammar: RecursiveCharacterTextSplitter.from_language(language, chunk_size=size, chunk_overlap=0)
-        for grammar, language in (("javascript", Language.JS), ("typescript", Language.TS), ("tsx", Language.TS))
-    }
-    return lambda grammar, text: splitters[grammar].split_text(text)
-
-
-def semantic_text_splitter(size: int) -> Chunk:
-    from semantic_text_splitter import CodeSplitter
-    from tree_sitter_language_pack import get_binding
-
-    splitters = {grammar: CodeSplitter(get_binding(grammar), size) for grammar in ("javascript", "typescript", "tsx")}
-    return lambda grammar, text: splitters[grammar].chunks(text)
-
-
-def llama_index(size: int) -> Chunk:
-    from llama_index.core.node_parser import CodeSplitter
-
-    # `tokenizer=list` counts characters; without it LlamaIndex builds a tiktoken tokenizer. chunk_lines
-    # and its overlap are not used by split_text (only max_chars is), but the overlap must be > 0.
-    splitters = {
-        grammar: CodeSplitter(language=grammar, chunk_lines_overlap=1, max_chars=size, tokenizer=list)
-        for grammar in ("javascript", "typescript", "tsx")
-    }
-    return lambda grammar, text: splitters[grammar].split_text(text)
-
-
-def chonkie(size: int) -> Chunk:
-    from chonkie import CodeChunker
-
-    # tokenizer="character" keeps chonkie off the hub; a fixed language keeps it off magika.
-    chunkers = {
-        grammar: CodeChunker(tokenizer="character", chunk_size=size, language=grammar)
-        for grammar in ("javascript", "typescript", "tsx")
-    }
-    return lambda grammar, text: [chunk.text for chunk in chunkers[grammar].chunk(text)]
-
-
-# label, distribution to report the version of, setup
-PEERS: list[tuple[str, str, Callable[[int], Chunk]]] = [
-    ("langchain-text-splitters (from_language)", "langchain-text-splitters", langchain),
-    ("semantic-text-splitter CodeSplitter", "semantic-text-splitter", semantic_text_splitter),
-    ("llama-index-core CodeSplitter", "llama-index-core", llama_index),
-    ("chonkie CodeChunker", "chonkie", chonkie),
+# label, distribution to report the version of, the adapter's name in clanka_nb.chunkers.PEERS
+PEERS: list[tuple[str, str, str]] = [
+    ("langchain-text-splitters (from_language)", "langchain-text-splitters", "langchain"),
+    ("semantic-text-splitter CodeSplitter", "semantic-text-splitter", "semantic_text_splitter"),
+    ("llama-index-core CodeSplitter", "llama-index-core", "llama_index"),
+    ("chonkie CodeChunker", "chonkie", "chonkie"),
+    ("astchunk ASTChunkBuilder", "astchunk", "astchunk"),
 ]
+
+
+def peer(name: str, size: int, ratio: float) -> Chunk:
+    """The peer's adapter of clanka_nb.chunkers (configured there, so nothing downloads), as chunk texts."""
+    adapter = chunkers.PEERS[name](chunkers.Budget(size, characters_per_non_whitespace=ratio))
+    return lambda path, text: adapter.texts(path, text) or []
 
 
 def run_peer(chunk: Chunk, root: Path, files: list[str], sizes: list[int]) -> None:
     """Read every file and chunk it; `sizes` receives each chunk's length in characters."""
     for rel in files:
         text = (root / rel).read_bytes().decode("utf-8", errors="replace")
-        sizes.extend(len(piece) for piece in chunk(GRAMMARS[extension(rel)], text))
+        sizes.extend(len(piece) for piece in chunk(rel, text))
 
 
 def run_clanka(root: Path, files: list[str], cache: bool | engine.ParseCache, sizes: list[int]) -> None:
@@ -146,13 +112,17 @@ def main() -> None:
     sys.addaudithook(refuse_network)  # from here on, nothing may touch the network
     listed = engine.list_files(root)
     files = [f for f in listed if extension(f) in GRAMMARS]
-    texts = ((root / f).read_bytes().decode("utf-8-sig", errors="replace") for f in files)
-    skipped = sum(1 for text in texts if not text.strip() or engine.is_probably_minified(text))  # as floor() does
+    texts = {f: (root / f).read_bytes().decode("utf-8-sig", errors="replace") for f in files}
+    skipped = sum(1 for text in texts.values() if not text.strip() or engine.is_probably_minified(text))  # as floor()
+    # astchunk counts non-whitespace characters: its size is the same budget at these files' own ratio.
+    spaced = any(not text.isspace() for text in texts.values() if text)
+    ratio = chunkers.Budget(args.size).measured_on(texts).characters_per_non_whitespace if spaced else 1.0
     print(f"{root}: {len(listed)} files listed, {len(files)} with a JS/TS grammar (the files every chunker gets)")
     print(f"{skipped} of them empty or minified: the engine does not parse them, the tree-sitter peers do")
     load = os.getloadavg()[0]
     print(f"{os.cpu_count()} cores, load {load:.1f}; {args.rounds} interleaved rounds; one worker throughout")
     print(f"clanka-nb at its defaults (30-line windows, declarations); peers at {args.size} characters, no overlap")
+    print(f"astchunk at {args.size / ratio:.0f} non-whitespace characters (these files: {ratio:.2f} characters each)")
 
     sizes: dict[str, list[int]] = {}
     # label -> (version, run, note); None for run when the peer is not installed
@@ -166,12 +136,12 @@ def main() -> None:
     run_clanka(root, files, cache, [])  # fills the cache
     warm = lambda out: run_clanka(root, files, cache, out)  # noqa: E731
     entries["clanka-nb, warm parse cache"] = ("checkout", warm, "")
-    for label, distribution, setup in PEERS:
+    for label, distribution, name in PEERS:
         installed = version(distribution)
         if installed is None:
             entries[label] = ("-", None, 'not installed: pip install -e ".[bench]"')
             continue
-        chunk = setup(args.size)
+        chunk = peer(name, args.size, ratio)
         note = "parses nothing: splits on regular expressions" if distribution == "langchain-text-splitters" else ""
         run = lambda out, chunk=chunk: run_peer(chunk, root, files, out)  # noqa: E731
         entries[label] = (installed, run, note)

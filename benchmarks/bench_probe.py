@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from clanka_nb import engine
+from clanka_nb.retrieval import Probe
 from clanka_nb.retrieval._probe import ProbeSet, probe_columns
 from clanka_nb.retrieval._search import BM25Searcher
 
@@ -43,11 +44,11 @@ def main() -> None:
     parsed = time.perf_counter()
     prepared = ProbeSet(codebase)
     prepared_at = time.perf_counter()
-    searcher = BM25Searcher()
+    options = Probe(searcher=BM25Searcher())
     rows = []
     for size, overlap, limit in SETTINGS:
         before = time.perf_counter()
-        columns = probe_columns(prepared, engine.ChunkSettings.build(size, overlap, limit), searcher)
+        columns = probe_columns(prepared, engine.ChunkSettings.build(size, overlap, limit), options)
         rows.append((size, overlap, limit, columns, time.perf_counter() - before))
     total = time.perf_counter() - started
 

@@ -73,7 +73,7 @@ def child(args: argparse.Namespace) -> None:
         codebase = engine.Codebase(root, languages=languages, paths=paths)
         sample = args.sample if name == "sample" else None
         before = time.perf_counter()
-        table = cn.sweep(codebase, chunk_size=sizes, probe=True, embed=embed, sample=sample, progress=False)
+        table = cn.sweep(codebase, chunk_size=sizes, probe=cn.Probe(embed=embed, sample=sample), progress=False)
         out[name] = {
             "seconds": time.perf_counter() - before,
             "embedded": int(table.attrs["embedded"]),

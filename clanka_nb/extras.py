@@ -16,6 +16,8 @@ MODULE_EXTRAS = {
     "onnxruntime": "onnx", "optimum": "onnx", "openvino": "openvino",
     "dask": "dask", "distributed": "dask",
     "jupyterlab": "lab", "ipykernel": "lab",
+    "astchunk": "chunkers", "chonkie": "chunkers", "langchain_text_splitters": "chunkers", "llama_index": "chunkers",
+    "semantic_text_splitter": "chunkers",
 }  # fmt: skip
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 REFERENCE = REPO / "docs" / "reference"
 # The public modules: each name in their __all__ gets a `::: module.name` entry on a reference page.
-PUBLIC = ("clanka_nb", "clanka_nb.engine", "clanka_nb.dask", "clanka_nb.embedders")
+PUBLIC = ("clanka_nb", "clanka_nb.engine", "clanka_nb.dask", "clanka_nb.embedders", "clanka_nb.chunkers")
 
 
 def entries() -> set[str]:

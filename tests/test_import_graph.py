@@ -163,11 +163,12 @@ def _shown(cycle: list[str], graph: dict[str, dict[str, int]]) -> str:
 
 
 # Floors, lowest first: a module may import its own group and the floors below, never a floor above nor a
-# sibling (another group of its floor). The engine is the hub: index, frames and history stand side by side on
-# it and none imports another (history draws its churn with the leaf `figures`, not with frames); the probe
-# (`retrieval`) stands on all three (its queries come from doc comments and from commits, its searcher may be
-# the index); the sweep stands on the probe; dask and the widgets stand side by side on those; the CLI's parts,
-# the CLI and the top-level package (its lazy table names every package) stand on everything.
+# sibling (another group of its floor). The engine is the hub: index, frames, history and chunkers (the adapters
+# that put other chunkers beside the engine) stand side by side on it and none imports another (history draws
+# its churn with the leaf `figures`, not with frames); the probe (`retrieval`) stands on the first three (its
+# queries come from doc comments and from commits, its searcher may be the index); the sweep stands on the
+# probe; dask and the widgets stand side by side on those; the CLI's parts, the CLI and the top-level package
+# (its lazy table names every package) stand on everything.
 # docs/architecture.md draws the same graph, and test_the_drawn_picture_is_the_import_graph holds it to the code.
 LAYERS: tuple[tuple[str, ...], ...] = (
     # Leaves with no imports of the package: the settings' defaults (read by `--help` without the engine),
@@ -175,7 +176,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # optional library, and the one maker of a matplotlib figure.
     ("clanka_nb.defaults", "clanka_nb.bundled", "clanka_nb.extras", "clanka_nb.figures"),
     ("clanka_nb.engine",),
-    ("clanka_nb.index", "clanka_nb.frames", "clanka_nb.history"),
+    ("clanka_nb.index", "clanka_nb.frames", "clanka_nb.history", "clanka_nb.chunkers"),
     ("clanka_nb.retrieval",),
     ("clanka_nb.sweeps",),
     ("clanka_nb.dask", "clanka_nb.widgets"),
@@ -340,6 +341,11 @@ def test_lazy_and_import_module_cycles_are_found_and_shown(tmp_path: Path) -> No
         ("clanka_nb.index._index", "clanka_nb.history", False),
         ("clanka_nb.history._api", "clanka_nb.figures", True),
         ("clanka_nb.widgets._tune", "clanka_nb.dask", False),
+        # The chunkers' adapters stand on the engine alone: a sibling of frames, not a floor above it.
+        ("clanka_nb.chunkers._engine", "clanka_nb.engine.internals", True),
+        ("clanka_nb.chunkers._run", "clanka_nb.frames", False),
+        ("clanka_nb.frames.chunks", "clanka_nb.chunkers", False),
+        ("clanka_nb.sweeps.table", "clanka_nb.chunkers", True),
     ],
 )
 def test_the_layer_rule(module: str, target: str, allowed: bool) -> None:
@@ -459,4 +465,4 @@ def test_retrievals_all_holds_what_users_call() -> None:
     top = set(importlib.import_module("clanka_nb").__all__) | {"verdict"}
     for name in retrieval.__all__:
         value = getattr(retrieval, name)
-        assert name in top or isinstance(value, type) or name == "Embed", f"retrieval.{name} is no user's name"
+        assert name in top or isinstance(value, type), f"retrieval.{name} is no user's name"

@@ -22,9 +22,11 @@ from ._terminal import json_safe, visible
 CHUNK_TABLE_COLUMNS = ("path", "line_range", "type", "name", "parent")
 _WIDEST_CELL = 60
 # The sweep table on a terminal: the settings and the numbers that decide between them (csv/jsonl have all).
+# TOKENS_P95 stands for the sweep's own p95 column: `est_tokens_p95` (chars/4) or `tokens_p95` (counted).
+TOKENS_P95 = "tokens_p95"
 SWEEP_TABLE_COLUMNS = (
     *CHUNK_SETTING_NAMES, "chunks", "lines_median", "lines_p95",
-    "characters_p95", "tokens_p95", "split_declarations", "coverage", "duplication",
+    "characters_p95", TOKENS_P95, "split_declarations", "coverage", "duplication",
 )
 
 
@@ -157,13 +159,25 @@ def chunk_table(chunks: pd.DataFrame) -> pd.DataFrame:
 
 def sweep_table(sweep: pd.DataFrame) -> pd.DataFrame:
     """The short view of a sweep; the effective settings are shown only when clanka clamped some."""
-    columns = list(SWEEP_TABLE_COLUMNS)
+    # Here, not at the top: checking -o (`check_destination`) before any work should not load the frames.
+    from ..frames.columns import token_stat_in
+
+    # The header says what the files say: the chars/4 estimate is shown under its estimate's name.
+    tokens = token_stat_in(sweep.columns, "p95")
+    columns = [tokens if name == TOKENS_P95 else name for name in SWEEP_TABLE_COLUMNS]
+    columns = [name for name in columns if name is not None]
+    if "chunker_label" in sweep.columns:  # with --chunkers: which chunker each row is, and its fallback
+        columns[:0] = ["chunker_label"]
+        columns.append("fallback_files")
     if sweep["clamped"].any():
-        columns[len(CHUNK_SETTING_NAMES):len(CHUNK_SETTING_NAMES)] = ["effective_size", "effective_overlap"]
-    # With --probe: how well search finds the code at each setting.
-    # (The intervals of recall@k are in the full formats; the table keeps MRR's, the verdict's measure.)
-    columns += [name for name in sweep.columns if name in ("queries", "mrr", "mrr_low", "mrr_high")
-                or (name.startswith("recall@") and not name.endswith(("_low", "_high")))]  # fmt: skip
+        at = columns.index(CHUNK_SETTING_NAMES[-1]) + 1
+        columns[at:at] = ["effective_size", "effective_overlap"]
+    # With --probe: how well search finds the code at each setting. The intervals are in the full formats; the
+    # table keeps the verdict's measure's (MRR's too: the measure without a budget).
+    metric = (sweep.attrs.get("verdict") or {}).get("metric")
+    shown = {"queries", "mrr", "mrr_low", "mrr_high", *((f"{metric}_low", f"{metric}_high") if metric else ())}
+    columns += [name for name in sweep.columns if name in shown or (name.startswith(
+        ("recall@", "tokens@", "budget_found@", "budget_covered@")) and not name.endswith(("_low", "_high")))]
     return sweep.loc[:, columns]
 
 

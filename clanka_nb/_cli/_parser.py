@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from importlib import metadata
 from typing import NoReturn
 
-from ..defaults import CHUNK_SIZE, INDEX_MAX_CHARACTERS, SETTINGS
+from ..defaults import CHUNK_SIZE, CHUNKER_BUDGET, DEFAULT_BUDGET, INDEX_MAX_CHARACTERS, SETTINGS
 from . import _values
 
 PROG = "clanka-nb"
@@ -46,6 +46,8 @@ EXAMPLES = {
     "sweep": [
         "clanka-nb sweep . --chunk-size 10,20,30 --chunk-overlap 0,5 --max-chars none,2000",
         "clanka-nb sweep . --chunk-size 10,20,30,40 --probe -o sweep.csv",
+        "clanka-nb sweep . --probe --budget 1000,2000 --metric budget_found@1000",
+        "clanka-nb sweep . --chunk-size 30 --probe --chunkers line-windows,astchunk --chunker-budget 1500",
     ],
     "explain": ["clanka-nb explain . src/app.ts", "clanka-nb explain src/app.ts --chunk-size 20 -o why.csv"],
     "churn": ["clanka-nb churn . --revs HEAD~20..HEAD", "clanka-nb churn . --by-file -o churn.parquet"],
@@ -109,7 +111,8 @@ def build() -> Parser:
     )
     sweep.add_argument(
         "--probe", action="store_true",
-        help="also score each setting by how well BM25 search finds documented code: queries, recall@K, mrr",
+        help="also score each setting by how well BM25 search finds the code a query is about: queries, "
+        "recall@K, mrr, tokens@K, and within each token budget budget_found@B and budget_covered@B",
     )
     sweep.add_argument(
         "--k", type=_values.comma_list(_values.cutoff), default=None, metavar="K",
@@ -119,6 +122,33 @@ def build() -> Parser:
         "--sample", type=_values.share, default=None, metavar="SHARE",
         help="with --probe: index every query's target and this share of the other chunks (e.g. 0.25); recall "
         "and mrr estimate the whole codebase's, with wider intervals",
+    )
+    sweep.add_argument(
+        "--budget", type=_values.comma_list(_values.tokens), default=None, metavar="B",
+        help="with --probe: tokens of retrieved chunks a query may spend, comma-separated; each is the "
+        f"columns budget_found@B and budget_covered@B (default: {DEFAULT_BUDGET})",
+    )
+    sweep.add_argument(
+        "--metric", default=None, metavar="NAME",
+        help="with --probe: what the verdict ranks the settings by: mrr, recall@K, budget_found@B or "
+        "budget_covered@B (default: budget_covered at the smallest budget)",
+    )
+    sweep.add_argument(
+        "--targets", choices=("code", "all"), default=None,
+        help="with --probe: the commit-message queries' targets: code (the default) or all (tests, docs, "
+        "changelogs too)",
+    )
+
+    sweep.add_argument(
+        "--chunkers", type=_values.comma_list(str), default=None, metavar="NAMES",
+        help="also one row per whole chunker, comma-separated: clanka, line-windows, astchunk, chonkie, langchain, "
+        "llama-index, semantic-text-splitter (the peers need pip install 'clanka-nb[chunkers]'); scored with "
+        "--probe as the settings are, on the same files and queries",
+    )
+    sweep.add_argument(
+        "--chunker-budget", type=_values.characters, default=None, metavar="CHARS",
+        help="with --chunkers: the size every chunker is cut to, in characters per chunk (astchunk's "
+        f"non-whitespace characters converted at the folder's own ratio; default: {CHUNKER_BUDGET})",
     )
 
     explain = _command(commands, "explain", "why each chunk of one file starts and ends where it does")

@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import engine, frames
 from ..engine.token_counts import TokenCounter, estimated_tokens, remembering
+from ..frames.columns import token_stat
 from ..frames.lines import span_positions
 from ..frames.stats import ast_files as ast_flags
 from ..sweeps.table import input_tokens
@@ -100,6 +101,9 @@ def row(
         tokens = Histogram.merged(partial.input_tokens, np.float64)
     else:
         tokens = Histogram(estimated_tokens(characters.values), characters.counts)
+    # Named as `cn.sweep` names them: est_tokens_* for the chars/4 estimate, tokens_* (a whole total) for counts.
+    estimated = counter is None or counter.estimated
+    total = tokens.total()
     values = {
         **setting.effective_columns(),
         "chunks": lines.size,
@@ -109,9 +113,9 @@ def row(
         "characters_mean": characters.mean(),
         "characters_median": characters.median(),
         "characters_p95": characters.percentile(95),
-        "tokens_mean": tokens.mean(),
-        "tokens_p95": tokens.percentile(95),
-        "tokens_total": tokens.total(),
+        token_stat("mean", estimated=estimated): tokens.mean(),
+        token_stat("p95", estimated=estimated): tokens.percentile(95),
+        token_stat("total", estimated=estimated): total if estimated else round(total),
         "split_declarations": partial.cut / partial.declarations if partial.declarations else None,
         "coverage": partial.held_meaningful / partial.meaningful if partial.meaningful else None,
         "duplication": lines.total() / partial.held if partial.held else None,

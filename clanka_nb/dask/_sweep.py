@@ -13,21 +13,22 @@ from distributed import as_completed
 
 from .. import engine
 from ..defaults import CHUNK_OVERLAP, CHUNK_SETTING_NAMES, MAX_FILE_SIZE, NO_LIMIT, SWEEP_CHUNK_SIZES
-from ..engine.settings import Grid, Settings, setting_values
+from ..engine.settings import Grid, Settings
 from ..engine.token_counts import TokenCounter
 from ..frames import columns as _columns
-from ..retrieval import Searcher, probe_summary
+from ..retrieval import Probe
 from ..retrieval.internals import (
     Bootstrap,
     Outcome,
     ProbeSet,
+    as_probe,
     decide,
+    frame_outcome,
+    outcome_row,
     probe_frame,
     query_groups,
-    resolve_searcher,
-    row_intervals,
 )
-from ..sweeps.table import check_counters
+from ..sweeps.table import check_counters, token_counter_name
 from ._batch import parse
 from ._cluster import ClientLike, resolve_client
 from ._frames import FILES_PER_PARTITION, plan
@@ -44,20 +45,19 @@ class SweepTask:
 
     settings: tuple[engine.ChunkSettings, ...]
     counter: TokenCounter | None  # pickled with the task (a tiktoken encoding travels by its name)
-    searcher: Searcher | None  # set only when probing: then a batch is a whole root
-    k: tuple[int, ...]
+    probe: Probe | None  # set only when probing: then a batch is a whole root
 
     def __call__(self, batch: Batch) -> tuple[list[Partial], list[pd.DataFrame], float, list[str]]:
         started = time.perf_counter()
         codebase, failed = parse(batch)  # a file the engine fails on is left out, and named in attrs
-        probe_set = ProbeSet(codebase) if self.searcher is not None else None
+        probe_set = ProbeSet.of(codebase, self.probe, self.counter) if self.probe is not None else None
         parsed = time.perf_counter() - started
         partials = measure(codebase, list(self.settings), self.counter)
         probes = []
         if probe_set is not None:
             for setting, partial in zip(self.settings, partials, strict=True):
                 scored = time.perf_counter()
-                probes.append(probe_frame(probe_set, setting, self.searcher, self.k))
+                probes.append(probe_frame(probe_set, setting, self.probe))
                 partial.seconds += time.perf_counter() - scored
         failures = [f"{batch.root}/{path}: {why}" for path, why in failed.items()]
         if probe_set is not None and probe_set.history_error is not None:  # its other queries are probed
@@ -76,21 +76,25 @@ def pooled_groups(frames: list[pd.DataFrame]) -> np.ndarray:
     return np.concatenate(groups) if groups else np.zeros(0, dtype=np.int64)
 
 
-def _probe_values(frames: list[pd.DataFrame], k: tuple[int, ...], stream: int) -> tuple[dict[str, Any], Outcome]:
+def _probe_values(frames: list[pd.DataFrame], probe: Probe, stream: int) -> tuple[dict[str, Any], Outcome, float]:
     """The probe columns of all roots' queries together, as `cn.sweep` computes them for one codebase (with
-    their intervals), and the per-query outcome the verdict compares."""
+    their intervals), the per-query outcome the verdict compares, and the tokens indexed (its tie-break)."""
     pooled = pd.concat(frames, ignore_index=True)
-    summary = probe_summary(pooled, k)
-    values = {name: summary[name].iloc[0] for name in summary.columns}
-    plain = {name: None if pd.isna(v) else v.item() if hasattr(v, "item") else v for name, v in values.items()}
-    outcome = Outcome(pooled["rank"].to_numpy(dtype=np.int64, na_value=0), max(k))
-    metrics = [*(f"recall@{cutoff}" for cutoff in k), "mrr"]
-    scored = row_intervals(outcome, metrics, Bootstrap(len(pooled), groups=pooled_groups(frames)), stream=stream)
-    out: dict[str, Any] = {"queries": plain["queries"]}
-    for metric in metrics:
-        out.update({name: scored[name] for name in (metric, f"{metric}_low", f"{metric}_high")})
-    out["precision"] = plain["precision"]
-    return out, outcome
+    outcome = frame_outcome(pooled, probe)
+    row = outcome_row(outcome, probe, Bootstrap(len(pooled), groups=pooled_groups(frames)), stream=stream)
+    return row, outcome, float(sum(frame.attrs["index_tokens"] for frame in frames))
+
+
+def _dask_probe(probe: object) -> Probe | None:
+    """The sweep's `Probe`: each root probes its own default queries, on its whole index."""
+    options = as_probe(probe)
+    if options is not None:
+        given = [name for name in ("queries", "embed", "sample", "time_budget") if getattr(options, name) is not None]
+        if given:
+            msg = (f"Dask's sweep probes each root's own default queries on its whole BM25 index: drop "
+                   f"{', '.join(f'{name}=' for name in given)} from the Probe, or run cn.sweep on one codebase")
+            raise ValueError(msg)
+    return options
 
 
 def sweep(
@@ -100,9 +104,8 @@ def sweep(
     token_counter: object = None,
     token_limit: int | None = None,
     files_per_partition: int = FILES_PER_PARTITION,
-    probe: bool = False,
-    searcher: str | Searcher = "bm25",
-    k: int | Iterable[int] = (1, 5, 10),
+    probe: bool | Probe = False,
+    chunkers: object = None,
     chunk_size: int | Iterable[int] = SWEEP_CHUNK_SIZES, chunk_overlap: int | Iterable[int] = CHUNK_OVERLAP,
     chunk_max_characters: float | Iterable[float | None] | None = NO_LIMIT,
     languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE,
@@ -116,10 +119,11 @@ def sweep(
 
     Each batch of `files_per_partition` files is parsed once on a worker and measured at every
     setting; the workers send back counts and exact histograms of chunk sizes, which add up to
-    the same numbers as the whole sample (percentiles included). With `probe=True` each root is
-    searched on its own (a query only searches its own repository) and a batch is a whole root;
-    recall, mrr and precision are over all roots' queries together, with their 95% intervals and
-    `attrs["verdict"]` as in `frames.sweep` (the queries of all roots pooled). A file the engine fails on
+    the same numbers as the whole sample (percentiles included). With `probe=True` or `probe=Probe(...)`
+    (its searcher, k, budget, metric, targets and mask; not queries, embed, sample or time_budget, which
+    are one codebase's) each root is searched on its own (a query only searches its own repository) and a
+    batch is a whole root; the probe's columns are over all roots' queries together, with their 95%
+    intervals and `attrs["verdict"]` as in `cn.sweep` (the queries of all roots pooled). A file the engine fails on
     is left out and named in `attrs["failed"]`, and so is a root whose history git cannot read when probing
     (no commit yet, a damaged commit: its commit messages are left out, its other queries probed);
     `attrs["roots"]` lists the roots as resolved.
@@ -127,21 +131,30 @@ def sweep(
     `token_counter=` (a callable, a tiktoken encoding, a `tokenizers.Tokenizer` or "cl100k_base")
     counts the tokens of each chunk's embedding input on the workers, and `token_limit=` adds
     `over_limit`, the share of chunks over that many tokens, as in `cn.sweep`; the counts merge
-    exactly too. A chunk's embedding input names its path within its own root, as clanka embeds it
+    exactly too. As there, the token statistics are `tokens_mean`, `tokens_p95` and `tokens_total` (a whole
+    count) when counted, `est_tokens_*` when they are the chars/4 estimate, and `attrs["token_counter"]` says
+    which. A chunk's embedding input names its path within its own root, as clanka embeds it
     when it indexes that root. The counter must pickle (a function defined in a notebook does, with
     cloudpickle).
+
+    `chunkers=` (whole chunkers compared with the engine) is `cn.sweep`'s alone: it is refused here, as the
+    workers merge the engine's own statistics; sweep each root with `cn.sweep(root, chunkers=...)` instead.
     """
+    if chunkers is not None:
+        # The workers send back the engine's histograms per setting; a peer's cut would need its own partials.
+        msg = ("Dask's sweep does not take chunkers=: compare chunkers with cn.sweep(root, chunkers={...}, "
+               "probe=True), one root at a time")
+        raise TypeError(msg)
     # Bad values fail here, before listing (the cluster's workers do the work: no `workers` setting).
     grid = tuple(Grid(chunk_size, chunk_overlap, chunk_max_characters).combinations())
     opening = Settings(languages=languages, max_file_size=max_file_size)
     languages = opening.mode
     max_file_size = opening.max_file_size
     counter, limit = check_counters(token_counter, token_limit)
-    cutoffs = tuple(sorted(set(setting_values("k", k))))
-    resolved = resolve_searcher(searcher) if probe else None
+    options = _dask_probe(probe)
     # Probing searches a whole root at once, so its batch must be the whole root.
-    work = plan(roots, client, 2**62 if probe else files_per_partition, max_file_size, languages)
-    task = SweepTask(grid, counter, resolved, cutoffs)
+    work = plan(roots, client, 2**62 if options is not None else files_per_partition, max_file_size, languages)
+    task = SweepTask(grid, counter, options)
     merged = [Partial() for _ in grid]
     probes: list[list[pd.DataFrame]] = [[] for _ in grid]
     parse_seconds = 0.0
@@ -157,31 +170,32 @@ def sweep(
         if done % _COMPACT_EVERY == 0:
             merged = [partial.compacted() for partial in merged]
         future.release()
-    rows, outcomes = [], []
+    rows, outcomes, costs = [], [], []
     groups = None  # the same queries, in the same order, at every setting: one cluster id each
     for number, (setting, partial, kept) in enumerate(zip(grid, merged, probes, strict=True)):
         values = row(setting, partial, counter, limit)
-        if probe:
+        if options is not None:
             groups = pooled_groups(kept)
-            scored, outcome = _probe_values(kept, cutoffs, number)
+            scored, outcome, cost = _probe_values(kept, options, number)
             values.update(scored)
             outcomes.append(outcome)
+            costs.append(cost)
         rows.append(values)
-    schema = dict(_columns.SWEEP)
+    schema = dict(_columns.sweep_schema(estimated=counter is None or counter.estimated))
     if limit is not None:
         schema["over_limit"] = _columns.FLOAT
-    if probe and rows:
+    if options is not None and rows:
         extra = [name for name in rows[0] if name not in schema]
         schema.update({name: _columns.INT if name == "queries" else _columns.FLOAT for name in extra})
     attrs = {
         "roots": list(dict.fromkeys(batch.root for batch in work)),
         "languages": languages,
-        "tokens": counter.name if counter is not None else "characters / 4",
+        "token_counter": token_counter_name(counter),
         "parse_seconds": parse_seconds,
         "failed": sorted(failed),  # files the engine failed on, and roots whose history could not be read
     }
-    if probe and rows:
+    if options is not None and rows:
         settings_of = [{name: r[name] for name in CHUNK_SETTING_NAMES} for r in rows]
-        attrs["verdict"] = decide(outcomes, settings_of, [int(r["chunks"]) for r in rows],
-                                  groups=groups).as_dict()
+        attrs["budget"] = list(options.budgets)  # priced by attrs["token_counter"], as the token columns
+        attrs["verdict"] = decide(outcomes, settings_of, costs, metric=options.metric, groups=groups).as_dict()
     return _columns.build({name: [r[name] for r in rows] for name in schema}, schema, attrs)

@@ -20,12 +20,13 @@ from ._cache_files import (
     open_cache_file,
     write,
 )
-from ._chunker import ChunkHead, chunks_of, heads_of
+from ._chunker import ChunkHead, chunks_of, front, heads_of, prepare, prepared, window_segments
 from ._codebase import load as load_file
 from ._collation import sorted_like_js
 from ._languages import check_languages
 from ._listing import MAX_IGNORE_FILE, ListingCache
-from ._reading import check_file
+from ._reading import check_file, read_text
+from ._text import normalize_newlines, normalize_path
 
 __all__ = [
     "CACHE_DIR_ENV",
@@ -42,15 +43,22 @@ __all__ = [
     "default_directory",
     "evict_if_over",
     "foreign_schema",
+    "front",
     "heads_of",
     "key_path",
     "keyed_check",
     "load_file",
     "load_secret",
     "normalised_sql",
+    "normalize_newlines",
+    "normalize_path",
     "one_file",
     "open_cache_file",
+    "prepare",
+    "prepared",
+    "read_text",
     "resolve_cache",
     "sorted_like_js",
+    "window_segments",
     "write",
 ]

@@ -8,7 +8,7 @@ text is the `string` dtype, counts are `Int64`, ratios and statistics `Float64`,
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -87,26 +87,66 @@ LINES: Schema = {
     "status": LINE_STATUS,
 }
 
-SWEEP: Schema = {
-    **dict.fromkeys(CHUNK_SETTING_NAMES, INT),  # every chunk setting is a whole number (the limit NA for none)
-    "effective_size": INT,
-    "effective_overlap": INT,
-    "clamped": BOOL,
-    "chunks": INT,
-    "lines_mean": FLOAT,
-    "lines_median": FLOAT,
-    "lines_p95": FLOAT,
-    "characters_mean": FLOAT,
-    "characters_median": FLOAT,
-    "characters_p95": FLOAT,
-    "tokens_mean": FLOAT,
-    "tokens_p95": FLOAT,
-    "tokens_total": FLOAT,
-    "split_declarations": FLOAT,
-    "coverage": FLOAT,
-    "duplication": FLOAT,
-    "seconds": FLOAT,
-}
+# The token statistics of a sweep row, named by what counted them. Without a tokenizer they are the chars/4
+# estimate (a `tokens_total` of 675347.5 is no count), so their names say so: `est_tokens_mean`,
+# `est_tokens_p95`, `est_tokens_total`. A real counter's are `tokens_mean`, `tokens_p95` and `tokens_total`,
+# the total a whole number. Every maker and reader of these columns goes through the names here.
+TOKEN_STATS = ("mean", "p95", "total")
+ESTIMATE_PREFIX = "est_"
+
+
+def token_stat(stat: str, *, estimated: bool) -> str:
+    """The column of one token statistic (`stat` one of TOKEN_STATS): `est_tokens_<stat>` for the chars/4
+    estimate, `tokens_<stat>` for a tokenizer's counts."""
+    if stat not in TOKEN_STATS:
+        msg = f"no token statistic {stat!r}; one of {', '.join(TOKEN_STATS)}"
+        raise ValueError(msg)
+    return f"{ESTIMATE_PREFIX if estimated else ''}tokens_{stat}"
+
+
+def token_stats_schema(*, estimated: bool) -> Schema:
+    """The token statistics' columns: a tokenizer's total is a whole count (Int64), the estimate's is not."""
+    return {
+        token_stat("mean", estimated=estimated): FLOAT,
+        token_stat("p95", estimated=estimated): FLOAT,
+        token_stat("total", estimated=estimated): FLOAT if estimated else INT,
+    }
+
+
+def token_stat_in(columns: Iterable[str], stat: str) -> str | None:
+    """The column of `stat` that `columns` (a frame's columns, a row's keys) has, counted or estimated; None if
+    neither. The one place readers (the CLI's table, the tuning panel) find whichever a table carries."""
+    names = set(columns)
+    for estimated in (False, True):
+        name = token_stat(stat, estimated=estimated)
+        if name in names:
+            return name
+    return None
+
+
+def sweep_schema(*, estimated: bool = True) -> Schema:
+    """The sweep's columns, with the token statistics named as estimates (`estimated`) or as counts."""
+    return {
+        **dict.fromkeys(CHUNK_SETTING_NAMES, INT),  # every chunk setting is a whole number (the limit NA for none)
+        "effective_size": INT,
+        "effective_overlap": INT,
+        "clamped": BOOL,
+        "chunks": INT,
+        "lines_mean": FLOAT,
+        "lines_median": FLOAT,
+        "lines_p95": FLOAT,
+        "characters_mean": FLOAT,
+        "characters_median": FLOAT,
+        "characters_p95": FLOAT,
+        **token_stats_schema(estimated=estimated),
+        "split_declarations": FLOAT,
+        "coverage": FLOAT,
+        "duplication": FLOAT,
+        "seconds": FLOAT,
+    }
+
+
+SWEEP: Schema = sweep_schema(estimated=True)  # a sweep without a token counter
 
 
 # A code point UTF-8 cannot hold: a lone surrogate. Python keeps a file name's undecodable bytes as

@@ -113,11 +113,21 @@ def _setting_labels(frame: pd.DataFrame) -> list[str]:
     """Each row by the setting columns whose values differ between rows (chunk_size alone when none does)."""
     names = [name for name in ("chunker_label", "chunk_size", "chunk_overlap", "chunk_max_characters")
              if name in frame.columns]  # fmt: skip
-    varying = [name for name in names if frame[name].nunique(dropna=False) > 1] or names[:1]
+    # With whole chunkers' rows (sweep(chunkers=)), the engine's rows alone say which settings vary.
+    chunkers = "chunker_label" in frame.columns and "chunk_size" in frame.columns
+    settings = frame[frame["chunk_size"].notna()] if chunkers else frame
+    varying = [name for name in names if (name == "chunker_label" and chunkers)
+               or settings[name].nunique(dropna=False) > 1] or names[:1]  # fmt: skip
     short = {"chunker_label": "", "chunk_size": "size ", "chunk_overlap": "overlap ", "chunk_max_characters": "max "}
     shown = [["no limit" if pd.isna(value) else value for value in frame[name].tolist()] for name in varying]
-    return [", ".join(f"{short[name]}{value}" for name, value in zip(varying, row, strict=True))
-            for row in zip(*shown, strict=True)]  # fmt: skip
+    labels = [", ".join(f"{short[name]}{value}" for name, value in zip(varying, row, strict=True))
+              for row in zip(*shown, strict=True)]  # fmt: skip
+    if not chunkers:
+        return labels
+    # A whole chunker's row (sweep(chunkers=)) has no engine settings: its label alone names it.
+    whole = frame["chunk_size"].isna().tolist()
+    return [str(label) if alone else text for label, alone, text in zip(frame["chunker_label"], whole, labels,
+                                                                         strict=True)]  # fmt: skip
 
 
 def _trade_off(axes: Axes, frame: pd.DataFrame, metric: str, cost: str) -> None:
@@ -142,7 +152,8 @@ def _trade_off(axes: Axes, frame: pd.DataFrame, metric: str, cost: str) -> None:
 
 
 def _is_probe_metric(name: str) -> bool:
-    return name.startswith(("recall@", "budget_", "tokens@", "lines@")) or name in ("mrr", "precision")
+    return name.startswith(("recall@", "tokens@", "lines@", "budget_found@", "budget_covered@")) or name in (
+        "mrr", "precision")
 
 
 def _say_nothing_to_plot(axes: Axes, sweep_frame: pd.DataFrame, metric: str) -> None:

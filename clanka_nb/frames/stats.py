@@ -9,6 +9,7 @@ import pandas as pd
 
 from .. import engine
 from ..engine.token_counts import estimated_tokens
+from . import columns as _columns
 from ._declarations import Declarations
 from ._segments import SegmentPlan
 from .lines import LineIndex, span_positions
@@ -46,6 +47,19 @@ def summary(values: np.ndarray) -> tuple[float | None, float | None, float | Non
     return float(values.mean()), float(np.median(values)), float(np.percentile(values, 95))
 
 
+def token_stats(tokens: np.ndarray, *, estimated: bool) -> dict[str, Any]:
+    """Mean, p95 and total of the tokens of each chunk, under the names that say whether they are the chars/4
+    estimate (`est_tokens_*`) or a tokenizer's counts (`tokens_*`, the total a whole number)."""
+    mean, _, p95 = summary(tokens)
+    total = float(tokens.sum())
+    return {
+        _columns.token_stat("mean", estimated=estimated): mean,
+        _columns.token_stat("p95", estimated=estimated): p95,
+        # A tokenizer gives whole counts per chunk, so their sum is one too: shown as the count it is.
+        _columns.token_stat("total", estimated=estimated): total if estimated else round(total),
+    }
+
+
 class CodebaseStats:
     """A codebase's lines and declaration ranges as arrays: what every setting's statistics share.
 
@@ -68,20 +82,30 @@ class CodebaseStats:
     ) -> dict[str, Any]:
         """The sweep row (without `seconds`) of chunks given as global line positions (see `LineIndex`).
 
-        `ast_files` flags the files chunked by declarations; tokens are the chars/4 estimate (a sweep with a
-        token counter replaces them).
+        `ast_files` flags the files chunked by declarations; tokens are the chars/4 estimate of each chunk's
+        content, as `est_tokens_mean`, `est_tokens_p95` and `est_tokens_total` (a sweep with a token counter
+        replaces them with `token_stats` of its counts).
         """
+        sizes = self.size_columns(starts, ends)
+        coverage = {name: sizes.pop(name) for name in ("coverage", "duplication")}
+        return {
+            **settings.effective_columns(),
+            **sizes,
+            "split_declarations": self.declarations.split_share(settings, ast_files),
+            **coverage,
+        }
+
+    def size_columns(self, starts: np.ndarray, ends: np.ndarray) -> dict[str, Any]:
+        """The columns of a row that only the chunks' lines decide, whoever cut them: chunks; mean, median and
+        p95 of lines and characters; the chars/4 token estimate; coverage and duplication."""
         index = self.index
         lines = ends - starts + 1
         characters = index.characters(starts, ends)
-        tokens = estimated_tokens(characters)
         held = index.chunk_counts(starts, ends) > 0
         meaningful = int(index.meaningful.sum())
         lines_mean, lines_median, lines_p95 = summary(lines)
         characters_mean, characters_median, characters_p95 = summary(characters)
-        tokens_mean, _, tokens_p95 = summary(tokens)
         return {
-            **settings.effective_columns(),
             "chunks": len(starts),
             "lines_mean": lines_mean,
             "lines_median": lines_median,
@@ -89,10 +113,7 @@ class CodebaseStats:
             "characters_mean": characters_mean,
             "characters_median": characters_median,
             "characters_p95": characters_p95,
-            "tokens_mean": tokens_mean,
-            "tokens_p95": tokens_p95,
-            "tokens_total": float(tokens.sum()),
-            "split_declarations": self.declarations.split_share(settings, ast_files),
+            **token_stats(estimated_tokens(characters), estimated=True),
             "coverage": int((held & index.meaningful).sum()) / meaningful if meaningful else None,
             "duplication": float(lines.sum()) / int(held.sum()) if held.any() else None,
         }

@@ -11,9 +11,10 @@ from ._index import IndexView, SemanticIndex, SyncReport
 from ._open import OpenedIndex, open_index
 from ._searcher import IndexSearcher
 from ._store import parse_input
-from ._vectors import VectorCache, VectorCacheError, VectorCacheWarning, default_cache, default_path
+from ._vectors import Embedder, VectorCache, VectorCacheError, VectorCacheWarning, default_cache, default_path
 
 __all__ = [
+    "Embedder",
     "IndexDatabaseError",
     "IndexSearcher",
     "IndexView",

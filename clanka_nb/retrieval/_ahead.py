@@ -29,16 +29,6 @@ class SampledProbeWarning(UserWarning):
     """Embedding the whole codebase would take longer than `time_budget`: the probe runs on a sample instead."""
 
 
-def check_time_budget(time_budget: object) -> float | None:
-    if time_budget is None:
-        return None
-    if isinstance(time_budget, bool) or not isinstance(time_budget, int | float) or not time_budget > 0:
-        msg = (f"time_budget must be a number of seconds above 0 (the longest the probe's embedding may take) "
-               f"or None for no bound, got {time_budget!r}")
-        raise ValueError(msg)
-    return float(time_budget)
-
-
 def _inputs(probe_set: ProbeSet, settings: Sequence[engine.ChunkSettings], share: float | None) -> list[list[str]]:
     """The texts indexed at each setting with `share` as the probe's sample (the queries not included)."""
     probe_set.sample = share

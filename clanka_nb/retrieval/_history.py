@@ -555,8 +555,8 @@ def history_queries(
 
     Columns: those of `probe_queries` (comment_start and comment_end are NA: there is no comment to
     mask), `commit`, `target_kind` and `group` (queries sharing a target are one cluster of the verdict's
-    test and intervals). `attrs["source"]` is "history". Pass it as `probe(..., queries=...)` or
-    `sweep(..., probe=True, queries=...)`, alone or concatenated with `probe_queries(...)`.
+    test and intervals). `attrs["source"]` is "history". Pass it as `probe(..., Probe(queries=...))` or
+    `sweep(..., probe=Probe(queries=...))`, alone or concatenated with `probe_queries(...)`.
     """
     settings = Settings(languages=languages, max_file_size=max_file_size, workers=workers).warned()
     codebase = repo if isinstance(repo, engine.Codebase) else open_source(repo, settings, progress=progress).codebase

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -12,10 +12,11 @@ import pandas as pd
 
 from .. import engine
 from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, MAX_FILE_SIZE, NO_LIMIT
-from ..engine.internals import heads_of
+from ..engine.internals import ChunkHead, heads_of
 from ..engine.progress import ProgressBar
 from ..engine.settings import Settings
 from ..engine.source import open_source
+from ..engine.token_counts import TokenCounter
 from ..engine.warn import warn_at_user
 from ..frames import columns as _columns
 from ..frames.chunks import settings_attrs
@@ -23,18 +24,16 @@ from ..frames.cycles import paused_cycle_collection
 from ..frames.lines import LineIndex
 from ..frames.source import Source
 from ._bm25 import ChunkBM25
+from ._cost import ChunkCosts, budget_depth, charged
 from ._index import Chunks, LineTokens, MaskedText
+from ._metrics import PRECISION_AT, metric_arrays, recall, reciprocal
+from ._options import DEFAULT_K, Probe, check_k, check_sample
 from ._queries import check_queries, target_arrays
-from ._search import BM25Searcher, Embed, Searcher, resolve_searcher, search_many, searcher_for
+from ._search import BM25Searcher, Searcher, search_many
 from ._search_words import code_tokens
 from ._sources import all_masks, default_queries
 from ._targets import query_groups, target_kinds
 from ._verdict import SEED, Outcome
-
-PRECISION_AT = 5  # precision looks at the top 5 results, whatever k is
-DEFAULT_K = (1, 5, 10)
-# Each cut-off is a recall@k column; more than this is a mistake (k=range(10**6)), not a question.
-MAX_CUTOFFS = 100
 
 PROBE: _columns.Schema = {
     "query": _columns.STRING,
@@ -48,18 +47,6 @@ PROBE: _columns.Schema = {
 
 class NoProbeQueriesWarning(UserWarning):
     """The probe has no query to score: its recall, MRR and precision are NA. The message says why."""
-
-
-def check_k(k: int | Iterable[int]) -> tuple[int, ...]:
-    """The cut-offs as a sorted tuple of distinct positive ints (a single int is a tuple of one)."""
-    values = [k] if isinstance(k, int | np.integer) else list(k)
-    if len(values) > MAX_CUTOFFS:
-        msg = f"k holds {len(values)} cut-offs; pass at most {MAX_CUTOFFS}, e.g. k=[1, 5, 10] (one column each)"
-        raise ValueError(msg)
-    if not values or any(isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 1 for v in values):
-        msg = f"k must be a positive int or a list of them (the cut-offs of recall@k), got {k!r}"
-        raise ValueError(msg)
-    return tuple(sorted({int(v) for v in values}))
 
 
 class ProbeSet:
@@ -77,7 +64,7 @@ class ProbeSet:
 
     def __init__(
         self, codebase: engine.Codebase, queries: pd.DataFrame | None = None, *, mask: bool = True,
-        sample: float | None = None,
+        sample: float | None = None, targets: str = "code", counter: TokenCounter | None = None,
     ) -> None:
         if not isinstance(codebase, engine.Codebase):
             msg = f"ProbeSet needs an engine.Codebase, got {type(codebase).__name__}; prepare_probe(folder) parses one"
@@ -85,7 +72,7 @@ class ProbeSet:
         self.codebase = codebase
         given_attrs = dict(queries.attrs) if isinstance(queries, pd.DataFrame) else {}
         if queries is None:
-            found = default_queries(codebase)
+            found = default_queries(codebase, targets)
             self.queries, masks, reason = found.queries, found.masks, found.reason
             self.dropped: dict[str, dict[str, int]] = dict(found.queries.attrs.get("dropped", {}))
             self.query_sources, self.note = found.counts, found.note
@@ -120,6 +107,13 @@ class ProbeSet:
         self._bm25: ChunkBM25 | None = None
         self.sample = check_sample(sample)
         self._targets: np.ndarray | None = None  # prefix sums of "some query's target" over global lines
+        self.costs = ChunkCosts(self.masked, counter)  # each chunk's tokens and lines, for the budgeted metrics
+
+    @classmethod
+    def of(cls, codebase: engine.Codebase, probe: Probe, counter: TokenCounter | None = None) -> ProbeSet:
+        """The probe set of `probe`'s options (queries, mask, sample, targets); `counter` prices the chunks."""
+        return cls(codebase, probe.queries, mask=probe.mask, sample=probe.sample, targets=probe.targets,
+                   counter=counter)  # fmt: skip
 
     def __repr__(self) -> str:
         sample = "" if self.sample is None else f", sample={self.sample}"
@@ -128,7 +122,16 @@ class ProbeSet:
     def chunks(self, settings: engine.ChunkSettings) -> Chunks:
         """The chunks indexed at one setting: all, or on a sample those holding a target and a share of the rest."""
         # Heads, not chunks: the index reads (masked) lines itself, so no chunk's text is joined here.
-        chunks = Chunks(self.index, [[] if text is None else heads_of(text, settings) for text in self.index.texts])
+        return self.chunks_of([[] if text is None else heads_of(text, settings) for text in self.index.texts])
+
+    def chunks_of(self, heads_per_file: Sequence[Sequence[ChunkHead]]) -> Chunks:
+        """The chunks indexed for heads cut by anyone (a whole chunker's, one list per file of `index.paths`, in
+        that order), sampled as `chunks` samples the engine's: only the cutting differs."""
+        if len(heads_per_file) != len(self.index.paths):
+            msg = (f"chunks_of needs one list of heads per file of the probe's codebase ({len(self.index.paths)}), "
+                   f"got {len(heads_per_file)}: cut every file of index.paths, in order")
+            raise ValueError(msg)
+        chunks = Chunks(self.index, heads_per_file)
         if self.sample is None:
             return chunks
         if self._targets is None:
@@ -194,19 +197,6 @@ def prepare_probe(
     return ProbeSet(opened.codebase, queries, mask=mask)
 
 
-def check_sample(sample: float | None) -> float | None:
-    """The share of distractor chunks a sampled probe indexes: a number in (0, 1], or None for all of them."""
-    if sample is None:
-        return None
-    if isinstance(sample, bool) or not isinstance(sample, int | float) or not 0 < sample <= 1:
-        msg = (
-            f"sample must be the share of the other chunks to index beside every query's target, a number "
-            f"in (0, 1] such as 0.2, or None for the whole codebase; got {sample!r}"
-        )
-        raise ValueError(msg)
-    return None if sample == 1 else float(sample)
-
-
 def drawn(keys: np.ndarray, starts: np.ndarray, ends: np.ndarray, share: float, seed: int = SEED) -> np.ndarray:
     """Whether each chunk (its file's key, first and last line) is in a sample of `share`: a hash of the three,
     so a chunk that several settings share is in or out of all their samples alike, in every run."""
@@ -229,74 +219,89 @@ def _ahead_kept(chunks: Chunks, ids: np.ndarray, rank: np.ndarray) -> np.ndarray
     return np.where(rank > 1, ahead, 0)
 
 
-def _scores(prepared: ProbeSet, chunks: Chunks, ids: np.ndarray, k_max: int) -> tuple[np.ndarray, np.ndarray]:
-    """Rank of the first chunk overlapping each query's target (0: none in the top k_max), and precision@5."""
-    if not len(chunks):
-        return np.zeros(len(ids), dtype=np.int64), np.zeros(len(ids))
-    found = ids >= 0
-    safe = np.where(found, ids, 0)
-    file, start, end = chunks.file[safe], chunks.start[safe], chunks.end[safe]
-    target_start, target_end = prepared.target_start[:, None], prepared.target_end[:, None]
-    same = found & (file == prepared.target_file[:, None])
-    shared = np.clip(np.minimum(end, target_end) - np.maximum(start, target_start) + 1, 0, None) * same
-    hit = shared[:, :k_max] > 0
-    rank = np.where(hit.any(axis=1), hit.argmax(axis=1) + 1, 0)
-    top = slice(0, PRECISION_AT)
-    retrieved = ((end - start + 1) * found)[:, top].sum(axis=1)
-    precision = np.divide(shared[:, top].sum(axis=1), retrieved, out=np.zeros(len(ids)), where=retrieved > 0)
-    return rank, precision
-
-
-def probe_frame(
-    prepared: ProbeSet,
-    settings: engine.ChunkSettings,
-    searcher: str | Searcher = "bm25",
-    k: int | Iterable[int] = DEFAULT_K,
-) -> pd.DataFrame:
+def probe_frame(prepared: ProbeSet, settings: engine.ChunkSettings, options: Probe | None = None) -> pd.DataFrame:
     """The per-query probe frame at one setting of an already prepared probe (see `probe`)."""
-    return probe_outcome(prepared, settings, searcher, k)[0]
+    return probe_outcome(prepared, settings, options)[0]
+
+
+def _checked(options: object) -> Probe:
+    if options is None:
+        return Probe()
+    if not isinstance(options, Probe):
+        msg = f"options must be a Probe(...) of the probe's options (searcher, k, queries...), got {options!r}"
+        raise TypeError(msg)
+    return options
+
+
+def _depth(probe: Probe, costs: np.ndarray, count: int) -> int:
+    """How deep to search: the deepest cut-off, precision's 5 and as many chunks as the largest budget can take
+    of the cheapest ones (so no budget stops short for want of ranked chunks), never more than every chunk."""
+    wanted = max(probe.cutoffs[-1], PRECISION_AT, budget_depth(costs, probe.budgets[-1]))
+    return max(1, min(wanted, count))
 
 
 def probe_outcome(
-    prepared: ProbeSet,
-    settings: engine.ChunkSettings,
-    searcher: str | Searcher = "bm25",
-    k: int | Iterable[int] = DEFAULT_K,
+    prepared: ProbeSet, settings: engine.ChunkSettings, options: Probe | None = None,
 ) -> tuple[pd.DataFrame, Outcome]:
-    """`probe_frame`, and the per-query outcome the sweep's intervals and verdict are computed from."""
-    cutoffs = check_k(k)
-    searcher = resolve_searcher(searcher)
+    """`probe_frame`, and the per-query outcome (every metric's array) the sweep's columns, intervals and verdict
+    are computed from. `frame.attrs["index_tokens"]` is the tokens of every chunk indexed (on a sample, the
+    estimate for the whole codebase): the verdict's cost when it breaks a tie."""
+    probe = _checked(options)  # checked before any chunking
     with paused_cycle_collection():
         chunks = prepared.chunks(settings)
-    # No search returns more than every chunk: a deeper k (even 10**9) asks for nothing more.
-    depth = max(1, min(max(cutoffs[-1], PRECISION_AT), len(chunks)))
-    ids = prepared.rankings(chunks, searcher, depth)
-    rank, precision = _scores(prepared, chunks, ids, cutoffs[-1])
-    outcome = Outcome(rank, cutoffs[-1], _ahead_kept(chunks, ids, rank), prepared.sample)
+    return chunks_outcome(prepared, chunks, probe, settings_attrs(prepared.codebase, settings))
+
+
+def chunks_outcome(
+    prepared: ProbeSet, chunks: Chunks, options: Probe | None, attrs: dict[str, Any],
+) -> tuple[pd.DataFrame, Outcome]:
+    """`probe_outcome` of chunks already chosen (`ProbeSet.chunks` or `.chunks_of`): one code path for the engine's
+    settings and for whole chunkers' cuts; `attrs` says what cut them (the settings' attrs, or a chunker's)."""
+    probe = _checked(options)
+    tokens = prepared.costs.tokens(chunks)
+    price = charged(tokens, chunks, prepared.sample)
+    ids = prepared.rankings(chunks, probe.engine, _depth(probe, price, len(chunks)))
+    target = (prepared.target_file, prepared.target_start, prepared.target_end)
+    values = metric_arrays(ids, chunks.file, chunks.start, chunks.end, tokens, price, target, probe.cutoffs,
+                           probe.budgets)  # fmt: skip
+    rank = values.pop("rank")
+    outcome = Outcome(rank, probe.cutoffs[-1], _ahead_kept(chunks, ids, rank), prepared.sample, values)
     queries = prepared.queries
     columns: dict[str, Any] = {name: queries[name] for name in ("query", "path", "start_line", "end_line")}
     columns["rank"] = pd.arrays.IntegerArray(rank, rank == 0)  # 0 stands for "not found": NA
-    columns["precision"] = precision
+    schema = dict(PROBE)
+    for name, array in values.items():
+        if not name.startswith(("recall@", "mrr")):  # those follow from rank, which the frame has
+            columns[name] = array
+            schema[name] = _columns.FLOAT
     attrs = {
-        **settings_attrs(prepared.codebase, settings),
-        "k": list(cutoffs),
-        "searcher": repr(searcher),
+        **attrs,
+        "k": list(probe.cutoffs),
+        "budget": list(probe.budgets),
+        "metric": probe.metric,
+        "searcher": repr(probe.engine),
         "mask": prepared.mask,
         "chunks": len(chunks),
+        "index_tokens": float(price.sum()),
+        "token_counter": prepared.costs.name,  # what counted the tokens of tokens@k and the budgets
         "probe_reason": prepared.reason,  # why there are no queries (None when there are)
         "query_sources": prepared.query_sources,  # source -> queries it gave
         "probe_note": prepared.note,
         "sample": prepared.sample,  # the share of the other chunks indexed beside the targets (None: all)
     }
-    return _columns.build(columns, PROBE, attrs), outcome
+    return _columns.build(columns, schema, attrs), outcome
+
+
+COST_COLUMNS = ("precision", "tokens@", "lines@", "budget_found@", "budget_covered@")
 
 
 def probe_summary(frame: pd.DataFrame, k: int | Iterable[int] | None = None) -> pd.DataFrame:
-    """One row: queries, recall@k for every cut-off, mrr and precision of a `probe` frame.
+    """One row: queries, recall@k for every cut-off, mrr, precision, and the means of the frame's tokens@k,
+    lines@k, budget_found@B and budget_covered@B columns, of a `probe` frame.
 
     recall@k is the share of queries whose target is in the top k chunks; mrr the mean of 1/rank
-    (0 for a query whose target is not in the top max(k)); precision the mean of the per-query
-    precision column. `k` defaults to the frame's own cut-offs (`frame.attrs["k"]`), else (1, 5, 10);
+    (0 for a query whose target is not in the top max(k)); the rest the means of the per-query columns
+    (see `probe`). `k` defaults to the frame's own cut-offs (`frame.attrs["k"]`), else (1, 5, 10);
     none may exceed the depth the frame was searched to. All are NA when there are no queries.
     """
     missing = [name for name in ("rank", "precision") if name not in frame.columns]
@@ -309,28 +314,26 @@ def probe_summary(frame: pd.DataFrame, k: int | Iterable[int] | None = None) -> 
         msg = f"k={cutoffs[-1]} is deeper than the probe searched (up to {max(searched)}); run probe(..., k=...) again"
         raise ValueError(msg)
     count = len(frame)
-    rank = frame["rank"].to_numpy(dtype=np.float64, na_value=np.inf)
+    rank = frame["rank"].to_numpy(dtype=np.int64, na_value=0)
     row: dict[str, Any] = {"queries": count}
     for cutoff in cutoffs:
-        row[f"recall@{cutoff}"] = float((rank <= cutoff).mean()) if count else None
-    row["mrr"] = float((1 / rank).mean()) if count else None
-    row["precision"] = float(frame["precision"].astype("float64").mean()) if count else None
+        row[f"recall@{cutoff}"] = float(recall(rank, cutoff).mean()) if count else None
+    row["mrr"] = float(reciprocal(rank).mean()) if count else None
+    kept = [name for name in frame.columns if name.startswith(COST_COLUMNS)
+            and (not name.startswith(("tokens@", "lines@")) or int(name.partition("@")[2]) in cutoffs)]  # fmt: skip
+    for name in kept:
+        row[name] = float(frame[name].astype("float64").mean()) if count else None
     schema = {name: _columns.INT if name == "queries" else _columns.FLOAT for name in row}
     return _columns.build({name: [value] for name, value in row.items()}, schema, dict(frame.attrs))
 
 
 def probe_columns(
-    prepared: ProbeSet,
-    settings: engine.ChunkSettings,
-    searcher: str | Searcher = "bm25",
-    k: int | Iterable[int] = DEFAULT_K,
+    prepared: ProbeSet, settings: engine.ChunkSettings, options: Probe | None = None,
 ) -> dict[str, float | int | None]:
-    """The `probe_summary` row of one setting as a dict, for a sweep to add to its row.
-
-    Keys: queries, recall@<k> for every cut-off, mrr, precision. Pass one searcher object for all
-    settings of a sweep (each call re-indexes it).
-    """
-    summary = probe_summary(probe_frame(prepared, settings, searcher, k))
+    """The `probe_summary` row of one setting as a dict (keys: queries, recall@<k>, mrr, precision, tokens@<k>,
+    lines@<k>, budget_found@<B>, budget_covered@<B>). Pass one `Probe` for all settings (its searcher is
+    re-indexed at each)."""
+    summary = probe_summary(probe_frame(prepared, settings, options))
     values = {name: summary[name].iloc[0] for name in summary.columns}  # per column: queries stays an int
     return {name: None if pd.isna(value) else value.item() if hasattr(value, "item") else value
             for name, value in values.items()}
@@ -338,14 +341,10 @@ def probe_columns(
 
 def probe(
     source: Source = None,
-    queries: pd.DataFrame | None = None,
+    options: Probe | None = None,
     *,
-    searcher: str | Searcher = "bm25",
-    k: int | Iterable[int] = DEFAULT_K,
-    mask: bool = True,
     paths: Iterable[str | os.PathLike[str]] | None = None,
     progress: ProgressBar = None,
-    embed: Embed | None = None,
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
     languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
     settings: Settings | None = None,
@@ -354,28 +353,27 @@ def probe(
 
     `source` is a folder, one file, a parsed `engine.Codebase` (reused: nothing is parsed again), a
     chunk frame (its codebase at its settings, unless given) or None for the sample.
-    `queries` defaults to `probe_queries(source)`: one per documented declaration, the target
+    `options` is a `Probe` (default `Probe()`): its searcher, cut-offs, budgets, queries, mask, targets.
+    The queries default to `probe_queries(source)`: one per documented declaration, the target
     being the declaration's code, in every language extended mode knows (whatever `languages`
-    is: it only decides how the files are chunked). Or pass a frame with query, path,
-    start_line, end_line. With no query at all, a `NoProbeQueriesWarning` says why (and so does
-    `frame.attrs["probe_reason"]`).
+    is: it only decides how the files are chunked), plus test names and commit messages. With no query
+    at all, a `NoProbeQueriesWarning` says why (and so does `frame.attrs["probe_reason"]`).
     The chunks are indexed as clanka embeds them (metadata header, numbered lines); with
     `mask=True` every doc comment's lines are blanked first, so a hit means the code was found,
-    not the comment the query was taken from. `searcher` is "bm25" (BM25 over code-aware tokens),
-    an `EmbeddingSearcher(embed)`, or any object with `index(texts)` and `search(query, k)`;
-    `embed=` (any `list[str] -> (n, d)` embedder) searches a real index instead: sqlite-vec KNN
-    over clanka's schema (`clanka_nb.index.IndexSearcher`), every vector cached.
+    not the comment the query was taken from.
 
     One row per query: query, path, start_line, end_line (the target); rank, the 1-based
     position of the first retrieved chunk of that file overlapping the target lines (NA when none
     is in the top max(k)); precision, the target lines among the lines of the top 5 chunks (lines
     of the target each chunk holds, summed, over the lines of those chunks; 0 when nothing was
-    found): small chunks that hit count more than huge ones. `probe_summary(frame)` sums it up.
+    found): small chunks that hit count more than huge ones; tokens@<k> and lines@<k>, what the top k
+    chunks cost (tokens of their embedding inputs by the chars/4 estimate, `attrs["token_counter"]`);
+    for each budget B, budget_found@<B> (1 when a chunk taken within B tokens, in rank order, hits the
+    target) and budget_covered@<B> (the share of the target's lines those chunks hold).
+    `probe_summary(frame)` sums it up.
     """
+    probe = _checked(options)
     settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size,
                         workers).over(settings)
-    cutoffs = check_k(k)
-    resolved = resolve_searcher(searcher_for(searcher, embed))
     opened = open_source(source, settings, paths=paths, progress=progress)
-    prepared = ProbeSet(opened.codebase, queries, mask=mask)
-    return probe_frame(prepared, opened.settings.chunk, resolved, cutoffs)
+    return probe_frame(ProbeSet.of(opened.codebase, probe), opened.settings.chunk, probe)

@@ -176,7 +176,7 @@ def probe_queries(
 
     Columns: query, path, start_line, end_line (the target), name and type (of the declaration),
     comment_start, comment_end (the comment's lines, which the probe masks out of the index).
-    `attrs["source"]` is "doc_comments". Pass this frame, filtered or edited, as `probe(..., queries=...)`.
+    `attrs["source"]` is "doc_comments". Pass this frame, filtered or edited, as `Probe(queries=...)`.
     """
     settings = Settings(languages=languages, max_file_size=max_file_size, workers=workers).warned()
     return scan(open_source(source, settings, paths=paths, progress=progress).codebase).queries

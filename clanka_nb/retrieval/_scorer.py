@@ -2,40 +2,66 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from .. import engine
+from ..engine.internals import ChunkHead
+from ..engine.token_counts import TokenCounter
 from ..engine.warn import warn_at_user
-from ._probe import ProbeSet, check_k, probe_outcome, probe_summary
-from ._search import Searcher
+from ..frames.cycles import paused_cycle_collection
+from ._metrics import recall, reciprocal
+from ._options import Probe
+from ._probe import COST_COLUMNS, ProbeSet, chunks_outcome, probe_outcome
 from ._targets import breakdown
 from ._verdict import Bootstrap, FlatRecallWarning, Outcome, decide, expected, flat_recall, row_intervals
 
 
-def scored_row(
-    probe_set: ProbeSet, settings: engine.ChunkSettings, searcher: Searcher, cutoffs: tuple[int, ...],
-    bootstrap: Bootstrap, *, stream: int = 0,
-) -> tuple[dict[str, Any], Outcome, int]:
-    """One setting's probe columns with their intervals, its per-query outcome and how many chunks were indexed.
+def interval_metrics(probe: Probe) -> list[str]:
+    """The columns that get a 95% interval, in column order: recall@k, mrr, then the budgeted ones."""
+    budgeted = [f"{name}@{budget}" for budget in probe.budgets for name in ("budget_found", "budget_covered")]
+    return [*(f"recall@{cutoff}" for cutoff in probe.cutoffs), "mrr", *budgeted]
 
-    Columns: queries; recall@<k>, recall@<k>_low, recall@<k>_high for each cut-off; mrr, mrr_low, mrr_high;
-    precision. On a sample, recall and mrr are the estimates for the whole codebase.
-    """
-    frame, outcome = probe_outcome(probe_set, settings, searcher, cutoffs)
-    summary = probe_summary(frame)
-    plain = {name: summary[name].iloc[0] for name in summary.columns}
-    plain = {name: None if pd.isna(value) else value.item() if hasattr(value, "item") else value
-             for name, value in plain.items()}  # fmt: skip
-    metrics = [*(f"recall@{cutoff}" for cutoff in cutoffs), "mrr"]
-    scored = row_intervals(outcome, metrics, bootstrap, stream=stream)
-    row: dict[str, Any] = {"queries": plain["queries"]}
-    for metric in metrics:
-        row.update({name: scored[name] for name in (metric, f"{metric}_low", f"{metric}_high")})
-    row["precision"] = plain["precision"]
-    return row, outcome, int(frame.attrs["chunks"])
+
+def outcome_row(outcome: Outcome, probe: Probe, bootstrap: Bootstrap, *, stream: int = 0) -> dict[str, Any]:
+    """One setting's probe columns from its per-query arrays (each computed once, in `_metrics`): queries;
+    recall@<k> (with _low and _high) per cut-off; mrr (with its interval); precision; tokens@<k> and lines@<k>
+    per cut-off; budget_found@<B> and budget_covered@<B> (with intervals) per budget. On a sample, recall, mrr
+    and the budgeted ones are the estimates for the whole codebase."""
+    queries = len(outcome.rank)
+    scored = row_intervals(outcome, interval_metrics(probe), bootstrap, stream=stream)
+    means = {name: float(np.mean(array)) if queries else None for name, array in outcome.values.items()}
+    row: dict[str, Any] = {"queries": queries}
+    for cutoff in probe.cutoffs:
+        row.update({name: scored[name] for name in _with_interval(f"recall@{cutoff}")})
+    row.update({name: scored[name] for name in _with_interval("mrr")})
+    row["precision"] = means["precision"]
+    row.update({f"tokens@{cutoff}": means[f"tokens@{cutoff}"] for cutoff in probe.cutoffs})
+    row.update({f"lines@{cutoff}": means[f"lines@{cutoff}"] for cutoff in probe.cutoffs})
+    for budget in probe.budgets:
+        for name in (f"budget_found@{budget}", f"budget_covered@{budget}"):
+            row.update({column: scored[column] for column in _with_interval(name)})
+    return row
+
+
+def _with_interval(metric: str) -> tuple[str, str, str]:
+    return metric, f"{metric}_low", f"{metric}_high"
+
+
+def scored_row(
+    probe_set: ProbeSet, settings: engine.ChunkSettings, probe: Probe, bootstrap: Bootstrap, *, stream: int = 0,
+) -> tuple[dict[str, Any], Outcome, float]:
+    """One setting's probe columns with their intervals (`outcome_row`), its per-query outcome, and the tokens
+    of the chunks it indexed (the verdict's cost in a tie)."""
+    return _scored(*probe_outcome(probe_set, settings, probe), probe, bootstrap, stream)
+
+
+def _scored(frame: pd.DataFrame, outcome: Outcome, probe: Probe, bootstrap: Bootstrap,
+            stream: int) -> tuple[dict[str, Any], Outcome, float]:  # fmt: skip
+    return outcome_row(outcome, probe, bootstrap, stream=stream), outcome, float(frame.attrs["index_tokens"])
 
 
 class ProbeScorer:
@@ -44,29 +70,43 @@ class ProbeScorer:
 
     integer_columns = frozenset({"queries"})
 
-    def __init__(
-        self, codebase: engine.Codebase, searcher: Searcher, k: int | Iterable[int], embedded: bool,
-        queries: pd.DataFrame | None = None, sample: float | None = None,
-    ) -> None:
-        self.probe_set = ProbeSet(codebase, queries, sample=sample)
-        self.searcher, self.cutoffs, self.embedded = searcher, check_k(k), embedded
+    def __init__(self, codebase: engine.Codebase, probe: Probe, counter: TokenCounter | None = None) -> None:
+        self.probe = probe
+        self.probe_set = ProbeSet.of(codebase, probe, counter)
         self.bootstrap = Bootstrap(len(self.probe_set.queries), groups=self.probe_set.groups)
         self.outcomes: list[Outcome] = []
         self.rows: list[dict[str, Any]] = []
         self.settings: list[dict[str, Any]] = []
-        self.chunks: list[int] = []
+        self.costs: list[float] = []
         self.by_source: list[dict[str, Any]] = []
         self.by_kind: list[dict[str, Any]] = []
         self.ahead: dict[str, Any] = {}  # what embedding the inputs ahead of the rows did (`_ahead.embed_ahead`)
+        # A Probe may serve several sweeps: this one's counts of embedded and indexed inputs start here.
+        searcher = probe.engine
+        self._counted = (getattr(searcher, "embedded", 0), getattr(searcher, "indexed", 0)) if probe.embedded \
+            else (0, 0)  # fmt: skip
 
-    def columns(self, settings: engine.ChunkSettings) -> dict[str, Any]:
-        row, outcome, chunks = scored_row(self.probe_set, settings, self.searcher, self.cutoffs, self.bootstrap,
-                                          stream=len(self.outcomes))  # fmt: skip
+    def columns(self, settings: engine.ChunkSettings, named: dict[str, Any] | None = None) -> dict[str, Any]:
+        """One setting's probe columns; `named` is how the verdict names the row (default: its settings)."""
+        scored = scored_row(self.probe_set, settings, self.probe, self.bootstrap, stream=len(self.outcomes))
+        return self._kept(*scored, settings.columns() if named is None else named)
+
+    def columns_of(self, heads: Sequence[Sequence[ChunkHead]], label_settings: dict[str, Any]) -> dict[str, Any]:
+        """The probe columns of chunks cut by a whole chunker (`ProbeSet.chunks_of`: one list of heads per file of
+        the codebase, in order), scored as a setting's are; `label_settings` names the row in the verdict."""
+        with paused_cycle_collection():
+            chunks = self.probe_set.chunks_of(heads)
+        outcome = chunks_outcome(self.probe_set, chunks, self.probe, {"chunker": dict(label_settings)})
+        return self._kept(*_scored(*outcome, self.probe, self.bootstrap, len(self.outcomes)), dict(label_settings))
+
+    def _kept(self, row: dict[str, Any], outcome: Outcome, cost: float, named: dict[str, Any]) -> dict[str, Any]:
+        """Keep one row's outcome for the verdict and the breakdowns, and give its columns."""
         self.outcomes.append(outcome)
         self.rows.append(row)
-        self.settings.append(settings.columns())
-        self.chunks.append(chunks)
-        metrics = {metric: expected(outcome, metric) for metric in (*(f"recall@{k}" for k in self.cutoffs), "mrr")}
+        self.settings.append(named)
+        self.costs.append(cost)
+        # By source and by target kind, the same per-query arrays as the row's (on a sample, its estimates).
+        metrics = {metric: expected(outcome, metric) for metric in interval_metrics(self.probe)}
         self.by_source += breakdown(metrics, self.probe_set.sources, "source", len(self.rows) - 1, self.settings[-1])
         self.by_kind += breakdown(metrics, self.probe_set.kinds, "target_kind", len(self.rows) - 1, self.settings[-1])
         return row
@@ -76,16 +116,30 @@ class ProbeScorer:
             "probe_reason": self.probe_set.reason,  # why there are no queries (None when some)
             "query_sources": self.probe_set.query_sources,  # source -> queries it gave
             "probe_note": self.probe_set.note,
+            "budget": list(self.probe.budgets),  # priced by the sweep's attrs["token_counter"], as its token columns
         }
-        if self.embedded:
-            out.update(embedded=self.searcher.embedded, indexed=self.searcher.indexed)  # type: ignore[attr-defined]
+        if self.probe.embedded:
+            searcher = self.probe.engine
+            out.update(embedded=searcher.embedded - self._counted[0],  # type: ignore[attr-defined]
+                       indexed=searcher.indexed - self._counted[1])  # type: ignore[attr-defined]
             out.update(self.ahead)
         out["sample"] = self.probe_set.sample
         out.update(dropped=self.probe_set.dropped, by_source=self.by_source, by_kind=self.by_kind)
-        verdict = decide(self.outcomes, self.settings, self.chunks, groups=self.probe_set.groups) \
-            if self.outcomes else None  # fmt: skip
+        verdict = decide(self.outcomes, self.settings, self.costs, metric=self.probe.metric,
+                         groups=self.probe_set.groups) if self.outcomes else None  # fmt: skip
         out["verdict"] = None if verdict is None else verdict.as_dict()
-        flat = flat_recall(self.rows, self.cutoffs)
+        flat = flat_recall(self.rows, self.probe.cutoffs)
         if flat is not None:
             warn_at_user(flat, FlatRecallWarning)
         return out
+
+
+def frame_outcome(frame: pd.DataFrame, probe: Probe) -> Outcome:
+    """The outcome of a probe frame (or of several roots' frames concatenated, as Dask's sweep pools them):
+    its rank and per-query columns, recall and mrr following from the rank."""
+    rank = frame["rank"].to_numpy(dtype=np.int64, na_value=0)
+    values = {f"recall@{cutoff}": recall(rank, cutoff) for cutoff in probe.cutoffs}
+    values["mrr"] = reciprocal(rank)
+    values.update({name: frame[name].to_numpy(dtype=np.float64, na_value=0.0) for name in frame.columns
+                   if name.startswith(COST_COLUMNS)})
+    return Outcome(rank, probe.cutoffs[-1], values=values)

@@ -40,7 +40,8 @@ def history_skipped(codebase: engine.Codebase) -> str | None:
     if prefix:
         # A folder inside a bigger clone (the sample inside a clone of clanka-nb): its history is its parent's,
         # so the default stays the same wherever the folder lives. history_queries(folder) reads it when asked.
-        return f"{str(codebase.root)!r} is a folder inside a git clone, not its top; pass queries= to use its history"
+        return (f"{str(codebase.root)!r} is a folder inside a git clone, not its top; pass "
+                "Probe(queries=history_queries(folder)) to use its history")
     return None
 
 
@@ -59,9 +60,9 @@ def all_masks(codebase: engine.Codebase) -> Masks:
     return merged_masks(scan(codebase, texts).masks, scan_test_names(codebase, texts).masks)
 
 
-def default_queries(codebase: engine.Codebase) -> Sources:
-    """Doc-comment and test-name queries, and commit-message queries (`history_queries` at its defaults)
-    when the codebase's root is the top of a git clone; with a `source` column naming each row's source.
+def default_queries(codebase: engine.Codebase, targets: str = "code") -> Sources:
+    """Doc-comment and test-name queries, and commit-message queries (`history_queries` at its defaults, but
+    `targets`) when the codebase's root is the top of a git clone; with a `source` column naming each row's source.
     A history git cannot read (no commit yet, a damaged commit) leaves the commit messages out: the note
     says why, as it does for a folder that is not a clone's top, and `history_error` holds it."""
     texts = declared_texts(codebase)
@@ -77,7 +78,7 @@ def default_queries(codebase: engine.Codebase) -> Sources:
     error = None
     if skipped is None:
         try:
-            history, _ = history_query_rows(codebase, DEFAULT_REVS, progress=False)
+            history, _ = history_query_rows(codebase, DEFAULT_REVS, progress=False, targets=targets)
         except ChurnError as failed:  # no commit yet, or a damaged one: the other sources still probe
             error = skipped = " ".join(str(failed).split())
     if skipped is None:

@@ -22,8 +22,8 @@ sample misses is a miss for the whole codebase too (it only has more chunks to r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -38,6 +38,7 @@ FLIPS = 10_000  # random sign flips of the paired test, when there are too many 
 EXACT_UP_TO = 16  # differing queries up to which every sign flip is tried (2**16 sums)
 VERDICT_METRIC = "mrr"
 _BLOCK_CELLS = 2_000_000  # resample matrix cells computed at once (about 16 MB)
+_KEPT_CELLS = 4_000_000  # resample counts kept for the next metric and row (about 32 MB: 2,000 clusters)
 
 
 class FlatRecallWarning(UserWarning):
@@ -48,16 +49,24 @@ class FlatRecallWarning(UserWarning):
 class Outcome:
     """One setting's result per query: `rank` of the first hit (0: none within `depth`); on a sample,
     `ahead_kept`, how many chunks ranked above the hit are always indexed (they hold some target), and
-    `share`, the share of the other chunks indexed."""
+    `share`, the share of the other chunks indexed; `values`, every per-query metric by its column name
+    (`_metrics.metric_arrays`: recall@k, mrr, precision, tokens@k, lines@k, budget_found@B, budget_covered@B),
+    computed once from the rankings."""
 
     rank: np.ndarray
     depth: int
     ahead_kept: np.ndarray | None = None
     share: float | None = None
+    values: Mapping[str, np.ndarray] = field(default_factory=dict)
 
     @property
     def sampled(self) -> bool:
         return self.share is not None and self.share < 1
+
+
+def _ranked(metric: str) -> bool:
+    """Whether the metric follows from the rank alone (on a sample: from the estimated full rank)."""
+    return metric == "mrr" or metric.startswith("recall@")
 
 
 def _score(ranks: np.ndarray, metric: str, depth: int) -> np.ndarray:
@@ -89,7 +98,13 @@ def _estimated_ranks(outcome: Outcome, picks: np.ndarray | slice) -> np.ndarray:
 
 
 def expected(outcome: Outcome, metric: str) -> np.ndarray:
-    """The metric per query: the observed one, or on a sample its estimate for the whole codebase."""
+    """The metric per query: the observed one, or on a sample its estimate for the whole codebase (a budgeted
+    metric's estimate is in `values` already: distractors were charged 1/share times)."""
+    if metric in outcome.values and not (outcome.sampled and _ranked(metric)):
+        return outcome.values[metric]
+    if not _ranked(metric):
+        msg = f"metric {metric!r} is not one this outcome holds ({', '.join(outcome.values) or 'mrr, recall@k'})"
+        raise ValueError(msg)
     _check_metric(metric, outcome.depth)
     return _score(_estimated_ranks(outcome, slice(None)), metric, outcome.depth)
 
@@ -108,8 +123,9 @@ def _draws(outcome: Outcome, metric: str, picks: np.ndarray, rng: np.random.Gene
 
 
 class Bootstrap:
-    """Resamples of the queries' clusters (`groups`: a cluster id per query; None: each query its own), made on
-    demand from the seed: nothing is stored, and the same table always gives the same intervals. A cluster
+    """Resamples of the queries' clusters (`groups`: a cluster id per query; None: each query its own), made from
+    the seed, so the same table always gives the same intervals: kept once made when they fit in
+    `_KEPT_CELLS` (every metric of every row reads the same ones), else made again on each use. A cluster
     bootstrap: queries that share a target or a commit are drawn together, with `_decision`'s counts."""
 
     def __init__(self, queries: int, *, resamples: int = RESAMPLES, seed: int = SEED,
@@ -120,15 +136,22 @@ class Bootstrap:
             msg = f"groups must have one cluster id per query ({queries}), got {len(self.groups)}"
             raise ValueError(msg)
         self.clusters = int(self.groups.max()) + 1 if queries else 0
+        self._kept: np.ndarray | None = None
 
     def _counts(self) -> np.ndarray:
-        return cluster_counts(self.clusters, self.resamples, self.seed)
+        if self._kept is not None:
+            return self._kept
+        counts = cluster_counts(self.clusters, self.resamples, self.seed)
+        if counts.size <= _KEPT_CELLS:
+            self._kept = counts
+        return counts
 
     def means(self, outcome: Outcome, metric: str, stream: int) -> np.ndarray:
         """The metric's mean in each resample. `stream` numbers the setting: its draws of the sampled
         distractors (on a sample) are its own."""
         counts = self._counts()
-        if not outcome.sampled:
+        # A budgeted metric's per-query estimate is fixed: only the queries are resampled (see `row_intervals`).
+        if not outcome.sampled or not _ranked(metric):
             sizes = np.bincount(self.groups, minlength=self.clusters).astype(np.float64)
             sums = np.bincount(self.groups, weights=expected(outcome, metric), minlength=self.clusters)
             return (counts @ sums) / (counts @ sizes)
@@ -154,7 +177,11 @@ def interval(values: np.ndarray, confidence: float = CONFIDENCE) -> tuple[float,
 
 def row_intervals(outcome: Outcome, metrics: Sequence[str], bootstrap: Bootstrap, stream: int,
                   confidence: float = CONFIDENCE) -> dict[str, float | None]:  # fmt: skip
-    """`<metric>` (the estimate on a sample), `<metric>_low` and `<metric>_high` for each metric."""
+    """`<metric>` (the estimate on a sample), `<metric>_low` and `<metric>_high` for each metric.
+
+    On a sample, recall's and mrr's resamples also draw the distractors again; a budgeted metric's resample
+    only the queries (its distractors' cost is the 1/share estimate), so its interval leaves the sample's own
+    uncertainty out."""
     out: dict[str, float | None] = {}
     for metric in metrics:
         if bootstrap.queries == 0:
@@ -185,7 +212,7 @@ def settings_text(settings: dict[str, Any]) -> str:
 def decide(
     outcomes: Sequence[Outcome],
     settings: Sequence[dict[str, Any]],
-    chunks: Sequence[int],
+    cost: Sequence[float],
     *,
     metric: str = VERDICT_METRIC,
     confidence: float = CONFIDENCE,
@@ -193,16 +220,16 @@ def decide(
     seed: int = SEED,
     groups: np.ndarray | None = None,
 ) -> Verdict:
-    """The verdict of a sweep from each row's outcome: `verdict` on the rows' per-query scores (one procedure
-    for the sweep and for users' own tables), ties going to the fewest chunks; `groups`, a cluster id per query
-    (None: each query its own)."""
+    """The verdict of a sweep from each row's outcome: `verdict` on the rows' per-query scores of `metric` (one
+    procedure for the sweep and for users' own tables), ties going to the lowest `cost` (the sweep's: tokens of
+    the chunks indexed); `groups`, a cluster id per query (None: each query its own)."""
     share = outcomes[0].share if outcomes else None
     if outcomes:
         scores = pd.DataFrame({row: expected(outcome, metric) for row, outcome in enumerate(outcomes)})
     else:
         scores = pd.DataFrame({0: np.zeros(0)})  # no row: the same "no queries" verdict
     out = verdict(scores, groups if outcomes else None, settings=dict(enumerate(settings)) if outcomes else None,
-                  cost=list(chunks) or None,
+                  cost=list(cost) or None,
                   confidence=confidence, resamples=resamples, seed=seed, metric_name=metric)  # fmt: skip
     out["sample"] = share
     if share is not None and share < 1 and out["queries"]:

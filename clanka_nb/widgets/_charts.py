@@ -10,6 +10,7 @@ from html import escape
 
 import numpy as np
 
+from ..frames.plots import frontier
 from ._style import ALERT, MUTED, PAPER, TEXT, UI_FONT
 
 _BAR = "#4e79a7"
@@ -78,4 +79,64 @@ def render_histogram(
         f'<text x="{left + plot_w / 2:.1f}" y="{height - 2}" font-size="10" style="fill:{MUTED}" '
         'text-anchor="middle">lines per chunk</text></svg>'
     )
+    return "".join(parts)
+
+
+def render_trade_off(
+    points: list[tuple[str, float, float]], *, current: str | None = None, cost: str = "tokens@5",
+    quality: str = "quality", width: int = 380, height: int = 184,
+) -> str:
+    """Quality against the cost paid, one dot per setting probed so far (`points`: label, cost, quality), the
+    frontier (settings no other beats on both) joined, the setting shown now (`current`) ringed.
+
+    Empty (a note) until a setting has been probed: the panel adds a point each time the probe runs.
+    """
+    left, right, top, bottom = 44, 14, 22, 28
+    plot_w, plot_h = width - left - right, height - top - bottom
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+        f'data-clanka="trade-off" style="{UI_FONT};background:{PAPER}">',
+        f'<text x="{left}" y="13" font-size="12" style="fill:{TEXT}">{escape(quality)} against {escape(cost)} '
+        f'paid ({len(points)} setting{"" if len(points) == 1 else "s"})</text>',
+    ]
+    finite = [(label, c, q) for label, c, q in points if np.isfinite(c) and np.isfinite(q)]
+    if not finite:
+        note = "turn the probe on: each setting probed adds a point"
+        parts.append(f'<text x="{width / 2}" y="{height / 2}" font-size="11" style="fill:{MUTED}" '
+                     f'text-anchor="middle">{note}</text></svg>')  # fmt: skip
+        return "".join(parts)
+    costs = np.array([c for _, c, _ in finite])
+    qualities = np.array([q for _, _, q in finite])
+    on = frontier(costs, qualities)
+    lo_c, hi_c = float(costs.min()), float(costs.max())
+    lo_q, hi_q = min(0.0, float(qualities.min())), max(float(qualities.max()), 1e-9)
+    pad_c = (hi_c - lo_c) * 0.08 or max(hi_c * 0.1, 1.0)
+
+    def x(value: float) -> float:
+        return left + (value - lo_c + pad_c) / (hi_c - lo_c + 2 * pad_c) * plot_w
+
+    def y(value: float) -> float:
+        return top + plot_h - (value - lo_q) / (hi_q - lo_q) * plot_h
+
+    order = np.argsort(costs[on], kind="stable")
+    joined = " ".join(f"{x(c):.1f},{y(q):.1f}" for c, q in zip(costs[on][order], qualities[on][order], strict=True))
+    parts.append(f'<polyline data-frontier="" points="{joined}" fill="none" style="stroke:{_BAR}" stroke-width="1.5"/>')
+    for (label, c, q), front in zip(finite, on.tolist(), strict=True):
+        colour = _BAR if front else MUTED
+        ring = f' style="stroke:{ALERT}" stroke-width="2"' if label == current else ""
+        parts.append(f'<circle cx="{x(c):.1f}" cy="{y(q):.1f}" r="4" fill="{colour}"{ring}><title>{escape(label)}: '
+                     f'{escape(quality)} {q:.3f}, {escape(cost)} {c:,.0f}'
+                     f'{" (frontier)" if front else ""}</title></circle>')  # fmt: skip
+    axis_y = top + plot_h
+    parts.append(f'<line x1="{left}" y1="{axis_y}" x2="{left + plot_w}" y2="{axis_y}" style="stroke:{MUTED}"/>')
+    small = f'font-size="10" style="fill:{MUTED}"'
+    parts.append(f'<text x="{left - 4}" y="{top + 8}" {small} text-anchor="end">{hi_q:.2f}</text>')
+    parts.append(f'<text x="{left - 4}" y="{axis_y}" {small} text-anchor="end">{lo_q:.2f}</text>')
+    parts.append(f'<text x="{x(lo_c):.1f}" y="{axis_y + 14}" {small} text-anchor="middle">{lo_c:,.0f}</text>')
+    if hi_c > lo_c:
+        parts.append(f'<text x="{x(hi_c):.1f}" y="{axis_y + 14}" {small} text-anchor="middle">{hi_c:,.0f}</text>')
+    # The cost is tokens@k of the probe's cut-offs: say which top-k it prices.
+    what = f" (tokens of a top-{cost.partition('@')[2]} answer)" if cost.startswith("tokens@") else ""
+    parts.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 2}" {small} text-anchor="middle">{escape(cost)}'
+                 f'{escape(what)}</text></svg>')  # fmt: skip
     return "".join(parts)

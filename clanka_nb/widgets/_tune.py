@@ -16,8 +16,9 @@ from ..engine.settings import Settings
 from ..engine.source import open_source
 from ..engine.token_counts import token_counter as resolve_counter
 from ..frames.cycles import paused_cycle_collection
-from ..retrieval.internals import check_queries
-from ._charts import render_histogram
+from ..retrieval import Probe
+from ..retrieval.internals import as_probe, check_queries
+from ._charts import render_histogram, render_trade_off
 from ._preview import PreviewPane
 from ._source import Source, Texts, busiest_file, check_early, pickable
 from ._style import MUTED, UI_FONT
@@ -57,11 +58,13 @@ class Tuner(widgets.VBox):
     (the picked file's), `.stats` (the `cn.sweep` row of the settings), `.before` (the previous stats),
     `.seconds` (time of the last update, shown in `.timing`), `.updates` (how many were made).
     `update()` recomputes everything. With the `probe`
-    checkbox on, `.stats` also holds the retrieval probe's recall@k, mrr and precision with the 95%
-    intervals of recall and mrr over the queries (`mrr_low`, `mrr_high`...), shown beside them;
-    `vs_before`: whether the last move changed MRR beyond what the queries can tell (a paired test on
-    the same queries, as the sweep's verdict); and `probe_reason`: why the probe has no query (None
-    when it has), shown in place of the scores.
+    checkbox on, `.stats` also holds the retrieval probe's columns (recall@k, mrr, precision, tokens@k, lines@k,
+    budget_found@B, budget_covered@B) with the 95% intervals over the queries (`mrr_low`, `mrr_high`...),
+    shown beside them, and `.trade_off` draws the verdict's metric against tokens@5 of every setting probed so
+    far (the model's `points`, the current one ringed); `vs_before`: whether the last move changed the verdict's
+    metric (the Probe's `metric`) beyond what the queries can tell (a paired test on the same queries, as the
+    sweep's verdict); and `probe_reason`: why the probe has no query (None when it has), shown in place of the
+    scores.
     """
 
     def __init__(
@@ -69,8 +72,7 @@ class Tuner(widgets.VBox):
         codebase: engine.Codebase,
         *,
         path: str | None = None,
-        probe: bool = False,
-        queries: pd.DataFrame | None = None,
+        probe: bool | Probe = False,
         token_counter: object = None,
         chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
         settings: Settings | None = None,
@@ -81,7 +83,8 @@ class Tuner(widgets.VBox):
         if path is not None:
             path = pickable(codebase, path, files)
         # The model holds the state; this widget holds the model, its controls, and the debounce of their moves.
-        self.model = TunerModel(codebase, settings, queries=queries,
+        options = as_probe(probe)
+        self.model = TunerModel(codebase, settings, probe=options,
                                 token_counter=None if token_counter is None else resolve_counter(token_counter))
         self._busy = False
         self.debounce = DEBOUNCE
@@ -113,12 +116,13 @@ class Tuner(widgets.VBox):
         )  # fmt: skip
         # Off by default: scoring search costs about as much as chunking again (BM25 over every chunk).
         self.probe = widgets.Checkbox(
-            value=probe, description="retrieval probe (recall@5, MRR)", indent=False,
+            value=options is not None, description="retrieval probe (recall@5, MRR, budget)", indent=False,
             layout=widgets.Layout(width="400px"),
         )  # fmt: skip
         self.stats_html = widgets.HTML(layout=widgets.Layout(margin="0 0 0 24px"))
         self.timing = widgets.HTML(layout=widgets.Layout(margin="0 0 0 24px"))  # the last update's time
         self.histogram = widgets.HTML()
+        self.trade_off = widgets.HTML()  # quality against tokens paid, one dot per setting probed
         self.preview = PreviewPane()
         for control in (self.chunk_size, self.chunk_overlap, self.limit_characters, self.max_characters, self.probe):
             control.observe(self._on_setting, "value")
@@ -128,7 +132,9 @@ class Tuner(widgets.VBox):
              self.file_picker, self.probe],
         )  # fmt: skip
         top = widgets.HBox(
-            [widgets.VBox([controls, self.histogram]), widgets.VBox([self.stats_html, self.timing])],
+            [widgets.VBox([controls, widgets.HBox([self.histogram, self.trade_off],
+                                                  layout=widgets.Layout(flex_flow="row wrap"))]),
+             widgets.VBox([self.stats_html, self.timing])],
             layout=widgets.Layout(flex_flow="row wrap"),
         )
         super().__init__([top, self.preview])
@@ -150,8 +156,11 @@ class Tuner(widgets.VBox):
     def _repr_html_(self) -> str:
         """A still picture of the panel, for where widgets do not run (nbviewer, GitHub)."""
         shown = self.preview.preview
+        # The trade-off only once a setting was probed: where nothing runs, "turn the probe on" is no use.
+        trade_off = self.trade_off.value if self.model.points else ""
         return (
-            f'<div style="display:flex;flex-wrap:wrap;gap:24px">{self.histogram.value}{self.stats_html.value}</div>'
+            f'<div style="display:flex;flex-wrap:wrap;gap:24px">{self.histogram.value}{trade_off}'
+            f"{self.stats_html.value}</div>"
             + ("" if shown is None else shown.html)
         )
 
@@ -242,6 +251,9 @@ class Tuner(widgets.VBox):
         # The numbers first (what a move is for): the browser shows them before the drawing that follows.
         self.stats_html.value = render_stats(model.stats, model.before)
         self.histogram.value = render_histogram(model.lines, marker=model.shown.chunk.effective_size)
+        # Redrawn on every update: a move without the probe un-rings the last setting, its dots stay.
+        self.trade_off.value = render_trade_off(model.points, current=model.current, cost=model.cost,
+                                                quality=model.quality)
         # The picked file's chunks and their drawing are many small objects too; a token counter is user code.
         with paused_cycle_collection() if model.token_counter is None else contextlib.nullcontext():
             self._show_file()
@@ -262,8 +274,7 @@ def tune(
     source: Source = None,
     path: str | None = None,
     *,
-    probe: bool = False,
-    queries: pd.DataFrame | None = None,
+    probe: bool | Probe = False,
     token_counter: object = None,
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
     languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
@@ -272,8 +283,8 @@ def tune(
     """Open the tuning panel on `source` (a folder, one file, an `engine.Codebase`, a chunk frame; the sample
     when None).
 
-    `path` picks the file to preview; `probe=True` starts with the retrieval probe on, scoring
-    `queries=` when given (as in `sweep`: `probe_queries`, `history_queries` or your own frame);
+    `path` picks the file to preview; `probe=True` starts with the retrieval probe on, and `probe=Probe(...)`
+    with its options too (as in `sweep`: `Probe(queries=..., budget=...)`; the checkbox then probes with them);
     `token_counter=` ("cl100k_base", a tiktoken encoding, a callable...) counts real tokens of the
     embedding inputs instead of the chars/4 estimate. The chunk settings are where the sliders start
     (a chunk frame's own where none is given).
@@ -283,6 +294,7 @@ def tune(
                         workers).over(settings, warn=False)
     check_early(source, path)
     codebase, opened = open_source(source, settings, progress=False)
-    if queries is not None:
-        check_queries(queries, codebase)  # a wrong frame is an error now, not when the checkbox is ticked
-    return Tuner(codebase, path=path, probe=probe, queries=queries, token_counter=token_counter, settings=opened)
+    options = as_probe(probe)
+    if options is not None and options.queries is not None:
+        check_queries(options.queries, codebase)  # a wrong frame is an error now, not when the checkbox is ticked
+    return Tuner(codebase, path=path, probe=probe, token_counter=token_counter, settings=opened)

@@ -4,6 +4,7 @@ makes its statistics table. No widget here: `Tuner` holds one and feeds it its s
 
 from __future__ import annotations
 
+import math
 import warnings
 from html import escape
 from typing import Any
@@ -13,15 +14,20 @@ import pandas as pd
 from .. import engine, frames
 from ..defaults import CHUNK_SETTING_NAMES
 from ..engine.settings import Settings
+from ..frames.columns import TOKEN_STATS, token_stat, token_stat_in
 from ..frames.cycles import paused_cycle_collection
-from ..retrieval import BM25Searcher, NoProbeQueriesWarning
-from ..retrieval.internals import DEFAULT_K, Bootstrap, Outcome, ProbeSet, compared, scored_row
+from ..frames.stats import token_stats
+from ..retrieval import NoProbeQueriesWarning, Probe
+from ..retrieval.internals import Bootstrap, Outcome, ProbeSet, compared, scored_row
 from ._browser_model import settings_text
 from ._preview import Preview
 from ._source import Texts, file_lines
 from ._style import MUTED, TEXT, UI_FONT
 
-# (key, label, format) of the statistics shown; keys are columns of `cn.sweep`.
+# The token total's row: its column is `est_tokens_total` or `tokens_total` (see `token_stat_in`), by what counted.
+TOKENS_TOTAL = "tokens: total"
+
+# (key, label, format) of the statistics shown; keys are columns of `cn.sweep` (TOKENS_TOTAL: either token total).
 STAT_ROWS: tuple[tuple[str, str, str], ...] = (
     ("chunks", "chunks", "{:,.0f}"),
     ("lines_mean", "lines: mean", "{:.1f}"),
@@ -29,7 +35,7 @@ STAT_ROWS: tuple[tuple[str, str, str], ...] = (
     ("lines_p95", "lines: p95", "{:.0f}"),
     ("characters_mean", "characters: mean", "{:,.0f}"),
     ("characters_p95", "characters: p95", "{:,.0f}"),
-    ("tokens_total", "tokens (≈ chars / 4)", "{:,.0f}"),
+    (TOKENS_TOTAL, "tokens (≈ chars / 4)", "{:,.0f}"),
     ("split_declarations", "declarations split", "{:.1%}"),
     ("coverage", "meaningful lines covered", "{:.1%}"),
     ("duplication", "duplication (lines embedded / lines)", "{:.2f}×"),
@@ -37,12 +43,39 @@ STAT_ROWS: tuple[tuple[str, str, str], ...] = (
     ("recall@5", "search recall@5 (probe)", "{:.1%}"),
     ("mrr", "search MRR (probe)", "{:.3f}"),
     ("precision", "search precision@5 (probe)", "{:.1%}"),
+    ("tokens@5", "search tokens of the top 5 (probe)", "{:,.0f}"),
 )
-PROBE_STATS = frozenset({"recall@5", "mrr", "precision"})
+PROBE_STATS = frozenset({"recall@5", "mrr", "precision", "tokens@5"})
+# The probe's budgeted columns, one row per budget (their names hold the budget): (prefix, label, format).
+BUDGET_ROWS = (("budget_found@", "search found within {budget} tokens (probe)", "{:.1%}"),
+               ("budget_covered@", "search lines covered within {budget} tokens (probe)", "{:.1%}"))  # fmt: skip
+
+
+def _stat_rows(stats: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """`STAT_ROWS`, and a row for each budgeted column the stats hold."""
+    budgeted = [(key, label.format(budget=key.partition("@")[2]), pattern) for prefix, label, pattern in BUDGET_ROWS
+                for key in stats if key.startswith(prefix) and not key.endswith(("_low", "_high"))]  # fmt: skip
+    return [*STAT_ROWS, *budgeted]
+
+
+def _probe_stat(key: str) -> bool:
+    return key in PROBE_STATS or key.startswith(tuple(prefix for prefix, _, _ in BUDGET_ROWS))
 
 # Lines of the preview's page: every move redraws it, and the browser takes about 0.5 ms a line
 # (a page of 2,000 lines of three.js was 1.7 MB of HTML and 0.9 s in Chromium); the page buttons turn it.
 PAGE_LINES = 300
+
+
+def trade_off_cost(cutoffs: tuple[int, ...]) -> str:
+    """The cost the trade-off chart puts on x: tokens@5, or the largest cut-off under 5 (else the smallest one)."""
+    under = [k for k in cutoffs if k <= 5]
+    return f"tokens@{max(under) if under else min(cutoffs)}"
+
+
+def _number(value: Any) -> float:
+    """A score as a float; None or NA (no query scored) is NaN, which the chart leaves out."""
+    return math.nan if value is None or pd.isna(value) else float(value)
+
 
 def _fmt(value: Any, pattern: str) -> str:
     return "–" if value is None else pattern.format(value)
@@ -53,11 +86,13 @@ def render_stats(stats: dict[str, Any], before: dict[str, Any] | None = None) ->
     cell = "padding:1px 8px;text-align:right;white-space:nowrap"
     rows = []
     reason = stats.get("probe_reason")
-    for key, label, pattern in STAT_ROWS:
-        if key not in stats or (reason and key in PROBE_STATS):
+    for key, label, pattern in _stat_rows(stats):
+        if key == TOKENS_TOTAL:
+            key = token_stat_in(stats, "total") or key
+            if key == token_stat("total", estimated=False):  # counted by a tokenizer, not the estimate
+                label = f"tokens ({stats.get('token_counter', 'counted')})"
+        if key not in stats or (reason and _probe_stat(key)):
             continue
-        if key == "tokens_total" and stats.get("token_counter"):
-            label = f"tokens ({stats['token_counter']})"
         now = _fmt(stats.get(key), pattern)
         was = _fmt(before.get(key), pattern) if before is not None else ""
         changed = before is not None and was != now
@@ -74,7 +109,7 @@ def render_stats(stats: dict[str, Any], before: dict[str, Any] | None = None) ->
             f'<tr data-stat="vs_before"><td colspan="3" style="padding:1px 8px 1px 0;color:{MUTED};max-width:420px;'
             f'white-space:normal">{escape(stats["vs_before"])}</td></tr>'
         )
-    if reason and any(key in stats for key in PROBE_STATS):
+    if reason and any(_probe_stat(key) for key in stats):
         # No query: say why instead of a dash in each search row.
         rows.append(
             f'<tr data-stat="probe"><td colspan="3" style="padding:1px 8px 1px 0;color:{MUTED};max-width:420px;'
@@ -100,7 +135,10 @@ class TunerModel:
     the probe's scores when it ran), `before` (the previous stats), `lines` (each chunk's lines, for the
     histogram), `path` and `file_frame` (the picked file and its chunks), `frame` (all chunks, with their text,
     built when first read). `update(settings, probe=)` moves to new settings; `show_file(path)` picks the file
-    previewed.
+    previewed. `probe` holds the probe's options (a `Probe`) used whenever an update probes.
+    `points`: the trade-off so far, one (label, cost, quality) per distinct setting probed (a setting probed
+    again replaces its point), cost the `cost` column (tokens@5) and quality the verdict's metric (`quality`);
+    `current`: the label of the last update's setting when it probed, else None.
     """
 
     def __init__(
@@ -108,14 +146,13 @@ class TunerModel:
         codebase: engine.Codebase,
         settings: Settings,
         *,
-        queries: pd.DataFrame | None = None,
+        probe: Probe | None = None,
         token_counter: Any = None,
     ) -> None:
         self.token_counter = token_counter
         self._probe_set: ProbeSet | None = None
         self._outcome: Outcome | None = None  # the probe's per-query result at the last update
-        self._queries = queries  # the probe's queries (None: its defaults), checked when it first runs
-        self._searcher = BM25Searcher()
+        self.probe = Probe() if probe is None else probe  # its queries are checked when it first runs
         self.codebase = codebase
         self.texts = Texts(codebase=codebase, languages=codebase.languages)
         self._stats = frames.CodebaseStats(codebase)
@@ -128,6 +165,24 @@ class TunerModel:
         self.lines: Any = None  # each chunk's lines at the last update, for the histogram
         self.path: str | None = None
         self.file_frame: pd.DataFrame | None = None
+        # Keyed by the setting's label: moving back to a setting already probed must not add a second dot.
+        self._points: dict[str, tuple[float, float]] = {}
+        self.current: str | None = None
+
+    @property
+    def cost(self) -> str:
+        """The trade-off's cost column: the tokens of a top-5 answer (or of the nearest cut-off under it)."""
+        return trade_off_cost(self.probe.cutoffs)
+
+    @property
+    def quality(self) -> str:
+        """The trade-off's quality column: the verdict's metric (budget_covered@<budget> by default)."""
+        return self.probe.metric
+
+    @property
+    def points(self) -> list[tuple[str, float, float]]:
+        """One (label, cost, quality) per distinct setting probed so far, in the order first probed."""
+        return [(label, cost, quality) for label, (cost, quality) in self._points.items()]
 
     @property
     def shown(self) -> Settings:
@@ -158,26 +213,32 @@ class TunerModel:
         if self.token_counter is not None:
             # Tokens of each chunk's embedding input by the real tokenizer, not the chars/4 estimate:
             # these need every chunk's text, so the whole frame is built.
+            # They replace the estimate's columns, all three, so no `est_` value sits beside the counts.
             tokens = self.frame["tokens"].to_numpy(dtype="float64")
-            self.stats.update(tokens_total=float(tokens.sum()), token_counter=self.token_counter.name,
-                              tokens_mean=float(tokens.mean()) if len(tokens) else None)
+            for stat in TOKEN_STATS:
+                del self.stats[token_stat(stat, estimated=True)]
+            self.stats.update(token_stats(tokens, estimated=self.token_counter.estimated),
+                              token_counter=self.token_counter.name)
         if probe:
             if self._probe_set is None:
                 with warnings.catch_warnings():
                     # The panel shows the reason in place of the search rows instead.
                     warnings.simplefilter("ignore", NoProbeQueriesWarning)
                     # Queries extracted (or checked) once for the panel's life.
-                    self._probe_set = ProbeSet(self.codebase, self._queries)
-            columns, outcome, _ = scored_row(self._probe_set, settings.chunk, self._searcher, DEFAULT_K,
+                    self._probe_set = ProbeSet.of(self.codebase, self.probe, self.token_counter)
+            columns, outcome, _ = scored_row(self._probe_set, settings.chunk, self.probe,
                                              Bootstrap(len(self._probe_set.queries),
                                                        groups=self._probe_set.groups))  # fmt: skip
             self.stats.update(columns)
             self.stats["probe_reason"] = self._probe_set.reason
             if self._outcome is not None and self.before is not None and "mrr" in self.before:
-                self.stats["vs_before"] = compared(self._outcome, outcome)
+                self.stats["vs_before"] = compared(self._outcome, outcome, self.probe.metric)
             self._outcome = outcome
+            self.current = settings_text({name: self.stats[name] for name in CHUNK_SETTING_NAMES})
+            self._points[self.current] = (_number(self.stats.get(self.cost)), _number(self.stats.get(self.quality)))
         else:
             self._outcome = None
+            self.current = None  # the points probed so far stay: turning the probe back on adds to them
         self.lines = lines
 
     def show_file(self, path: str | None) -> Preview | None:

@@ -176,7 +176,7 @@ def test_sweep_probe_adds_the_search_measures(capsys, code: Path) -> None:
                          "--format", "jsonl")
     assert status == 0
     rows = [json.loads(line) for line in out.splitlines()]
-    expected = cn.sweep(code, chunk_size=[2, 30], probe=True, k=[1, 3], workers=1)
+    expected = cn.sweep(code, chunk_size=[2, 30], probe=cn.Probe(k=[1, 3]), workers=1)
     assert [r["recall@3"] for r in rows] == expected["recall@3"].tolist()
     assert [r["queries"] for r in rows] == expected["queries"].tolist() and rows[0]["queries"] > 0
     _, table, _ = run(capsys, "sweep", str(code), "--chunk-size", "30", "--probe")

@@ -245,6 +245,8 @@ def test_ctrl_c_inside_one_long_parse_takes_effect_promptly(tmp_path: Path):
     finally:
         child.kill()
     assert out.split("\n")[:2] == ["interrupted", "[(1, 1, 'g', 'function')]"]
-    # Before, the interrupt waited for the rest of the parse (about 0.8 of it) and then the walk.
-    assert latency < 0.25 * parse_seconds + 0.1, (latency, parse_seconds)
+    # Before, the interrupt waited for the rest of the parse (about 0.8 of it) and then the walk. The bound
+    # leaves room for a loaded machine (the signal's delivery and the child's wake-up are scheduled too)
+    # and still fails that behaviour: 0.5 of the parse is well under what was left of it.
+    assert latency < 0.5 * parse_seconds + 0.2, (latency, parse_seconds)
     assert INTERRUPTIBLE_FROM < 1_900_000

@@ -9,7 +9,7 @@ import pytest
 
 import clanka_nb as cn
 from clanka_nb import engine
-from clanka_nb.retrieval._probe import MAX_CUTOFFS
+from clanka_nb.retrieval._options import MAX_CUTOFFS
 
 TS = "/** Adds two numbers. */\nexport function add(a: number, b: number) {\n  return a + b;\n}\n"
 
@@ -84,8 +84,8 @@ def test_a_token_counter_that_returns_no_count_is_a_clear_error(tree: Path) -> N
 def test_a_huge_k_asks_for_no_more_than_every_chunk(tree: Path) -> None:
     """k=10**9 once asked for 663 GiB: the search depth is now the number of chunks."""
     chunks = len(cn.chunk_codebase(tree, workers=1))
-    huge = cn.sweep(tree, chunk_size=[30], probe=True, k=[1, 10**9], workers=1)
-    deep = cn.sweep(tree, chunk_size=[30], probe=True, k=[1, chunks], workers=1)
+    huge = cn.sweep(tree, chunk_size=[30], probe=cn.Probe(k=[1, 10**9]), workers=1)
+    deep = cn.sweep(tree, chunk_size=[30], probe=cn.Probe(k=[1, chunks]), workers=1)
     assert huge["queries"].iloc[0] > 0
     assert huge[f"recall@{10**9}"].tolist() == deep[f"recall@{chunks}"].tolist()
     assert huge["mrr"].tolist() == deep["mrr"].tolist()
@@ -93,7 +93,7 @@ def test_a_huge_k_asks_for_no_more_than_every_chunk(tree: Path) -> None:
 
 def test_too_many_cut_offs_is_an_error_naming_the_limit(tree: Path) -> None:
     with pytest.raises(ValueError, match=f"at most {MAX_CUTOFFS}"):
-        cn.sweep(tree, chunk_size=[30], probe=True, k=range(1, MAX_CUTOFFS + 2), workers=1)
+        cn.sweep(tree, chunk_size=[30], probe=cn.Probe(k=range(1, MAX_CUTOFFS + 2)), workers=1)
 
 
 def test_workers_bound_in_frames(tree: Path) -> None:

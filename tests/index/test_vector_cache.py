@@ -44,7 +44,7 @@ CHILD = textwrap.dedent(
     what, source, pause = sys.argv[1], sys.argv[2], float(sys.argv[3])
     embed = Counting(pause)
     if what == "sweep":
-        table = cn.sweep(source, chunk_size=[10, 30], probe=True, embed=embed, progress=False)
+        table = cn.sweep(source, chunk_size=[10, 30], probe=cn.Probe(embed=embed), progress=False)
         print(json.dumps({"embedded": table.attrs["embedded"], "texts": len(embed.texts)}))
     else:
         index = SemanticIndex(source, embed=embed, db=sys.argv[5], batch_size=5, progress=False)

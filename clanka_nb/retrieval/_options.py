@@ -1,0 +1,172 @@
+"""`Probe`: the retrieval probe's options, defined and checked once for the sweep, the CLI, the panel and Dask."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from ..defaults import DEFAULT_BUDGET
+from ._history import TARGETS
+from ._search import Searcher, resolve_searcher, searcher_for
+
+if TYPE_CHECKING:
+    from ..index import Embedder
+
+DEFAULT_K = (1, 5, 10)
+# Each cut-off is a recall@k column; more than this is a mistake (k=range(10**6)), not a question.
+MAX_CUTOFFS = 100
+# Each budget is two columns and more search depth; more than this is a mistake, not a question.
+MAX_BUDGETS = 20
+RANK_METRICS = ("mrr", "recall@")
+BUDGET_METRICS = ("budget_found@", "budget_covered@")
+
+
+def check_k(k: int | Iterable[int]) -> tuple[int, ...]:
+    """The cut-offs as a sorted tuple of distinct positive ints (a single int is a tuple of one)."""
+    values = [k] if isinstance(k, int | np.integer) else list(k)
+    if len(values) > MAX_CUTOFFS:
+        msg = f"k holds {len(values)} cut-offs; pass at most {MAX_CUTOFFS}, e.g. k=[1, 5, 10] (one column each)"
+        raise ValueError(msg)
+    if not values or any(isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 1 for v in values):
+        msg = f"k must be a positive int or a list of them (the cut-offs of recall@k), got {k!r}"
+        raise ValueError(msg)
+    return tuple(sorted({int(v) for v in values}))
+
+
+def check_sample(sample: float | None) -> float | None:
+    """The share of distractor chunks a sampled probe indexes: a number in (0, 1], or None for all of them."""
+    if sample is None:
+        return None
+    if isinstance(sample, bool) or not isinstance(sample, int | float) or not 0 < sample <= 1:
+        msg = (
+            f"sample must be the share of the other chunks to index beside every query's target, a number "
+            f"in (0, 1] such as 0.2, or None for the whole codebase; got {sample!r}"
+        )
+        raise ValueError(msg)
+    return None if sample == 1 else float(sample)
+
+
+def check_time_budget(time_budget: object) -> float | None:
+    """Seconds the probe's embedding may take (above 0), or None for no bound."""
+    if time_budget is None:
+        return None
+    if isinstance(time_budget, bool) or not isinstance(time_budget, int | float) or not time_budget > 0:
+        msg = (f"time_budget must be a number of seconds above 0 (the longest the probe's embedding may take) "
+               f"or None for no bound, got {time_budget!r}")
+        raise ValueError(msg)
+    return float(time_budget)
+
+
+def check_budget(budget: int | Iterable[int]) -> tuple[int, ...]:
+    """The token budgets as a sorted tuple of distinct positive ints (a single int is a tuple of one)."""
+    values = [budget] if isinstance(budget, int | np.integer) else list(budget) \
+        if isinstance(budget, Iterable) and not isinstance(budget, str | bytes) else [budget]  # fmt: skip
+    if not values or len(values) > MAX_BUDGETS or any(
+            isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 1 for v in values):  # fmt: skip
+        msg = (f"budget must be a positive whole number of tokens or a list of at most {MAX_BUDGETS} of them "
+               f"(the tokens of retrieved chunks a query may spend), e.g. budget=2000 or budget=[1000, 2000]; "
+               f"got {budget!r}")
+        raise ValueError(msg)
+    return tuple(sorted({int(v) for v in values}))
+
+
+def check_metric(metric: str | None, cutoffs: tuple[int, ...], budgets: tuple[int, ...]) -> str:
+    """The verdict's metric: `metric`, or by default budget_covered at the smallest budget."""
+    if metric is None:
+        return f"budget_covered@{budgets[0]}"
+    allowed = ["mrr", *(f"recall@{k}" for k in cutoffs), *(f"{name}{b}" for name in BUDGET_METRICS for b in budgets)]
+    if metric not in allowed:
+        msg = (f"metric must name one of the probe's columns the verdict can rank by: {', '.join(allowed)} (a "
+               f"recall@k needs k in k=, a budget_*@B needs B in budget=); got {metric!r}")
+        raise ValueError(msg)
+    return metric
+
+
+@dataclass(frozen=True, eq=False)
+class Probe:
+    """The retrieval probe's options, checked once here (one clear error per bad value).
+
+    `sweep(source, probe=Probe(k=[1, 5], budget=1000))`, `probe(source, Probe(...))`, `tune(source,
+    probe=Probe(...))`, Dask's `sweep(roots, probe=Probe(...))` and `clanka-nb sweep --probe` take it;
+    `probe=True` is `Probe()`.
+
+    - `searcher`: "bm25" (BM25 over code-aware tokens) or any object with `index(texts)` and `search(query, k)`;
+      to search by vectors pass `embed=` instead.
+    - `k`: the cut-offs of recall@k, tokens@k and lines@k (default 1, 5, 10).
+    - `embed`: an embedder (`list[str] -> (n, d)`, e.g. one of `cn.embedders`): search a real index of each setting
+      instead, the one way to search by vectors (an `IndexSearcher`: sqlite-vec KNN over clanka's schema, every
+      vector in the on-disk vector cache); not with `searcher=`.
+    - `queries`: a frame with query, path, start_line, end_line (default: doc comments, test names and, at the
+      top of a git clone, commit messages).
+    - `sample`: the share of the other chunks indexed beside every query's target, in (0, 1], or None (all).
+    - `time_budget`: seconds the embedding may take (with `embed` only); over it the probe runs on a sample.
+    - `budget`: tokens of retrieved chunks a query may spend, one int or several (default `DEFAULT_BUDGET`,
+      2000): the columns budget_found@B and budget_covered@B.
+    - `metric`: the verdict's measure: "mrr", "recall@k", "budget_found@B" or "budget_covered@B" (default
+      budget_covered at the smallest budget: every setting pays the same tokens).
+    - `targets`: which commit targets the default queries keep, "code" (default) or "all" (tests, docs,
+      changelogs too), as `history_queries(targets=)`; not with `queries=` (filter those yourself).
+    - `mask`: blank doc comments and test names out of the index (default True), so a hit is the code.
+    """
+
+    searcher: str | Searcher = "bm25"
+    k: int | Iterable[int] = DEFAULT_K
+    embed: Embedder | None = None
+    queries: pd.DataFrame | None = field(default=None, repr=False)  # a frame's repr is pages long
+    sample: float | None = None
+    time_budget: float | None = None
+    budget: int | Iterable[int] = DEFAULT_BUDGET
+    metric: str | None = None
+    targets: str = "code"
+    mask: bool = True
+    # Resolved once, here: the search engine every row re-indexes, the cut-offs and the budgets as sorted tuples.
+    engine: Searcher = field(init=False, repr=False)
+    cutoffs: tuple[int, ...] = field(init=False, repr=False)
+    budgets: tuple[int, ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        cutoffs, budgets = check_k(self.k), check_budget(self.budget)
+        if self.queries is not None and not isinstance(self.queries, pd.DataFrame):
+            msg = (f"queries must be a DataFrame with query, path, start_line, end_line (probe_queries(), "
+                   f"history_queries() or your own), got {type(self.queries).__name__}")
+            raise TypeError(msg)
+        if self.targets not in TARGETS:
+            msg = f"targets must be 'code' (the code a commit changed) or 'all' (tests, docs, changelogs too), " \
+                  f"got {self.targets!r}"
+            raise ValueError(msg)
+        if self.targets != "code" and self.queries is not None:
+            msg = "targets= picks the default queries' commit targets; with queries= given, filter its rows instead"
+            raise ValueError(msg)
+        if not isinstance(self.mask, bool):
+            msg = f"mask must be True (blank doc comments and test names out of the index) or False, got {self.mask!r}"
+            raise TypeError(msg)
+        time_budget = check_time_budget(self.time_budget)
+        if time_budget is not None and self.embed is None:
+            msg = "time_budget= bounds the probe's embedding: pass embed= with it, or drop time_budget="
+            raise ValueError(msg)
+        for name, value in (("k", cutoffs), ("budget", budgets), ("sample", check_sample(self.sample)),
+                            ("time_budget", time_budget), ("cutoffs", cutoffs), ("budgets", budgets),
+                            ("metric", check_metric(self.metric, cutoffs, budgets)),
+                            ("engine", resolve_searcher(searcher_for(self.searcher, self.embed)))):  # fmt: skip
+            object.__setattr__(self, name, value)
+
+    @property
+    def embedded(self) -> bool:
+        """Whether the probe searches a real vector index (`embed=`): the sweep embeds its inputs ahead."""
+        return self.embed is not None
+
+
+def as_probe(probe: object) -> Probe | None:
+    """A sweep's `probe=`: True (the defaults), False or None (no probe) or a `Probe`."""
+    if isinstance(probe, Probe):
+        return probe
+    if probe is True:
+        return Probe()
+    if probe is False or probe is None:
+        return None
+    msg = f"probe must be True, False or a Probe(...) of the probe's options, got {probe!r}"
+    raise TypeError(msg)

@@ -1,0 +1,117 @@
+"""Whole chunkers as rows of a sweep: each chunker's spans of every file the engine lists, as the probe's chunks.
+
+A chunker of `clanka_nb.chunkers` (or any callable `(path, text) -> spans`) cuts the same texts the engine read;
+its spans become `ChunkHead`s in the codebase's file order, so the probe indexes them exactly as it indexes the
+engine's chunks (path header and numbered lines, doc comments masked): only the cutting differs. A file the
+chunker does not handle (no grammar for its language) is cut into clanka's own line windows instead, as clanka
+itself does with every file it cannot parse, and counted in `fallback_files`: every chunker is then scored on
+the same files, and none loses queries only because it skipped a language.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .. import engine
+from ..chunkers import Chunker, as_chunker, chunk_with
+from ..engine.internals import ChunkHead, heads_of
+from ..frames import columns as _columns
+from ..frames.lines import span_positions
+from ..frames.stats import CodebaseStats
+
+CHUNKER_COLUMNS: _columns.Schema = {
+    "chunker_label": _columns.STRING,
+    "chunker_parameters": _columns.STRING,  # the chunker's own size parameters, as JSON
+    "fallback_files": _columns.INT,
+}
+
+
+ENGINE_LABEL = "clanka"  # the chunker_label of the engine's own rows (one per setting of the grid)
+
+
+def engine_chunker_columns(settings: engine.ChunkSettings) -> dict[str, Any]:
+    """The chunker columns of one of the engine's rows: clanka, at this setting, with no fallback (its line
+    windows for files it cannot parse are its own cut, not a fallback)."""
+    return {"chunker_label": ENGINE_LABEL, "chunker_parameters": json.dumps(settings.columns(), sort_keys=True),
+            "fallback_files": 0}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ChunkerRun:
+    """One chunker's cut of a codebase: its chunks per file (in the codebase's file order) and what it cost."""
+
+    label: str
+    parameters: Mapping[str, Any]
+    heads: list[list[ChunkHead]]
+    seconds: float  # in the chunker's own calls (and the fallback windows'), not reading the files
+    fallback_files: int
+    fallen: frozenset[str] = frozenset()  # the files cut into clanka's line windows instead (not handled)
+
+    def handled(self, path: str) -> bool:
+        """Whether the chunker cut this file itself (not clanka's fallback windows)."""
+        return path not in self.fallen
+
+
+def check_chunkers(chunkers: object) -> dict[str, Chunker]:
+    """`chunkers=` as label -> chunker: a mapping of labels to chunkers or callables (None: no chunker rows)."""
+    if chunkers is None:
+        return {}
+    if not isinstance(chunkers, Mapping) or not chunkers:
+        msg = ("chunkers must be a dict of label -> chunker, e.g. {'astchunk': cn.chunkers.astchunk(), 'windows': "
+               f"cn.chunkers.line_windows()}} (clanka_nb.chunkers has the adapters), got {chunkers!r:.80}")  # fmt: skip
+        raise TypeError(msg)
+    out: dict[str, Chunker] = {}
+    for label, chunker in chunkers.items():
+        if not isinstance(label, str) or not label.strip():
+            msg = f"each chunker's label must be a non-empty string (a column value), got {label!r:.80}"
+            raise ValueError(msg)
+        if label == ENGINE_LABEL:  # the engine's own rows are labelled so: a chunker's row must be told apart
+            msg = (f"the label {label!r} names the engine's own rows of the sweep; give this chunker another, e.g. "
+                   "{'clanka at 40': cn.chunkers.clanka(40)}")
+            raise ValueError(msg)
+        if not callable(chunker):
+            msg = f"chunker {label!r} is not callable: pass an adapter of clanka_nb.chunkers or (path, text) -> spans"
+            raise TypeError(msg)
+        out[label] = as_chunker(chunker, label)
+    return out
+
+
+def run_chunker(codebase: engine.Codebase, paths: list[str], chunker: Chunker,
+                fallback: engine.ChunkSettings) -> ChunkerRun:  # fmt: skip
+    """`chunker` over every file of `paths` (the codebase's readable files, in order), as the probe's chunks."""
+    result = chunk_with(chunker, codebase)
+    heads: list[list[ChunkHead]] = []
+    fallen: list[str] = []
+    seconds = result.seconds
+    for path in paths:
+        spans = result.spans.get(path)
+        if spans is None:
+            text = codebase.text(path)
+            if text is None:
+                heads.append([])
+                continue
+            fallen.append(path)
+            started = time.perf_counter()
+            heads.append([ChunkHead(path, head.start_line, head.end_line, None, None, None)
+                          for head in heads_of(text, fallback)])  # fmt: skip
+            seconds += time.perf_counter() - started
+            continue
+        heads.append([ChunkHead(path, span.start_line, span.end_line, span.name, span.type, span.parent)
+                      for span in spans])  # fmt: skip
+    return ChunkerRun(result.label, dict(result.parameters), heads, seconds, len(fallen), frozenset(fallen))
+
+
+def chunker_row(stats: CodebaseStats, run: ChunkerRun) -> dict[str, Any]:
+    """The sweep row of one chunker: its label and parameters, the size columns, coverage, its seconds."""
+    starts, ends = span_positions(stats.index, [[(h.start_line, h.end_line) for h in heads] for heads in run.heads])
+    return {
+        "chunker_label": run.label,
+        "chunker_parameters": json.dumps(dict(run.parameters), sort_keys=True, default=str),
+        "fallback_files": run.fallback_files,
+        **stats.size_columns(starts, ends),
+        "seconds": run.seconds,
+    }

@@ -1,0 +1,51 @@
+"""The tuning panel's trade-off chart: one dot per setting probed, the frontier joined, the current one ringed."""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+
+from clanka_nb.widgets._charts import render_trade_off
+
+SVG = "{http://www.w3.org/2000/svg}"
+POINTS = [("size 10", 400.0, 0.40), ("size 20", 800.0, 0.35), ("size 30", 1200.0, 0.55), ("size 60", 2400.0, 0.55)]
+
+
+def parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg)
+
+
+def test_one_dot_per_setting_and_the_frontier_through_the_unbeaten() -> None:
+    root = parse(render_trade_off(POINTS, current="size 20", quality="budget_covered@2000"))
+    dots = root.findall(f"{SVG}circle")
+    assert len(dots) == 4
+    titles = [dot.find(f"{SVG}title").text for dot in dots]
+    assert [title.endswith("(frontier)") for title in titles] == [True, False, True, False]
+    (line,) = root.findall(f"{SVG}polyline")
+    xs = [float(point.split(",")[0]) for point in line.get("points").split()]
+    assert len(xs) == 2 and xs == sorted(xs)  # size 10 then size 30, left to right
+    ringed = [dot for dot in dots if "stroke" in (dot.get("style") or "")]
+    assert [dot.find(f"{SVG}title").text.split(":")[0] for dot in ringed] == ["size 20"]
+    # Higher quality is drawn higher: size 30's dot sits above size 10's.
+    assert float(dots[2].get("cy")) < float(dots[0].get("cy"))
+
+
+def test_before_any_probe_it_says_how_to_get_points() -> None:
+    root = parse(render_trade_off([]))
+    assert not root.findall(f"{SVG}circle")
+    assert any("turn the probe on" in (text.text or "") for text in root.findall(f"{SVG}text"))
+    # NaN scores (no queries) are not dots either.
+    assert not parse(render_trade_off([("size 10", 400.0, math.nan)])).findall(f"{SVG}circle")
+
+
+def test_labels_from_the_code_are_escaped() -> None:
+    svg = render_trade_off([("<script>alert(1)</script>", 10.0, 0.5)], quality="a&b")
+    root = parse(svg)  # still well-formed
+    assert "<script>" not in svg
+    assert root.find(f"{SVG}circle").find(f"{SVG}title").text.startswith("<script>")
+
+
+def test_one_setting_or_equal_costs_still_draw_inside_the_plot() -> None:
+    root = parse(render_trade_off([("a", 500.0, 0.2), ("b", 500.0, 0.3)], width=380))
+    for dot in root.findall(f"{SVG}circle"):
+        assert 0 < float(dot.get("cx")) < 380
