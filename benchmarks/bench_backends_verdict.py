@@ -117,8 +117,8 @@ def run_one(root: Path, name: str, sizes: list[int], sample: float | None, time_
         started = time.perf_counter()
         with warnings.catch_warnings(record=True) as said:
             warnings.simplefilter("always")
-            frame = cn.sweep(root, chunk_size=sizes, probe=True, embed=embed, progress=False, sample=sample,
-                             time_budget=time_budget)
+            probe = cn.Probe(embed=embed, sample=sample, time_budget=time_budget)
+            frame = cn.sweep(root, chunk_size=sizes, probe=probe, progress=False)
         sweep_s = time.perf_counter() - started
         notes = [f"{type(w.message).__name__}: {w.message}" for w in said
                  if type(w.message).__name__ in ("EmbeddingTimeWarning", "SampledProbeWarning")]
