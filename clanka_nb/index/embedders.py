@@ -236,6 +236,8 @@ class OpenAIEmbedder:
     requests: int = field(default=0, repr=False)
     concurrency: int = DEFAULT_CONCURRENCY
     _count_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    # The width of the first answer, kept: later calls send all their batches at once (a sweep calls many times).
+    _width: int | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if isinstance(self.concurrency, bool) or not isinstance(self.concurrency, int) or self.concurrency < 1:
@@ -287,13 +289,15 @@ class OpenAIEmbedder:
         if not batches:
             return np.zeros((0, self.dimensions or 0), dtype=np.float32)
         rows: list[np.ndarray] = []
-        width = self.dimensions  # then the first answer's: every batch of one call must match it
+        width = self.dimensions or self._width  # else the first answer's: every later batch must match it
         if width is None:
-            # The first batch goes alone: its answer fixes the width, and so the size cap of every later answer
-            # (read at most `concurrency` at a time), as it did when batches went one by one.
+            # The embedder's first batch goes alone: its answer fixes the width, and so the size cap of every
+            # later answer (read at most `concurrency` at a time), as it did when batches went one by one. The
+            # width is kept, so only the first call of an embedder waits for one batch before the others.
             with _http.Session(url, self.timeout) as session:
                 rows.append(self._batch(session, url, auth, batches[0], None))
             width, batches = rows[0].shape[1], batches[1:]
+            self._width = width
         rows += self._concurrently(url, auth, batches, width)
         return np.concatenate(rows)
 
@@ -438,9 +442,9 @@ class OpenAIEmbedder:
         if width is not None and found != width:
             low, high = sorted((found, width))
             msg = (
-                f"the embedder openai({self.model!r}) returned vectors of {low} and {high} dimensions within one call "
-                f"(batches of {self.batch_size}): the server behind base_url= mixes models; pin one model there, "
-                "or pass dimensions="
+                f"the embedder openai({self.model!r}) returned vectors of {low} and {high} dimensions (batches of "
+                f"{self.batch_size}, the first answer's width kept for every later call): the server behind "
+                "base_url= mixes models; pin one model there, or pass dimensions="
             )
             raise EmbeddingServerError(msg)
         return vectors
@@ -469,7 +473,8 @@ def openai(
     a query (`?api-version=...&api-key=...`) is sent with every request, its values shown nowhere (`***`).
     `concurrency` batches are in flight at once (default 4; 1 sends one at a time), each with its own deadline,
     caps and retries; the vectors come back in input order whatever order the answers arrive in. Unless
-    `dimensions=` is given, the first batch of a call goes alone: its width bounds the size of every later answer.
+    `dimensions=` is given, the embedder's first batch goes alone: its width bounds the size of every later answer
+    (and is kept, so later calls send all their batches at once).
     """
     if batch_size < 1:
         msg = f"batch_size must be at least 1, got {batch_size}; clanka sends 300"

@@ -124,6 +124,11 @@ def test_the_first_batch_goes_alone_without_dimensions(slow_server):
     embed._concurrently = spy  # type: ignore[method-assign]
     embed(TEXTS[:8])
     assert starts == [1]
+    # The width is kept: a later call (a sweep calls many times) sends all its batches at once.
+    slow_server.most = 0
+    embed(TEXTS[8:16])
+    assert starts == [1, 4]  # nothing sent alone before the second call's batches
+    assert slow_server.most == 4
 
 
 def test_a_failing_batch_is_named_and_the_rest_not_sent_after_it():
