@@ -49,7 +49,7 @@ def test_settings_every_query_scores_alike_need_other_queries_not_more():
     same = _ranks(3, 30)
     verdict = decide([Outcome(same, 10), Outcome(same.copy(), 10)], SETTINGS, [120, 100])
     assert verdict["best"] == 1  # equal scores: the fewer chunks
-    assert not verdict["separable"] and verdict["mde"] == 0
+    assert not verdict["separable"] and verdict["mde"] is None  # no pair differs: nothing to detect
     assert "more queries like these would not either" in verdict["message"]
 
 
