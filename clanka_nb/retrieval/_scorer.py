@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -10,11 +11,12 @@ import pandas as pd
 from .. import engine
 from ..engine.token_counts import TokenCounter
 from ..engine.warn import warn_at_user
+from ._confirm import Confirmation, Rescore, confirm, confirmed_verdict, to_confirm, unconfirmed_verdict
 from ._metrics import recall, reciprocal
 from ._options import Probe
 from ._probe import COST_COLUMNS, ProbeSet, probe_outcome
 from ._targets import breakdown
-from ._verdict import Bootstrap, FlatRecallWarning, Outcome, decide, expected, flat_recall, row_intervals
+from ._verdict import Bootstrap, FlatRecallWarning, Outcome, Verdict, decide, expected, flat_recall, row_intervals
 
 
 def interval_metrics(probe: Probe) -> list[str]:
@@ -59,9 +61,12 @@ def scored_row(
 
 class ProbeScorer:
     """The probe's columns for each row of a sweep: queries extracted once, one searcher re-indexed per setting;
-    each row's 95% intervals, and at the end the verdict over all rows (`_verdict`)."""
+    each row's 95% intervals, and at the end the verdict over all rows (`_verdict`). On a sample, `confirm()`
+    scores the rows the sample's verdict keeps again on the whole codebase (`_confirm`), and the verdict is theirs.
+    """
 
     integer_columns = frozenset({"queries"})
+    string_columns = frozenset({"scored_on"})
 
     def __init__(self, codebase: engine.Codebase, probe: Probe, counter: TokenCounter | None = None) -> None:
         self.probe = probe
@@ -74,6 +79,10 @@ class ProbeScorer:
         self.by_source: list[dict[str, Any]] = []
         self.by_kind: list[dict[str, Any]] = []
         self.ahead: dict[str, Any] = {}  # what embedding the inputs ahead of the rows did (`_ahead.embed_ahead`)
+        # Per row: how to score it again on another probe set (the whole codebase, to confirm a sampled verdict).
+        self.rescore: list[Rescore] = []
+        self._verdict: Verdict | None = None
+        self._confirmation: Confirmation | None = None
         # A Probe may serve several sweeps: this one's counts of embedded and indexed inputs start here.
         searcher = probe.engine
         self._counted = (getattr(searcher, "embedded", 0), getattr(searcher, "indexed", 0)) if probe.embedded \
@@ -82,15 +91,56 @@ class ProbeScorer:
     def columns(self, settings: engine.ChunkSettings) -> dict[str, Any]:
         row, outcome, cost = scored_row(self.probe_set, settings, self.probe, self.bootstrap,
                                         stream=len(self.outcomes))  # fmt: skip
+        self.rescore.append(partial(self._rescored, settings, stream=len(self.outcomes)))
         self.outcomes.append(outcome)
         self.rows.append(row)
         self.settings.append(settings.columns())
         self.costs.append(cost)
-        # By source and by target kind, the same per-query arrays as the row's (on a sample, its estimates).
-        metrics = {metric: expected(outcome, metric) for metric in interval_metrics(self.probe)}
-        self.by_source += breakdown(metrics, self.probe_set.sources, "source", len(self.rows) - 1, self.settings[-1])
-        self.by_kind += breakdown(metrics, self.probe_set.kinds, "target_kind", len(self.rows) - 1, self.settings[-1])
+        self._breakdowns(outcome, len(self.rows) - 1)
+        if self.probe_set.sample is not None:
+            row["scored_on"] = "sample"  # estimates for the whole codebase until `confirm` scores it there
         return row
+
+    def _rescored(self, settings: engine.ChunkSettings, probe_set: ProbeSet, *, stream: int,
+                  ) -> tuple[dict[str, Any], Outcome, float]:  # fmt: skip
+        return scored_row(probe_set, settings, self.probe, self.bootstrap, stream=stream)
+
+    def _breakdowns(self, outcome: Outcome, row: int) -> None:
+        """By source and by target kind, the same per-query arrays as the row's (on a sample, its estimates)."""
+        metrics = {metric: expected(outcome, metric) for metric in interval_metrics(self.probe)}
+        self.by_source += breakdown(metrics, self.probe_set.sources, "source", row, self.settings[row])
+        self.by_kind += breakdown(metrics, self.probe_set.kinds, "target_kind", row, self.settings[row])
+
+    def confirm(self) -> dict[int, dict[str, Any]]:
+        """The verdict; on a sample whose verdict separates, the rows it keeps scored on the whole codebase
+        (row position -> their probe columns, `scored_on` = "full": the sweep's rows take them). Done once."""
+        if self._verdict is not None or not self.outcomes:
+            return {} if self._confirmation is None else self._confirmation.rows
+        decided = decide(self.outcomes, self.settings, self.costs, metric=self.probe.metric,
+                         groups=self.probe_set.groups)  # fmt: skip
+        share = self.probe_set.sample
+        rows = to_confirm(decided) if share is not None and decided["queries"] else []
+        if share is None:
+            self._verdict = decided
+            return {}
+        if not rows:
+            self._verdict = unconfirmed_verdict(decided)
+            return {}
+        done = confirm(rows, self.rescore, self.probe_set.whole(), self.probe.engine)
+        for row, values in done.rows.items():
+            values["scored_on"] = "full"
+            self.rows[row] = values
+        # The confirmed rows' breakdowns are the whole codebase's too.
+        self.by_source = [record for record in self.by_source if record["row"] not in done.rows]
+        self.by_kind = [record for record in self.by_kind if record["row"] not in done.rows]
+        for row, outcome in done.outcomes.items():
+            self._breakdowns(outcome, row)
+        self.by_source.sort(key=lambda record: record["row"])
+        self.by_kind.sort(key=lambda record: record["row"])
+        self._confirmation = done
+        self._verdict = confirmed_verdict(decided, done, self.settings, metric=self.probe.metric,
+                                          groups=self.probe_set.groups, share=share)  # fmt: skip
+        return done.rows
 
     def attrs(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -105,10 +155,13 @@ class ProbeScorer:
                        indexed=searcher.indexed - self._counted[1])  # type: ignore[attr-defined]
             out.update(self.ahead)
         out["sample"] = self.probe_set.sample
+        self.confirm()  # before the breakdowns: confirmed rows replace theirs
+        if self._confirmation is not None:
+            # What confirming the sample's verdict on the whole codebase cost (the vector cache kept the rest).
+            out.update(confirmed_rows=list(self._confirmation.rows), confirmation_embedded=self._confirmation.embedded,
+                       confirmation_seconds=self._confirmation.seconds)  # fmt: skip
         out.update(dropped=self.probe_set.dropped, by_source=self.by_source, by_kind=self.by_kind)
-        verdict = decide(self.outcomes, self.settings, self.costs, metric=self.probe.metric,
-                         groups=self.probe_set.groups) if self.outcomes else None  # fmt: skip
-        out["verdict"] = None if verdict is None else verdict.as_dict()
+        out["verdict"] = None if self._verdict is None else self._verdict.as_dict()
         flat = flat_recall(self.rows, self.probe.cutoffs)
         if flat is not None:
             warn_at_user(flat, FlatRecallWarning)
