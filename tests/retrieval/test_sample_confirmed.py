@@ -202,3 +202,32 @@ def test_the_whole_probe_set_shares_the_queries_and_drops_the_sample():
 def test_a_full_sweep_has_no_scored_on_column():
     table = cn.sweep(cn.sample_codebase(), chunk_size=[20, 60], probe=True, progress=False)
     assert "scored_on" not in table.columns and table.attrs["verdict"].get("scored_on") is None
+
+
+def test_confirming_embeds_only_what_the_sample_left_out(fixtures, monkeypatch):
+    # A vector index of each setting (the hashed embedder): the sample embeds its inputs, it separates, and
+    # confirming on the whole codebase embeds the rest; together exactly what the full sweep embeds.
+    pytest.importorskip("sqlite_vec")
+    monkeypatch.setenv("CLANKA_NB_CACHE", "off")
+    from .conftest import hashed_embed
+
+    class Counting:
+        def __init__(self, name: str) -> None:
+            self.model_id = f"test/{name}"  # its own vectors: the other sweep's are not found in the cache
+            self.count = 0
+
+        def __call__(self, texts: list[str]) -> np.ndarray:
+            self.count += len(texts)
+            return hashed_embed(texts)
+
+    whole, part = Counting("whole"), Counting("part")
+    full = cn.sweep(fixtures[1], chunk_size=SIZES, probe=cn.Probe(embed=whole, metric="mrr"), progress=False)
+    sampled = cn.sweep(fixtures[1], chunk_size=SIZES, probe=cn.Probe(embed=part, sample=0.2, metric="mrr"),
+                       progress=False)  # fmt: skip
+    verdict = sampled.attrs["verdict"]
+    assert verdict["screened"]["separable"] and verdict["scored_on"] == "full"
+    confirming = sampled.attrs["confirmation_embedded"]
+    assert 0 < confirming < part.count == whole.count == sampled.attrs["embedded"] == full.attrs["embedded"]
+    assert verdict["confirmation_embedded"] == confirming
+    assert named(verdict) == named(full.attrs["verdict"])
+    pd.testing.assert_frame_equal(sampled[probe_columns(full)], full[probe_columns(full)])
