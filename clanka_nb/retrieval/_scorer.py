@@ -62,7 +62,8 @@ def scored_row(
 class ProbeScorer:
     """The probe's columns for each row of a sweep: queries extracted once, one searcher re-indexed per setting;
     each row's 95% intervals, and at the end the verdict over all rows (`_verdict`). On a sample, `confirm()`
-    scores the rows the sample's verdict keeps again on the whole codebase (`_confirm`), and the verdict is theirs.
+    scores every row again on the whole codebase when the sample's verdict separates them (`_confirm`), and the
+    verdict is then the whole codebase's.
     """
 
     integer_columns = frozenset({"queries"})
@@ -112,18 +113,19 @@ class ProbeScorer:
         self.by_kind += breakdown(metrics, self.probe_set.kinds, "target_kind", row, self.settings[row])
 
     def confirm(self) -> dict[int, dict[str, Any]]:
-        """The verdict; on a sample whose verdict separates, the rows it keeps scored on the whole codebase
-        (row position -> their probe columns, `scored_on` = "full": the sweep's rows take them). Done once."""
+        """Decide the verdict (once); on a sample whose verdict separates the settings, the rows scored again on
+        the whole codebase (row position -> their probe columns, `scored_on` = "full": the sweep's rows take
+        them), else nothing."""
         if self._verdict is not None or not self.outcomes:
             return {} if self._confirmation is None else self._confirmation.rows
         decided = decide(self.outcomes, self.settings, self.costs, metric=self.probe.metric,
                          groups=self.probe_set.groups)  # fmt: skip
         share = self.probe_set.sample
-        rows = to_confirm(decided) if share is not None and decided["queries"] else []
         if share is None:
             self._verdict = decided
             return {}
-        if not rows:
+        rows = to_confirm(decided)
+        if not rows:  # the sample cannot separate (or has no queries): it names no best, nothing to confirm
             self._verdict = unconfirmed_verdict(decided)
             return {}
         done = confirm(rows, self.rescore, self.probe_set.whole(), self.probe.engine)
