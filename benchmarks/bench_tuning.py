@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import tempfile
 import time
 import warnings
@@ -68,7 +69,12 @@ def run(root: Path, sizes: list[int], sample: float | None, metric: str, embed: 
     started = time.perf_counter()
     probe = cn.Probe(sample=sample, embed=embed, metric=metric)
     table = cn.sweep(root, chunk_size=sizes, probe=probe, progress=False)
-    return table, time.perf_counter() - started
+    seconds = time.perf_counter() - started
+    # On stderr as each sweep ends: a long embedded run shows how far it got even if it is stopped.
+    embedded = table.attrs.get("embedded", 0)
+    print(f"# {root.name}, sample={sample}, metric={metric}, embedded {embedded}: {seconds:.1f} s",
+          file=sys.stderr, flush=True)  # fmt: skip
+    return table, seconds
 
 
 def report(name: str, full: pd.DataFrame, full_seconds: float, sampled: pd.DataFrame, sampled_seconds: float,
