@@ -25,7 +25,7 @@ _FRAMES = (
 _SWEEP = ("sweep",)
 _PROBE = (
     "probe", "probe_summary", "probe_queries", "dropped_queries", "history_queries", "unit_test_queries",
-    "Probe", "BM25Searcher", "EmbeddingSearcher",
+    "Probe", "BM25Searcher",
 )
 _WIDGETS = ("browse", "preview", "preview_text", "tune", "compare", "search_panel")
 _INDEX = ("SemanticIndex", "open_index", "IndexSearcher", "VectorCache", "embedders")
@@ -66,7 +66,6 @@ if TYPE_CHECKING:
     from .index import IndexSearcher, SemanticIndex, VectorCache, embedders, open_index
     from .retrieval import (
         BM25Searcher,
-        EmbeddingSearcher,
         Probe,
         dropped_queries,
         history_queries,
@@ -84,8 +83,8 @@ if TYPE_CHECKING:
 _LAYERS = {
     name.rpartition(".")[2]: name
     for name in (
-        "clanka_nb.dask", "clanka_nb.engine", "clanka_nb.frames", "clanka_nb.history", "clanka_nb.index",
-        "clanka_nb.retrieval", "clanka_nb.sweeps", "clanka_nb.widgets",
+        "clanka_nb.chunkers", "clanka_nb.dask", "clanka_nb.engine", "clanka_nb.frames", "clanka_nb.history",
+        "clanka_nb.index", "clanka_nb.retrieval", "clanka_nb.sweeps", "clanka_nb.widgets",
     )
 }  # fmt: skip
 

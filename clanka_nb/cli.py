@@ -19,7 +19,7 @@ from typing import Any
 
 from ._cli import _parser, _terminal
 from ._cli._errors import CommandError
-from .defaults import CHUNK_SETTING_NAMES, SETTING_NAMES
+from .defaults import CHUNK_SETTING_NAMES, CHUNKER_BUDGET, SETTING_NAMES
 from .extras import missing_extra
 
 __all__ = ["main"]
@@ -139,6 +139,26 @@ def _probe(args: argparse.Namespace) -> object:
         raise CommandError(str(error), exit_code=2) from None
 
 
+def _chunkers(args: argparse.Namespace, source: object) -> dict[str, object] | None:
+    """`--chunkers` as the sweep's chunkers=, each sized from `--chunker-budget` (its non-whitespace ratio measured
+    on the folder swept, for astchunk); an unknown name exits 2, a peer whose extra is missing exits 1."""
+    if args.chunkers is None:
+        if args.chunker_budget is not None:
+            raise CommandError("--chunker-budget sizes the chunkers of --chunkers; add --chunkers, or drop it",
+                               exit_code=2)  # fmt: skip
+        return None
+    from .chunkers import Budget, named_chunkers
+    from .extras import MissingExtraError
+
+    try:
+        budget = Budget(args.chunker_budget or CHUNKER_BUDGET).measured_on(source)  # type: ignore[arg-type]
+        return named_chunkers(args.chunkers, budget)
+    except ValueError as error:
+        raise CommandError(f"--chunkers: {error}", exit_code=2) from None
+    except MissingExtraError as error:
+        raise CommandError(f"--chunkers: {error}", exit_code=1) from None
+
+
 def _sweep(args: argparse.Namespace) -> int:
     from ._cli import _output
     from .sweeps import sweep
@@ -153,7 +173,8 @@ def _sweep(args: argparse.Namespace) -> int:
         raise CommandError(msg, exit_code=1)
     probe = _probe(args) if args.probe else False
     source = _source(args, folder_only=True)
-    frame = sweep(source, **_options(args), probe=probe)
+    chunkers = _chunkers(args, source)
+    frame = sweep(source, **_options(args), probe=probe, chunkers=chunkers)
     if args.probe and not args.quiet and frame.attrs.get("probe_note"):
         print(f"{_parser.PROG}: note: {frame.attrs['probe_note']}", file=sys.stderr)  # which queries, how many
     _output.write(frame, args.format, args.output, table=_output.sweep_table(frame))

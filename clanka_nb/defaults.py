@@ -65,6 +65,9 @@ SWEEP_CHUNK_SIZES = DefaultTuple((10, 20, 30, 40, 60))
 # Tokens of retrieved chunks the probe lets a query spend: about what clanka's agent search pays for its
 # `limit: 5` chunks at the default chunk size (docs/tuning-verdict.md, "Scoring at equal cost", measures it).
 DEFAULT_BUDGET = 2000
+# Characters per chunk every peer chunker is sized to when no budget is given (benchmarks/bench_peers.py's size; the
+# command line's --chunker-budget): about what clanka's 30-line chunks hold on the sample at its declarations.
+CHUNKER_BUDGET = 1500
 
 
 AS_DEFAULT = DefaultStr("as default")  # a Setting's `cli_default` when the CLI's is its `default`

@@ -36,7 +36,7 @@ SIZE = {"chunk_size": 4, "chunk_overlap": 1}  # given to every call that chunks:
 
 # Top-level names that take no source, and why; every other name must be in CALLS below.
 NO_SOURCE = {
-    "BM25Searcher", "EmbeddingSearcher", "IndexSearcher", "VectorCache", "embedders",  # searchers, embedders
+    "BM25Searcher", "IndexSearcher", "VectorCache", "embedders",  # searchers, embedders
     "Probe",  # the probe's options
     "CodeChunk", "SettingClampedWarning",  # types
     "Codebase",  # a source itself

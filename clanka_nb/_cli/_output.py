@@ -166,8 +166,12 @@ def sweep_table(sweep: pd.DataFrame) -> pd.DataFrame:
     tokens = token_stat_in(sweep.columns, "p95")
     columns = [tokens if name == TOKENS_P95 else name for name in SWEEP_TABLE_COLUMNS]
     columns = [name for name in columns if name is not None]
+    if "chunker_label" in sweep.columns:  # with --chunkers: which chunker each row is, and its fallback
+        columns[:0] = ["chunker_label"]
+        columns.append("fallback_files")
     if sweep["clamped"].any():
-        columns[len(CHUNK_SETTING_NAMES):len(CHUNK_SETTING_NAMES)] = ["effective_size", "effective_overlap"]
+        at = columns.index(CHUNK_SETTING_NAMES[-1]) + 1
+        columns[at:at] = ["effective_size", "effective_overlap"]
     # With --probe: how well search finds the code at each setting. The intervals are in the full formats; the
     # table keeps the verdict's measure's (MRR's too: the measure without a budget).
     metric = (sweep.attrs.get("verdict") or {}).get("metric")

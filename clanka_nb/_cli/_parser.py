@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from importlib import metadata
 from typing import NoReturn
 
-from ..defaults import CHUNK_SIZE, DEFAULT_BUDGET, INDEX_MAX_CHARACTERS, SETTINGS
+from ..defaults import CHUNK_SIZE, CHUNKER_BUDGET, DEFAULT_BUDGET, INDEX_MAX_CHARACTERS, SETTINGS
 from . import _values
 
 PROG = "clanka-nb"
@@ -47,6 +47,7 @@ EXAMPLES = {
         "clanka-nb sweep . --chunk-size 10,20,30 --chunk-overlap 0,5 --max-chars none,2000",
         "clanka-nb sweep . --chunk-size 10,20,30,40 --probe -o sweep.csv",
         "clanka-nb sweep . --probe --budget 1000,2000 --metric budget_found@1000",
+        "clanka-nb sweep . --chunk-size 30 --probe --chunkers line-windows,astchunk --chunker-budget 1500",
     ],
     "explain": ["clanka-nb explain . src/app.ts", "clanka-nb explain src/app.ts --chunk-size 20 -o why.csv"],
     "churn": ["clanka-nb churn . --revs HEAD~20..HEAD", "clanka-nb churn . --by-file -o churn.parquet"],
@@ -136,6 +137,18 @@ def build() -> Parser:
         "--targets", choices=("code", "all"), default=None,
         help="with --probe: the commit-message queries' targets: code (the default) or all (tests, docs, "
         "changelogs too)",
+    )
+
+    sweep.add_argument(
+        "--chunkers", type=_values.comma_list(str), default=None, metavar="NAMES",
+        help="also one row per whole chunker, comma-separated: clanka, line-windows, astchunk, chonkie, langchain, "
+        "llama-index, semantic-text-splitter (the peers need pip install 'clanka-nb[chunkers]'); scored with "
+        "--probe as the settings are, on the same files and queries",
+    )
+    sweep.add_argument(
+        "--chunker-budget", type=_values.characters, default=None, metavar="CHARS",
+        help="with --chunkers: the size every chunker is cut to, in characters per chunk (astchunk's "
+        f"non-whitespace characters converted at the folder's own ratio; default: {CHUNKER_BUDGET})",
     )
 
     explain = _command(commands, "explain", "why each chunk of one file starts and ends where it does")

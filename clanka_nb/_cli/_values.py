@@ -116,6 +116,18 @@ def tokens(text: str) -> int:
     return number
 
 
+def characters(text: str) -> int:
+    """A chunker budget in characters per chunk: a whole number, at least 1."""
+    try:
+        number = _ascii_int(text)
+    except ValueError:
+        number = 0
+    if number < 1:
+        msg = f"{text!r} is not a number of characters; pass a whole number of 1 or more, e.g. --chunker-budget 1500"
+        raise argparse.ArgumentTypeError(msg)
+    return number
+
+
 def share(text: str) -> float:
     """The share of distractor chunks a sampled probe indexes: a number in (0, 1]."""
     try:

@@ -10,11 +10,13 @@ This package stands on the engine alone.
 from ._adapter import Adapter, Chunker, as_chunker
 from ._budget import UNITS, Budget, non_whitespace
 from ._engine import clanka, line_windows
+from ._named import NAMED, named_chunkers
 from ._peers import PEERS, astchunk, chonkie, langchain, llama_index, peer_parameters, semantic_text_splitter
 from ._run import ChunkedWith, chunk_with, chunk_with_each, read_source
 from ._spans import Span, UnplacedChunkWarning, place_texts
 
 __all__ = [
+    "NAMED",
     "PEERS",
     "UNITS",
     "Adapter",
@@ -32,6 +34,7 @@ __all__ = [
     "langchain",
     "line_windows",
     "llama_index",
+    "named_chunkers",
     "non_whitespace",
     "peer_parameters",
     "place_texts",

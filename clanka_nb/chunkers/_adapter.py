@@ -84,7 +84,8 @@ def _span(label: str, path: str, piece: object, count: int) -> Span:
     if isinstance(piece, Span):
         span = piece
     elif hasattr(piece, "start_line") and hasattr(piece, "end_line"):
-        span = Span(piece.start_line, piece.end_line, getattr(piece, "name", None), getattr(piece, "type", None))
+        span = Span(piece.start_line, piece.end_line, getattr(piece, "name", None), getattr(piece, "type", None),
+                    getattr(piece, "parent", None))
     elif isinstance(piece, tuple) and len(piece) == 2:
         span = Span(*piece)
     else:

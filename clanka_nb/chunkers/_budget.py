@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..bundled import sample_codebase
+from ..defaults import CHUNKER_BUDGET
 from ..engine import Codebase, list_files
 from ..engine.settings import whole_number
 from ..engine.token_counts import CHARACTERS_PER_TOKEN
@@ -114,7 +115,7 @@ def _texts(source: str | os.PathLike[str] | Codebase | Mapping[str, str]) -> lis
 
 
 # A peer's size when none is given: benchmarks/bench_peers.py's, in characters.
-DEFAULT_SIZE = 1500
+DEFAULT_SIZE = CHUNKER_BUDGET
 
 
 @functools.cache

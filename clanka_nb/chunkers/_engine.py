@@ -29,7 +29,7 @@ def clanka(
 
     def split(path: str, text: str) -> Result:
         # Each call parses afresh (no parse cache), so its time is comparable with the peers' that parse too.
-        return [Span(head.start_line, head.end_line, head.name, head.type)
+        return [Span(head.start_line, head.end_line, head.name, head.type, head.parent)
                 for head in heads_of(prepare(path, text, mode), chunk)]  # fmt: skip
 
     return Adapter(label, split, {**_stated(settings), "languages": mode})

@@ -13,13 +13,15 @@ from ..engine.warn import warn_at_user
 class Span(NamedTuple):
     """One chunk as the lines of its file it covers: 1-based and inclusive, as the engine's `CodeChunk`.
 
-    `name` and `type` are the declaration's where the chunker says (clanka's chunks do), else None.
+    `name`, `type` and `parent` are the declaration's where the chunker says (clanka's chunks do), else None: the
+    embedding input's header carries them, so clanka's chunks are indexed as the engine indexes them.
     """
 
     start_line: int
     end_line: int
     name: str | None = None
     type: str | None = None
+    parent: str | None = None
 
 
 class UnplacedChunkWarning(UserWarning):

@@ -105,6 +105,7 @@ def sweep(
     token_limit: int | None = None,
     files_per_partition: int = FILES_PER_PARTITION,
     probe: bool | Probe = False,
+    chunkers: object = None,
     chunk_size: int | Iterable[int] = SWEEP_CHUNK_SIZES, chunk_overlap: int | Iterable[int] = CHUNK_OVERLAP,
     chunk_max_characters: float | Iterable[float | None] | None = NO_LIMIT,
     languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE,
@@ -135,7 +136,15 @@ def sweep(
     which. A chunk's embedding input names its path within its own root, as clanka embeds it
     when it indexes that root. The counter must pickle (a function defined in a notebook does, with
     cloudpickle).
+
+    `chunkers=` (whole chunkers compared with the engine) is `cn.sweep`'s alone: it is refused here, as the
+    workers merge the engine's own statistics; sweep each root with `cn.sweep(root, chunkers=...)` instead.
     """
+    if chunkers is not None:
+        # The workers send back the engine's histograms per setting; a peer's cut would need its own partials.
+        msg = ("Dask's sweep does not take chunkers=: compare chunkers with cn.sweep(root, chunkers={...}, "
+               "probe=True), one root at a time")
+        raise TypeError(msg)
     # Bad values fail here, before listing (the cluster's workers do the work: no `workers` setting).
     grid = tuple(Grid(chunk_size, chunk_overlap, chunk_max_characters).combinations())
     opening = Settings(languages=languages, max_file_size=max_file_size)

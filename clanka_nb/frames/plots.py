@@ -113,11 +113,21 @@ def _setting_labels(frame: pd.DataFrame) -> list[str]:
     """Each row by the setting columns whose values differ between rows (chunk_size alone when none does)."""
     names = [name for name in ("chunker_label", "chunk_size", "chunk_overlap", "chunk_max_characters")
              if name in frame.columns]  # fmt: skip
-    varying = [name for name in names if frame[name].nunique(dropna=False) > 1] or names[:1]
+    # With whole chunkers' rows (sweep(chunkers=)), the engine's rows alone say which settings vary.
+    chunkers = "chunker_label" in frame.columns and "chunk_size" in frame.columns
+    settings = frame[frame["chunk_size"].notna()] if chunkers else frame
+    varying = [name for name in names if (name == "chunker_label" and chunkers)
+               or settings[name].nunique(dropna=False) > 1] or names[:1]  # fmt: skip
     short = {"chunker_label": "", "chunk_size": "size ", "chunk_overlap": "overlap ", "chunk_max_characters": "max "}
     shown = [["no limit" if pd.isna(value) else value for value in frame[name].tolist()] for name in varying]
-    return [", ".join(f"{short[name]}{value}" for name, value in zip(varying, row, strict=True))
-            for row in zip(*shown, strict=True)]  # fmt: skip
+    labels = [", ".join(f"{short[name]}{value}" for name, value in zip(varying, row, strict=True))
+              for row in zip(*shown, strict=True)]  # fmt: skip
+    if not chunkers:
+        return labels
+    # A whole chunker's row (sweep(chunkers=)) has no engine settings: its label alone names it.
+    whole = frame["chunk_size"].isna().tolist()
+    return [str(label) if alone else text for label, alone, text in zip(frame["chunker_label"], whole, labels,
+                                                                         strict=True)]  # fmt: skip
 
 
 def _trade_off(axes: Axes, frame: pd.DataFrame, metric: str, cost: str) -> None:
@@ -132,9 +142,16 @@ def _trade_off(axes: Axes, frame: pd.DataFrame, metric: str, cost: str) -> None:
     axes.scatter(x[~on], y[~on], color="0.45", zorder=3, label="beaten on both")
     order = np.argsort(x[on], kind="stable")
     axes.plot(x[on][order], y[on][order], marker="o", color="C0", zorder=4, label="frontier")
-    for label, px, py in zip(_setting_labels(frame), x, y, strict=True):
-        if np.isfinite(px) and np.isfinite(py):
-            axes.annotate(label, (px, py), textcoords="offset points", xytext=(4, 4), fontsize="small")
+    # Points close together (settings of like cost and quality) would print their labels on top of each other:
+    # taken by quality, each label goes a line lower than the ones already placed near it.
+    near_x, near_y = 0.04 * (np.nanmax(x) - np.nanmin(x) or 1), 0.04 * (np.nanmax(y) - np.nanmin(y) or 1)
+    steps: dict[int, int] = {}
+    for row in np.argsort(-np.nan_to_num(y, nan=-np.inf), kind="stable").tolist():
+        steps[row] = sum(1 for other in steps if abs(x[other] - x[row]) <= near_x and abs(y[other] - y[row]) <= near_y)
+    for row, label in enumerate(_setting_labels(frame)):
+        if np.isfinite(x[row]) and np.isfinite(y[row]):
+            axes.annotate(label, (x[row], y[row]), textcoords="offset points", xytext=(4, 4 - 10 * steps[row]),
+                          fontsize="small")  # fmt: skip
     axes.legend(fontsize="small")
     axes.set_title(f"{metric.replace('_', ' ')} against {cost.replace('_', ' ')} paid (one point per setting)")
     axes.set_xlabel(f"{cost} (cost of a top-k answer)")

@@ -1,6 +1,6 @@
 """Retrieval probe: score a chunk setting by how often search finds the code a doc comment describes.
 
-`__all__` holds what users call (the probe, its queries, the searchers and the warnings to filter);
+`__all__` holds what users call (the probe, its queries, the BM25 searcher and the warnings to filter);
 what the sweep, the tuning panel and Dask build on is in `clanka_nb.retrieval.internals`.
 """
 
@@ -10,13 +10,12 @@ from ._history import history_queries
 from ._options import Probe
 from ._probe import NoProbeQueriesWarning, probe, probe_summary
 from ._queries import dropped_queries, probe_queries
-from ._search import BM25Searcher, EmbeddingSearcher, Searcher
+from ._search import BM25Searcher, Searcher
 from ._test_names import unit_test_queries
 from ._verdict import FlatRecallWarning
 
 __all__ = [
     "BM25Searcher",
-    "EmbeddingSearcher",
     "EmbeddingTimeWarning",
     "FlatRecallWarning",
     "NoProbeQueriesWarning",

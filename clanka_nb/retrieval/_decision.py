@@ -21,7 +21,8 @@ The procedure, in order (docs/tuning-verdict.md says why each step is there):
    (count + 1) / (B + 1) p-values (valid at any B).
 2. **Intervals from a cluster bootstrap**: clusters are resampled with replacement (a query that shares
    its target with others is not an independent draw), each setting's mean over the resampled queries.
-3. **The smallest detectable difference** between the best and the runner-up, from the cluster-level
+3. **The smallest detectable difference** between the best and the runner-up (the first one whose scores
+   differ from the best's on some query: a twin of the best has no spread to measure), from the cluster-level
    standard error of their paired differences (never from the difference seen): (z(1 - α'/2) + z(power))
    times that standard error, with α' = α / (pairs of settings), Bonferroni: the range test compares all
    pairs at once, and its critical value is at most the Bonferroni one, so the number errs toward "cannot
@@ -128,7 +129,10 @@ def verdict(
     d_low, d_high = _intervals(difference[:, None], confidence)
     pairs = columns * (columns - 1) // 2
     mde_alpha = alpha / pairs
-    mde = _mde(sums[:, best] - sums[:, runner], sizes, mde_alpha)
+    # The detectable difference needs a pair that differs: a runner-up identical to the best on every query
+    # (a setting that changes no chunk the queries reach) has no spread and would promise 0.
+    differing = next((c for c in order[1:] if np.any(values[:, c] != values[:, best])), None)
+    mde = None if differing is None else _mde(sums[:, best] - sums[:, differing], sizes, mde_alpha)
     agree = _split_agreement(sums, costs, splits, seed)
     out.update(
         confidence_set=[labels[c] for c in order if c in kept], tied=[labels[c] for c in order[1:] if c in kept],

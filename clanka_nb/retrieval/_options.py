@@ -94,11 +94,12 @@ class Probe:
     probe=Probe(...))`, Dask's `sweep(roots, probe=Probe(...))` and `clanka-nb sweep --probe` take it;
     `probe=True` is `Probe()`.
 
-    - `searcher`: "bm25" (BM25 over code-aware tokens), an `EmbeddingSearcher(embed)` or any object with
-      `index(texts)` and `search(query, k)`.
+    - `searcher`: "bm25" (BM25 over code-aware tokens) or any object with `index(texts)` and `search(query, k)`;
+      to search by vectors pass `embed=` instead.
     - `k`: the cut-offs of recall@k, tokens@k and lines@k (default 1, 5, 10).
-    - `embed`: an embedder (`list[str] -> (n, d)`): search a real index of each setting instead (sqlite-vec KNN
-      over clanka's schema, every vector cached); not with `searcher=`.
+    - `embed`: an embedder (`list[str] -> (n, d)`, e.g. one of `cn.embedders`): search a real index of each setting
+      instead, the one way to search by vectors (an `IndexSearcher`: sqlite-vec KNN over clanka's schema, every
+      vector in the on-disk vector cache); not with `searcher=`.
     - `queries`: a frame with query, path, start_line, end_line (default: doc comments, test names and, at the
       top of a git clone, commit messages).
     - `sample`: the share of the other chunks indexed beside every query's target, in (0, 1], or None (all).

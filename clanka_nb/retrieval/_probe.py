@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import os
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -13,7 +13,7 @@ import pandas as pd
 
 from .. import engine
 from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, MAX_FILE_SIZE, NO_LIMIT
-from ..engine.internals import heads_of
+from ..engine.internals import ChunkHead, heads_of
 from ..engine.progress import ProgressBar
 from ..engine.settings import Settings
 from ..engine.source import open_source
@@ -131,7 +131,16 @@ class ProbeSet:
     def chunks(self, settings: engine.ChunkSettings) -> Chunks:
         """The chunks indexed at one setting: all, or on a sample those holding a target and a share of the rest."""
         # Heads, not chunks: the index reads (masked) lines itself, so no chunk's text is joined here.
-        chunks = Chunks(self.index, [[] if text is None else heads_of(text, settings) for text in self.index.texts])
+        return self.chunks_of([[] if text is None else heads_of(text, settings) for text in self.index.texts])
+
+    def chunks_of(self, heads_per_file: Sequence[Sequence[ChunkHead]]) -> Chunks:
+        """The chunks indexed for heads cut by anyone (a whole chunker's, one list per file of `index.paths`, in
+        that order), sampled as `chunks` samples the engine's: only the cutting differs."""
+        if len(heads_per_file) != len(self.index.paths):
+            msg = (f"chunks_of needs one list of heads per file of the probe's codebase ({len(self.index.paths)}), "
+                   f"got {len(heads_per_file)}: cut every file of index.paths, in order")
+            raise ValueError(msg)
+        chunks = Chunks(self.index, heads_per_file)
         if self.sample is None:
             return chunks
         if self._targets is None:
@@ -246,9 +255,18 @@ def probe_outcome(
     """`probe_frame`, and the per-query outcome (every metric's array) the sweep's columns, intervals and verdict
     are computed from. `frame.attrs["index_tokens"]` is the tokens of every chunk indexed (on a sample, the
     estimate for the whole codebase): the verdict's cost when it breaks a tie."""
-    probe = _checked(options)
+    probe = _checked(options)  # checked before any chunking
     with paused_cycle_collection():
         chunks = prepared.chunks(settings)
+    return chunks_outcome(prepared, chunks, probe, settings_attrs(prepared.codebase, settings))
+
+
+def chunks_outcome(
+    prepared: ProbeSet, chunks: Chunks, options: Probe | None, attrs: dict[str, Any],
+) -> tuple[pd.DataFrame, Outcome]:
+    """`probe_outcome` of chunks already chosen (`ProbeSet.chunks` or `.chunks_of`): one code path for the engine's
+    settings and for whole chunkers' cuts; `attrs` says what cut them (the settings' attrs, or a chunker's)."""
+    probe = _checked(options)
     tokens = prepared.costs.tokens(chunks)
     price = charged(tokens, chunks, prepared.sample)
     ids = prepared.rankings(chunks, probe.engine, _depth(probe, price, len(chunks)))
@@ -266,7 +284,7 @@ def probe_outcome(
             columns[name] = array
             schema[name] = _columns.FLOAT
     attrs = {
-        **settings_attrs(prepared.codebase, settings),
+        **attrs,
         "k": list(probe.cutoffs),
         "budget": list(probe.budgets),
         "metric": probe.metric,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
@@ -9,12 +10,14 @@ import numpy as np
 import pandas as pd
 
 from .. import engine
+from ..engine.internals import ChunkHead
 from ..engine.token_counts import TokenCounter
 from ..engine.warn import warn_at_user
+from ..frames.cycles import paused_cycle_collection
 from ._confirm import Confirmation, Rescore, confirm, confirmed_verdict, to_confirm, unconfirmed_verdict
 from ._metrics import recall, reciprocal
 from ._options import Probe
-from ._probe import COST_COLUMNS, ProbeSet, probe_outcome
+from ._probe import COST_COLUMNS, ProbeSet, chunks_outcome, probe_outcome
 from ._targets import breakdown
 from ._verdict import Bootstrap, FlatRecallWarning, Outcome, Verdict, decide, expected, flat_recall, row_intervals
 
@@ -55,7 +58,11 @@ def scored_row(
 ) -> tuple[dict[str, Any], Outcome, float]:
     """One setting's probe columns with their intervals (`outcome_row`), its per-query outcome, and the tokens
     of the chunks it indexed (the verdict's cost in a tie)."""
-    frame, outcome = probe_outcome(probe_set, settings, probe)
+    return _scored(*probe_outcome(probe_set, settings, probe), probe, bootstrap, stream)
+
+
+def _scored(frame: pd.DataFrame, outcome: Outcome, probe: Probe, bootstrap: Bootstrap,
+            stream: int) -> tuple[dict[str, Any], Outcome, float]:  # fmt: skip
     return outcome_row(outcome, probe, bootstrap, stream=stream), outcome, float(frame.attrs["index_tokens"])
 
 
@@ -89,22 +96,41 @@ class ProbeScorer:
         self._counted = (getattr(searcher, "embedded", 0), getattr(searcher, "indexed", 0)) if probe.embedded \
             else (0, 0)  # fmt: skip
 
-    def columns(self, settings: engine.ChunkSettings) -> dict[str, Any]:
-        row, outcome, cost = scored_row(self.probe_set, settings, self.probe, self.bootstrap,
-                                        stream=len(self.outcomes))  # fmt: skip
-        self.rescore.append(partial(self._rescored, settings, stream=len(self.outcomes)))
+    def columns(self, settings: engine.ChunkSettings, named: dict[str, Any] | None = None) -> dict[str, Any]:
+        """One setting's probe columns; `named` is how the verdict names the row (default: its settings)."""
+        rescore = partial(self._setting_scored, settings, stream=len(self.outcomes))
+        return self._kept(rescore, *rescore(self.probe_set), settings.columns() if named is None else named)
+
+    def columns_of(self, heads: Sequence[Sequence[ChunkHead]], label_settings: dict[str, Any]) -> dict[str, Any]:
+        """The probe columns of chunks cut by a whole chunker (`ProbeSet.chunks_of`: one list of heads per file of
+        the codebase, in order), scored as a setting's are; `label_settings` names the row in the verdict."""
+        rescore = partial(self._heads_scored, heads, dict(label_settings), stream=len(self.outcomes))
+        return self._kept(rescore, *rescore(self.probe_set), dict(label_settings))
+
+    def _setting_scored(self, settings: engine.ChunkSettings, probe_set: ProbeSet, *, stream: int,
+                        ) -> tuple[dict[str, Any], Outcome, float]:  # fmt: skip
+        return scored_row(probe_set, settings, self.probe, self.bootstrap, stream=stream)
+
+    def _heads_scored(self, heads: Sequence[Sequence[ChunkHead]], label_settings: dict[str, Any],
+                      probe_set: ProbeSet, *, stream: int) -> tuple[dict[str, Any], Outcome, float]:  # fmt: skip
+        with paused_cycle_collection():
+            chunks = probe_set.chunks_of(heads)
+        outcome = chunks_outcome(probe_set, chunks, self.probe, {"chunker": label_settings})
+        return _scored(*outcome, self.probe, self.bootstrap, stream)
+
+    def _kept(self, rescore: Rescore, row: dict[str, Any], outcome: Outcome, cost: float,
+              named: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
+        """Keep one row's outcome for the verdict and the breakdowns, and how to score it again on the whole
+        codebase (`rescore`, to confirm a sampled verdict), and give its columns."""
+        self.rescore.append(rescore)
         self.outcomes.append(outcome)
         self.rows.append(row)
-        self.settings.append(settings.columns())
+        self.settings.append(named)
         self.costs.append(cost)
         self._breakdowns(outcome, len(self.rows) - 1)
         if self.probe_set.sample is not None:
             row["scored_on"] = "sample"  # estimates for the whole codebase until `confirm` scores it there
         return row
-
-    def _rescored(self, settings: engine.ChunkSettings, probe_set: ProbeSet, *, stream: int,
-                  ) -> tuple[dict[str, Any], Outcome, float]:  # fmt: skip
-        return scored_row(probe_set, settings, self.probe, self.bootstrap, stream=stream)
 
     def _breakdowns(self, outcome: Outcome, row: int) -> None:
         """By source and by target kind, the same per-query arrays as the row's (on a sample, its estimates)."""

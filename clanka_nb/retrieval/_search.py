@@ -1,4 +1,8 @@
-"""Searchers for the retrieval probe: index texts, then rank them for a query (BM25 or any embedding)."""
+"""Searchers for the retrieval probe: index texts, then rank them for a query.
+
+BM25 is here; search by vectors is `Probe(embed=...)`, the one embedding searcher: `index.IndexSearcher`, sqlite-vec
+KNN over clanka's schema with every vector in the one on-disk vector cache (no second, in-memory cache here).
+"""
 
 from __future__ import annotations
 
@@ -112,72 +116,6 @@ class BM25Searcher:
         return matching[np.argsort(-scores[matching], kind="stable")].tolist()
 
 
-class EmbeddingSearcher:
-    """Semantic search: cosine similarity of vectors from any `embed(texts) -> vectors` function.
-
-    `embed` takes a list of strings and returns one vector per string (a list of lists or a
-    2-D array). Nothing is downloaded by clanka-nb; bring your own model. For a local
-    sentence-transformers model (`pip install sentence-transformers`, model already on disk)::
-
-        from sentence_transformers import SentenceTransformer
-        model = SentenceTransformer("all-MiniLM-L6-v2", local_files_only=True)
-        searcher = EmbeddingSearcher(model.encode)
-        probe(codebase, Probe(searcher=searcher))
-
-    Vectors are cached by text (`cache=True`), so chunks that stay the same from one setting to
-    the next, and the queries, are embedded once.
-    """
-
-    def __init__(self, embed: Embedder, *, cache: bool = True) -> None:
-        if not callable(embed):
-            msg = f"embed must be a function list[str] -> vectors (e.g. SentenceTransformer(...).encode), got {embed!r}"
-            raise TypeError(msg)
-        self.embed = embed
-        self._cache: dict[str, np.ndarray] | None = {} if cache else None
-        self._matrix: np.ndarray | None = None
-
-    def __repr__(self) -> str:
-        return f"EmbeddingSearcher({getattr(self.embed, '__name__', self.embed)!r})"
-
-    def _vectors(self, texts: Sequence[str]) -> np.ndarray:
-        """Unit vectors of `texts`, one row each (embedding only texts not seen before)."""
-        cache = self._cache if self._cache is not None else {}
-        missing = list(dict.fromkeys(text for text in texts if text not in cache))
-        if missing:
-            vectors = np.asarray(self.embed(missing), dtype=np.float32)
-            if vectors.ndim != 2 or len(vectors) != len(missing):
-                msg = (
-                    f"embed returned an array of shape {vectors.shape} for {len(missing)} texts; "
-                    "it must return one vector per text (shape (len(texts), dimensions))"
-                )
-                raise ValueError(msg)
-            norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-            vectors = vectors / np.where(norms > 0, norms, 1)
-            cache.update(zip(missing, vectors, strict=True))
-        if not texts:
-            return np.zeros((0, 0), dtype=np.float32)
-        return np.stack([cache[text] for text in texts])
-
-    def index(self, texts: Sequence[str]) -> None:
-        self._matrix = self._vectors(list(texts))
-
-    def search(self, query: str, k: int) -> list[int]:
-        return self.search_many([query], k)[0]
-
-    def search_many(self, queries: Sequence[str], k: int) -> list[list[int]]:
-        k = _check_k(k)
-        if self._matrix is None:
-            msg = "nothing is indexed yet; call index(texts) before searching"
-            raise RuntimeError(msg)
-        if not queries or not len(self._matrix):
-            return [[] for _ in queries]
-        similarity = self._vectors(list(queries)) @ self._matrix.T
-        depth = min(k, similarity.shape[1])
-        top = np.argpartition(-similarity, depth - 1, axis=1)[:, :depth]
-        order = np.argsort(-np.take_along_axis(similarity, top, axis=1), axis=1, kind="stable")
-        return np.take_along_axis(top, order, axis=1).tolist()
-
-
 def searcher_for(searcher: str | Searcher, embed: Embedder | None) -> str | Searcher:
     """`embed=` as a searcher: an `IndexSearcher` (sqlite-vec KNN over clanka's schema, vectors cached)."""
     if embed is None:
@@ -196,14 +134,14 @@ def resolve_searcher(searcher: str | Searcher) -> Searcher:
         if searcher == "bm25":
             return BM25Searcher()
         msg = (
-            f'searcher must be "bm25", a BM25Searcher, an EmbeddingSearcher or any object with '
-            f"index() and search(), got {searcher!r}"
+            f'searcher must be "bm25", a BM25Searcher or any object with index() and search(), got {searcher!r}; '
+            "to search by vectors, pass Probe(embed=embedder) instead"
         )
         raise ValueError(msg)
     if not isinstance(searcher, Searcher):
         msg = (
             f"searcher must have index(texts) and search(query, k) methods, got {type(searcher).__name__}; "
-            'pass "bm25" or EmbeddingSearcher(embed)'
+            'pass "bm25", or Probe(embed=embedder) to search by vectors'
         )
         raise TypeError(msg)
     return searcher

@@ -2,6 +2,7 @@
 retrieval probe's columns when asked (so the sweep stands on frames and the probe)."""
 
 from ._api import sweep
+from ._chunkers import ChunkerRun, run_chunker
 from .table import sweep_table
 
-__all__ = ["sweep", "sweep_table"]
+__all__ = ["ChunkerRun", "run_chunker", "sweep", "sweep_table"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 import pandas as pd
 
@@ -14,6 +14,7 @@ from ..engine.source import open_resolved, resolve
 from ..frames.source import Source
 from ..retrieval import Probe
 from ..retrieval.internals import ProbeScorer, as_probe, embed_ahead
+from ._chunkers import check_chunkers
 from .table import check_counters, sweep_table
 
 
@@ -23,6 +24,7 @@ def sweep(
     token_counter: object = None,
     token_limit: int | None = None,
     probe: bool | Probe = False,
+    chunkers: Mapping[str, object] | None = None,
     progress: ProgressBar = None,
     chunk_size: int | Iterable[int] = SWEEP_CHUNK_SIZES, chunk_overlap: int | Iterable[int] = CHUNK_OVERLAP,
     chunk_max_characters: float | Iterable[float | None] | None = NO_LIMIT,
@@ -34,8 +36,10 @@ def sweep(
     it: floored, NA for no limit), effective_size / effective_overlap (after the engine's clamping)
     and `clamped` (True when they differ from the request: such rows are kept, not merged, even
     when two rows end up with the same effective settings); chunks; mean, median and p95 of chunk
-    lines and characters; tokens (characters / 4, or with `token_counter=` the tokens of each chunk's
-    embedding input) as mean, p95 and total; split_declarations (share of the declarations of
+    lines and characters; the tokens per chunk as `est_tokens_mean`, `est_tokens_p95` and
+    `est_tokens_total` (the characters / 4 estimate) or, with `token_counter=`, `tokens_mean`,
+    `tokens_p95` and `tokens_total` (a whole count of each chunk's embedding input), `attrs["token_counter"]`
+    naming which; split_declarations (share of the declarations of
     AST-chunked files that do not fit in one chunk); coverage (share of meaningful lines in some
     chunk); duplication (lines summed over chunks / distinct lines in some chunk: 1.0 means no line
     is embedded twice); seconds.
@@ -80,6 +84,19 @@ def sweep(
     settings the queries cannot tell from it (ties going to the fewest tokens indexed), or that they cannot
     separate the settings (`str`: `attrs["verdict"]["message"]`; see docs/tuning-verdict.md).
     A `FlatRecallWarning` says when every recall@k is the same at all settings.
+    `chunkers=` (label -> chunker: an adapter of `clanka_nb.chunkers`, such as `cn.chunkers.astchunk(budget)`,
+    or any callable `(path, text)` -> spans, `(start_line, end_line)` pairs or chunk texts) compares whole
+    chunkers with the engine: the table gets `chunker_label` ("clanka" on the engine's rows, one per setting),
+    `chunker_parameters` (JSON of the chunker's own size parameters; the engine's settings on its rows) and
+    `fallback_files` (files the chunker does not handle, cut into clanka's line windows at the default settings
+    instead, so that every chunker is scored on the same files), then one row per chunker after the engine's:
+    every size statistic and coverage of its cut of every file the engine lists, and with a probe the same
+    columns as a setting's, its chunks scored through the same queries, targets, masking and embedding input
+    (path header and lines): only the cutting differs. The engine's setting columns (chunk_size... clamped) and
+    split_declarations are NA on a chunker's row, and its `seconds` is the chunker's own time cutting every file
+    (its parse included; an engine row's seconds leave the shared parse out, `attrs["parse_seconds"]`: add
+    `cn.chunkers.clanka()` as a chunker to time clanka as the peers are timed). The verdict is one over all
+    rows, a chunker's row named `chunker=<label>`. Without `chunkers=` the table has no chunker column.
     `Probe(sample=)` (a share such as 0.2) indexes, at each setting, every chunk holding a query's target and
     that share of the other chunks (the same ones in every run): embedding costs about that share, and
     recall, mrr and the budgeted columns become estimates for the whole codebase (the rank is estimated as
@@ -95,6 +112,7 @@ def sweep(
     "full") and the verdict is the full sweep's, so a sampled verdict never names a best the whole codebase
     would not (docs/tuning-verdict.md, "Probing on a sample").
     """
+    peers = check_chunkers(chunkers)  # before the source is opened: a bad value fails at once
     grid = Grid(chunk_size, chunk_overlap, chunk_max_characters)
     opening = Settings(languages=languages, max_file_size=max_file_size, workers=workers)
     resolved = resolve(source, opening)  # a chunk frame's attrs are read here, once
@@ -110,5 +128,5 @@ def sweep(
         scorer.ahead = embed_ahead(scorer.probe_set, chunk_settings, options.engine, options.time_budget, progress)
     return sweep_table(
         codebase, chunk_settings, counter=counter, limit=limit, progress=progress,
-        started=started, scorer=scorer,
+        started=started, scorer=scorer, chunkers=peers,
     )

@@ -30,6 +30,16 @@ CHUNKER_COLUMNS: _columns.Schema = {
 }
 
 
+ENGINE_LABEL = "clanka"  # the chunker_label of the engine's own rows (one per setting of the grid)
+
+
+def engine_chunker_columns(settings: engine.ChunkSettings) -> dict[str, Any]:
+    """The chunker columns of one of the engine's rows: clanka, at this setting, with no fallback (its line
+    windows for files it cannot parse are its own cut, not a fallback)."""
+    return {"chunker_label": ENGINE_LABEL, "chunker_parameters": json.dumps(settings.columns(), sort_keys=True),
+            "fallback_files": 0}  # fmt: skip
+
+
 @dataclass(frozen=True)
 class ChunkerRun:
     """One chunker's cut of a codebase: its chunks per file (in the codebase's file order) and what it cost."""
@@ -39,6 +49,11 @@ class ChunkerRun:
     heads: list[list[ChunkHead]]
     seconds: float  # in the chunker's own calls (and the fallback windows'), not reading the files
     fallback_files: int
+    fallen: frozenset[str] = frozenset()  # the files cut into clanka's line windows instead (not handled)
+
+    def handled(self, path: str) -> bool:
+        """Whether the chunker cut this file itself (not clanka's fallback windows)."""
+        return path not in self.fallen
 
 
 def check_chunkers(chunkers: object) -> dict[str, Chunker]:
@@ -54,6 +69,10 @@ def check_chunkers(chunkers: object) -> dict[str, Chunker]:
         if not isinstance(label, str) or not label.strip():
             msg = f"each chunker's label must be a non-empty string (a column value), got {label!r:.80}"
             raise ValueError(msg)
+        if label == ENGINE_LABEL:  # the engine's own rows are labelled so: a chunker's row must be told apart
+            msg = (f"the label {label!r} names the engine's own rows of the sweep; give this chunker another, e.g. "
+                   "{'clanka at 40': cn.chunkers.clanka(40)}")
+            raise ValueError(msg)
         if not callable(chunker):
             msg = f"chunker {label!r} is not callable: pass an adapter of clanka_nb.chunkers or (path, text) -> spans"
             raise TypeError(msg)
@@ -66,7 +85,7 @@ def run_chunker(codebase: engine.Codebase, paths: list[str], chunker: Chunker,
     """`chunker` over every file of `paths` (the codebase's readable files, in order), as the probe's chunks."""
     result = chunk_with(chunker, codebase)
     heads: list[list[ChunkHead]] = []
-    fallen = 0
+    fallen: list[str] = []
     seconds = result.seconds
     for path in paths:
         spans = result.spans.get(path)
@@ -75,14 +94,15 @@ def run_chunker(codebase: engine.Codebase, paths: list[str], chunker: Chunker,
             if text is None:
                 heads.append([])
                 continue
-            fallen += 1
+            fallen.append(path)
             started = time.perf_counter()
             heads.append([ChunkHead(path, head.start_line, head.end_line, None, None, None)
                           for head in heads_of(text, fallback)])  # fmt: skip
             seconds += time.perf_counter() - started
             continue
-        heads.append([ChunkHead(path, span.start_line, span.end_line, span.name, span.type, None) for span in spans])
-    return ChunkerRun(result.label, dict(result.parameters), heads, seconds, fallen)
+        heads.append([ChunkHead(path, span.start_line, span.end_line, span.name, span.type, span.parent)
+                      for span in spans])  # fmt: skip
+    return ChunkerRun(result.label, dict(result.parameters), heads, seconds, len(fallen), frozenset(fallen))
 
 
 def chunker_row(stats: CodebaseStats, run: ChunkerRun) -> dict[str, Any]:

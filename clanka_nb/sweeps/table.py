@@ -5,14 +5,16 @@ its parts."""
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .. import engine
+from ..chunkers import Chunker
 from ..engine.embedding import embedding_text
+from ..engine.internals import ChunkHead
 from ..engine.progress import ProgressBar, bar
 from ..engine.token_counts import ESTIMATE, TokenCounter, check_limit, remembering
 from ..engine.token_counts import token_counter as resolve_counter
@@ -21,6 +23,7 @@ from ..frames.cycles import paused_cycle_collection
 from ..frames.lines import span_positions
 from ..frames.stats import CodebaseStats, ast_files, chunkings_reusing, token_stats
 from ..retrieval.internals import ProbeScorer
+from ._chunkers import CHUNKER_COLUMNS, ENGINE_LABEL, chunker_row, engine_chunker_columns, run_chunker
 
 
 def _row(
@@ -60,16 +63,56 @@ def input_tokens(
     return np.asarray(counter.count_many(texts), dtype=np.float64)
 
 
+def head_token_columns(
+    codebase: engine.Codebase, heads: Sequence[Sequence[ChunkHead]], counter: TokenCounter, limit: int | None,
+) -> dict[str, Any]:
+    """`input_token_columns` of chunks cut by a whole chunker: each head's embedding input built as the engine
+    builds its own (path header and lines), so that only the cutting differs."""
+    texts = []
+    for per_file in heads:
+        for head in per_file:
+            text = codebase.text(head.path)
+            assert text is not None  # only readable files have heads
+            content = "\n".join(text.lines[head.start_line - 1 : head.end_line])
+            texts.append(embedding_text(head.path, head.start_line, head.name, head.type, head.parent, content))
+    return _token_columns(np.asarray(counter.count_many(texts), dtype=np.float64), counter, limit)
+
+
+def _token_columns(tokens: np.ndarray, counter: TokenCounter, limit: int | None) -> dict[str, Any]:
+    row = token_stats(tokens, estimated=counter.estimated)
+    if limit is not None:
+        row["over_limit"] = float((tokens > limit).mean()) if len(tokens) else None
+    return row
+
+
 def input_token_columns(
     codebase: engine.Codebase, paths: Sequence[str], settings: engine.ChunkSettings, counter: TokenCounter,
     limit: int | None,
 ) -> dict[str, Any]:
     """tokens_mean, tokens_p95, tokens_total (est_tokens_* when `counter` is the chars/4 estimate, as a limit alone
     gives) and over_limit, the share of chunks over `limit`, at one setting."""
-    tokens = input_tokens(codebase, paths, settings, counter)
-    row = token_stats(tokens, estimated=counter.estimated)
-    if limit is not None:
-        row["over_limit"] = float((tokens > limit).mean()) if len(tokens) else None
+    return _token_columns(input_tokens(codebase, paths, settings, counter), counter, limit)
+
+
+def _counted(row: dict[str, Any], columns: dict[str, Any]) -> None:
+    """The counter's statistics in place of the chars/4 estimate of the content: one set per row."""
+    for stat in _columns.TOKEN_STATS:
+        del row[_columns.token_stat(stat, estimated=True)]
+    row.update(columns)
+
+
+def _chunker_row(
+    codebase: engine.Codebase, stats: CodebaseStats, label: str, chunker: Chunker, counting: TokenCounter | None,
+    limit: int | None, scorer: ProbeScorer | None,
+) -> dict[str, Any]:
+    """One whole chunker's row: its cut of every file (`run_chunker`), sized and, when probed, scored through the
+    same probe set as the engine's rows (only the cutting differs). `seconds` is the chunker's own time."""
+    run = run_chunker(codebase, stats.index.paths, chunker, engine.ChunkSettings.build(warn=False))
+    row = chunker_row(stats, run)
+    if counting is not None:
+        _counted(row, head_token_columns(codebase, run.heads, counting, limit))
+    if scorer is not None:
+        row.update(scorer.columns_of(run.heads, {"chunker": label}))
     return row
 
 
@@ -82,8 +125,10 @@ def sweep_table(
     progress: ProgressBar,
     started: float,
     scorer: ProbeScorer | None = None,
+    chunkers: Mapping[str, Chunker] | None = None,
 ) -> pd.DataFrame:
-    """The sweep of an opened codebase: one row per setting (see `clanka_nb.sweeps.sweep` for the columns).
+    """The sweep of an opened codebase: one row per setting (see `clanka_nb.sweeps.sweep` for the columns), then
+    one per chunker of `chunkers` (label -> chunker, checked: `check_chunkers`) with the chunker columns.
 
     `started` is the `time.perf_counter()` at which opening the codebase began: `attrs["parse_seconds"]`
     counts from there to the first setting.
@@ -93,33 +138,40 @@ def sweep_table(
     rows = []
     whole: dict[int, engine.FileChunking] = {}
     counting = None if counter is None else remembering(counter)  # inputs shared by settings: counted once
-    with bar(progress, len(settings), "sweeping settings", unit="setting") as handle, paused_cycle_collection():
+    peers = dict(chunkers or {})
+    with bar(progress, len(settings) + len(peers), "sweeping settings", unit="setting") as handle, \
+            paused_cycle_collection():  # fmt: skip
         for setting in settings:
             row = _row(codebase, stats, setting, whole)
             if counting is not None:
-                # The counter's statistics replace the chars/4 estimate of the content: one set per row.
-                for stat in _columns.TOKEN_STATS:
-                    del row[_columns.token_stat(stat, estimated=True)]
-                row.update(input_token_columns(codebase, stats.index.paths, setting, counting, limit))
+                _counted(row, input_token_columns(codebase, stats.index.paths, setting, counting, limit))
             if scorer is not None:
                 scored = time.perf_counter()
-                row.update(scorer.columns(setting))
+                named = None if not peers else {"chunker": ENGINE_LABEL, **setting.columns()}
+                row.update(scorer.columns(setting, named))
                 row["seconds"] += time.perf_counter() - scored
+            if peers:
+                row.update(engine_chunker_columns(setting))
             rows.append(row)
+            if handle is not None:
+                handle.update(1)
+        for label, chunker in peers.items():
+            rows.append(_chunker_row(codebase, stats, label, chunker, counting, limit, scorer))
             if handle is not None:
                 handle.update(1)
         if scorer is not None:
             # A sampled verdict that separates is confirmed on the whole codebase: those rows take its values.
             for number, values in scorer.confirm().items():
                 rows[number].update(values)
-    schema = dict(_columns.sweep_schema(estimated=counter is None or counter.estimated))
+    schema = dict(CHUNKER_COLUMNS) if peers else {}
+    schema.update(_columns.sweep_schema(estimated=counter is None or counter.estimated))
     if limit is not None:
         schema["over_limit"] = _columns.FLOAT
     if rows and scorer is not None:
         extra = [name for name in rows[0] if name not in schema]
         schema.update({name: _columns.INT if name in scorer.integer_columns else _columns.STRING
                        if name in scorer.string_columns else _columns.FLOAT for name in extra})  # fmt: skip
-    columns = {name: [row[name] for row in rows] for name in schema}
+    columns = {name: [row.get(name) for row in rows] for name in schema}  # a chunker row has no engine settings
     attrs = {
         "root": str(codebase.root),
         "languages": codebase.languages,

@@ -135,6 +135,8 @@ def render_trade_off(
     parts.append(f'<text x="{x(lo_c):.1f}" y="{axis_y + 14}" {small} text-anchor="middle">{lo_c:,.0f}</text>')
     if hi_c > lo_c:
         parts.append(f'<text x="{x(hi_c):.1f}" y="{axis_y + 14}" {small} text-anchor="middle">{hi_c:,.0f}</text>')
-    parts.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 2}" {small} text-anchor="middle">{escape(cost)} '
-                 '(tokens of a top-5 answer)</text></svg>')  # fmt: skip
+    # The cost is tokens@k of the probe's cut-offs: say which top-k it prices.
+    what = f" (tokens of a top-{cost.partition('@')[2]} answer)" if cost.startswith("tokens@") else ""
+    parts.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 2}" {small} text-anchor="middle">{escape(cost)}'
+                 f'{escape(what)}</text></svg>')  # fmt: skip
     return "".join(parts)

@@ -9,6 +9,7 @@ import ipywidgets as widgets
 import pandas as pd
 
 from .. import engine
+from ..chunkers import Chunker
 from ..defaults import MAX_FILE_SIZE
 from ..engine.settings import Settings
 from ..engine.source import open_source
@@ -33,8 +34,8 @@ class Compare(widgets.VBox):
     def __init__(
         self,
         codebase: engine.Codebase | CompareModel,
-        a: Mapping[str, Any] | None = None,
-        b: Mapping[str, Any] | None = None,
+        a: Mapping[str, Any] | Chunker | None = None,
+        b: Mapping[str, Any] | Chunker | None = None,
         path: str | None = None,
     ) -> None:
         # The model holds the state; this widget holds the model and shows the file its picker names.
@@ -60,13 +61,13 @@ class Compare(widgets.VBox):
         return self.model.texts
 
     @property
-    def a(self) -> dict[str, Any]:
-        """Side A's settings."""
+    def a(self) -> dict[str, Any] | Chunker:
+        """Side A's settings (or its chunker)."""
         return self.model.a
 
     @property
-    def b(self) -> dict[str, Any]:
-        """Side B's settings."""
+    def b(self) -> dict[str, Any] | Chunker:
+        """Side B's settings (or its chunker)."""
         return self.model.b
 
     @property
@@ -111,13 +112,16 @@ def compare(
     source: Source = None,
     path: str | None = None,
     *,
-    a: Mapping[str, Any] | None = None,
-    b: Mapping[str, Any] | None = None,
+    a: Mapping[str, Any] | Chunker | None = None,
+    b: Mapping[str, Any] | Chunker | None = None,
     languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
 ) -> Compare:
     """Compare chunk settings `a` and `b` (dicts of chunk_size, chunk_overlap, chunk_max_characters,
     languages): `compare(src, a={"languages": "clanka"}, b={"languages": "extended"})` shows what
-    extended mode changes.
+    extended mode changes. Either side may be a whole chunker instead (an adapter of `clanka_nb.chunkers` or
+    any callable `(path, text)` -> spans): `compare(src, a={"chunk_size": 30}, b=cn.chunkers.astchunk())` shows
+    clanka's boundaries and astchunk's on the same file, a chunker's frame holding its cut of every file (the
+    files it does not handle in clanka's line windows at the default settings, as in `sweep(chunkers=)`).
 
     `source` is a folder, one file, an `engine.Codebase` or a chunk frame (its codebase; its chunk
     settings are both sides' defaults); the sample when None. `path` is the file shown first (default:
@@ -127,5 +131,10 @@ def compare(
     check_early(source, path)
     codebase, opened = open_source(source, settings, progress=False)
     frame_own = opened.chunking() if isinstance(source, pd.DataFrame) else {}
-    return Compare(codebase, {**frame_own, **(a or {})}, {**frame_own, **(b or {})}, path)
+    return Compare(codebase, _with_own(frame_own, a), _with_own(frame_own, b), path)
+
+
+def _with_own(own: Mapping[str, Any], side: Mapping[str, Any] | Chunker | None) -> Mapping[str, Any] | Chunker:
+    """A side's settings over the frame's own; a chunker as it is (it has sizes of its own)."""
+    return {**own, **(side or {})} if side is None or isinstance(side, Mapping) else side
 

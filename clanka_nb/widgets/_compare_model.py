@@ -11,7 +11,10 @@ from typing import Any
 import pandas as pd
 
 from .. import engine, frames
+from ..chunkers import Chunker, as_chunker
 from ..engine.settings import CHUNK_SETTING_NAMES, TEXT_SETTING_NAMES
+from ..frames import columns as _columns
+from ..sweeps import run_chunker
 from ._browser_model import settings_text
 from ._preview import Preview
 from ._source import Texts, file_lines, pickable
@@ -25,6 +28,21 @@ CHANGE_COLUMNS = (
     "path", "type", "name", "parent", "start_line", "end_line", "chunks_a", "chunks_b", "ranges_a", "ranges_b",
     "change",
 )  # fmt: skip
+
+
+# A side of the comparison: chunk settings of the engine, or a whole chunker (`clanka_nb.chunkers`, or a callable).
+Side = dict[str, Any] | Chunker
+
+
+def _side(side: str, given: object) -> Side:
+    """A side as given: settings (a dict, None for the defaults), or a chunker, its cut of every file shown."""
+    if given is None or isinstance(given, Mapping):
+        return _settings(side, given)
+    if not callable(given):
+        msg = (f"{side}= must be chunk settings (a dict such as {{'chunk_size': 30}}) or a chunker "
+               f"(cn.chunkers.astchunk(), or a callable (path, text) -> spans), got {type(given).__name__}")
+        raise TypeError(msg)
+    return as_chunker(given)
 
 
 def _settings(side: str, given: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -51,7 +69,42 @@ def _in_mode(codebase: engine.Codebase, languages: str | None) -> engine.Codebas
     return engine.Codebase.from_texts(texts, languages=languages)
 
 
-def _chunk_frame(codebase: engine.Codebase, settings: Mapping[str, Any]) -> pd.DataFrame:
+def side_text(side: Side) -> str:
+    """A side in one line: its settings, or the chunker's label and size parameters."""
+    if isinstance(side, Mapping):
+        return settings_text({**engine.Settings().chunking(), **side})
+    parameters = getattr(side, "parameters", {}) or {}
+    shown = " · ".join(f"{name}={value}" for name, value in parameters.items() if name != "version")
+    return f"{side.label}" + (f" · {shown}" if shown else "")
+
+
+def chunker_frame(codebase: engine.Codebase, chunker: Chunker) -> pd.DataFrame:
+    """A whole chunker's chunks of every file as a chunk frame (the columns of `chunk_codebase`'s): the files it
+    does not handle in clanka's line windows at the default settings, as the sweep's chunker rows cut them.
+    `chunker` is "window" on those, NA on the chunker's own (neither the engine's declarations nor its windows)."""
+    run = run_chunker(codebase, list(codebase.files), chunker, engine.ChunkSettings.build(warn=False))
+    columns: dict[str, list[Any]] = {name: [] for name in _columns.CHUNKS}
+    for heads in run.heads:
+        if not heads:
+            continue
+        text = codebase.text(heads[0].path)
+        assert text is not None  # only readable files have heads
+        handled = run.handled(heads[0].path)
+        for head in heads:
+            content = "\n".join(text.lines[head.start_line - 1 : head.end_line])
+            values = (head.path, head.start_line, head.end_line, head.name, head.type, head.parent, content,
+                      head.end_line - head.start_line + 1, engine.js_length(content), engine.language_of(head.path),
+                      None if handled else "window")  # fmt: skip
+            for name, value in zip(_columns.CHUNKS, values, strict=True):
+                columns[name].append(value)
+    attrs = {"root": str(codebase.root), "languages": codebase.languages, "chunker_label": run.label,
+             "chunker_parameters": dict(run.parameters), "fallback_files": run.fallback_files}  # fmt: skip
+    return _columns.build(columns, _columns.CHUNKS, attrs)
+
+
+def _chunk_frame(codebase: engine.Codebase, settings: Side) -> pd.DataFrame:
+    if not isinstance(settings, Mapping):
+        return chunker_frame(codebase, settings)
     chunk_settings = {k: v for k, v in settings.items() if k in CHUNK_SETTING_NAMES}
     return frames.chunk_codebase(_in_mode(codebase, settings.get("languages")), progress=False, **chunk_settings)
 
@@ -131,9 +184,7 @@ def render_changes(changes: pd.DataFrame, *, limit: int = 40) -> str:
     )
 
 
-def render_side_by_side(
-    left: Preview, right: Preview, a: Mapping[str, Any], b: Mapping[str, Any], *, height: int = 640
-) -> str:
+def render_side_by_side(left: Preview, right: Preview, a: Side, b: Side, *, height: int = 640) -> str:
     """Two previews next to each other when there is room, one above the other when not, in one scroll box.
 
     Side by side, both previews have equal headers and equal row heights, so one scroll box keeps
@@ -142,8 +193,8 @@ def render_side_by_side(
     lines scroll sideways inside their pane, never push the other one out of the output.
     """
 
-    def column(side: str, preview: Preview, settings: Mapping[str, Any]) -> str:
-        label = escape(settings_text({**engine.Settings().chunking(), **settings}))
+    def column(side: str, preview: Preview, settings: Side) -> str:
+        label = escape(side_text(settings))
         return (
             f'<div data-side="{side}" style="flex:1 1 {PANE_MIN_WIDTH}px;min-width:0;max-width:100%">'
             # One line, cut if need be, as the previews' own headers: rows side by side stay level.
@@ -158,20 +209,26 @@ def render_side_by_side(
     )
 
 
-class CompareModel:
-    """Settings A and B on one codebase, and the file shown.
+def _shown(side: Side) -> str:
+    return str(side) if isinstance(side, Mapping) else repr(side.label)
 
-    State: `codebase`, `texts`, `a`, `b` (the settings, checked), `files` (those with lines), `frame_a`,
-    `frame_b` (all chunks), `changes` (every changed declaration), `path` (the file shown, None when the
-    codebase has no file with lines). Derived: `frame` (the changes of `path`), `previews()` (A's and B's).
+
+class CompareModel:
+    """Settings A and B on one codebase, and the file shown; either side may be a whole chunker instead.
+
+    State: `codebase`, `texts`, `a`, `b` (the settings, checked; or a side's `Chunker`), `files` (those with
+    lines), `frame_a`, `frame_b` (all chunks; a chunker's as `chunker_frame` makes them), `changes` (every
+    changed declaration), `path` (the file shown, None when the codebase has no file with lines). Derived:
+    `frame` (the changes of `path`), `previews()` (A's and B's).
     """
 
     def __init__(
-        self, codebase: engine.Codebase, a: Mapping[str, Any] | None, b: Mapping[str, Any] | None, path: str | None
+        self, codebase: engine.Codebase, a: Mapping[str, Any] | Chunker | None, b: Mapping[str, Any] | Chunker | None,
+        path: str | None,
     ) -> None:
         self.codebase = codebase
         self.texts = Texts(codebase=codebase, languages=codebase.languages)
-        self.a, self.b = _settings("a", a), _settings("b", b)
+        self.a, self.b = _side("a", a), _side("b", b)
         self.files = [p for p in codebase.files if (t := codebase.text(p)) is not None and t.lines]
         if path is not None:
             path = pickable(codebase, path, self.files)  # before chunking twice
@@ -184,7 +241,7 @@ class CompareModel:
         self.path: str | None = path
 
     def __repr__(self) -> str:
-        return f"Compare(a={self.a}, b={self.b}: {len(self.changes):,} declarations change chunks)"
+        return f"Compare(a={_shown(self.a)}, b={_shown(self.b)}: {len(self.changes):,} declarations change chunks)"
 
     def file_options(self) -> list[tuple[str, str]]:
         """The file picker's (label with its number of changes, path)."""

@@ -18,7 +18,7 @@ from ..engine.token_counts import token_counter as resolve_counter
 from ..frames.cycles import paused_cycle_collection
 from ..retrieval import Probe
 from ..retrieval.internals import as_probe, check_queries
-from ._charts import render_histogram
+from ._charts import render_histogram, render_trade_off
 from ._preview import PreviewPane
 from ._source import Source, Texts, busiest_file, check_early, pickable
 from ._style import MUTED, UI_FONT
@@ -60,10 +60,11 @@ class Tuner(widgets.VBox):
     `update()` recomputes everything. With the `probe`
     checkbox on, `.stats` also holds the retrieval probe's columns (recall@k, mrr, precision, tokens@k, lines@k,
     budget_found@B, budget_covered@B) with the 95% intervals over the queries (`mrr_low`, `mrr_high`...),
-    shown beside them; `vs_before`: whether the last move changed the verdict's metric (the Probe's
-    `metric`) beyond what the queries can tell (a paired test on the same queries, as the sweep's verdict);
-    and `probe_reason`: why the probe has no query (None
-    when it has), shown in place of the scores.
+    shown beside them, and `.trade_off` draws the verdict's metric against tokens@5 of every setting probed so
+    far (the model's `points`, the current one ringed); `vs_before`: whether the last move changed the verdict's
+    metric (the Probe's `metric`) beyond what the queries can tell (a paired test on the same queries, as the
+    sweep's verdict); and `probe_reason`: why the probe has no query (None when it has), shown in place of the
+    scores.
     """
 
     def __init__(
@@ -121,6 +122,7 @@ class Tuner(widgets.VBox):
         self.stats_html = widgets.HTML(layout=widgets.Layout(margin="0 0 0 24px"))
         self.timing = widgets.HTML(layout=widgets.Layout(margin="0 0 0 24px"))  # the last update's time
         self.histogram = widgets.HTML()
+        self.trade_off = widgets.HTML()  # quality against tokens paid, one dot per setting probed
         self.preview = PreviewPane()
         for control in (self.chunk_size, self.chunk_overlap, self.limit_characters, self.max_characters, self.probe):
             control.observe(self._on_setting, "value")
@@ -130,7 +132,9 @@ class Tuner(widgets.VBox):
              self.file_picker, self.probe],
         )  # fmt: skip
         top = widgets.HBox(
-            [widgets.VBox([controls, self.histogram]), widgets.VBox([self.stats_html, self.timing])],
+            [widgets.VBox([controls, widgets.HBox([self.histogram, self.trade_off],
+                                                  layout=widgets.Layout(flex_flow="row wrap"))]),
+             widgets.VBox([self.stats_html, self.timing])],
             layout=widgets.Layout(flex_flow="row wrap"),
         )
         super().__init__([top, self.preview])
@@ -152,8 +156,11 @@ class Tuner(widgets.VBox):
     def _repr_html_(self) -> str:
         """A still picture of the panel, for where widgets do not run (nbviewer, GitHub)."""
         shown = self.preview.preview
+        # The trade-off only once a setting was probed: where nothing runs, "turn the probe on" is no use.
+        trade_off = self.trade_off.value if self.model.points else ""
         return (
-            f'<div style="display:flex;flex-wrap:wrap;gap:24px">{self.histogram.value}{self.stats_html.value}</div>'
+            f'<div style="display:flex;flex-wrap:wrap;gap:24px">{self.histogram.value}{trade_off}'
+            f"{self.stats_html.value}</div>"
             + ("" if shown is None else shown.html)
         )
 
@@ -244,6 +251,9 @@ class Tuner(widgets.VBox):
         # The numbers first (what a move is for): the browser shows them before the drawing that follows.
         self.stats_html.value = render_stats(model.stats, model.before)
         self.histogram.value = render_histogram(model.lines, marker=model.shown.chunk.effective_size)
+        # Redrawn on every update: a move without the probe un-rings the last setting, its dots stay.
+        self.trade_off.value = render_trade_off(model.points, current=model.current, cost=model.cost,
+                                                quality=model.quality)
         # The picked file's chunks and their drawing are many small objects too; a token counter is user code.
         with paused_cycle_collection() if model.token_counter is None else contextlib.nullcontext():
             self._show_file()

@@ -4,6 +4,7 @@ makes its statistics table. No widget here: `Tuner` holds one and feeds it its s
 
 from __future__ import annotations
 
+import math
 import warnings
 from html import escape
 from typing import Any
@@ -64,6 +65,18 @@ def _probe_stat(key: str) -> bool:
 # (a page of 2,000 lines of three.js was 1.7 MB of HTML and 0.9 s in Chromium); the page buttons turn it.
 PAGE_LINES = 300
 
+
+def trade_off_cost(cutoffs: tuple[int, ...]) -> str:
+    """The cost the trade-off chart puts on x: tokens@5, or the largest cut-off under 5 (else the smallest one)."""
+    under = [k for k in cutoffs if k <= 5]
+    return f"tokens@{max(under) if under else min(cutoffs)}"
+
+
+def _number(value: Any) -> float:
+    """A score as a float; None or NA (no query scored) is NaN, which the chart leaves out."""
+    return math.nan if value is None or pd.isna(value) else float(value)
+
+
 def _fmt(value: Any, pattern: str) -> str:
     return "–" if value is None else pattern.format(value)
 
@@ -123,6 +136,9 @@ class TunerModel:
     histogram), `path` and `file_frame` (the picked file and its chunks), `frame` (all chunks, with their text,
     built when first read). `update(settings, probe=)` moves to new settings; `show_file(path)` picks the file
     previewed. `probe` holds the probe's options (a `Probe`) used whenever an update probes.
+    `points`: the trade-off so far, one (label, cost, quality) per distinct setting probed (a setting probed
+    again replaces its point), cost the `cost` column (tokens@5) and quality the verdict's metric (`quality`);
+    `current`: the label of the last update's setting when it probed, else None.
     """
 
     def __init__(
@@ -149,6 +165,24 @@ class TunerModel:
         self.lines: Any = None  # each chunk's lines at the last update, for the histogram
         self.path: str | None = None
         self.file_frame: pd.DataFrame | None = None
+        # Keyed by the setting's label: moving back to a setting already probed must not add a second dot.
+        self._points: dict[str, tuple[float, float]] = {}
+        self.current: str | None = None
+
+    @property
+    def cost(self) -> str:
+        """The trade-off's cost column: the tokens of a top-5 answer (or of the nearest cut-off under it)."""
+        return trade_off_cost(self.probe.cutoffs)
+
+    @property
+    def quality(self) -> str:
+        """The trade-off's quality column: the verdict's metric (budget_covered@<budget> by default)."""
+        return self.probe.metric
+
+    @property
+    def points(self) -> list[tuple[str, float, float]]:
+        """One (label, cost, quality) per distinct setting probed so far, in the order first probed."""
+        return [(label, cost, quality) for label, (cost, quality) in self._points.items()]
 
     @property
     def shown(self) -> Settings:
@@ -200,8 +234,11 @@ class TunerModel:
             if self._outcome is not None and self.before is not None and "mrr" in self.before:
                 self.stats["vs_before"] = compared(self._outcome, outcome, self.probe.metric)
             self._outcome = outcome
+            self.current = settings_text({name: self.stats[name] for name in CHUNK_SETTING_NAMES})
+            self._points[self.current] = (_number(self.stats.get(self.cost)), _number(self.stats.get(self.quality)))
         else:
             self._outcome = None
+            self.current = None  # the points probed so far stay: turning the probe back on adds to them
         self.lines = lines
 
     def show_file(self, path: str | None) -> Preview | None:

@@ -66,7 +66,8 @@ def test_a_peer_is_sized_by_its_stated_parameters(name: str) -> None:
 def test_clanka_gives_the_engines_chunks(path: str) -> None:
     text = FILES[path]
     spans = chunkers.clanka(chunk_size=8)(path, text)
-    expected = [(c.start_line, c.end_line, c.name, c.type) for c in engine.chunk_file_content(path, text, chunk_size=8)]
+    expected = [(c.start_line, c.end_line, c.name, c.type, c.parent)
+                for c in engine.chunk_file_content(path, text, chunk_size=8)]  # fmt: skip
     assert [tuple(span) for span in spans] == expected
     assert spans
 

@@ -41,7 +41,7 @@ def test_texts_with_rewrapped_whitespace_are_placed() -> None:
 
 def test_spans_pairs_and_code_chunks_are_taken_as_they_are() -> None:
     assert chunkers.as_chunker(lambda p, t: [(1, 2), chunkers.Span(3, 4, "x", "function")])(PATH, TEXT) == [
-        (1, 2, None, None), (3, 4, "x", "function")]  # fmt: skip
+        (1, 2, None, None, None), (3, 4, "x", "function", None)]  # fmt: skip
     chunks = engine.chunk_file_content(PATH, TEXT)
     spans = chunkers.as_chunker(lambda p, t: engine.chunk_file_content(p, t), label="engine")(PATH, TEXT)
     assert [(s.start_line, s.end_line) for s in spans] == [(c.start_line, c.end_line) for c in chunks]

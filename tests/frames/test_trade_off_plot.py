@@ -45,6 +45,15 @@ def test_the_labels_name_every_setting_that_varies() -> None:
     assert "size 20, overlap 5" in [t.get_text() for t in axes.texts]
 
 
+def test_a_whole_chunker_s_point_is_named_by_its_label_alone() -> None:
+    # sweep(chunkers=): the engine's rows, then a chunker's row with no engine settings.
+    frame = table().assign(chunker_label=["clanka", "clanka", "clanka", "astchunk"])
+    frame["chunk_size"] = frame["chunk_size"].astype("Int64").mask(frame.index == 3)
+    frame["chunk_overlap"] = frame["chunk_overlap"].astype("Int64").mask(frame.index == 3)
+    axes = frames.plot_sweep(frame, "recall@5", x="tokens@5").axes[0]
+    assert [t.get_text() for t in axes.texts] == ["clanka, size 10", "clanka, size 20", "clanka, size 30", "astchunk"]
+
+
 def test_without_intervals_there_are_no_bars() -> None:
     frame = table().drop(columns=["recall@5_low", "recall@5_high"])
     axes = frames.plot_sweep(frame, "recall@5", x="tokens@5").axes[0]
@@ -54,3 +63,11 @@ def test_without_intervals_there_are_no_bars() -> None:
 def test_a_cost_that_is_not_a_column_names_the_choices() -> None:
     with pytest.raises(ValueError, match="x='tokens@50' is not a column"):
         frames.plot_sweep(table(), "recall@5", x="tokens@50")
+
+
+def test_labels_of_points_close_together_do_not_sit_on_each_other() -> None:
+    frame = table().assign(**{"tokens@5": [400.0, 401.0, 1200.0, 2400.0], "recall@5": [0.40, 0.40, 0.55, 0.1]})
+    axes = frames.plot_sweep(frame, "recall@5", x="tokens@5").axes[0]
+    offsets = {text.get_text(): text.xyann for text in axes.texts}
+    assert offsets["size 10"] != offsets["size 20"]  # the twins' labels are a line apart
+    assert offsets["size 30"] == offsets["size 60"] == (4, 4)  # lone points keep the plain offset

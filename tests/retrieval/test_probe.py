@@ -8,7 +8,6 @@ import pytest
 from clanka_nb import engine
 from clanka_nb.retrieval import Probe
 from clanka_nb.retrieval._probe import prepare_probe, probe, probe_summary
-from clanka_nb.retrieval._search import EmbeddingSearcher
 
 from .conftest import ScriptedSearcher, hashed_embed
 
@@ -97,9 +96,10 @@ export function sendWelcomeEmail(user, mailer) {
 """
 
 
-@pytest.mark.parametrize("searcher", ["bm25", EmbeddingSearcher(hashed_embed)])
-def test_queries_from_doc_comments_find_their_code(searcher):
-    frame = probe(engine.Codebase.from_texts({"net.ts": DOCUMENTED}), Probe(searcher=searcher))
+@pytest.mark.parametrize("options", [{"searcher": "bm25"}, {"embed": hashed_embed}], ids=["bm25", "embed"])
+def test_queries_from_doc_comments_find_their_code(options, tmp_path, monkeypatch):
+    monkeypatch.setenv("CLANKA_NB_CACHE_DIR", str(tmp_path / "cache"))  # embed=: the vector cache's folder
+    frame = probe(engine.Codebase.from_texts({"net.ts": DOCUMENTED}), Probe(**options))
     assert frame["query"].tolist() == [
         "Computes the checksum of a network packet.",
         "Sends the greeting email to a new user.",

@@ -1,14 +1,19 @@
-"""Code-aware tokens, the BM25 searcher and the embedding searcher."""
+"""Code-aware tokens, the BM25 searcher, and search by vectors through `Probe(embed=)` (the index's searcher)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from clanka_nb.retrieval._search import BM25Searcher, EmbeddingSearcher, Searcher, resolve_searcher
+from clanka_nb.index import IndexSearcher
+from clanka_nb.index._vectors import FILE_NAME
+from clanka_nb.retrieval import Probe
+from clanka_nb.retrieval._search import BM25Searcher, Searcher, resolve_searcher
 from clanka_nb.retrieval._search_words import code_tokens
 
-from .conftest import hashed_embed
+from .conftest import ScriptedSearcher, hashed_embed
 
 
 @pytest.mark.parametrize(
@@ -58,31 +63,61 @@ def test_bm25_needs_an_index_and_a_positive_k():
         searcher.search("user", 0)
 
 
-def test_embedding_searcher_ranks_by_cosine_and_embeds_each_text_once():
-    calls: list[list[str]] = []
+class RecordingEmbedder:
+    """`hashed_embed` under a model id, so its vectors go to the vector cache on disk; records what it embeds."""
 
-    def embed(texts: list[str]) -> np.ndarray:
-        calls.append(list(texts))
+    model_id = "test:hashed-bag-of-words"
+
+    def __init__(self) -> None:
+        self.calls: list[list[str]] = []
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        self.calls.append(list(texts))
         return hashed_embed(texts)
 
-    searcher = EmbeddingSearcher(embed)
+
+@pytest.fixture
+def cache_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh vector cache folder: `Probe(embed=)` keeps its vectors in the default cache, here."""
+    monkeypatch.setenv("CLANKA_NB_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def test_embed_searches_the_vector_index_and_embeds_each_text_once(cache_folder: Path):
+    embed = RecordingEmbedder()
+    searcher = Probe(embed=embed).engine  # the one way to search by vectors
+    assert isinstance(searcher, IndexSearcher)
     searcher.index(DOCUMENTS)
     assert searcher.search(DOCUMENTS[1], 2)[0] == 1  # a text is closest to itself
     assert searcher.search_many([DOCUMENTS[3], DOCUMENTS[0]], 1) == [[3], [0]]
     searcher.index([*DOCUMENTS[:2], "a new text"])
-    embedded = [text for call in calls for text in call]
+    embedded = [text for call in embed.calls for text in call]
     assert sorted(embedded) == sorted({*DOCUMENTS, "a new text"})  # nothing embedded twice
+    # The vectors are in the one cache on disk: another probe of the same model embeds nothing.
+    assert (cache_folder / FILE_NAME).is_file()
+    again = Probe(embed=RecordingEmbedder()).engine
+    again.index(DOCUMENTS)
+    assert again.embedded == 0
 
 
-def test_embedding_searcher_rejects_a_wrong_number_of_vectors():
-    searcher = EmbeddingSearcher(lambda texts: np.zeros((1, 4)))
-    with pytest.raises(ValueError, match="one vector per text"):
+def test_embed_rejects_a_wrong_number_of_vectors(cache_folder: Path):
+    searcher = Probe(embed=lambda texts: np.zeros((1, 4))).engine
+    with pytest.raises(ValueError, match="one row per text"):
         searcher.index(["a", "b"])
+
+
+def test_there_is_no_second_embedding_searcher():
+    import clanka_nb as cn
+    import clanka_nb.retrieval as retrieval
+
+    assert not hasattr(cn, "EmbeddingSearcher") and "EmbeddingSearcher" not in retrieval.__all__
+    with pytest.raises(ValueError, match=r"Probe\(embed=embedder\)"):
+        resolve_searcher("embedding")
 
 
 def test_resolve_searcher():
     assert isinstance(resolve_searcher("bm25"), BM25Searcher)
-    custom = EmbeddingSearcher(hashed_embed)
+    custom = ScriptedSearcher()
     assert resolve_searcher(custom) is custom
     assert isinstance(custom, Searcher)
     with pytest.raises(ValueError, match="bm25"):

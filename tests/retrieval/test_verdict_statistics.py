@@ -82,6 +82,20 @@ def test_the_smallest_detectable_difference_shrinks_as_one_over_root_n_and_ignor
     assert f"a difference smaller than {found['mde']:.3f} cannot be seen with these 400 queries" in found["message"]
 
 
+def test_a_twin_of_the_best_does_not_make_the_detectable_difference_zero() -> None:
+    rng = np.random.default_rng(6)
+    scores, groups = sweep_scores(rng, 2, 200, 200, "rr")
+    best = scores.mean().idxmax()
+    twins = scores.assign(twin=scores[best])  # a setting that changes no chunk the queries reach
+    alone = verdict(scores, groups, **FAST)
+    with_twin = verdict(twins, groups, **FAST)
+    assert with_twin["mde"] is not None and with_twin["mde"] > 0
+    # The same pair measured: the twin is skipped, the other setting differs; only alpha's share of pairs moves.
+    assert with_twin["mde"] > alone["mde"]
+    assert "smaller than 0.000" not in with_twin["message"]
+    assert verdict(pd.DataFrame({"a": [0.5, 1.0], "b": [0.5, 1.0]}), **FAST)["mde"] is None
+
+
 def test_a_best_at_the_edge_of_the_range_says_to_sweep_past_it() -> None:
     rng = np.random.default_rng(3)
     scores, groups = sweep_scores(rng, 3, 200, 200, "rr", np.array([0.0, 0.4, 0.8]))

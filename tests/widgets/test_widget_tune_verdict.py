@@ -48,3 +48,50 @@ def test_the_panel_probes_with_the_probe_s_budget_and_shows_each_budgeted_row():
     (row,) = shown.find_all("data-stat", "budget_covered@500")
     assert "lines covered within 500 tokens" in row.text
     assert shown.find_all("data-stat", "budget_found@1500") and shown.find_all("data-stat", "tokens@5")
+
+
+def test_the_model_keeps_one_trade_off_point_per_setting_probed():
+    from clanka_nb.widgets._tune_model import TunerModel
+
+    codebase = engine.Codebase(sample_codebase())
+    model = TunerModel(codebase, engine.Settings(30, 0, None), probe=Probe(budget=1500))
+    model.update(engine.Settings(30, 0, None))  # the probe off: no point
+    assert model.points == [] and model.current is None
+    for size in (30, 10, 60, 10):  # 10 twice: one point, not two
+        model.update(engine.Settings(size, 0, None), probe=True)
+    assert model.cost == "tokens@5" and model.quality == "budget_covered@1500"
+    labels = [label for label, _, _ in model.points]
+    assert len(labels) == 3
+    assert all(f"chunk_size={size}" in label for label, size in zip(labels, (30, 10, 60), strict=True))
+    assert model.current == labels[1]  # the last probed setting: size 10
+    (point,) = [p for p in model.points if p[0] == model.current]
+    assert point[1:] == (model.stats["tokens@5"], model.stats["budget_covered@1500"])
+    model.update(engine.Settings(20, 0, None))  # moved without the probe: no dot added, none ringed
+    assert len(model.points) == 3 and model.current is None
+
+
+def test_the_model_prices_the_largest_cut_off_under_five():
+    from clanka_nb.widgets._tune_model import TunerModel
+
+    model = TunerModel(engine.Codebase(sample_codebase()), engine.Settings(30, 0, None), probe=Probe(k=[1, 3, 10]))
+    assert model.cost == "tokens@3"
+    model.update(engine.Settings(30, 0, None), probe=True)
+    assert model.points[0][1] == model.stats["tokens@3"]
+
+
+def test_the_panel_draws_one_dot_per_setting_probed_with_the_current_one_ringed():
+    import xml.etree.ElementTree as ET
+
+    svg_ns = "{http://www.w3.org/2000/svg}"
+    tuner = tune(engine.Codebase(sample_codebase()), chunk_size=30)  # the probe off: a note, no dot
+    assert not ET.fromstring(tuner.trade_off.value).findall(f"{svg_ns}circle")
+    tuner.probe.value = True
+    for size in (10, 60, 10):
+        tuner.chunk_size.value = size
+    root = ET.fromstring(tuner.trade_off.value)
+    dots = root.findall(f"{svg_ns}circle")
+    assert len(dots) == len(tuner.model.points) == 3  # sizes 30, 10 and 60
+    ringed = [dot.find(f"{svg_ns}title").text for dot in dots if "stroke" in (dot.get("style") or "")]
+    assert len(ringed) == 1 and ringed[0].startswith(tuner.model.current) and "chunk_size=10" in ringed[0]
+    assert "budget_covered@2000 against tokens@5" in "".join(t.text or "" for t in root.findall(f"{svg_ns}text"))
+    assert tuner.trade_off.value in tuner._repr_html_()  # the still picture shows it too

@@ -1,0 +1,47 @@
+"""Chunkers by name, every one sized from one budget: what the command line's `--chunkers` and the benchmark pass."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE
+from ._adapter import Adapter
+from ._budget import Budget
+from ._engine import clanka, line_windows
+from ._peers import PEERS
+
+# Line windows with no line count of their own: lines are added until the next would pass the budget's characters,
+# as the cAST paper's fixed-size baseline is cut. Far more lines than any window at a budget of characters holds.
+WINDOW_LINES = 10_000
+
+
+def _clanka(budget: Budget) -> Adapter:
+    # clanka at its default line settings, never over the budget's characters.
+    return clanka(CHUNK_SIZE, CHUNK_OVERLAP, budget.characters, label=f"clanka, at most {budget.characters} chars")
+
+
+def _line_windows(budget: Budget) -> Adapter:
+    return line_windows(WINDOW_LINES, 0, budget.characters, label=f"line windows of {budget.characters} chars")
+
+
+# The names a user types (dashes; underscores are taken too) -> the adapter at one budget.
+NAMED: dict[str, Callable[[Budget], Adapter]] = {
+    "clanka": _clanka,
+    "line-windows": _line_windows,
+    **{name.replace("_", "-"): factory for name, factory in PEERS.items()},
+}
+
+
+def named_chunkers(names: Iterable[str], budget: Budget) -> dict[str, Adapter]:
+    """The chunkers `names` name (see `NAMED`), each sized from `budget`, by their labels (a sweep's `chunkers=`).
+    A peer whose extra is missing raises `MissingExtraError` naming it."""
+    out: dict[str, Adapter] = {}
+    for name in names:
+        key = name.strip().lower().replace("_", "-")
+        factory = NAMED.get(key)
+        if factory is None:
+            msg = f"no chunker is named {name!r}; pick from {', '.join(NAMED)}"
+            raise ValueError(msg)
+        adapter = factory(budget)
+        out[adapter.label] = adapter
+    return out

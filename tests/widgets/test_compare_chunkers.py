@@ -1,0 +1,72 @@
+"""`cn.compare` with a whole chunker on a side: its boundaries beside the engine's on the same file (state only)."""
+
+from __future__ import annotations
+
+import pytest
+
+from clanka_nb import chunkers, frames
+from clanka_nb.widgets import Compare, compare
+
+from ._html import parse
+
+LEDGER = "".join(f"export function f{i}(x: number): number {{\n  return x + {i};\n}}\n\n" for i in range(12))
+
+
+@pytest.fixture
+def folder(tmp_path):
+    (tmp_path / "ledger.ts").write_text(LEDGER)
+    (tmp_path / "notes.md").write_text("# Notes\n\nSome words.\n")
+    return tmp_path
+
+
+def thirds(path: str, text: str) -> list[tuple[int, int]] | None:
+    """A user's chunker: .ts files in pieces of 16 lines; it handles no other file."""
+    if not path.endswith(".ts"):
+        return None
+    count = text.count("\n")
+    return [(start, min(start + 15, count)) for start in range(1, count + 1, 16)]
+
+
+def test_a_chunker_side_is_its_cut_of_the_file(folder) -> None:
+    view = compare(folder, "ledger.ts", a={"chunk_size": 30}, b=thirds)
+    assert isinstance(view, Compare) and view.b.label == "thirds"
+    shown = view.frame_b[view.frame_b["path"] == "ledger.ts"]
+    assert list(zip(shown["start_line"], shown["end_line"], strict=True)) == [(1, 16), (17, 32), (33, 48)]
+    assert shown["chunker"].isna().all()  # neither the engine's declarations nor its windows
+    # The file it does not handle is in clanka's line windows, as the sweep's chunker rows cut it.
+    notes = view.frame_b[view.frame_b["path"] == "notes.md"]
+    assert notes["chunker"].tolist() == ["window"] and view.frame_b.attrs["fallback_files"] == 1
+    # Side A is the engine's own chunks at its settings, unchanged.
+    engine_side = frames.chunk_codebase(folder, chunk_size=30, progress=False)
+    assert view.frame_a[["path", "start_line", "end_line"]].equals(engine_side[["path", "start_line", "end_line"]])
+
+
+def test_both_previews_and_the_headers_name_the_sides(folder) -> None:
+    view = compare(folder, "ledger.ts", a={"chunk_size": 30}, b=chunkers.line_windows(10))
+    assert view.left is not None and view.right is not None
+    windows = view.frame_b[view.frame_b["path"] == "ledger.ts"]
+    lines = ["start_line", "end_line"]
+    assert view.right.frame[lines].to_numpy().tolist() == windows[lines].to_numpy().tolist()
+    sides = parse(view.html).find_all("data-side")
+    assert [side.attrs["data-side"] for side in sides] == ["A", "B"]
+    assert "line windows" in view.html and "chunk_size=10" in view.html and "chunk_size=30" in view.html
+    assert len(view.changes) > 0  # the engine's declarations against the windows
+
+
+def test_clanka_as_a_chunker_changes_nothing(folder) -> None:
+    view = compare(folder, a=chunkers.clanka(30), b={"chunk_size": 30})
+    assert len(view.changes) == 0
+    assert view.frame_a[["start_line", "end_line", "name", "type", "parent"]].equals(
+        view.frame_b[["start_line", "end_line", "name", "type", "parent"]])  # fmt: skip
+
+
+def test_a_peer_side(folder) -> None:
+    pytest.importorskip("astchunk", reason="astchunk is not installed: pip install -e '.[chunkers]'")
+    view = compare(folder, "ledger.ts", a={"chunk_size": 30}, b=chunkers.astchunk(chunkers.Budget(
+        200, characters_per_non_whitespace=1.3)))  # fmt: skip
+    assert view.b.label == "astchunk" and len(view.frame_b) > 0 and "max_chunk_size=" in view.html
+
+
+def test_a_side_that_is_neither_settings_nor_a_chunker_says_what_to_pass(folder) -> None:
+    with pytest.raises(TypeError, match=r"b= must be chunk settings .* or a chunker"):
+        compare(folder, b=30)
