@@ -231,3 +231,18 @@ def test_confirming_embeds_only_what_the_sample_left_out(fixtures, monkeypatch):
     assert verdict["confirmation_embedded"] == confirming
     assert named(verdict) == named(full.attrs["verdict"])
     pd.testing.assert_frame_equal(sampled[probe_columns(full)], full[probe_columns(full)])
+
+
+def test_chunker_rows_are_confirmed_on_the_whole_codebase_too(fixtures):
+    # Whole chunkers' rows (issue 37) beside the engine's: a sample that separates rescores them from their heads.
+    chunkers = {"windows": cn.chunkers.line_windows(40), "clanka at 8": cn.chunkers.clanka(8)}
+    full = cn.sweep(fixtures[1], chunk_size=[4, 16], probe=True, chunkers=chunkers, progress=False)
+    sampled = cn.sweep(fixtures[1], chunk_size=[4, 16], probe=cn.Probe(sample=0.2), chunkers=chunkers,
+                       progress=False)  # fmt: skip
+    verdict = sampled.attrs["verdict"]
+    assert verdict["screened"]["separable"]
+    assert verdict["scored_on"] == "full" and sampled.attrs["confirmed_rows"] == [0, 1, 2, 3]
+    assert (sampled["scored_on"] == "full").all()
+    columns = probe_columns(full)
+    pd.testing.assert_frame_equal(sampled[columns], full[columns])
+    assert verdict["message"].endswith(full.attrs["verdict"]["message"])
