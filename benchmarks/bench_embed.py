@@ -12,8 +12,9 @@ nothing is downloaded (HF_HUB_OFFLINE=1).
 inputs of each codebase (chunk_size 30, spread over their lengths), as ratios to torch, with the cosine of each
 vector to torch's (min and median). `sweep`: the tuning sweep (chunk_size 10/20/30/60) with an empty vector
 cache: seconds, inputs embedded, the verdict; `--compare torch` runs torch fp32 too and says whether the verdict
-and every query's top 5 are the same. `http`: a local server answering each batch in `--latency` seconds,
-inputs/s at concurrency 1 and 8, results in order.
+and every query's top 5 are the same (`bench_backends_verdict.py compare` does this for every runtime at once,
+with cosines, per-setting top-5 shares and row differences). `http`: a local server answering each batch in
+`--latency` seconds, inputs/s at concurrency 1 and 8, results in order.
 """
 
 from __future__ import annotations

@@ -667,8 +667,15 @@ def _exported(source: Path, digest: str, backend: str, quantize: str | None, dev
     return folder, name
 
 
+_COUNT_SLICE = 2048  # texts tokenized at once by count_tokens
+
+
 class SentenceTransformersEmbedder:
-    """A sentence-transformers model loaded from a local folder (see `sentence_transformers()`)."""
+    """A sentence-transformers model loaded from a local folder (see `sentence_transformers()`).
+
+    `max_input_tokens` is the model's input limit and `count_tokens(texts)` each text's length in the model's
+    own tokens: together they say which chunks the model truncates (`truncated_share(texts)`).
+    """
 
     def __init__(self, folder: Path, model: object, batch_size: int, backend: str = "torch",
                  quantize: str | None = None, device: str | None = None, threads: int | None = None) -> None:
@@ -690,6 +697,42 @@ class SentenceTransformersEmbedder:
             method = self.model.get_sentence_embedding_dimension  # type: ignore[attr-defined]
         found = method()
         return int(found) if found is not None else self(["."]).shape[1]
+
+    @property
+    def max_input_tokens(self) -> int | None:
+        """The most tokens the model reads of one input (sentence-transformers' `max_seq_length`, special tokens
+        counted); the rest of a longer input is cut off before the model sees it. None when the model sets no limit.
+        """
+        value = getattr(self.model, "max_seq_length", None)
+        return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+    def count_tokens(self, texts: list[str]) -> list[int]:
+        """Each text's length in the model's own tokens, special tokens ([CLS], [SEP]) included, before truncation.
+
+        The same count as `max_input_tokens`: a text with a count above it is truncated by the model, so
+        `count > max_input_tokens` says which chunk inputs the model reads only the start of. Nothing is embedded.
+        """
+        tokenizer = getattr(self.model, "tokenizer", None)
+        if tokenizer is None or not callable(tokenizer):
+            msg = f"{self!r} has no tokenizer to count tokens with (its first module is not a Transformer)"
+            raise TypeError(msg)
+        counts: list[int] = []
+        # In slices: a codebase's inputs at once would hold every token id of all of them in memory.
+        for start in range(0, len(texts), _COUNT_SLICE):
+            # verbose=False: the tokenizer would warn of every text longer than the model's limit, which is
+            # what is being counted, not a mistake.
+            encoded = tokenizer(list(texts[start : start + _COUNT_SLICE]), add_special_tokens=True, truncation=False,
+                                padding=False, return_attention_mask=False, return_token_type_ids=False,
+                                verbose=False)
+            counts += [len(ids) for ids in encoded["input_ids"]]
+        return counts
+
+    def truncated_share(self, texts: list[str]) -> float | None:
+        """The share of `texts` longer than `max_input_tokens` (so cut by the model); None without a limit or texts."""
+        limit = self.max_input_tokens
+        if limit is None or not texts:
+            return None
+        return sum(count > limit for count in self.count_tokens(texts)) / len(texts)
 
     def __call__(self, texts: list[str]) -> np.ndarray:
         if not texts:

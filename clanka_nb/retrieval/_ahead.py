@@ -57,8 +57,24 @@ def embed_ahead(
     Returns the sweep's attrs: inputs_total (what the settings index and search, summed over settings),
     inputs_distinct, embedding_rate (inputs/s, measured on the first call; None when nothing was embedded),
     embedding_estimate_seconds (what the rest was expected to take), embedding_seconds, embedding_note (what
-    was done, in words). `probe_set.sample` is set to the sample chosen.
+    was done, in words); and, when the embedder says how long an input it reads (`max_input_tokens` and
+    `truncated_share`, as `cn.embedders.sentence_transformers` does), `truncated`: per setting, the share of
+    the chunk inputs indexed that the model cuts at its limit (the sweep puts it in a column).
+    `probe_set.sample` is set to the sample chosen.
     """
+    attrs = _embed_ahead(probe_set, settings, searcher, time_budget, progress)
+    share = getattr(searcher.embed, "truncated_share", None)
+    if callable(share) and getattr(searcher.embed, "max_input_tokens", None) is not None:
+        # The inputs of the sample finally probed: a 60-line chunk the model reads only the start of is another
+        # chunk than the one scored by its lines, and the table should say how often that happens.
+        attrs["truncated"] = [share(texts) for texts in _inputs(probe_set, settings, probe_set.sample)]
+    return attrs
+
+
+def _embed_ahead(
+    probe_set: ProbeSet, settings: Sequence[engine.ChunkSettings], searcher: Any, time_budget: float | None,
+    progress: ProgressBar,
+) -> dict[str, Any]:
     started = time.perf_counter()
     queries = probe_set.queries["query"].tolist()
     given = probe_set.sample

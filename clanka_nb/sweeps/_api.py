@@ -72,7 +72,10 @@ def sweep(
     (inputs/s, time left); `attrs["inputs_total"]` (summed over settings) and `attrs["inputs_distinct"]`
     say what sharing saved, `attrs["embedding_rate"]` / `["embedding_seconds"]` / `["embedding_note"]` how
     it went, and a first run estimated at over 30 s says how many inputs and about how long (measured on
-    the first call) in an `EmbeddingTimeWarning`. `Probe(time_budget=)` (seconds; default None, no bound, so
+    the first call) in an `EmbeddingTimeWarning`. When the embedder has an input limit
+    (`cn.embedders.sentence_transformers`: its `max_input_tokens`), the column `truncated` is the share
+    of each setting's chunk inputs the model cuts at that limit (it reads only their start: a large
+    chunk scored by its lines is partly unseen by the model). `Probe(time_budget=)` (seconds; default None, no bound, so
     that a call gives the same rows on every machine) probes on a sample when embedding the whole codebase
     would take longer: every query's target and the largest share of the other chunks that fits, said in a
     `SampledProbeWarning` and in `attrs["sample"]` (and then as `Probe(sample=)` below: a verdict that

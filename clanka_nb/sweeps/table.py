@@ -141,8 +141,11 @@ def sweep_table(
     peers = dict(chunkers or {})
     with bar(progress, len(settings) + len(peers), "sweeping settings", unit="setting") as handle, \
             paused_cycle_collection():  # fmt: skip
-        for setting in settings:
+        truncated = scorer.ahead.pop("truncated", None) if scorer is not None else None
+        for number, setting in enumerate(settings):
             row = _row(codebase, stats, setting, whole)
+            if truncated is not None:
+                row["truncated"] = truncated[number]  # the share of its inputs the model cuts (`embed_ahead`)
             if counting is not None:
                 _counted(row, input_token_columns(codebase, stats.index.paths, setting, counting, limit))
             if scorer is not None:

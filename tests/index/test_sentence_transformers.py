@@ -303,3 +303,24 @@ def test_bad_backend_options_are_named(folder, options, message):
 
 def test_available_cpus_is_at_least_one_and_at_most_the_machines():
     assert 1 <= embedders.available_cpus() <= (os.cpu_count() or 1)
+
+
+def test_the_input_limit_and_token_counts_are_the_models_own(folder):
+    embed = embedders.sentence_transformers(folder, device="cpu")
+    assert embed.max_input_tokens == own_model(folder).max_seq_length == 128
+    tokenizer = own_model(folder).tokenizer
+    long_text = " ".join(["stock report table"] * 100)  # 300 words, each one token: past the limit of 128
+    texts = ["stock report table", "", long_text]
+    counts = embed.count_tokens(texts)
+    assert counts[:2] == [5, 2]  # [CLS] stock report table [SEP]; the empty text is its two special tokens
+    assert counts[2] == len(tokenizer(long_text, truncation=False, verbose=False)["input_ids"]) == 302
+    assert embed.count_tokens([]) == []
+    assert embed.truncated_share(texts) == pytest.approx(1 / 3)
+    assert embed.truncated_share([]) is None
+    assert embed(texts).shape == (3, DIMENSIONS)  # the long text is embedded (truncated), not refused
+
+
+def test_the_token_count_warns_of_nothing(folder, recwarn, caplog):
+    embed = embedders.sentence_transformers(folder, device="cpu")
+    embed.count_tokens([" ".join(["stock"] * 500)])
+    assert not recwarn.list and "longer than" not in caplog.text  # long inputs are what is counted, not an error
