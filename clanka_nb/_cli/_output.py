@@ -175,7 +175,8 @@ def sweep_table(sweep: pd.DataFrame) -> pd.DataFrame:
     # With --probe: how well search finds the code at each setting. The intervals are in the full formats; the
     # table keeps the verdict's measure's (MRR's too: the measure without a budget).
     metric = (sweep.attrs.get("verdict") or {}).get("metric")
-    shown = {"queries", "mrr", "mrr_low", "mrr_high", *((f"{metric}_low", f"{metric}_high") if metric else ())}
+    shown = {"queries", "scored_on", "mrr", "mrr_low", "mrr_high",
+             *((f"{metric}_low", f"{metric}_high") if metric else ())}
     columns += [name for name in sweep.columns if name in shown or (name.startswith(
         ("recall@", "tokens@", "budget_found@", "budget_covered@")) and not name.endswith(("_low", "_high")))]
     return sweep.loc[:, columns]

@@ -136,6 +136,7 @@ def _fit(
     why = (f"time_budget: embedding all {whole:,} inputs would take longer, so the probe runs on a sample{within}: "
            f"every query's target and {share:.0%} of the other chunks ({len(missing):,} inputs to embed); recall "
            "and mrr are estimates for the whole codebase, their 95% intervals include the sample's uncertainty "
-           "(wider than a full run's), so the verdict may tell fewer settings apart")
+           "(wider than a full run's), so the verdict may tell fewer settings apart; if it separates them, every "
+           "setting is embedded and scored on the whole codebase to confirm it")
     return share, missing, why
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import os
 import zlib
 from collections.abc import Iterable, Sequence
@@ -118,6 +119,14 @@ class ProbeSet:
     def __repr__(self) -> str:
         sample = "" if self.sample is None else f", sample={self.sample}"
         return f"ProbeSet({self.codebase!r}, queries={len(self.queries)}, mask={self.mask}{sample})"
+
+    def whole(self) -> ProbeSet:
+        """This probe set over the whole codebase (no sample): the same queries, targets, masks, clusters and
+        tokenized lines, shared rather than extracted again, so confirming a sampled verdict costs only the
+        rankings (and, with an embedder, the inputs the sample left out)."""
+        out = copy.copy(self)  # shallow: every array and cache is read-only or keyed by the chunks searched
+        out.sample = None
+        return out
 
     def chunks(self, settings: engine.ChunkSettings) -> Chunks:
         """The chunks indexed at one setting: all, or on a sample those holding a target and a share of the rest."""

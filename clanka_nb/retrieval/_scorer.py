@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -13,11 +14,12 @@ from ..engine.internals import ChunkHead
 from ..engine.token_counts import TokenCounter
 from ..engine.warn import warn_at_user
 from ..frames.cycles import paused_cycle_collection
+from ._confirm import Confirmation, Rescore, confirm, confirmed_verdict, to_confirm, unconfirmed_verdict
 from ._metrics import recall, reciprocal
 from ._options import Probe
 from ._probe import COST_COLUMNS, ProbeSet, chunks_outcome, probe_outcome
 from ._targets import breakdown
-from ._verdict import Bootstrap, FlatRecallWarning, Outcome, decide, expected, flat_recall, row_intervals
+from ._verdict import Bootstrap, FlatRecallWarning, Outcome, Verdict, decide, expected, flat_recall, row_intervals
 
 
 def interval_metrics(probe: Probe) -> list[str]:
@@ -66,9 +68,13 @@ def _scored(frame: pd.DataFrame, outcome: Outcome, probe: Probe, bootstrap: Boot
 
 class ProbeScorer:
     """The probe's columns for each row of a sweep: queries extracted once, one searcher re-indexed per setting;
-    each row's 95% intervals, and at the end the verdict over all rows (`_verdict`)."""
+    each row's 95% intervals, and at the end the verdict over all rows (`_verdict`). On a sample, `confirm()`
+    scores every row again on the whole codebase when the sample's verdict separates them (`_confirm`), and the
+    verdict is then the whole codebase's.
+    """
 
     integer_columns = frozenset({"queries"})
+    string_columns = frozenset({"scored_on"})
 
     def __init__(self, codebase: engine.Codebase, probe: Probe, counter: TokenCounter | None = None) -> None:
         self.probe = probe
@@ -81,6 +87,10 @@ class ProbeScorer:
         self.by_source: list[dict[str, Any]] = []
         self.by_kind: list[dict[str, Any]] = []
         self.ahead: dict[str, Any] = {}  # what embedding the inputs ahead of the rows did (`_ahead.embed_ahead`)
+        # Per row: how to score it again on another probe set (the whole codebase, to confirm a sampled verdict).
+        self.rescore: list[Rescore] = []
+        self._verdict: Verdict | None = None
+        self._confirmation: Confirmation | None = None
         # A Probe may serve several sweeps: this one's counts of embedded and indexed inputs start here.
         searcher = probe.engine
         self._counted = (getattr(searcher, "embedded", 0), getattr(searcher, "indexed", 0)) if probe.embedded \
@@ -88,28 +98,77 @@ class ProbeScorer:
 
     def columns(self, settings: engine.ChunkSettings, named: dict[str, Any] | None = None) -> dict[str, Any]:
         """One setting's probe columns; `named` is how the verdict names the row (default: its settings)."""
-        scored = scored_row(self.probe_set, settings, self.probe, self.bootstrap, stream=len(self.outcomes))
-        return self._kept(*scored, settings.columns() if named is None else named)
+        rescore = partial(self._setting_scored, settings, stream=len(self.outcomes))
+        return self._kept(rescore, *rescore(self.probe_set), settings.columns() if named is None else named)
 
     def columns_of(self, heads: Sequence[Sequence[ChunkHead]], label_settings: dict[str, Any]) -> dict[str, Any]:
         """The probe columns of chunks cut by a whole chunker (`ProbeSet.chunks_of`: one list of heads per file of
         the codebase, in order), scored as a setting's are; `label_settings` names the row in the verdict."""
-        with paused_cycle_collection():
-            chunks = self.probe_set.chunks_of(heads)
-        outcome = chunks_outcome(self.probe_set, chunks, self.probe, {"chunker": dict(label_settings)})
-        return self._kept(*_scored(*outcome, self.probe, self.bootstrap, len(self.outcomes)), dict(label_settings))
+        rescore = partial(self._heads_scored, heads, dict(label_settings), stream=len(self.outcomes))
+        return self._kept(rescore, *rescore(self.probe_set), dict(label_settings))
 
-    def _kept(self, row: dict[str, Any], outcome: Outcome, cost: float, named: dict[str, Any]) -> dict[str, Any]:
-        """Keep one row's outcome for the verdict and the breakdowns, and give its columns."""
+    def _setting_scored(self, settings: engine.ChunkSettings, probe_set: ProbeSet, *, stream: int,
+                        ) -> tuple[dict[str, Any], Outcome, float]:  # fmt: skip
+        return scored_row(probe_set, settings, self.probe, self.bootstrap, stream=stream)
+
+    def _heads_scored(self, heads: Sequence[Sequence[ChunkHead]], label_settings: dict[str, Any],
+                      probe_set: ProbeSet, *, stream: int) -> tuple[dict[str, Any], Outcome, float]:  # fmt: skip
+        with paused_cycle_collection():
+            chunks = probe_set.chunks_of(heads)
+        outcome = chunks_outcome(probe_set, chunks, self.probe, {"chunker": label_settings})
+        return _scored(*outcome, self.probe, self.bootstrap, stream)
+
+    def _kept(self, rescore: Rescore, row: dict[str, Any], outcome: Outcome, cost: float,
+              named: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
+        """Keep one row's outcome for the verdict and the breakdowns, and how to score it again on the whole
+        codebase (`rescore`, to confirm a sampled verdict), and give its columns."""
+        self.rescore.append(rescore)
         self.outcomes.append(outcome)
         self.rows.append(row)
         self.settings.append(named)
         self.costs.append(cost)
-        # By source and by target kind, the same per-query arrays as the row's (on a sample, its estimates).
-        metrics = {metric: expected(outcome, metric) for metric in interval_metrics(self.probe)}
-        self.by_source += breakdown(metrics, self.probe_set.sources, "source", len(self.rows) - 1, self.settings[-1])
-        self.by_kind += breakdown(metrics, self.probe_set.kinds, "target_kind", len(self.rows) - 1, self.settings[-1])
+        self._breakdowns(outcome, len(self.rows) - 1)
+        if self.probe_set.sample is not None:
+            row["scored_on"] = "sample"  # estimates for the whole codebase until `confirm` scores it there
         return row
+
+    def _breakdowns(self, outcome: Outcome, row: int) -> None:
+        """By source and by target kind, the same per-query arrays as the row's (on a sample, its estimates)."""
+        metrics = {metric: expected(outcome, metric) for metric in interval_metrics(self.probe)}
+        self.by_source += breakdown(metrics, self.probe_set.sources, "source", row, self.settings[row])
+        self.by_kind += breakdown(metrics, self.probe_set.kinds, "target_kind", row, self.settings[row])
+
+    def confirm(self) -> dict[int, dict[str, Any]]:
+        """Decide the verdict (once); on a sample whose verdict separates the settings, the rows scored again on
+        the whole codebase (row position -> their probe columns, `scored_on` = "full": the sweep's rows take
+        them), else nothing."""
+        if self._verdict is not None or not self.outcomes:
+            return {} if self._confirmation is None else self._confirmation.rows
+        decided = decide(self.outcomes, self.settings, self.costs, metric=self.probe.metric,
+                         groups=self.probe_set.groups)  # fmt: skip
+        share = self.probe_set.sample
+        if share is None:
+            self._verdict = decided
+            return {}
+        rows = to_confirm(decided)
+        if not rows:  # the sample cannot separate (or has no queries): it names no best, nothing to confirm
+            self._verdict = unconfirmed_verdict(decided)
+            return {}
+        done = confirm(rows, self.rescore, self.probe_set.whole(), self.probe.engine)
+        for row, values in done.rows.items():
+            values["scored_on"] = "full"
+            self.rows[row] = values
+        # The confirmed rows' breakdowns are the whole codebase's too.
+        self.by_source = [record for record in self.by_source if record["row"] not in done.rows]
+        self.by_kind = [record for record in self.by_kind if record["row"] not in done.rows]
+        for row, outcome in done.outcomes.items():
+            self._breakdowns(outcome, row)
+        self.by_source.sort(key=lambda record: record["row"])
+        self.by_kind.sort(key=lambda record: record["row"])
+        self._confirmation = done
+        self._verdict = confirmed_verdict(decided, done, self.settings, metric=self.probe.metric,
+                                          groups=self.probe_set.groups, share=share)  # fmt: skip
+        return done.rows
 
     def attrs(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -124,10 +183,13 @@ class ProbeScorer:
                        indexed=searcher.indexed - self._counted[1])  # type: ignore[attr-defined]
             out.update(self.ahead)
         out["sample"] = self.probe_set.sample
+        self.confirm()  # before the breakdowns: confirmed rows replace theirs
+        if self._confirmation is not None:
+            # What confirming the sample's verdict on the whole codebase cost (the vector cache kept the rest).
+            out.update(confirmed_rows=list(self._confirmation.rows), confirmation_embedded=self._confirmation.embedded,
+                       confirmation_seconds=self._confirmation.seconds)  # fmt: skip
         out.update(dropped=self.probe_set.dropped, by_source=self.by_source, by_kind=self.by_kind)
-        verdict = decide(self.outcomes, self.settings, self.costs, metric=self.probe.metric,
-                         groups=self.probe_set.groups) if self.outcomes else None  # fmt: skip
-        out["verdict"] = None if verdict is None else verdict.as_dict()
+        out["verdict"] = None if self._verdict is None else self._verdict.as_dict()
         flat = flat_recall(self.rows, self.probe.cutoffs)
         if flat is not None:
             warn_at_user(flat, FlatRecallWarning)

@@ -18,6 +18,9 @@ full rank, 1 + (always-indexed chunks above the hit) + (sampled distractors abov
 and each bootstrap resample draws the sampled distractors again (binomial thinning of that
 estimated count): the interval is wider by what the sample costs in certainty. A query the
 sample misses is a miss for the whole codebase too (it only has more chunks to rank above).
+The estimated rank is unbiased, but 1/rank, rank <= k and a budget's step are not linear in it, so the
+row's MRR, recall and budgeted columns are biased estimates: a sweep's verdict on them is only a screen,
+confirmed on the whole codebase when it separates the settings (`_confirm`).
 """
 
 from __future__ import annotations

@@ -78,7 +78,8 @@ def sweep(
     chunk scored by its lines is partly unseen by the model). `Probe(time_budget=)` (seconds; default None, no bound, so
     that a call gives the same rows on every machine) probes on a sample when embedding the whole codebase
     would take longer: every query's target and the largest share of the other chunks that fits, said in a
-    `SampledProbeWarning` and in `attrs["sample"]` (the intervals then include the sample's uncertainty).
+    `SampledProbeWarning` and in `attrs["sample"]` (and then as `Probe(sample=)` below: a verdict that
+    separates on the sample is confirmed on the whole codebase).
     Each probed row also has a 95% interval for every recall@<k>, for mrr and for every budgeted column
     (`recall@5_low`, `recall@5_high`, `budget_covered@2000_low`...: a cluster bootstrap over the queries,
     seeded), and `attrs["verdict"]` says what the queries can tell about the Probe's metric (default
@@ -100,12 +101,19 @@ def sweep(
     `cn.chunkers.clanka()` as a chunker to time clanka as the peers are timed). The verdict is one over all
     rows, a chunker's row named `chunker=<label>`. Without `chunkers=` the table has no chunker column.
     `Probe(sample=)` (a share such as 0.2) indexes, at each setting, every chunk holding a query's target and
-    that share of the other chunks (the same ones in every run): embedding costs about that share,
-    recall and mrr become estimates for the whole codebase, and their intervals widen by what the
-    sample costs in certainty; within a budget each sampled distractor ranked above costs its tokens
-    1/share times (it stands for that many of the codebase's: an estimate of the full codebase's cost
-    above the hit, whose intervals resample the queries only), while tokens@<k> and lines@<k> are what the
-    sample's own top k cost.
+    that share of the other chunks (the same ones in every run): embedding costs about that share, and
+    recall, mrr and the budgeted columns become estimates for the whole codebase (the rank is estimated as
+    1 + target-holding chunks above + sampled distractors above / share; within a budget each sampled
+    distractor ranked above costs its tokens 1/share times), whose intervals widen by what the sample costs in
+    certainty, while tokens@<k> and lines@<k> are what the sample's own top k cost. These estimates are
+    biased (the rank's estimate is unbiased, 1/rank, rank <= k and a budget's step are not; the direction
+    depends on the chunk size), so the sample never decides alone: its verdict is a screen
+    (`attrs["verdict"]["screened"]`). When it cannot separate the settings, that is the verdict (it names no
+    best) and every row says `scored_on` = "sample". When it separates, every setting is scored again on the
+    whole codebase (same queries; the vector cache keeps what the sample embedded, and
+    `attrs["confirmation_embedded"]` counts what confirming added): the rows take those values (`scored_on` =
+    "full") and the verdict is the full sweep's, so a sampled verdict never names a best the whole codebase
+    would not (docs/tuning-verdict.md, "Probing on a sample").
     """
     peers = check_chunkers(chunkers)  # before the source is opened: a bad value fails at once
     grid = Grid(chunk_size, chunk_overlap, chunk_max_characters)

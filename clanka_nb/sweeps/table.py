@@ -162,13 +162,18 @@ def sweep_table(
             rows.append(_chunker_row(codebase, stats, label, chunker, counting, limit, scorer))
             if handle is not None:
                 handle.update(1)
+        if scorer is not None:
+            # A sampled verdict that separates is confirmed on the whole codebase: those rows take its values.
+            for number, values in scorer.confirm().items():
+                rows[number].update(values)
     schema = dict(CHUNKER_COLUMNS) if peers else {}
     schema.update(_columns.sweep_schema(estimated=counter is None or counter.estimated))
     if limit is not None:
         schema["over_limit"] = _columns.FLOAT
     if rows and scorer is not None:
         extra = [name for name in rows[0] if name not in schema]
-        schema.update({name: _columns.INT if name in scorer.integer_columns else _columns.FLOAT for name in extra})
+        schema.update({name: _columns.INT if name in scorer.integer_columns else _columns.STRING
+                       if name in scorer.string_columns else _columns.FLOAT for name in extra})  # fmt: skip
     columns = {name: [row.get(name) for row in rows] for name in schema}  # a chunker row has no engine settings
     attrs = {
         "root": str(codebase.root),
