@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Unpack
 
 import dask.dataframe as dd
 import pandas as pd
 
 from .. import engine, frames
-from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, MAX_FILE_SIZE, NO_LIMIT
 from ..engine.internals import check_languages
-from ..engine.settings import Settings
+from ..engine.settings import ListingKeywords, Settings, setting_keywords
 from ._batch import parse, with_failed
 from ._cluster import ClientLike, resolve_client
 from ._plan import Batch, StrPath, batches, check_files_per_partition, check_roots, list_roots
@@ -71,15 +71,14 @@ def plan(
     return batches(listings, languages, per_partition)
 
 
+@setting_keywords(ListingKeywords)
 def chunk_codebases(
     roots: StrPath | Iterable[StrPath],
     *,
     client: ClientLike = None,
     files_per_partition: int = FILES_PER_PARTITION,
     embedding: bool = False,
-    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
-    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE,
-    settings: Settings | None = None,
+    settings: Settings | None = None, **given: Unpack[ListingKeywords],
 ) -> dd.DataFrame:
     """Every chunk of every root as a Dask DataFrame: `frames.chunk_codebase`'s columns and dtypes, plus `root`.
 
@@ -97,7 +96,7 @@ def chunk_codebases(
     same absolute paths (relative ones are made absolute here), e.g. on a shared filesystem.
     """
     # Bad values fail here, before listing.
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size).over(settings)
+    settings = Settings(**given).over(settings)
     work = plan(roots, client, files_per_partition, settings.max_file_size, settings.mode)
     meta = with_root(frames.chunk_text("", embedding=embedding), "")
     meta.attrs.clear()
@@ -105,18 +104,17 @@ def chunk_codebases(
     return dd.from_map(task, work, meta=meta, label="clanka-chunks", enforce_metadata=False)
 
 
+@setting_keywords(ListingKeywords)
 def files(
     roots: StrPath | Iterable[StrPath],
     *,
     client: ClientLike = None,
     files_per_partition: int = FILES_PER_PARTITION,
-    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
-    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE,
-    settings: Settings | None = None,
+    settings: Settings | None = None, **given: Unpack[ListingKeywords],
 ) -> dd.DataFrame:
     """One row per listed file of every root, as `frames.files` gives it, plus `root`; batched as `chunk_codebases`."""
     # Bad values fail here, before listing.
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size).over(settings)
+    settings = Settings(**given).over(settings)
     work = plan(roots, client, files_per_partition, settings.max_file_size, settings.mode)
     meta = with_root(frames.files(engine.Codebase.from_texts({}), progress=False), "")
     meta.attrs.clear()

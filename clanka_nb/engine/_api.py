@@ -6,40 +6,38 @@ import dataclasses
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Unpack
 
-from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, MAX_FILE_SIZE, NO_LIMIT
 from ._cache import ParseCache, resolve_cache
 from ._chunker import CodeChunk, chunks_of, prepare
 from ._codebase import chunk_all, warn_if_nothing_listed
 from ._listing import list_file_names, resolve_root
 from ._reading import relative_path
-from .settings import Settings, check_workers, path_list
+from .settings import Settings, SourceKeywords, TextKeywords, WorkerKeywords, check_workers, path_list, setting_keywords
 
 StrPath = str | os.PathLike[str]
 
 
+@setting_keywords(TextKeywords)
 def chunk_file_content(
     path: str, content: str, *,
-    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
-    languages: str | None = None,
-    settings: Settings | None = None,
+    settings: Settings | None = None, **given: Unpack[TextKeywords],
 ) -> list[CodeChunk]:
     """Chunk one file's text exactly as the reference's `chunkFileContent` does."""
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).over(settings)
+    settings = Settings(**given).over(settings)
     if not isinstance(content, str):
         msg = f"content must be str, got {type(content).__name__}; decode bytes first (e.g. data.decode('utf-8'))"
         raise TypeError(msg)
     return chunks_of(prepare(os.fspath(path), content, settings.mode), settings.chunk)
 
 
+@setting_keywords(WorkerKeywords)
 def chunk_files(
     root: StrPath,
     paths: Iterable[StrPath] | StrPath,
     *,
     cache: bool | ParseCache = True,
-    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
-    languages: str | None = None, workers: int | None = None,
-    settings: Settings | None = None,
+    settings: Settings | None = None, **given: Unpack[WorkerKeywords],
 ) -> Iterator[CodeChunk]:
     """Chunks of the given files (relative to `root`, or absolute inside it; one path alone is a list of one),
     in the order given, files read in `workers` processes (None: one per core, for many files).
@@ -47,7 +45,7 @@ def chunk_files(
     Files outside the root or with names the reference never indexes give nothing; files that
     cannot be read give nothing here and are reported by `Codebase.reports`.
     """
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, workers=workers).over(settings)
+    settings = Settings(**given).over(settings)
     return _chunks_of_files(root, paths, cache, settings)
 
 
@@ -65,35 +63,32 @@ def _chunks_of_names(base: Path, rels: list[str], cache: bool | ParseCache, sett
     return chunk_all(base, rels, settings.mode, settings.chunk, check_workers(settings.workers), parse_cache)
 
 
+@setting_keywords(TextKeywords)
 def chunk_file(
     root: StrPath,
     path: StrPath | None = None,
     *,
     cache: bool | ParseCache = True,
-    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
-    languages: str | None = None,
-    settings: Settings | None = None,
+    settings: Settings | None = None, **given: Unpack[TextKeywords],
 ) -> list[CodeChunk]:
     """Chunks of one file, read from `root / path` as the reference's `chunkFile` does.
 
     `chunk_file(path_to_one_file)` chunks that file alone, as `chunk_file(its_folder, its_name)`.
     """
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).over(settings)
+    settings = Settings(**given).over(settings)
     root, path = one_file(root, path)
     return list(_chunks_of_files(root, [path], cache, dataclasses.replace(settings, workers=1)))
 
 
+@setting_keywords(SourceKeywords)
 def chunk_codebase(
     root: StrPath,
     *,
     cache: bool | ParseCache = True,
-    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
-    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
-    settings: Settings | None = None,
+    settings: Settings | None = None, **given: Unpack[SourceKeywords],
 ) -> Iterator[CodeChunk]:
     """Chunks of every file `list_files` gives, in its order, each read by its own name."""
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size,
-                        workers).over(settings)
+    settings = Settings(**given).over(settings)
     base = resolve_root(root)
     files = warn_if_nothing_listed(base, list_file_names(base, max_file_size=settings.max_file_size))
     # The listing's names are relative to the root and inside it already: not resolved again one by one.

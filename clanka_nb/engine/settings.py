@@ -5,14 +5,17 @@ grids of chunk settings a sweep, Dask's sweep and churn try."""
 from __future__ import annotations
 
 import dataclasses
+import difflib
+import functools
+import inspect
 import itertools
 import math
 import numbers
 import operator
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict, TypeVar
 
 from ..defaults import (
     CHUNK_OVERLAP,
@@ -360,3 +363,87 @@ def setting_values(name: str, value: object) -> list[Any]:
         msg = f"{name} is empty; give at least one value to try, e.g. {name}=[30]"
         raise ValueError(msg)
     return values
+
+
+# The setting keywords of the public functions, for type checkers (`**given: Unpack[TextKeywords]`, PEP 692) and for
+# `setting_keywords`, which lists each as a keyword of the signature shift-tab shows. Written once, beside
+# `Settings`; `tests/test_settings_once.py` holds their names and types to the table. A new chunk setting is one
+# line in `ChunkKeywords`: every group below inherits it.
+class ChunkKeywords(TypedDict, total=False):
+    """The chunk settings as keywords."""
+
+    chunk_size: int
+    chunk_overlap: int
+    chunk_max_characters: float | None
+
+
+class TextKeywords(ChunkKeywords, total=False):
+    """The settings of a text or of files named one by one: the chunk settings and the language mode."""
+
+    languages: str | None
+
+
+class WorkerKeywords(TextKeywords, total=False):
+    """`TextKeywords` and the worker processes (files named one by one, read in parallel)."""
+
+    workers: int | None
+
+
+class ListingKeywords(TextKeywords, total=False):
+    """`TextKeywords` and the listing's file size limit (a folder listed, read in one process per root)."""
+
+    max_file_size: str | int
+
+
+class SourceKeywords(WorkerKeywords, ListingKeywords, total=False):
+    """Every setting: a folder listed and read in parallel."""
+
+
+_Function = TypeVar("_Function", bound=Callable[..., Any])
+_BY_NAME = {setting.name: setting for setting in SETTINGS}
+
+
+def setting_keywords(keywords: type, **own_defaults: object) -> Callable[[_Function], _Function]:
+    """Give a public function declared `(..., *, settings: Settings | None = None, **given: Unpack[keywords])` the
+    signature shift-tab and the docs show: one keyword-only parameter per setting of `keywords` (a TypedDict above),
+    with the table's default and type, before `settings=`. A keyword it does not take is a TypeError naming the
+    closest one, as Python's own. `own_defaults` are the function's defaults where they differ from the table's
+    (markers too, so a `settings=` object still fills them in); the function reads `given` as passed."""
+    names = [name for name in SETTING_NAMES if name in keywords.__annotations__]
+    unknown = set(keywords.__annotations__) - set(names) | set(own_defaults) - set(names)
+    if unknown:
+        msg = f"{sorted(unknown)} are not settings of {keywords.__name__}; add them to clanka_nb.defaults.SETTINGS"
+        raise TypeError(msg)
+
+    def decorate(function: _Function) -> _Function:
+        declared = inspect.signature(function)
+        kept = [p for p in declared.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+        if len(kept) == len(declared.parameters):
+            msg = f"{function.__qualname__} takes no **given; declare **given: Unpack[{keywords.__name__}]"
+            raise TypeError(msg)
+        shown = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=own_defaults.get(
+            name, _BY_NAME[name].default), annotation=_BY_NAME[name].annotation) for name in names]  # fmt: skip
+        at = next((i for i, p in enumerate(kept) if p.name == "settings"), len(kept))
+        signature = declared.replace(parameters=[*kept[:at], *shown, *kept[at:]])
+        accepted = frozenset(p.name for p in signature.parameters.values()
+                             if p.kind is not inspect.Parameter.POSITIONAL_ONLY)  # fmt: skip
+
+        @functools.wraps(function)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if not accepted.issuperset(kwargs):
+                _refuse(function.__qualname__, next(name for name in kwargs if name not in accepted), accepted)
+            for name, default in own_defaults.items():
+                kwargs.setdefault(name, default)
+            return function(*args, **kwargs)
+
+        wrapper.__signature__ = signature  # type: ignore[attr-defined]
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+def _refuse(call: str, name: str, accepted: frozenset[str]) -> None:
+    close = difflib.get_close_matches(name, sorted(accepted), n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    msg = f"{call}() got an unexpected keyword argument {name!r}{hint}"
+    raise TypeError(msg)

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, Unpack
 
 import numpy as np
 import pandas as pd
 
 from .. import engine
-from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, MAX_FILE_SIZE, NO_LIMIT
 from ..engine.progress import ProgressBar
-from ..engine.settings import Settings
+from ..engine.settings import Settings, SourceKeywords, setting_keywords
 from ..engine.source import open_source
 from . import columns as _columns
 from .chunks import settings_attrs
@@ -124,11 +123,10 @@ def line_coverage_frame(measured: Measured) -> pd.DataFrame:
     return _columns.build(columns, _columns.LINES, measured_attrs(measured))
 
 
+@setting_keywords(SourceKeywords)
 def coverage(
     source: Source = None, *, progress: ProgressBar = None,
-    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
-    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
-    settings: Settings | None = None,
+    settings: Settings | None = None, **given: Unpack[SourceKeywords],
 ) -> pd.DataFrame:
     """Per listed file: how many meaningful lines no chunk holds and how many several chunks hold.
 
@@ -138,24 +136,21 @@ def coverage(
     coverage (covered / meaningful) and missed (the missed line numbers as "3, 7-9"). Counts are
     NA for files whose lines the engine never read (empty, minified, unreadable).
     """
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size,
-                        workers).over(settings)
+    settings = Settings(**given).over(settings)
     measured = measure_source(source, settings, progress)
     return coverage_frame(measured)
 
 
+@setting_keywords(SourceKeywords)
 def line_coverage(
     source: Source = None, *, progress: ProgressBar = None,
-    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
-    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
-    settings: Settings | None = None,
+    settings: Settings | None = None, **given: Unpack[SourceKeywords],
 ) -> pd.DataFrame:
     """One row per meaningful line of every file: path, line, text, chunks (how many hold it) and status.
 
     `status` is "missed" (no chunk: never indexed), "covered" (one chunk) or "overlapped" (several).
     Filter `frame[frame.status == "missed"]` to see what semantic search can never find.
     """
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size,
-                        workers).over(settings)
+    settings = Settings(**given).over(settings)
     measured = measure_source(source, settings, progress)
     return line_coverage_frame(measured)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
+from typing import Unpack
 
 import pandas as pd
 
 from .. import engine
-from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, NO_LIMIT
 from ..engine.internals import check_file, one_file
-from ..engine.settings import Settings
+from ..engine.settings import Settings, TextKeywords, setting_keywords
 from ..engine.source import resolve
 from . import columns as _columns
 from .source import Source
@@ -17,13 +17,12 @@ from .source import Source
 COLUMNS = ["start_line", "end_line", "name", "type", "parent", "rule", "why"]
 
 
+@setting_keywords(TextKeywords)
 def explain(
     source: Source = None,
     path: str | os.PathLike[str] | None = None,
     *,
-    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
-    languages: str | None = None,
-    settings: Settings | None = None,
+    settings: Settings | None = None, **given: Unpack[TextKeywords],
 ) -> pd.DataFrame:
     """Why each chunk of one file starts and ends where it does: `start_line`, `end_line`, `name`, `type`,
     `parent`, `rule` (declaration, class-head, declaration-piece, character-split or window; see
@@ -34,7 +33,7 @@ def explain(
     frame (with one of its paths; a frame's settings are the defaults), or None for the sample
     codebase. A file with no chunks gives no rows, and `frame.attrs["reason"]` says why.
     """
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).over(settings)
+    settings = Settings(**given).over(settings)
     if isinstance(source, str | os.PathLike):
         source, path = one_file(source, path, call="explain")
     elif path is None:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Unpack
 
 import pandas as pd
 
 from .. import engine
-from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, MAX_FILE_SIZE, NO_LIMIT
 from ..engine.internals import sorted_like_js
 from ..engine.progress import ProgressBar
-from ..engine.settings import Settings
+from ..engine.settings import Settings, SourceKeywords, setting_keywords
 from . import columns as _columns
 from ._coverage import Measured, measure_source, measured_attrs, ratios
 from .source import Source
@@ -81,14 +81,13 @@ def _size(root: Path, path: str) -> int | None:
         return None
 
 
+@setting_keywords(SourceKeywords)
 def files(
     source: Source = None,
     *,
     include_skipped: bool = False,
     progress: ProgressBar = None,
-    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
-    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
-    settings: Settings | None = None,
+    settings: Settings | None = None, **given: Unpack[SourceKeywords],
 ) -> pd.DataFrame:
     """One row per listed file: path, language, bytes, lines, status, reason, chunker, chunks,
     meaningful_lines (lines the engine counts as meaningful), covered_lines (of those, the ones in
@@ -105,8 +104,7 @@ def files(
     pattern, an extension not indexed, over `max_file_size`, a symbolic link, not a regular file);
     see `engine.skipped_files`. Without it the table holds exactly the files the reference lists.
     """
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size,
-                        workers).over(settings)
+    settings = Settings(**given).over(settings)
     if not isinstance(include_skipped, bool):
         msg = f"include_skipped must be True or False, got {include_skipped!r}"
         raise TypeError(msg)

@@ -5,15 +5,14 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Unpack
 
 import pandas as pd
 
 from .. import engine
-from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, MAX_FILE_SIZE, NO_LIMIT
 from ..engine.internals import one_file
 from ..engine.progress import ProgressBar, bar
-from ..engine.settings import Settings, path_list
+from ..engine.settings import Settings, SourceKeywords, TextKeywords, path_list, setting_keywords
 from ..engine.source import Paths, Resolved, listed_names, narrowed, open_resolved, resolve, select
 from . import columns as _columns
 from ._embedding import embedding_text
@@ -139,6 +138,7 @@ def _frame(
     return _columns.build(cols, schema, attrs)
 
 
+@setting_keywords(SourceKeywords)
 def chunk_codebase(
     source: Source = None,
     *,
@@ -146,9 +146,7 @@ def chunk_codebase(
     embedding: bool = False,
     token_counter: object = None,
     token_limit: int | None = None,
-    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
-    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
-    settings: Settings | None = None,
+    settings: Settings | None = None, **given: Unpack[SourceKeywords],
 ) -> pd.DataFrame:
     """Every chunk of a source as a frame, one row per chunk, in the engine's order.
 
@@ -164,8 +162,7 @@ def chunk_codebase(
     "clanka"; `max_file_size` and `workers` only matter for a folder (workers=None: one per core,
     none for a few files); `progress=None` shows a bar only for work over a second, False never.
     """
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size,
-                        workers).over(settings)
+    settings = Settings(**given).over(settings)
     resolved = resolve(source, settings)
     tokens = _tokens(token_counter, token_limit)
     if resolved.codebase is None:
@@ -177,6 +174,7 @@ def chunk_codebase(
     )  # fmt: skip
 
 
+@setting_keywords(SourceKeywords)
 def chunk_files(
     source: Source,
     paths: Paths,
@@ -185,9 +183,7 @@ def chunk_files(
     embedding: bool = False,
     token_counter: object = None,
     token_limit: int | None = None,
-    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
-    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
-    settings: Settings | None = None,
+    settings: Settings | None = None, **given: Unpack[SourceKeywords],
 ) -> pd.DataFrame:
     """The chunks of the given files (relative to the source's root or absolute inside it, or paths of a
     Codebase) as a frame, in the order given; one path alone is a list of one.
@@ -196,8 +192,7 @@ def chunk_files(
     file under the root (missing, a folder, outside it), or that a Codebase does not hold, raises
     `engine.MissingFileError` (a FileNotFoundError) naming the path, the root and the fix.
     """
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size,
-                        workers).over(settings)
+    settings = Settings(**given).over(settings)
     resolved = resolve(source, settings)
     return _chosen_files(resolved, path_list("paths", paths), progress, embedding, token_counter, token_limit)
 
@@ -214,6 +209,7 @@ def _chosen_files(
                        token_limit=token_limit)
 
 
+@setting_keywords(TextKeywords)
 def chunk_file(
     source: Source,
     path: StrPath | None = None,
@@ -221,15 +217,13 @@ def chunk_file(
     embedding: bool = False,
     token_counter: object = None,
     token_limit: int | None = None,
-    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
-    languages: str | None = None,
-    settings: Settings | None = None,
+    settings: Settings | None = None, **given: Unpack[TextKeywords],
 ) -> pd.DataFrame:
     """The chunks of one file (relative to the source's root, or a path of a Codebase) as a frame.
 
     `chunk_file(path_to_one_file)` chunks that file alone, as `chunk_file(its_folder, its_name)`.
     """
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).over(settings)
+    settings = Settings(**given).over(settings)
     given = dataclasses.replace(settings, workers=1)
     if isinstance(source, str | os.PathLike):
         source, path = one_file(source, path)
@@ -239,6 +233,7 @@ def chunk_file(
     return _chosen_files(resolve(source, given), [path], False, embedding, token_counter, token_limit)
 
 
+@setting_keywords(TextKeywords)
 def chunk_text(
     content: str,
     path: str = "snippet.ts",
@@ -246,12 +241,10 @@ def chunk_text(
     embedding: bool = False,
     token_counter: object = None,
     token_limit: int | None = None,
-    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
-    languages: str | None = None,
-    settings: Settings | None = None,
+    settings: Settings | None = None, **given: Unpack[TextKeywords],
 ) -> pd.DataFrame:
     """The chunks of one text, as if it were the file `path` (its extension picks the parser)."""
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).over(settings)
+    settings = Settings(**given).over(settings)
     if not isinstance(content, str):
         msg = f"content must be str, got {type(content).__name__}; decode bytes first (e.g. data.decode('utf-8'))"
         raise TypeError(msg)

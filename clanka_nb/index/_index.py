@@ -9,15 +9,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, Unpack
 
 import numpy as np
 
 from .. import engine
-from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, INDEX_MAX_CHARACTERS
+from ..defaults import INDEX_MAX_CHARACTERS
 from ..engine.embedding import embedding_text, input_hash
 from ..engine.progress import bar
-from ..engine.settings import Settings
+from ..engine.settings import Settings, TextKeywords, setting_keywords
 from ..engine.source import resolve
 from ..engine.token_counts import TokenCounter
 from ..engine.token_counts import token_counter as resolve_counter
@@ -168,6 +168,7 @@ class SemanticIndex(IndexView):
     naming the fix, before anything is written to it.
     """
 
+    @setting_keywords(TextKeywords, chunk_max_characters=INDEX_MAX_CHARACTERS)
     def __init__(
         self,
         source: str | PathLike[str] | engine.Codebase | Any = None,
@@ -181,11 +182,9 @@ class SemanticIndex(IndexView):
         workers: int | None = None,
         progress: bool | None = None,
         busy_timeout: float = _db.BUSY_TIMEOUT,
-        chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP,
-        chunk_max_characters: float | None = INDEX_MAX_CHARACTERS, languages: str | None = None,
-        settings: Settings | None = None,
+        settings: Settings | None = None, **given: Unpack[TextKeywords],
     ) -> None:
-        settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).over(settings)
+        settings = Settings(**given).over(settings)
         if not callable(embed):
             msg = f"embed must be a callable list[str] -> (n, d) array, got {type(embed).__name__}; see cn.embedders"
             raise TypeError(msg)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from .. import engine
-from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, INDEX_MAX_CHARACTERS
-from ..engine.settings import Settings
+from ..defaults import INDEX_MAX_CHARACTERS
+from ..engine.settings import Settings, TextKeywords, setting_keywords
 from . import _db
 from ._index import IndexView, _guarded, _inputs
 from ._vectors import Embedder, VectorCache
@@ -57,6 +57,7 @@ class OpenedIndex(IndexView):
         return frame.drop(columns=["id", "sync_id"])
 
 
+@setting_keywords(TextKeywords, chunk_max_characters=INDEX_MAX_CHARACTERS)
 def open_index(
     path: str | PathLike[str],
     *,
@@ -65,9 +66,7 @@ def open_index(
     model_id: str | None = None,
     cache: VectorCache | None = None,
     busy_timeout: float = _db.BUSY_TIMEOUT,
-    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP,
-    chunk_max_characters: float | None = INDEX_MAX_CHARACTERS, languages: str | None = None,
-    settings: Settings | None = None,
+    settings: Settings | None = None, **given: Unpack[TextKeywords],
 ) -> OpenedIndex:
     """Open clanka's index (`.clanka/search.sqlite`, or the folder holding `.clanka/`) read-only.
 
@@ -75,7 +74,7 @@ def open_index(
     `embed=` (the model it was built with) lets `.search()` run queries. Reads wait up to `busy_timeout`
     seconds while another process commits; a foreign or damaged file raises IndexDatabaseError.
     """
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).over(settings)
+    settings = Settings(**given).over(settings)
     file = Path(path)
     if file.is_dir():
         file = file / ".clanka" / "search.sqlite"

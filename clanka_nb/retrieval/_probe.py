@@ -6,16 +6,16 @@ import copy
 import os
 import zlib
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 import pandas as pd
 
 from .. import engine
-from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, MAX_FILE_SIZE, NO_LIMIT
+from ..defaults import MAX_FILE_SIZE
 from ..engine.internals import ChunkHead, heads_of
 from ..engine.progress import ProgressBar
-from ..engine.settings import Settings
+from ..engine.settings import Settings, SourceKeywords, setting_keywords
 from ..engine.source import open_source
 from ..engine.token_counts import TokenCounter
 from ..engine.warn import warn_at_user
@@ -348,15 +348,14 @@ def probe_columns(
             for name, value in values.items()}
 
 
+@setting_keywords(SourceKeywords)
 def probe(
     source: Source = None,
     options: Probe | None = None,
     *,
     paths: Iterable[str | os.PathLike[str]] | None = None,
     progress: ProgressBar = None,
-    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
-    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
-    settings: Settings | None = None,
+    settings: Settings | None = None, **given: Unpack[SourceKeywords],
 ) -> pd.DataFrame:
     """How well search finds the code each query is about, with the chunks of one setting.
 
@@ -382,7 +381,6 @@ def probe(
     `probe_summary(frame)` sums it up.
     """
     probe = _checked(options)
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size,
-                        workers).over(settings)
+    settings = Settings(**given).over(settings)
     opened = open_source(source, settings, paths=paths, progress=progress)
     return probe_frame(ProbeSet.of(opened.codebase, probe), opened.settings.chunk, probe)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, Unpack, cast
 
 import ipywidgets as widgets
 import numpy as np
 import pandas as pd
 
-from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, MAX_FILE_SIZE, NO_LIMIT
-from ..engine.settings import Settings
+from ..engine.settings import Settings, SourceKeywords, setting_keywords
 from ._browser_model import (
     ALL_FILES,
     BrowserModel,
@@ -256,11 +255,10 @@ class Browser(widgets.VBox):
         return preview
 
 
+@setting_keywords(SourceKeywords)
 def browse(
     source: Source = None, *,
-    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
-    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
-    settings: Settings | None = None,
+    settings: Settings | None = None, **given: Unpack[SourceKeywords],
 ) -> Browser:
     """Open a codebase browser on `source`: a folder, one file, an `engine.Codebase`, a chunk frame, or
     None for the sample codebase that ships with clanka-nb.
@@ -269,7 +267,6 @@ def browse(
     chunked again at them (the frame's own settings for the rest). Any other source is chunked at
     the settings.
     """
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size,
-                        workers).over(settings)
+    settings = Settings(**given).over(settings)
     viewed = open_chunks(source, settings)
     return Browser(BrowserModel(viewed.frame, viewed.texts, said=viewed.said))

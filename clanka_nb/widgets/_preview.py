@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cached_property
-from typing import Any
+from typing import Any, Unpack
 
 import ipywidgets as widgets
 import pandas as pd
 
 from .. import engine
-from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, MAX_FILE_SIZE, NO_LIMIT
 from ..engine.internals import check_file
-from ..engine.settings import Settings
+from ..engine.settings import Settings, SourceKeywords, TextKeywords, setting_keywords
 from ..engine.source import narrowed, open_resolved, resolve
 from ..frames.chunks import chunk_frame
 from ._render import (
@@ -202,15 +201,14 @@ def _with_why(chunks: pd.DataFrame, texts: Texts, path: str, first: int, last: i
     return chunks.assign(why=why)
 
 
+@setting_keywords(SourceKeywords)
 def preview(
     source: Source = None,
     path: str | None = None,
     *,
     start: int = 1,
     max_lines: int = MAX_LINES,
-    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
-    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
-    settings: Settings | None = None,
+    settings: Settings | None = None, **given: Unpack[SourceKeywords],
 ) -> Preview:
     """One file of `source` with its chunk boundaries (a `Preview`: shows as HTML, `.widget` for paging).
 
@@ -219,8 +217,7 @@ def preview(
     declaration-chunked file with the most chunks). Long files are shown `max_lines` lines at a time
     from `start`.
     """
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size,
-                        workers).over(settings)
+    settings = Settings(**given).over(settings)
     if isinstance(source, pd.DataFrame) and not settings.passed:
         viewed = open_chunks(source, settings)
         root = viewed.texts.root  # the frame's root, as the one reader of its attrs gave it
@@ -249,18 +246,17 @@ def preview(
     return _preview_of(frame, texts, path, start=start, max_lines=max_lines)
 
 
+@setting_keywords(TextKeywords)
 def preview_text(
     content: str | None = None,
     path: str = "snippet.ts",
     *,
     start: int = 1,
     max_lines: int = MAX_LINES,
-    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
-    languages: str | None = None,
-    settings: Settings | None = None,
+    settings: Settings | None = None, **given: Unpack[TextKeywords],
 ) -> Preview:
     """The chunk boundaries of `content` as if it were the file `path` (its extension picks the parser)."""
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).over(settings)
+    settings = Settings(**given).over(settings)
     if not isinstance(content, str):
         msg = f"content must be str, got {type(content).__name__}; decode bytes first (e.g. data.decode('utf-8'))"
         raise TypeError(msg)

@@ -5,14 +5,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from typing import Any
+from typing import Any, Unpack
 
 import ipywidgets as widgets
 import pandas as pd
 
 from .. import engine
-from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, MAX_FILE_SIZE, NO_LIMIT
-from ..engine.settings import Settings
+from ..engine.settings import ChunkKeywords, Settings, SourceKeywords, setting_keywords
 from ..engine.source import open_source
 from ..engine.token_counts import token_counter as resolve_counter
 from ..frames.cycles import paused_cycle_collection
@@ -67,6 +66,7 @@ class Tuner(widgets.VBox):
     scores.
     """
 
+    @setting_keywords(ChunkKeywords)
     def __init__(
         self,
         codebase: engine.Codebase,
@@ -74,10 +74,9 @@ class Tuner(widgets.VBox):
         path: str | None = None,
         probe: bool | Probe = False,
         token_counter: object = None,
-        chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
-        settings: Settings | None = None,
+        settings: Settings | None = None, **given: Unpack[ChunkKeywords],
     ) -> None:
-        settings = Settings(chunk_size, chunk_overlap, chunk_max_characters).over(settings)
+        settings = Settings(**given).over(settings)
         chunk = settings.chunk  # the sliders start at the values the engine uses
         files = [p for p in codebase.files if (t := codebase.text(p)) is not None and t.lines]
         if path is not None:
@@ -270,15 +269,14 @@ class Tuner(widgets.VBox):
         self.preview.show(self.model.show_file(self.file_picker.value))
 
 
+@setting_keywords(SourceKeywords)
 def tune(
     source: Source = None,
     path: str | None = None,
     *,
     probe: bool | Probe = False,
     token_counter: object = None,
-    chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
-    languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
-    settings: Settings | None = None,
+    settings: Settings | None = None, **given: Unpack[SourceKeywords],
 ) -> Tuner:
     """Open the tuning panel on `source` (a folder, one file, an `engine.Codebase`, a chunk frame; the sample
     when None).
@@ -290,8 +288,7 @@ def tune(
     (a chunk frame's own where none is given).
     """
     # The Tuner warns when a chunk setting is clamped.
-    settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages, max_file_size,
-                        workers).over(settings, warn=False)
+    settings = Settings(**given).over(settings, warn=False)
     check_early(source, path)
     codebase, opened = open_source(source, settings, progress=False)
     options = as_probe(probe)
