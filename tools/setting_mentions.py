@@ -2,8 +2,9 @@
 
 A mention is the name as an identifier (a variable, an attribute, a keyword argument) or inside a string
 (a column name, a message), anywhere except: a parameter list (a signature shows each setting by design),
-the arguments of a `Settings(...)` or `Grid(...)` call (the one place a public function hands its keywords on), and a
-docstring (documentation, not logic). Comments are not in the syntax tree, so they never count.
+the arguments of a `Settings(...)` or `Grid(...)` call (the one place a public function hands its keywords on) or of a
+`setting_keywords(...)` decorator (a signature's own default, declared where the signature is), and a docstring
+(documentation, not logic). Comments are not in the syntax tree, so they never count.
 
     python tools/setting_mentions.py [name ...]     # prints files per name, then the counts
 """
@@ -19,8 +20,8 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[1] / "clanka_nb"
 NAMES = ("chunk_size", "chunk_overlap", "chunk_max_characters")
 # The settings objects a public function builds from its keywords: `Settings`, and `Grid` (a sweep's settings,
-# each a list of values to try).
-SETTINGS_TYPES = ("Settings", "Grid")
+# each a list of values to try); and `setting_keywords`, whose keywords are a signature's own defaults.
+SETTINGS_TYPES = ("Settings", "Grid", "setting_keywords")
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
