@@ -1,0 +1,51 @@
+"""A griffe extension (mkdocs.yml's mkdocstrings options): a function decorated with `setting_keywords` shows in
+the reference the signature shift-tab shows, one keyword per setting with its default, not `**given`.
+
+Griffe reads the source, where those keywords are one `**given: Unpack[...]`; the signature `setting_keywords`
+generates from `clanka_nb.defaults.SETTINGS` lives on the imported function, so it is read there (the docs build
+imports clanka_nb anyway, to run the notebooks)."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from typing import Any
+
+import griffe
+
+_DECORATOR = "setting_keywords"
+
+
+def _runtime(func: griffe.Function) -> Any:
+    # The imported object of `func`: its module, then its qualified name within it (a method: Class.__init__).
+    module = importlib.import_module(func.module.path)
+    value: Any = module
+    for part in func.path[len(func.module.path) + 1 :].split("."):
+        value = getattr(value, part)
+    return value
+
+
+class SettingKeywords(griffe.Extension):
+    """Expand `**given` into the generated setting keywords, each with its annotation and default."""
+
+    def on_function(self, *, func: griffe.Function, **kwargs: Any) -> None:
+        if not any(_DECORATOR in str(decorator.value) for decorator in func.decorators):
+            return
+        shown = inspect.signature(_runtime(func), follow_wrapped=False)
+        kept = [parameter for parameter in func.parameters if parameter.kind is not griffe.ParameterKind.var_keyword]
+        known = {parameter.name for parameter in kept}
+        added = [
+            griffe.Parameter(
+                name,
+                annotation=parameter.annotation if isinstance(parameter.annotation, str) else None,
+                kind=griffe.ParameterKind.keyword_only,
+                default=repr(parameter.default),
+            )
+            for name, parameter in shown.parameters.items()
+            if name not in known and name != "self"
+        ]
+        if not added:
+            msg = f"{func.path} is decorated with {_DECORATOR} but its signature adds no keyword; see engine.settings"
+            raise ValueError(msg)
+        at = next((i for i, parameter in enumerate(kept) if parameter.name == "settings"), len(kept))
+        func.parameters = griffe.Parameters(*kept[:at], *added, *kept[at:])
