@@ -18,7 +18,7 @@ import clanka_nb as cn
 from clanka_nb import chunkers, dask, engine, index
 from clanka_nb.defaults import CHUNK_SETTING_NAMES, INDEX_MAX_CHARACTERS, SETTING_NAMES, SETTINGS, SWEEP_CHUNK_SIZES
 from clanka_nb.engine import settings as settings_module
-from clanka_nb.engine.settings import Settings
+from clanka_nb.engine.settings import Grid, Settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 import setting_mentions
@@ -44,7 +44,7 @@ WRITTEN_OUT = {"Codebase", "Codebase.chunks", "clanka", "line_windows", "list_fi
 GROUPS = {"ChunkKeywords": CHUNK_SETTING_NAMES, "TextKeywords": (*CHUNK_SETTING_NAMES, "languages"),
           "WorkerKeywords": (*CHUNK_SETTING_NAMES, "languages", "workers"),
           "ListingKeywords": (*CHUNK_SETTING_NAMES, "languages", "max_file_size"),
-          "SourceKeywords": SETTING_NAMES}  # fmt: skip
+          "SourceKeywords": SETTING_NAMES, "GridKeywords": CHUNK_SETTING_NAMES}  # fmt: skip
 
 
 def _public() -> dict[str, inspect.Signature]:
@@ -103,20 +103,25 @@ def test_every_entry_point_shows_each_setting_with_its_one_default_and_type() ->
             checked += 1
             expected = OWN_DEFAULTS.get((short, setting.name), setting.default)
             assert parameter.default == expected and type(parameter.default) is type(expected), (name, setting.name)
-            assert parameter.annotation == setting.annotation or short in GRIDS, (name, setting.name)
+            assert parameter.annotation == setting.annotation or short in GRIDS, (name, setting.name)  # grids: below
             assert parameter.kind is inspect.Parameter.KEYWORD_ONLY or short in WRITTEN_OUT, (name, setting.name)
-        generated = getattr(value, "__signature__", None) is not None or (isinstance(value, type) and getattr(
-            value.__init__, "__signature__", None) is not None)  # fmt: skip
-        takes = [setting for setting in SETTING_NAMES if setting in signature.parameters]
-        # Without `settings=` (a grid, an opener: tested above) the keywords are written out, as a few settings.
-        if short in WRITTEN_OUT or "settings" not in signature.parameters:
+        function = value.__init__ if isinstance(value, type) else value
+        # An opener (no chunk setting) writes its few settings out; any other function's chunk settings are generated.
+        if short in WRITTEN_OUT or not any(setting in signature.parameters for setting in CHUNK_SETTING_NAMES):
             continue
-        if takes:
-            assert generated, f"{name} writes its settings out; declare **given: Unpack[...] with @setting_keywords"
-            # The generated keywords: one group, in the table's order, right before `settings=`.
-            names = list(signature.parameters)[: list(signature.parameters).index("settings")]
-            block = list(itertools.takewhile(SETTING_NAMES.__contains__, reversed(names)))[::-1]
-            assert tuple(block) in {*GROUPS.values()}, (name, block)
+        declared = inspect.signature(inspect.unwrap(function))
+        written = [name for name in SETTING_NAMES if name in declared.parameters]
+        assert getattr(function, "__signature__", None) is not None, (
+            f"{name} writes its settings out; declare **given: Unpack[...] with @setting_keywords")
+        # The generated keywords: one group, in the table's order, together.
+        names = list(signature.parameters)
+        generated = [name for name in names if name in SETTING_NAMES and name not in written]
+        assert tuple(generated) in {*GROUPS.values()}, (name, generated)
+        first = names.index(generated[0])
+        assert names[first:first + len(generated)] == generated, name
+        if short in GRIDS:
+            grid = {field.name: field.type for field in dataclasses.fields(Grid)}
+            assert all(signature.parameters[n].annotation == grid[n] for n in generated), name
     assert checked > 100
 
 
@@ -126,10 +131,12 @@ def test_each_keyword_typeddict_holds_the_table(group: str) -> None:
     annotations = typed.__annotations__
     assert tuple(annotations) == GROUPS[group] or set(annotations) == set(GROUPS[group]), group
     assert typed.__required_keys__ == frozenset(), group  # every keyword may be left out
-    by_name = {setting.name: setting for setting in SETTINGS}
+    shown = {setting.name: setting.annotation for setting in SETTINGS}
+    if group == "GridKeywords":  # each a value or a list of values to try, as `Grid` takes them
+        shown = {field.name: field.type for field in dataclasses.fields(Grid)}
     for name, annotation in annotations.items():
         text = annotation.__forward_arg__ if isinstance(annotation, typing.ForwardRef) else annotation
-        assert text == by_name[name].annotation, (group, name)
+        assert text == shown[name], (group, name)
 
 
 def test_a_misspelt_setting_is_the_error_python_gives_with_the_closest_name() -> None:

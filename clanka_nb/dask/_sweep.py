@@ -5,15 +5,15 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 import pandas as pd
 from distributed import as_completed
 
 from .. import engine
-from ..defaults import CHUNK_OVERLAP, CHUNK_SETTING_NAMES, MAX_FILE_SIZE, NO_LIMIT, SWEEP_CHUNK_SIZES
-from ..engine.settings import Grid, Settings
+from ..defaults import CHUNK_SETTING_NAMES, MAX_FILE_SIZE
+from ..engine.settings import Grid, GridKeywords, Settings, setting_keywords
 from ..engine.token_counts import TokenCounter
 from ..frames import columns as _columns
 from ..retrieval import Probe
@@ -97,6 +97,7 @@ def _dask_probe(probe: object) -> Probe | None:
     return options
 
 
+@setting_keywords(GridKeywords)
 def sweep(
     roots: StrPath | Iterable[StrPath],
     *,
@@ -106,9 +107,8 @@ def sweep(
     files_per_partition: int = FILES_PER_PARTITION,
     probe: bool | Probe = False,
     chunkers: object = None,
-    chunk_size: int | Iterable[int] = SWEEP_CHUNK_SIZES, chunk_overlap: int | Iterable[int] = CHUNK_OVERLAP,
-    chunk_max_characters: float | Iterable[float | None] | None = NO_LIMIT,
     languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE,
+    **given: Unpack[GridKeywords],
 ) -> pd.DataFrame:
     """`cn.sweep`'s table for all the roots taken together, as if they were one codebase.
 
@@ -146,7 +146,7 @@ def sweep(
                "probe=True), one root at a time")
         raise TypeError(msg)
     # Bad values fail here, before listing (the cluster's workers do the work: no `workers` setting).
-    grid = tuple(Grid(chunk_size, chunk_overlap, chunk_max_characters).combinations())
+    grid = tuple(Grid(**given).combinations())
     opening = Settings(languages=languages, max_file_size=max_file_size)
     languages = opening.mode
     max_file_size = opening.max_file_size

@@ -399,16 +399,27 @@ class SourceKeywords(WorkerKeywords, ListingKeywords, total=False):
     """Every setting: a folder listed and read in parallel."""
 
 
+class GridKeywords(TypedDict, total=False):
+    """The chunk settings of a grid (`Grid`: each one value or a list of values to try): a sweep's, churn's."""
+
+    chunk_size: int | Iterable[int]
+    chunk_overlap: int | Iterable[int]
+    chunk_max_characters: float | Iterable[float | None] | None
+
+
 _Function = TypeVar("_Function", bound=Callable[..., Any])
-_BY_NAME = {setting.name: setting for setting in SETTINGS}
+# Each keyword's (default, annotation) as a signature shows it: the table's; a grid's, its field of `Grid`.
+_SHOWN = {setting.name: (setting.default, setting.annotation) for setting in SETTINGS}
+_GRID_SHOWN = {field.name: (field.default, field.type) for field in dataclasses.fields(Grid)}
 
 
 def setting_keywords(keywords: type, **own_defaults: object) -> Callable[[_Function], _Function]:
     """Give a public function declared `(..., *, settings: Settings | None = None, **given: Unpack[keywords])` the
     signature shift-tab and the docs show: one keyword-only parameter per setting of `keywords` (a TypedDict above),
-    with the table's default and type, before `settings=`. A keyword it does not take is a TypeError naming the
-    closest one, as Python's own. `own_defaults` are the function's defaults where they differ from the table's
-    (markers too, so a `settings=` object still fills them in); the function reads `given` as passed."""
+    with the table's default and type (for `GridKeywords`, `Grid`'s), before `settings=` or the first setting
+    written out. A keyword it does not take is a TypeError naming the closest one, as Python's own. `own_defaults`
+    are the function's defaults where they differ from the table's (markers too, so a `settings=` object, a chunk
+    frame, still fills them in); the function reads `given` as passed, with those."""
     names = [name for name in SETTING_NAMES if name in keywords.__annotations__]
     unknown = set(keywords.__annotations__) - set(names) | set(own_defaults) - set(names)
     if unknown:
@@ -421,9 +432,13 @@ def setting_keywords(keywords: type, **own_defaults: object) -> Callable[[_Funct
         if len(kept) == len(declared.parameters):
             msg = f"{function.__qualname__} takes no **given; declare **given: Unpack[{keywords.__name__}]"
             raise TypeError(msg)
+        table = _GRID_SHOWN if keywords is GridKeywords else _SHOWN
         shown = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=own_defaults.get(
-            name, _BY_NAME[name].default), annotation=_BY_NAME[name].annotation) for name in names]  # fmt: skip
-        at = next((i for i, p in enumerate(kept) if p.name == "settings"), len(kept))
+            name, table[name][0]), annotation=table[name][1]) for name in names]  # fmt: skip
+        # Where the settings were written before: ahead of `settings=`, or of the opening settings a grid's
+        # function still writes out (languages, max_file_size, workers).
+        at = next((i for i, p in enumerate(kept) if p.name == "settings"),
+                  next((i for i, p in enumerate(kept) if p.name in _SHOWN), len(kept)))  # fmt: skip
         signature = declared.replace(parameters=[*kept[:at], *shown, *kept[at:]])
         accepted = frozenset(p.name for p in signature.parameters.values()
                              if p.kind is not inspect.Parameter.POSITIONAL_ONLY)  # fmt: skip

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 import numpy as np
 import pandas as pd
 
-from ..defaults import CHUNK_OVERLAP, CHUNK_SETTING_NAMES, CHUNK_SIZE, INDEX_MAX_CHARACTERS, MAX_FILE_SIZE
+from ..defaults import CHUNK_SETTING_NAMES, CHUNK_SIZE, INDEX_MAX_CHARACTERS, MAX_FILE_SIZE
 from ..engine import ParseCache
 from ..engine.progress import ProgressBar
-from ..engine.settings import Grid, Settings
+from ..engine.settings import Grid, GridKeywords, Settings, setting_keywords
 from ..engine.warn import warn_at_user
 from ..figures import new_figure
 from ._churn import REASONS, _Step, _walk
@@ -24,6 +23,7 @@ if TYPE_CHECKING:
 SETTING_COLUMNS = list(CHUNK_SETTING_NAMES)
 
 
+@setting_keywords(GridKeywords, chunk_size=CHUNK_SIZE, chunk_max_characters=INDEX_MAX_CHARACTERS)
 def churn(
     repo: str | os.PathLike[str],
     *,
@@ -31,9 +31,8 @@ def churn(
     token_counter: object = None,
     cache: bool | ParseCache = True,
     progress: ProgressBar = None,
-    chunk_size: int | Iterable[int] = CHUNK_SIZE, chunk_overlap: int | Iterable[int] = CHUNK_OVERLAP,
-    chunk_max_characters: float | Iterable[float | None] | None = INDEX_MAX_CHARACTERS,
     languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE,
+    **given: Unpack[GridKeywords],
 ) -> pd.DataFrame:
     """One row per (commit, setting), oldest first along first parents: what a sync after that commit embeds.
 
@@ -56,22 +55,22 @@ def churn(
     file system cannot hold (a name too long) is left out, as a checkout leaves it out: listed in
     `attrs["unwritable"]`, noted, and warned about (`ChurnWarning`).
     """
-    grid = Grid(chunk_size, chunk_overlap, chunk_max_characters)
+    grid = Grid(**given)
     opening = Settings(languages=languages, max_file_size=max_file_size)
     steps = list(_walk(repo, revs, grid, opening, token_counter, cache, progress))
     rows = [row for step in steps for row in step.rows]
     return _noted(_typed(pd.DataFrame(rows, columns=_commit_columns(token_counter is not None))), steps)
 
 
+@setting_keywords(GridKeywords, chunk_size=CHUNK_SIZE, chunk_max_characters=INDEX_MAX_CHARACTERS)
 def churn_files(
     repo: str | os.PathLike[str],
     *,
     revs: str = "HEAD~50..HEAD",
     cache: bool | ParseCache = True,
     progress: ProgressBar = None,
-    chunk_size: int | Iterable[int] = CHUNK_SIZE, chunk_overlap: int | Iterable[int] = CHUNK_OVERLAP,
-    chunk_max_characters: float | Iterable[float | None] | None = INDEX_MAX_CHARACTERS,
     languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE,
+    **given: Unpack[GridKeywords],
 ) -> pd.DataFrame:
     """Where `churn` comes from: one row per (commit, setting, file) whose inputs a sync embeds or deletes.
 
@@ -80,7 +79,7 @@ def churn_files(
     Rows of one commit and setting come most embedded first. For a folder inside a clone, only its
     files appear, with paths relative to it (as in `churn`). Submodules are not counted (see `churn`).
     """
-    grid = Grid(chunk_size, chunk_overlap, chunk_max_characters)
+    grid = Grid(**given)
     opening = Settings(languages=languages, max_file_size=max_file_size)
     steps = list(_walk(repo, revs, grid, opening, None, cache, progress))
     rows = [row for step in steps for row in step.file_rows]

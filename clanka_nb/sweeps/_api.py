@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
+from typing import Unpack
 
 import pandas as pd
 
-from ..defaults import CHUNK_OVERLAP, MAX_FILE_SIZE, NO_LIMIT, SWEEP_CHUNK_SIZES
+from ..defaults import MAX_FILE_SIZE
 from ..engine.progress import ProgressBar
-from ..engine.settings import Grid, Settings
+from ..engine.settings import Grid, GridKeywords, Settings, setting_keywords
 from ..engine.source import open_resolved, resolve
 from ..frames.source import Source
 from ..retrieval import Probe
@@ -18,6 +19,7 @@ from ._chunkers import check_chunkers
 from .table import check_counters, sweep_table
 
 
+@setting_keywords(GridKeywords)
 def sweep(
     source: Source = None,
     *,
@@ -26,9 +28,8 @@ def sweep(
     probe: bool | Probe = False,
     chunkers: Mapping[str, object] | None = None,
     progress: ProgressBar = None,
-    chunk_size: int | Iterable[int] = SWEEP_CHUNK_SIZES, chunk_overlap: int | Iterable[int] = CHUNK_OVERLAP,
-    chunk_max_characters: float | Iterable[float | None] | None = NO_LIMIT,
     languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
+    **given: Unpack[GridKeywords],
 ) -> pd.DataFrame:
     """One row per combination of the settings (in `itertools.product` order), parsing the code once.
 
@@ -116,7 +117,7 @@ def sweep(
     would not (docs/tuning-verdict.md, "Probing on a sample").
     """
     peers = check_chunkers(chunkers)  # before the source is opened: a bad value fails at once
-    grid = Grid(chunk_size, chunk_overlap, chunk_max_characters)
+    grid = Grid(**given)
     opening = Settings(languages=languages, max_file_size=max_file_size, workers=workers)
     resolved = resolve(source, opening)  # a chunk frame's attrs are read here, once
     if resolved.frame is not None:  # a frame's own chunk settings are the grid where none is given
