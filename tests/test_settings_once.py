@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-import itertools
 import sys
 import typing
 from collections.abc import Callable
