@@ -32,20 +32,20 @@ class SettingKeywords(griffe.Extension):
         if not any(_DECORATOR in str(decorator.value) for decorator in func.decorators):
             return
         shown = inspect.signature(_runtime(func), follow_wrapped=False)
-        kept = [parameter for parameter in func.parameters if parameter.kind is not griffe.ParameterKind.var_keyword]
-        known = {parameter.name for parameter in kept}
-        added = [
-            griffe.Parameter(
+        # The runtime signature's order (where `setting_keywords` put the keywords), griffe's own parameters kept.
+        kept = {parameter.name: parameter for parameter in func.parameters
+                if parameter.kind is not griffe.ParameterKind.var_keyword}  # fmt: skip
+        parameters = [
+            kept.get(name)
+            or griffe.Parameter(
                 name,
                 annotation=parameter.annotation if isinstance(parameter.annotation, str) else None,
                 kind=griffe.ParameterKind.keyword_only,
                 default=repr(parameter.default),
             )
             for name, parameter in shown.parameters.items()
-            if name not in known and name != "self"
         ]
-        if not added:
+        if len(parameters) == len(kept):
             msg = f"{func.path} is decorated with {_DECORATOR} but its signature adds no keyword; see engine.settings"
             raise ValueError(msg)
-        at = next((i for i, parameter in enumerate(kept) if parameter.name == "settings"), len(kept))
-        func.parameters = griffe.Parameters(*kept[:at], *added, *kept[at:])
+        func.parameters = griffe.Parameters(*parameters)
