@@ -92,40 +92,31 @@ def workers(text: str) -> int:
         raise argparse.ArgumentTypeError(msg) from None
 
 
-def cutoff(text: str) -> int:
-    """A cut-off of recall@K: a whole number, at least 1."""
+def _at_least_one(text: str, what: str, example: str) -> int:
+    """A whole number of 1 or more, else one line naming `what` it should be and an `example` option."""
     try:
         number = _ascii_int(text)
     except ValueError:
         number = 0
     if number < 1:
-        msg = f"{text!r} is not a cut-off; pass whole numbers of 1 or more, e.g. --k 1,5,10"
+        msg = f"{text!r} is not {what}; pass {example}"
         raise argparse.ArgumentTypeError(msg)
     return number
+
+
+def cutoff(text: str) -> int:
+    """A cut-off of recall@K: a whole number, at least 1."""
+    return _at_least_one(text, "a cut-off", "whole numbers of 1 or more, e.g. --k 1,5,10")
 
 
 def tokens(text: str) -> int:
     """A token budget of the probe: a whole number, at least 1."""
-    try:
-        number = _ascii_int(text)
-    except ValueError:
-        number = 0
-    if number < 1:
-        msg = f"{text!r} is not a number of tokens; pass whole numbers of 1 or more, e.g. --budget 1000,2000"
-        raise argparse.ArgumentTypeError(msg)
-    return number
+    return _at_least_one(text, "a number of tokens", "whole numbers of 1 or more, e.g. --budget 1000,2000")
 
 
 def characters(text: str) -> int:
     """A chunker budget in characters per chunk: a whole number, at least 1."""
-    try:
-        number = _ascii_int(text)
-    except ValueError:
-        number = 0
-    if number < 1:
-        msg = f"{text!r} is not a number of characters; pass a whole number of 1 or more, e.g. --chunker-budget 1500"
-        raise argparse.ArgumentTypeError(msg)
-    return number
+    return _at_least_one(text, "a number of characters", "a whole number of 1 or more, e.g. --chunker-budget 1500")
 
 
 def share(text: str) -> float:
