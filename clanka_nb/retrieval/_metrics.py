@@ -70,7 +70,8 @@ def metric_arrays(
     shared = np.clip(high - low + 1, 0, None) * same  # target lines each ranked chunk holds
     rank = first_hit(shared[:, : cutoffs[-1]] > 0)
     top = slice(0, PRECISION_AT)
-    retrieved = ((end - start + 1) * found)[:, top].sum(axis=1)
+    lines = (end - start + 1) * found  # each ranked chunk's lines (0 past the end of the ranking)
+    retrieved = lines[:, top].sum(axis=1)
     out: dict[str, np.ndarray] = {
         "rank": rank,
         "precision": np.divide(shared[:, top].sum(axis=1), retrieved, out=np.zeros(queries), where=retrieved > 0),
@@ -78,7 +79,6 @@ def metric_arrays(
     for cutoff in cutoffs:
         out[f"recall@{cutoff}"] = recall(rank, cutoff)
     out["mrr"] = reciprocal(rank)
-    lines = (end - start + 1) * found
     for cutoff in cutoffs:
         out[f"tokens@{cutoff}"] = cost[:, :cutoff].sum(axis=1)
     for cutoff in cutoffs:
