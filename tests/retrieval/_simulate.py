@@ -11,14 +11,20 @@ def sweep_scores(rng: np.random.Generator, settings: int, queries: int, clusters
     """Scores (queries x settings) and cluster ids. A cluster shares a difficulty (queries about one target
     are hard together) and each query adds its own, the same at every setting; each setting adds its own
     noise, less `shift` (per setting, in the latent units: positive is better). `kind`: "rr" (1/rank, 0 past
-    rank 10) or "hit" (hit@5 as 0/1)."""
+    rank 10), "hit" (hit@5 as 0/1) or "covered" (a share of the target's lines within a budget, as the
+    verdict's default metric: whole near the top, in tenths below it, none far down)."""
     ids = np.sort(rng.integers(0, clusters, size=queries))  # uneven cluster sizes
     hard = rng.normal(0, 1.0, size=clusters)[ids] + rng.normal(0, 0.7, size=queries)
     latent = hard[:, None] + rng.normal(0, 0.8, size=(queries, settings))
     if shift is not None:
         latent = latent - shift[None, :]
     rank = 1 + np.floor(np.exp(latent + 0.5))
-    values = np.where(rank <= 10, 1 / rank, 0.0) if kind == "rr" else (rank <= 5).astype(np.float64)
+    if kind == "rr":
+        values = np.where(rank <= 10, 1 / rank, 0.0)
+    elif kind == "hit":
+        values = (rank <= 5).astype(np.float64)
+    else:
+        values = np.round(np.clip(1.2 - 1.2 * np.exp(latent), 0, 1), 1)  # about half 0, a seventh 1, mean 0.34
     return pd.DataFrame(values, columns=[f"s{j}" for j in range(settings)]), ids
 
 

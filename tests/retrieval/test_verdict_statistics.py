@@ -24,7 +24,7 @@ def _noise(rate: float, sims: int) -> float:
     return 2.5 * math.sqrt(rate * (1 - rate) / sims)
 
 
-@pytest.mark.parametrize("kind", ["rr", "hit"])
+@pytest.mark.parametrize("kind", ["rr", "hit", "covered"])
 @pytest.mark.parametrize("settings", [2, 4, 8, 16])
 def test_identical_settings_name_a_winner_at_most_five_percent_of_the_time(settings: int, kind: str) -> None:
     # 80 queries in 30 clusters of uneven size, hard queries hard at every setting: the settings are truly equal.
@@ -53,15 +53,16 @@ def test_a_setting_better_by_a_known_amount_is_alone_in_the_set(settings: int) -
     assert alone / sims >= 0.9 and kept == sims
 
 
-def test_the_intervals_cover_with_clustered_queries() -> None:
+@pytest.mark.parametrize("kind", ["rr", "covered"])
+def test_the_intervals_cover_with_clustered_queries(kind: str) -> None:
     # Three settings apart (shifts 0.6, 0.3, 0): the best and the runner-up are s0 and s1 almost always.
     shift = np.array([0.6, 0.3, 0.0])
-    truth = true_means(3, "rr", shift)
+    truth = true_means(3, kind, shift)
     sims = 300
     rng = np.random.default_rng(21)
     rows = difference = 0
     for _ in range(sims):
-        scores, groups = sweep_scores(rng, 3, 200, 60, "rr", shift)
+        scores, groups = sweep_scores(rng, 3, 200, 60, kind, shift)
         found = verdict(scores, groups, resamples=500, permutations=100, splits=1)
         rows += np.mean((np.array(found["low"]) <= truth) & (truth <= np.array(found["high"])))
         best, runner = int(found["best"][1:]), int(found["runner_up"][1:])
