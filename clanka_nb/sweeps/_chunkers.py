@@ -80,10 +80,12 @@ def check_chunkers(chunkers: object) -> dict[str, Chunker]:
     return out
 
 
-def run_chunker(codebase: engine.Codebase, paths: list[str], chunker: Chunker,
-                fallback: engine.ChunkSettings) -> ChunkerRun:  # fmt: skip
-    """`chunker` over every file of `paths` (the codebase's readable files, in order), as the probe's chunks."""
-    result = chunk_with(chunker, codebase)
+def run_chunker(codebase: engine.Codebase, paths: list[str], chunker: Chunker, fallback: engine.ChunkSettings,
+                texts: Mapping[str, str] | None = None) -> ChunkerRun:  # fmt: skip
+    """`chunker` over every file of `paths` (the codebase's readable files, in order), as the probe's chunks.
+    `texts`: the files as every chunker gets them (`read_source(codebase).texts`), read once for several
+    chunkers; None reads them here."""
+    result = chunk_with(chunker, codebase if texts is None else texts)
     heads: list[list[ChunkHead]] = []
     fallen: list[str] = []
     seconds = result.seconds

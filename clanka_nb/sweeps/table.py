@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .. import engine
-from ..chunkers import Chunker
+from ..chunkers import Chunker, read_source
 from ..engine.embedding import embedding_text
 from ..engine.internals import ChunkHead
 from ..engine.progress import ProgressBar, bar
@@ -103,11 +103,12 @@ def _counted(row: dict[str, Any], columns: dict[str, Any]) -> None:
 
 def _chunker_row(
     codebase: engine.Codebase, stats: CodebaseStats, label: str, chunker: Chunker, counting: TokenCounter | None,
-    limit: int | None, scorer: ProbeScorer | None,
+    limit: int | None, scorer: ProbeScorer | None, texts: Mapping[str, str],
 ) -> dict[str, Any]:
-    """One whole chunker's row: its cut of every file (`run_chunker`), sized and, when probed, scored through the
-    same probe set as the engine's rows (only the cutting differs). `seconds` is the chunker's own time."""
-    run = run_chunker(codebase, stats.index.paths, chunker, engine.ChunkSettings.build(warn=False))
+    """One whole chunker's row: its cut of every file (`run_chunker`, on `texts`, the files read once for all the
+    chunkers), sized and, when probed, scored through the same probe set as the engine's rows (only the cutting
+    differs). `seconds` is the chunker's own time."""
+    run = run_chunker(codebase, stats.index.paths, chunker, engine.ChunkSettings.build(warn=False), texts)
     row = chunker_row(stats, run)
     if counting is not None:
         _counted(row, head_token_columns(codebase, run.heads, counting, limit))
@@ -158,8 +159,9 @@ def sweep_table(
             rows.append(row)
             if handle is not None:
                 handle.update(1)
+        texts = read_source(codebase).texts if peers else {}  # every chunker gets the same texts, read once
         for label, chunker in peers.items():
-            rows.append(_chunker_row(codebase, stats, label, chunker, counting, limit, scorer))
+            rows.append(_chunker_row(codebase, stats, label, chunker, counting, limit, scorer, texts))
             if handle is not None:
                 handle.update(1)
         if scorer is not None:
