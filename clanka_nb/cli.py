@@ -143,16 +143,17 @@ def _chunkers(args: argparse.Namespace, source: object) -> dict[str, object] | N
     """`--chunkers` as the sweep's chunkers=, each sized from `--chunker-budget` (its non-whitespace ratio measured
     on the folder swept, for astchunk); an unknown name exits 2, a peer whose extra is missing exits 1."""
     if args.chunkers is None:
-        if args.chunker_budget is not None:
-            raise CommandError("--chunker-budget sizes the chunkers of --chunkers; add --chunkers, or drop it",
-                               exit_code=2)  # fmt: skip
+        for given, flag in ((args.chunker_budget, "--chunker-budget"), (args.chunker_seconds, "--chunker-seconds")):
+            if given is not None:
+                raise CommandError(f"{flag} applies to the chunkers of --chunkers; add --chunkers, or drop it",
+                                   exit_code=2)  # fmt: skip
         return None
     from .chunkers import Budget, named_chunkers
     from .extras import MissingExtraError
 
     try:
         budget = Budget(args.chunker_budget or CHUNKER_BUDGET).measured_on(source)  # type: ignore[arg-type]
-        return named_chunkers(args.chunkers, budget)
+        return named_chunkers(args.chunkers, budget, file_seconds=args.chunker_seconds)
     except ValueError as error:
         raise CommandError(f"--chunkers: {error}", exit_code=2) from None
     except MissingExtraError as error:

@@ -68,6 +68,7 @@ DEFAULT_BUDGET = 2000
 # Characters per chunk every peer chunker is sized to when no budget is given (benchmarks/bench_peers.py's size; the
 # command line's --chunker-budget): about what clanka's 30-line chunks hold on the sample at its declarations.
 CHUNKER_BUDGET = 1500
+CHUNKER_SECONDS = 10.0  # a chunker's time limit on one file (clanka_nb/chunkers/_guard.py)
 
 
 AS_DEFAULT = DefaultStr("as default")  # a Setting's `cli_default` when the CLI's is its `default`

@@ -20,6 +20,17 @@ def new_figure() -> Figure:
     return Figure(figsize=(7, 4), layout="constrained")
 
 
+def literal_text(figure: Figure) -> Figure:
+    """Every text of `figure` drawn as written: labels come from users' data (chunker labels, file types), and
+    matplotlib would set `$...$` as math (2,000 nested braces between dollars: a RecursionError while drawing).
+    Called by every plot once its texts are in place (tick labels, made later, are numbers)."""
+    from matplotlib.text import Text
+
+    for text in figure.findobj(Text):
+        text.set_parse_math(False)
+    return figure
+
+
 def _show_figures_in_notebooks(figure_type: type) -> None:
     """Let a returned Figure display as an image in IPython even when pyplot was never imported.
 

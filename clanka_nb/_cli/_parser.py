@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from importlib import metadata
 from typing import NoReturn
 
-from ..defaults import CHUNK_SIZE, CHUNKER_BUDGET, DEFAULT_BUDGET, INDEX_MAX_CHARACTERS, SETTINGS
+from ..defaults import CHUNK_SIZE, CHUNKER_BUDGET, CHUNKER_SECONDS, DEFAULT_BUDGET, INDEX_MAX_CHARACTERS, SETTINGS
 from . import _values
 
 PROG = "clanka-nb"
@@ -149,6 +149,12 @@ def build() -> Parser:
         "--chunker-budget", type=_values.characters, default=None, metavar="CHARS",
         help="with --chunkers: the size every chunker is cut to, in characters per chunk (astchunk's "
         f"non-whitespace characters converted at the folder's own ratio; default: {CHUNKER_BUDGET})",
+    )
+
+    sweep.add_argument(
+        "--chunker-seconds", type=_values.seconds, default=None, metavar="SECONDS",
+        help="with --chunkers: the time limit of one chunker on one file; a file it runs past the limit on (or "
+        f"raises on) is cut into clanka's line windows and counted in fallback_files (default: {CHUNKER_SECONDS:g})",
     )
 
     explain = _command(commands, "explain", "why each chunk of one file starts and ends where it does")

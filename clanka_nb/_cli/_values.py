@@ -129,3 +129,20 @@ def share(text: str) -> float:
         msg = f"{text!r} is not a share; pass a number above 0 and at most 1, e.g. --sample 0.25"
         raise argparse.ArgumentTypeError(msg)
     return number
+
+
+def seconds(text: str) -> float:
+    """A time limit in seconds: a number above 0, or `none` for no limit."""
+    value = text.strip().lower()
+    if value in NO_LIMIT:
+        return math.inf
+    try:
+        if not value.isascii():
+            raise ValueError(value)
+        number = float(value)
+    except ValueError:
+        number = -1.0
+    if not number > 0:  # NaN too
+        msg = f"{text!r} is not a number of seconds; pass a number above 0, e.g. --chunker-seconds 10, or none"
+        raise argparse.ArgumentTypeError(msg)
+    return number

@@ -10,12 +10,14 @@ This package stands on the engine alone.
 from ._adapter import Adapter, Chunker, as_chunker
 from ._budget import UNITS, Budget, non_whitespace
 from ._engine import clanka, line_windows
+from ._guard import FILE_SECONDS, ChunkerAnswerError, InputLimits
 from ._named import NAMED, named_chunkers
 from ._peers import PEERS, astchunk, chonkie, langchain, llama_index, peer_parameters, semantic_text_splitter
-from ._run import ChunkedWith, chunk_with, chunk_with_each, read_source
+from ._run import ChunkedWith, ChunkerFallbackWarning, chunk_with, chunk_with_each, read_source
 from ._spans import Span, UnplacedChunkWarning, place_texts
 
 __all__ = [
+    "FILE_SECONDS",
     "NAMED",
     "PEERS",
     "UNITS",
@@ -23,6 +25,9 @@ __all__ = [
     "Budget",
     "ChunkedWith",
     "Chunker",
+    "ChunkerAnswerError",
+    "ChunkerFallbackWarning",
+    "InputLimits",
     "Span",
     "UnplacedChunkWarning",
     "as_chunker",

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, SupportsIndex, runtime_checkable
 
+from ._guard import FILE_SECONDS, ChunkerAnswerError, InputLimits, check_file_seconds
 from ._spans import Span, place_texts, warn_unplaced
 
 # What a chunker gives for one file: its spans, or None when it does not handle the file at all (no grammar
@@ -29,26 +31,37 @@ class Adapter:
 
     `texts`, where the chunker has texts of its own (the peers), gives them for one file as it made them
     (None: not handled), so that what a span covers can be checked against what the chunker cut.
+    `file_seconds` is its time limit per file and `limits` the bounds of the input it is given (None: any), both
+    applied by `chunk_with` and the sweep (`_guard.py`): a file past them is cut into clanka's line windows.
     """
 
     label: str
     split: Callable[[str, str], Result] = field(repr=False)
     parameters: Mapping[str, Any] = field(default_factory=dict)
     texts: Callable[[str, str], list[str] | None] | None = field(default=None, repr=False)
+    file_seconds: float = FILE_SECONDS
+    limits: InputLimits | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "file_seconds", check_file_seconds(self.file_seconds))
 
     def __call__(self, path: str, text: str) -> Result:
         return self.split(path, text)
 
 
-def as_chunker(chunker: object, label: str | None = None) -> Chunker:
+def as_chunker(chunker: object, label: str | None = None, *, file_seconds: float | None = None) -> Chunker:
     """A `Chunker` from what a user passes: one already (kept, relabelled when `label` is given), or any callable
     `(path, text)` returning, per chunk, a `Span`, an object with `start_line` and `end_line` (a `CodeChunk`), a
-    `(start_line, end_line)` pair, or the chunk's text (placed on the file's lines, in order); or None."""
+    `(start_line, end_line)` pair, or the chunk's text (placed on the file's lines, in order); or None.
+    `file_seconds`: its time limit per file (None: the adapter's own, else `FILE_SECONDS`, 10 s)."""
     if not callable(chunker):
         msg = f"a chunker is a callable (path, text) -> spans, got {type(chunker).__name__} {chunker!r}"
         raise TypeError(msg)
     if isinstance(chunker, Adapter):  # this package's own: its answers are spans already
-        return chunker if label is None else dataclasses.replace(chunker, label=label)
+        changes: dict[str, Any] = {} if label is None else {"label": label}
+        if file_seconds is not None:
+            changes["file_seconds"] = file_seconds
+        return dataclasses.replace(chunker, **changes) if changes else chunker
     own = getattr(chunker, "label", None)
     name = label or (own if isinstance(own, str) else None) or getattr(chunker, "__name__", type(chunker).__name__)
     parameters = getattr(chunker, "parameters", None)
@@ -57,23 +70,24 @@ def as_chunker(chunker: object, label: str | None = None) -> Chunker:
     def split(path: str, text: str) -> Result:
         return spans_from(name, path, text, chunker(path, text))
 
-    return Adapter(name, split, parameters)
+    return Adapter(name, split, parameters, file_seconds=FILE_SECONDS if file_seconds is None else file_seconds)
 
 
 def spans_from(label: str, path: str, text: str, given: object) -> Result:
     """A user chunker's answer for one file as spans, each checked to lie inside the file."""
     if given is None:
         return None
-    if isinstance(given, str | bytes) or not isinstance(given, Iterable):
+    if isinstance(given, str | bytes | Mapping) or not isinstance(given, Iterable):
+        # A dict iterates over its keys and a string over its letters: neither is a list of chunks.
         msg = f"chunker {label!r} gave {type(given).__name__} for {path!r}; give a list of spans, texts or None"
-        raise TypeError(msg)
+        raise ChunkerAnswerError(msg)
     given = list(given)
     count = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
     texts = [piece for piece in given if isinstance(piece, str)]
     if texts:
         if len(texts) != len(given):
             msg = f"chunker {label!r} gave {path!r} a mix of texts and spans; give one or the other"
-            raise TypeError(msg)
+            raise ChunkerAnswerError(msg)
         placed = place_texts(text, texts)
         warn_unplaced(label, path, placed.unplaced, len(texts))
         return placed.spans
@@ -82,20 +96,30 @@ def spans_from(label: str, path: str, text: str, given: object) -> Result:
 
 def _span(label: str, path: str, piece: object, count: int) -> Span:
     if isinstance(piece, Span):
-        span = piece
+        bounds: tuple[object, object] = (piece.start_line, piece.end_line)
+        rest = (piece.name, piece.type, piece.parent)
     elif hasattr(piece, "start_line") and hasattr(piece, "end_line"):
-        span = Span(piece.start_line, piece.end_line, getattr(piece, "name", None), getattr(piece, "type", None),
-                    getattr(piece, "parent", None))
+        bounds = (piece.start_line, piece.end_line)
+        rest = (getattr(piece, "name", None), getattr(piece, "type", None), getattr(piece, "parent", None))
     elif isinstance(piece, tuple) and len(piece) == 2:
-        span = Span(*piece)
+        bounds, rest = (piece[0], piece[1]), (None, None, None)
     else:
         msg = (
-            f"chunker {label!r} gave {piece!r} for {path!r}: a chunk is a Span, an object with start_line and "
+            f"chunker {label!r} gave {piece!r:.80} for {path!r}: a chunk is a Span, an object with start_line and "
             "end_line, a (start_line, end_line) pair or the chunk's text"
         )
-        raise TypeError(msg)
-    start, end = span.start_line, span.end_line
-    if not (isinstance(start, int) and isinstance(end, int) and 1 <= start <= end <= max(count, 1)):
+        raise ChunkerAnswerError(msg)
+    start, end = (_line_number(label, path, value) for value in bounds)
+    if not 1 <= start <= end <= max(count, 1):
         msg = f"chunker {label!r} gave lines {start}..{end} for {path!r}, which has {count} lines (1-based, inclusive)"
-        raise ValueError(msg)
-    return span
+        raise ChunkerAnswerError(msg)
+    return Span(start, end, *rest)
+
+
+def _line_number(label: str, path: str, value: object) -> int:
+    """A line number as a whole number: an int or a numpy integer; never a bool, a float or a numeric string."""
+    if isinstance(value, SupportsIndex) and not isinstance(value, bool):
+        return operator.index(value)
+    msg = (f"chunker {label!r} gave the line number {value!r:.40} ({type(value).__name__}) for {path!r}; "
+           "line numbers are whole numbers (int), 1-based")  # fmt: skip
+    raise ChunkerAnswerError(msg)

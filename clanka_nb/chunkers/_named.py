@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 
 from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE
@@ -32,9 +33,10 @@ NAMED: dict[str, Callable[[Budget], Adapter]] = {
 }
 
 
-def named_chunkers(names: Iterable[str], budget: Budget) -> dict[str, Adapter]:
+def named_chunkers(names: Iterable[str], budget: Budget, *, file_seconds: float | None = None) -> dict[str, Adapter]:
     """The chunkers `names` name (see `NAMED`), each sized from `budget`, by their labels (a sweep's `chunkers=`).
-    A peer whose extra is missing raises `MissingExtraError` naming it."""
+    A peer whose extra is missing raises `MissingExtraError` naming it. `file_seconds`: each one's time limit per
+    file (None: `FILE_SECONDS`)."""
     out: dict[str, Adapter] = {}
     for name in names:
         key = name.strip().lower().replace("_", "-")
@@ -43,5 +45,7 @@ def named_chunkers(names: Iterable[str], budget: Budget) -> dict[str, Adapter]:
             msg = f"no chunker is named {name!r}; pick from {', '.join(NAMED)}"
             raise ValueError(msg)
         adapter = factory(budget)
+        if file_seconds is not None:
+            adapter = dataclasses.replace(adapter, file_seconds=file_seconds)
         out[adapter.label] = adapter
     return out

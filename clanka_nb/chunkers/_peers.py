@@ -16,6 +16,7 @@ from ..engine import language_of
 from ..extras import require
 from ._adapter import Adapter, Result
 from ._budget import Budget, as_budget
+from ._guard import InputLimits
 from ._spans import place_texts, spans_at_lines, spans_at_offsets, warn_unplaced
 
 EXTRA = "chunkers"
@@ -88,7 +89,8 @@ def _peer(label: str, run: Callable[[str, str], list[Any] | None], spans: Callab
         found = run(path, text)
         return None if found is None else [text_of(piece) for piece in found]
 
-    return Adapter(label, split, parameters, texts)
+    # Bounded input: a peer's time on deep nesting or one long line grows too fast for a time limit (_guard.py).
+    return Adapter(label, split, parameters, texts, limits=InputLimits())
 
 
 def astchunk(budget: Budget | int | None = None, *, label: str = "astchunk") -> Adapter:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,8 +11,16 @@ from typing import Any
 from ..defaults import MAX_FILE_SIZE
 from ..engine import Codebase, list_file_names
 from ..engine.internals import normalize_newlines, normalize_path, one_file, read_text
+from ..engine.warn import warn_at_user
 from ._adapter import Chunker, as_chunker
+from ._guard import FILE_SECONDS, guarded_call
 from ._spans import Span
+
+NAMED_AT_MOST = 10  # files a fallback warning names (ChunkedWith.failed has them all)
+
+
+class ChunkerFallbackWarning(UserWarning):
+    """A chunker failed on some files (an error, too deep, too slow): they count as not handled by it."""
 
 Source = str | os.PathLike[str] | Codebase | Mapping[str, str]
 
@@ -66,9 +73,10 @@ class ChunkedWith:
     """One chunker's chunks of every file of a source, as line spans per file, and the time it took.
 
     `spans` has every file the chunker handles (a file it handles with no chunk has an empty list);
-    `unhandled` the files it does not (no grammar for the language, or it refused the text), `unread` the
-    listed files no chunker got (unreadable). `seconds` is the time spent in the chunker's calls alone
-    (reading the files is not counted: it is the same for every chunker).
+    `unhandled` the files it does not (no grammar for the language, or it refused the text), `failed` the files
+    it failed on, each with the reason (it raised, the file was past its input bounds, or it ran past its time
+    limit: `_guard.py`), `unread` the listed files no chunker got (unreadable). `seconds` is the time spent in the
+    chunker's calls alone (reading the files is not counted: it is the same for every chunker).
     """
 
     label: str
@@ -77,6 +85,7 @@ class ChunkedWith:
     unhandled: tuple[str, ...] = ()
     unread: tuple[str, ...] = ()
     parameters: Mapping[str, Any] = field(default_factory=dict)
+    failed: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def chunk_count(self) -> int:
@@ -105,18 +114,33 @@ def chunk_with_each(
 
 
 def chunk_texts(chunker: Chunker, texts: Texts) -> ChunkedWith:
-    """One chunker over texts already read (`read_source`)."""
+    """One chunker over texts already read (`read_source`), each file guarded (`_guard.py`): a file it fails on
+    is in `failed` with the reason, and one `ChunkerFallbackWarning` names them."""
     spans: dict[str, list[Span]] = {}
     unhandled: list[str] = []
+    failed: dict[str, str] = {}
     seconds = 0.0
-    clock = time.perf_counter
+    limit = getattr(chunker, "file_seconds", FILE_SECONDS)
+    limits = getattr(chunker, "limits", None)
     for path, text in texts.texts.items():
-        start = clock()
-        found = chunker(path, text)
-        seconds += clock() - start
-        if found is None:
+        answer = guarded_call(lambda path=path, text=text: chunker(path, text), limit, limits, text)
+        seconds += answer.seconds
+        if answer.reason is not None:
+            failed[path] = answer.reason
+        elif answer.result is None:
             unhandled.append(path)
         else:
-            spans[path] = list(found)
+            spans[path] = list(answer.result)
     parameters = getattr(chunker, "parameters", {})
-    return ChunkedWith(chunker.label, spans, seconds, tuple(unhandled), texts.unread, parameters)
+    _warn_failed(chunker.label, failed, len(texts.texts))
+    return ChunkedWith(chunker.label, spans, seconds, tuple(unhandled), texts.unread, parameters, failed)
+
+
+def _warn_failed(label: str, failed: Mapping[str, str], total: int) -> None:
+    if not failed:
+        return
+    named = "; ".join(f"{path!r} ({reason})" for path, reason in list(failed.items())[:NAMED_AT_MOST])
+    more = f"; and {len(failed) - NAMED_AT_MOST} more" if len(failed) > NAMED_AT_MOST else ""
+    msg = (f"chunker {label!r} failed on {len(failed)} of {total} files, which count as not handled by it (a sweep "
+           f"cuts them into clanka's line windows, in fallback_files): {named}{more}")  # fmt: skip
+    warn_at_user(msg, ChunkerFallbackWarning)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from ..figures import new_figure
+from ..figures import literal_text, new_figure
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -52,7 +52,7 @@ def plot_chunk_sizes(frame: pd.DataFrame, by: str | None = "type", metric: str =
     axes.set_xlabel(f"chunk {metric}")
     axes.set_ylabel("chunks")
     axes.set_title(f"Chunk sizes ({metric})" + (f" by {by}" if by else ""))
-    return figure
+    return literal_text(figure)
 
 
 def plot_sweep(sweep_frame: pd.DataFrame, metric: str = "chunks", x: str = "chunk_size") -> Figure:
@@ -72,10 +72,10 @@ def plot_sweep(sweep_frame: pd.DataFrame, metric: str = "chunks", x: str = "chun
     if not np.isfinite(_numeric(sweep_frame[metric])).any():
         axes.set_title(f"{metric.replace('_', ' ')} by {x.replace('_', ' ')}")
         _say_nothing_to_plot(axes, sweep_frame, metric)
-        return figure
+        return literal_text(figure)
     if _is_cost(x):
         _trade_off(axes, sweep_frame, metric, x)
-        return figure
+        return literal_text(figure)
     axes.set_title(f"{metric.replace('_', ' ')} by {x.replace('_', ' ')}")
     limits = sweep_frame.get("chunk_max_characters")
     several_limits = limits is not None and limits.nunique(dropna=False) > 1
@@ -91,7 +91,7 @@ def plot_sweep(sweep_frame: pd.DataFrame, metric: str = "chunks", x: str = "chun
         axes.legend(fontsize="small")
     axes.set_xlabel(x.replace("_", " "))
     axes.set_ylabel(metric.replace("_", " "))
-    return figure
+    return literal_text(figure)
 
 
 def _is_cost(name: str) -> bool:

@@ -13,7 +13,7 @@ from ..engine import ParseCache
 from ..engine.progress import ProgressBar
 from ..engine.settings import Grid, GridKeywords, Settings, setting_keywords
 from ..engine.warn import warn_at_user
-from ..figures import new_figure
+from ..figures import literal_text, new_figure
 from ._churn import REASONS, _Step, _walk
 from ._git import ChurnWarning
 
@@ -173,7 +173,7 @@ def plot_churn(frame: pd.DataFrame) -> Figure:
     total.set_xlabel("commit (oldest first)")
     # Commits are counted, never halved: whole-number ticks only (the axes share x).
     total.xaxis.set_major_locator(MaxNLocator(integer=True))
-    return figure
+    return literal_text(figure)
 
 
 def _commit_columns(tokens: bool) -> list[str]:

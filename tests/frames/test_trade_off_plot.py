@@ -71,3 +71,15 @@ def test_labels_of_points_close_together_do_not_sit_on_each_other() -> None:
     offsets = {text.get_text(): text.xyann for text in axes.texts}
     assert offsets["size 10"] != offsets["size 20"]  # the twins' labels are a line apart
     assert offsets["size 30"] == offsets["size 60"] == (4, 4)  # lone points keep the plain offset
+
+
+def test_chunker_labels_are_drawn_as_written_never_as_math() -> None:
+    # Issue 42 item 10: `$x$` was set as math, and 2,000 nested braces between dollars raised RecursionError.
+    labels = ["$x$", "$" + "{" * 2000 + "}" * 2000 + "$", "plain"]
+    frame = pd.DataFrame({"chunker_label": labels, "tokens@5": [400.0, 800.0, 1200.0],
+                          "recall@5": [0.4, 0.5, 0.6]})  # fmt: skip
+    figure = frames.plot_sweep(frame, "recall@5", x="tokens@5")
+    figure.canvas.draw()  # the layout and the texts are made here: it must not raise
+    drawn = {t.get_text() for t in figure.axes[0].texts}
+    assert drawn == set(labels)
+    assert not any(text.get_parse_math() for text in figure.findobj(lambda a: hasattr(a, "get_parse_math")))
