@@ -16,7 +16,6 @@ import reprlib
 import threading
 import time
 import urllib.parse
-from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -232,7 +231,6 @@ class OpenAIEmbedder:
     max_retries: int = 5
     backoff: float = 0.5
     max_wait: float = 60.0
-    sleep: Callable[[float], None] = field(default=time.sleep, repr=False)
     requests: int = field(default=0, repr=False)
     concurrency: int = DEFAULT_CONCURRENCY
     _count_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
@@ -240,6 +238,11 @@ class OpenAIEmbedder:
     _width: int | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if self.timeout is not None and math.isinf(self.timeout) and self.timeout > 0:
+            self.timeout = None  # no deadline, as None says (a socket takes no infinite timeout)
+        if self.timeout is not None and (isinstance(self.timeout, bool) or not self.timeout > 0):
+            msg = f"timeout must be a number of seconds above 0 (or None for no deadline), got {self.timeout!r}"
+            raise ValueError(msg)
         if isinstance(self.concurrency, bool) or not isinstance(self.concurrency, int) or self.concurrency < 1:
             msg = (f"concurrency must be a whole number of requests in flight at once (1 or more), got "
                    f"{self.concurrency!r}; {DEFAULT_CONCURRENCY} is the default, 1 sends one batch at a time")
@@ -295,7 +298,7 @@ class OpenAIEmbedder:
             # later answer (read at most `concurrency` at a time), as it did when batches went one by one. The
             # width is kept, so only the first call of an embedder waits for one batch before the others.
             with _http.Session(url, self.timeout) as session:
-                rows.append(self._batch(session, url, auth, batches[0], None))
+                rows.append(self._batch(session, url, auth, batches[0], None, threading.Event()))
             width, batches = rows[0].shape[1], batches[1:]
             self._width = width
         rows += self._concurrently(url, auth, batches, width)
@@ -316,8 +319,9 @@ class OpenAIEmbedder:
         local = threading.local()
         sessions: list[_http.Session] = []
         guard = threading.Lock()
-
-        stop = threading.Event()  # set on the first failure: batches in their retries give up at the next attempt
+        # Set on the first failure, and on an interrupt (Ctrl-C) in the caller's thread: batches not yet sent are
+        # not sent, and those in their retries give up at once (their waits wake on it).
+        stop = threading.Event()
 
         def send(batch: list[str]) -> np.ndarray:
             if stop.is_set():
@@ -327,6 +331,8 @@ class OpenAIEmbedder:
                 session = local.session = _http.Session(url, self.timeout)  # type: ignore[arg-type]
                 with guard:
                     sessions.append(session)
+                if stop.is_set():  # stopped while this session was made: the abort below did not see it
+                    raise _Cancelled
             try:
                 return self._batch(session, url, auth, batch, width, stop)
             except BaseException:
@@ -342,6 +348,15 @@ class OpenAIEmbedder:
                 if error is not None and not isinstance(error, _Cancelled):
                     raise error
             return [future.result() for future in futures]
+        except BaseException:
+            # A failure or an interrupt: nothing more is sent, and the requests in flight are cut off now rather
+            # than run to their deadlines and retries (every answer not yet read is thrown away; nothing was
+            # written: the caller stores a call's vectors only once it returns).
+            stop.set()
+            with guard:
+                for session in sessions:
+                    session.abort()
+            raise
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
             for session in sessions:
@@ -364,7 +379,7 @@ class OpenAIEmbedder:
         return tuple(sorted({secret for secret in found if secret}, key=len, reverse=True))
 
     def _batch(self, session: object, url: object, auth: tuple[str, str] | None, texts: list[str],
-               width: int | None, stop: threading.Event | None = None) -> np.ndarray:
+               width: int | None, stop: threading.Event) -> np.ndarray:
         import httpx
 
         from . import _http
@@ -384,7 +399,7 @@ class OpenAIEmbedder:
         problem = ""
         for attempt in range(self.max_retries + 1):
             wait = self.backoff * 2**attempt
-            if attempt and stop is not None and stop.is_set():
+            if attempt and stop.is_set():
                 raise _Cancelled
             try:
                 answer = session.post(url, content, headers, auth, cap, _ERROR_BYTES)  # type: ignore[arg-type]
@@ -419,7 +434,7 @@ class OpenAIEmbedder:
                     raise EmbeddingServerError(msg)
                 wait = _retry_after(answer.headers.get("Retry-After")) or wait
             if attempt < self.max_retries:
-                self.sleep(min(wait, self.max_wait))
+                stop.wait(min(wait, self.max_wait))  # wakes at once when the call is stopped
         msg = f"{problem} (gave up after {self.max_retries + 1} attempts); try again later or raise max_retries="
         raise EmbeddingServerError(msg)
 
