@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import contextlib
 import datetime
 import email.utils
 import hashlib
@@ -21,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+
+from ._exports import check_modules, ensured, exports_root
 
 __all__ = [
     "EmbeddingServerError", "Model2VecEmbedder", "OpenAIEmbedder", "SentenceTransformersEmbedder", "hashed_words",
@@ -598,7 +599,6 @@ QUANTIZE = (None, "int8")
 _BACKEND_EXTRAS = {"torch": "sentence-transformers", "onnx": "onnx", "openvino": "openvino"}
 _BACKEND_MODULES = {"torch": ("sentence_transformers", "torch"), "onnx": ("sentence_transformers", "onnxruntime",
                     "optimum.onnxruntime"), "openvino": ("sentence_transformers", "openvino", "optimum.intel")}
-EXPORTS = "model-exports"  # the folder, in clanka-nb's cache folder, that holds the ONNX and OpenVINO exports
 
 
 def available_cpus() -> int:
@@ -641,49 +641,45 @@ def _exported(source: Path, digest: str, backend: str, quantize: str | None, dev
 
     Exports live in clanka-nb's cache folder (`$CLANKA_NB_CACHE_DIR/model-exports/<digest>-<backend>`), never in
     the model's own folder: a file added there would change the folder's digest, so the model id of every
-    backend and every vector cached for it, and the folder may be read-only (a package, a shared mount).
-    Each step writes to a temporary name and renames it into place, so an interrupted export is made again.
+    backend and every vector cached for it, and the folder may be read-only (a package, a shared mount). They are
+    private to the user and checked before each load (`_exports.py`): one changed since it was made is made again.
     """
-    import shutil
-    import tempfile
-
     from sentence_transformers import SentenceTransformer
 
-    from ..engine.internals import default_directory
-
-    root = default_directory() / EXPORTS
-    folder = root / f"{digest[:16]}-{backend}"
+    folder = exports_root() / f"{digest[:16]}-{backend}"
     sub, plain = ("onnx", "model.onnx") if backend == "onnx" else ("openvino", "openvino_model.xml")
-    root.mkdir(parents=True, exist_ok=True)
-    if not (folder / sub / plain).is_file():
-        with tempfile.TemporaryDirectory(dir=root, prefix=".export-") as temporary:
-            # export=True: optimum traces the local torch weights; nothing is downloaded (local_files_only).
-            # Its advice to save the export is what this does: the logger is quieted for the export alone.
-            quiet = logging.getLogger("sentence_transformers")
-            level = quiet.level
-            quiet.setLevel(logging.ERROR)
-            try:
-                model = SentenceTransformer(str(source), backend=backend, device=device, local_files_only=True,
-                                            model_kwargs={"export": True})
-            finally:
-                quiet.setLevel(level)
-            model.save(str(Path(temporary) / "model"))
-            if folder.exists():  # a half-made export of an interrupted run
-                shutil.rmtree(folder)
-            with contextlib.suppress(OSError):  # another process finished first: its export is the same
-                os.replace(Path(temporary) / "model", folder)
+
+    def export(into: Path) -> None:
+        # export=True: optimum traces the local torch weights; nothing is downloaded (local_files_only).
+        # Its advice to save the export is what this does: the logger is quieted for the export alone.
+        quiet = logging.getLogger("sentence_transformers")
+        level = quiet.level
+        quiet.setLevel(logging.ERROR)
+        try:
+            model = SentenceTransformer(str(source), backend=backend, device=device, local_files_only=True,
+                                        trust_remote_code=False, model_kwargs={"export": True})
+        finally:
+            quiet.setLevel(level)
+        model.save(str(into))
+
+    ensured(folder, f"{sub}/{plain}", export)
     if quantize is None:
         return folder, plain
     config = _int8_config()
     name = f"model_qint8_{config}.onnx"
-    if not (folder / sub / name).is_file():
+
+    def quantized(into: Path) -> None:
+        import tempfile
+
         from sentence_transformers.backend import export_dynamic_quantized_onnx_model
 
-        model = SentenceTransformer(str(folder), backend="onnx", device=device, local_files_only=True,
-                                    model_kwargs={"file_name": plain})
-        with tempfile.TemporaryDirectory(dir=root, prefix=".quantize-") as temporary:
+        model = SentenceTransformer(str(into), backend="onnx", device=device, local_files_only=True,
+                                    trust_remote_code=False, model_kwargs={"file_name": plain})
+        with tempfile.TemporaryDirectory(dir=into.parent, prefix=".quantize-") as temporary:
             export_dynamic_quantized_onnx_model(model, config, temporary)
-            os.replace(Path(temporary) / sub / name, folder / sub / name)
+            os.replace(Path(temporary) / sub / name, into / sub / name)
+
+    ensured(folder, f"{sub}/{name}", quantized)
     return folder, name
 
 
@@ -835,6 +831,7 @@ def sentence_transformers(
                                 _BACKEND_EXTRAS[backend]) from None
 
     path = path.resolve()
+    check_modules(path)  # before anything imports what the folder names: never a folder's custom code
     count = threads or available_cpus()
     if backend == "torch":
         import torch
@@ -843,10 +840,11 @@ def sentence_transformers(
             torch.set_num_threads(count)  # process-wide: torch has no per-model pool
     try:
         if backend == "torch":
-            model = SentenceTransformer(str(path), device=device, local_files_only=True)
+            model = SentenceTransformer(str(path), device=device, local_files_only=True, trust_remote_code=False)
         else:
             folder, file_name = _exported(path, _folder_digest(path), backend, quantize, device)
             model = SentenceTransformer(str(folder), backend=backend, device=device, local_files_only=True,
+                                        trust_remote_code=False,
                                         model_kwargs={"file_name": file_name, **_runtime_options(backend, count,
                                                                                                   device)})
     except (OSError, ValueError) as error:
