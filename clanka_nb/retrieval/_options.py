@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -25,16 +26,26 @@ RANK_METRICS = ("mrr", "recall@")
 BUDGET_METRICS = ("budget_found@", "budget_covered@")
 
 
+def _whole_numbers(value: object, most: int) -> list[object] | None:
+    """`value` as a list: a single whole number as one item, any other iterable (not text) read for at most
+    `most` + 1 items (an endless iterator is never listed whole); None when it is neither."""
+    if isinstance(value, int | np.integer):
+        return [value]
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        return None
+    return list(itertools.islice(value, most + 1))
+
+
 def check_k(k: int | Iterable[int]) -> tuple[int, ...]:
     """The cut-offs as a sorted tuple of distinct positive ints (a single int is a tuple of one)."""
-    values = [k] if isinstance(k, int | np.integer) else list(k)
-    if len(values) > MAX_CUTOFFS:
-        msg = f"k holds {len(values)} cut-offs; pass at most {MAX_CUTOFFS}, e.g. k=[1, 5, 10] (one column each)"
+    values = _whole_numbers(k, MAX_CUTOFFS)
+    if values is not None and len(values) > MAX_CUTOFFS:
+        msg = f"k holds more than {MAX_CUTOFFS} cut-offs; pass at most {MAX_CUTOFFS}, e.g. k=[1, 5, 10] (a column each)"
         raise ValueError(msg)
     if not values or any(isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 1 for v in values):
-        msg = f"k must be a positive int or a list of them (the cut-offs of recall@k), got {k!r}"
+        msg = f"k must be a positive int or a list of them (the cut-offs of recall@k), e.g. k=[1, 5, 10]; got {k!r:.80}"
         raise ValueError(msg)
-    return tuple(sorted({int(v) for v in values}))
+    return tuple(sorted({int(v) for v in values if isinstance(v, int | np.integer)}))  # all of them, checked above
 
 
 def check_sample(sample: float | None) -> float | None:
@@ -63,15 +74,14 @@ def check_time_budget(time_budget: object) -> float | None:
 
 def check_budget(budget: int | Iterable[int]) -> tuple[int, ...]:
     """The token budgets as a sorted tuple of distinct positive ints (a single int is a tuple of one)."""
-    values = [budget] if isinstance(budget, int | np.integer) else list(budget) \
-        if isinstance(budget, Iterable) and not isinstance(budget, str | bytes) else [budget]  # fmt: skip
+    values = _whole_numbers(budget, MAX_BUDGETS)
     if not values or len(values) > MAX_BUDGETS or any(
             isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 1 for v in values):  # fmt: skip
         msg = (f"budget must be a positive whole number of tokens or a list of at most {MAX_BUDGETS} of them "
                f"(the tokens of retrieved chunks a query may spend), e.g. budget=2000 or budget=[1000, 2000]; "
-               f"got {budget!r}")
+               f"got {budget!r:.80}")
         raise ValueError(msg)
-    return tuple(sorted({int(v) for v in values}))
+    return tuple(sorted({int(v) for v in values if isinstance(v, int | np.integer)}))  # all of them, checked above
 
 
 def check_metric(metric: str | None, cutoffs: tuple[int, ...], budgets: tuple[int, ...]) -> str:
