@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ..defaults import DEFAULT_BUDGET
+from ._decision import MARGIN
 from ._history import TARGETS
 from ._search import Searcher, resolve_searcher, searcher_for
 
@@ -72,6 +73,17 @@ def check_time_budget(time_budget: object) -> float | None:
     return float(time_budget)
 
 
+def check_margin(margin: object) -> float | None:
+    """The smallest difference that matters: a number in (0, 1) on the metric's scale, or None (no test)."""
+    if margin is None:
+        return None
+    if isinstance(margin, bool) or not isinstance(margin, int | float) or not 0 < margin < 1:
+        msg = (f"margin must be the smallest difference of the metric that matters, a number between 0 and 1 such as "
+               f"0.02, or None for no equivalence test; got {margin!r:.80}")
+        raise ValueError(msg)
+    return float(margin)
+
+
 def check_budget(budget: int | Iterable[int]) -> tuple[int, ...]:
     """The token budgets as a sorted tuple of distinct positive ints (a single int is a tuple of one)."""
     values = _whole_numbers(budget, MAX_BUDGETS)
@@ -121,6 +133,9 @@ class Probe:
     - `targets`: which commit targets the default queries keep, "code" (default) or "all" (tests, docs,
       changelogs too), as `history_queries(targets=)`; not with `queries=` (filter those yourself).
     - `mask`: blank doc comments and test names out of the index (default True), so a hit is the code.
+    - `margin`: the smallest difference of the metric that matters (default `MARGIN`, 0.02): settings whose
+      difference from the best is shown to lie within it (two one-sided tests) are equivalent, and the verdict picks
+      the cheapest of them; None: no equivalence test.
     """
 
     searcher: str | Searcher = "bm25"
@@ -133,6 +148,7 @@ class Probe:
     metric: str | None = None
     targets: str = "code"
     mask: bool = True
+    margin: float | None = MARGIN
     # Resolved once, here: the search engine every row re-indexes, the cut-offs and the budgets as sorted tuples.
     engine: Searcher = field(init=False, repr=False)
     cutoffs: tuple[int, ...] = field(init=False, repr=False)
@@ -154,6 +170,7 @@ class Probe:
         if not isinstance(self.mask, bool):
             msg = f"mask must be True (blank doc comments and test names out of the index) or False, got {self.mask!r}"
             raise TypeError(msg)
+        check_margin(self.margin)
         time_budget = check_time_budget(self.time_budget)
         if time_budget is not None and self.embed is None:
             msg = "time_budget= bounds the probe's embedding: pass embed= with it, or drop time_budget="

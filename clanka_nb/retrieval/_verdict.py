@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._decision import cluster_counts, verdict
+from ._decision import MARGIN, cluster_counts, verdict
 
 CONFIDENCE = 0.95
 RESAMPLES = 2000
@@ -222,17 +222,20 @@ def decide(
     resamples: int = RESAMPLES,
     seed: int = SEED,
     groups: np.ndarray | None = None,
+    margin: float | None = MARGIN,
+    when: np.ndarray | None = None,
 ) -> Verdict:
     """The verdict of a sweep from each row's outcome: `verdict` on the rows' per-query scores of `metric` (one
     procedure for the sweep and for users' own tables), ties going to the lowest `cost` (the sweep's: tokens of
-    the chunks indexed); `groups`, a cluster id per query (None: each query its own)."""
+    the chunks indexed); `groups`, a cluster id per query (None: each query its own); `margin`, the smallest
+    difference that matters; `when`, each query's commit time (NaN: not from a commit)."""
     share = outcomes[0].share if outcomes else None
     if outcomes:
         scores = pd.DataFrame({row: expected(outcome, metric) for row, outcome in enumerate(outcomes)})
     else:
         scores = pd.DataFrame({0: np.zeros(0)})  # no row: the same "no queries" verdict
     out = verdict(scores, groups if outcomes else None, settings=dict(enumerate(settings)) if outcomes else None,
-                  cost=list(cost) or None,
+                  cost=list(cost) or None, margin=margin, when=when if outcomes else None,
                   confidence=confidence, resamples=resamples, seed=seed, metric_name=metric)  # fmt: skip
     out["sample"] = share
     if share is not None and share < 1 and out["queries"]:
