@@ -146,3 +146,18 @@ def seconds(text: str) -> float:
         msg = f"{text!r} is not a number of seconds; pass a number above 0, e.g. --chunker-seconds 10, or none"
         raise argparse.ArgumentTypeError(msg)
     return number
+
+
+def margin(text: str) -> float | str:
+    """The verdict's equivalence margin: a number between 0 and 1, or `none` (no equivalence test)."""
+    value = text.strip().lower()
+    if value in NO_LIMIT or value == "off":
+        return "none"
+    try:
+        number = float(value) if value.isascii() else -1.0
+    except ValueError:
+        number = -1.0
+    if not 0 < number < 1:
+        msg = f"{text!r} is not a margin; pass the smallest difference of the metric that matters, e.g. --margin 0.02"
+        raise argparse.ArgumentTypeError(msg + ", or none")
+    return number

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..defaults import SETTINGS, VERDICT_MARGIN
 from ._holdout import holdout
 from ._pairs import POWER, Pairs, effective_clusters, eliminated, equivalent, simultaneous
 
@@ -37,12 +38,12 @@ CONFIDENCE = 0.95
 RESAMPLES = 2000  # cluster bootstrap resamples of the intervals, and wild bootstrap draws of the max-t
 SPLITS = 10  # split-half checks
 SEED = 0
-MARGIN = 0.02  # the smallest difference that matters, by default: 2 points of a 0-1 metric (docs/tuning-verdict.md)
+MARGIN = VERDICT_MARGIN  # the smallest difference that matters, by default
 FEW = 30  # fewer queries (or clusters) than this: warned
 HEAVY = 0.2  # one cluster holding more than this share of the queries: warned (it weighs as much in every mean)
 FEW_EFFECTIVE = 8  # fewer effective clusters than this: the intervals may cover less than they say (simulated)
-# A numeric setting's own floor: a best there is not advice to sweep past it.
-FLOORS = {"chunk_overlap": 0, "chunk_size": 1, "chunk_max_characters": 1}
+# A numeric setting's own floor (the settings table's): a best there is not advice to sweep past it.
+FLOORS = {setting.name: setting.floor for setting in SETTINGS if setting.floor is not None}
 
 
 def verdict(
