@@ -23,6 +23,7 @@ the clone's commit messages as queries too (`history_queries` of the subfolder).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import platform
 import sys
@@ -33,11 +34,16 @@ import pandas as pd
 
 import clanka_nb as cn
 from clanka_nb import chunkers, engine
+from clanka_nb.chunkers._named import WINDOW_LINES
 from clanka_nb.extras import MissingExtraError
 from clanka_nb.retrieval.internals import ProbeScorer, compared
 from clanka_nb.sweeps import run_chunker
 
 DEFAULT_FOLDERS = ["/work/corpus-git/httpx", "/work/corpus-git/zod"]
+CLANKA = "clanka, languages=extended, at the budget"
+# The ablation: each chunk indexed with its chunker's own header (clanka's carries name, type and parent; a peer's
+# the path alone), then every chunker's with the path alone, so that only the cutting differs.
+HEADERS = {"chunker": "each chunker's own header", "path": "the path alone for every chunker"}
 BUDGET = 2000  # the probe's default token budget (clanka_nb.defaults.DEFAULT_BUDGET)
 SHOWN = ["chunker", "chunks", "fallback files", f"budget_covered@{BUDGET} [95%]", f"budget_found@{BUDGET} [95%]",
          "tokens@5", "recall@5 [95%]", "MRR [95%]", "seconds"]  # fmt: skip
@@ -48,7 +54,9 @@ def every_chunker(budget: chunkers.Budget) -> dict[str, chunkers.Chunker]:
     left out (the table then has one row fewer)."""
     out: dict[str, chunkers.Chunker] = {
         # At its defaults clanka cuts declarations in JS/TS only; extended mode parses Python and more languages.
-        "clanka, languages=extended": chunkers.clanka(languages="extended"),
+        # Held to the peers' budget as they are: a declaration is one chunk up to the budget's characters, cut by
+        # characters past it (no line limit of its own, as the line windows have none).
+        CLANKA: chunkers.clanka(WINDOW_LINES, 0, budget.characters, languages="extended"),
         "line windows (cAST's fixed-size)": chunkers.NAMED["line-windows"](budget),
     }
     for name, factory in chunkers.PEERS.items():
@@ -95,7 +103,7 @@ def table_markdown(table: pd.DataFrame, clanka_seconds: float) -> str:
 
 WINDOWS = "line windows (cAST's fixed-size)"
 STRUCTURE_AWARE = ("astchunk", "chonkie CodeChunker", "LangChain from_language", "LlamaIndex CodeSplitter",
-                   "semantic-text-splitter CodeSplitter", "clanka, languages=extended")  # fmt: skip
+                   "semantic-text-splitter CodeSplitter", CLANKA)  # fmt: skip
 
 
 def against_windows(codebase: engine.Codebase, probe: cn.Probe, every: dict[str, chunkers.Chunker]) -> list[str]:
@@ -120,24 +128,29 @@ def against_windows(codebase: engine.Codebase, probe: cn.Probe, every: dict[str,
 
 
 def run(folder: str, size: int) -> str:
-    source, probe = probe_for(folder)
+    source, given = probe_for(folder)
     budget = chunkers.Budget(size, "non_whitespace").measured_on(source)
     started = time.perf_counter()
-    codebase = engine.Codebase(source)  # parsed once: the sweep and the pairs below share it
+    codebase = engine.Codebase(source)  # parsed once: the sweeps and the pairs below share it
     parsed = time.perf_counter() - started
     every = every_chunker(budget)
-    table = cn.sweep(codebase, chunk_size=[30], probe=probe, chunkers=every, progress=False)
-    took = time.perf_counter() - started
     clanka_seconds = chunkers.chunk_with(chunkers.clanka(), source).seconds  # the engine's row's: parse and cut
-    verdict = table.attrs["verdict"]
-    head = (f"### {folder}\n\n{len(cn.list_files(source)):,} files; {table['queries'].iloc[0]:,} queries "
-            f"({table.attrs['probe_note']}); budget {budget.non_whitespace} non-whitespace characters = "
-            f"{budget.characters} characters at this code's {budget.characters_per_non_whitespace:.2f} characters "
-            f"per non-whitespace one; the sweep took {took:.0f} s (the parse {parsed:.1f} s of it).\n")
-    pairs = "\n".join(against_windows(codebase, probe, every))
-    said = f"Verdict ({verdict['metric']}): {verdict['message']}"
-    return (f"{head}\n{table_markdown(table, clanka_seconds)}\n\n{said}\n\n"
-            f"Each structure-aware chunker against the fixed-size line windows (paired test per pair):\n\n{pairs}\n")
+    head = (f"### {folder}\n\n{len(cn.list_files(source)):,} files; budget {budget.non_whitespace} non-whitespace "
+            f"characters = {budget.characters} characters at this code's "
+            f"{budget.characters_per_non_whitespace:.2f} characters per non-whitespace one (the parse took "
+            f"{parsed:.1f} s).\n")
+    parts = [head]
+    for header, said in HEADERS.items():
+        probe = dataclasses.replace(given, header=header)
+        took = time.perf_counter()
+        table = cn.sweep(codebase, chunk_size=[30], probe=probe, chunkers=every, progress=False)
+        verdict = table.attrs["verdict"]
+        parts.append(f"#### Indexed with {said} (`Probe(header={header!r})`)\n\n{table['queries'].iloc[0]:,} "
+                     f"queries ({table.attrs['probe_note']}); the sweep took {time.perf_counter() - took:.0f} s.\n\n"
+                     f"{table_markdown(table, clanka_seconds)}\n\nVerdict ({verdict['metric']}): {verdict['message']}"
+                     f"\n\nEach structure-aware chunker against the fixed-size line windows (paired test per pair):"
+                     f"\n\n" + "\n".join(against_windows(codebase, probe, every)) + "\n")  # fmt: skip
+    return "\n".join(parts)
 
 
 def main() -> int:

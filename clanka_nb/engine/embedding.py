@@ -12,8 +12,12 @@ def embedding_text(
     header = ["---", f"file: {path}"]
     fields = (("name", name), ("type", type_), ("parent", parent))
     header += [f"{label}: {value}" for label, value in fields if value is not None]
-    numbered = [f"{number}: {line}" for number, line in enumerate(content.split("\n"), start_line)]
-    return "\n".join([*header, "---", "", *numbered])
+    return "\n".join([*header, "---", "", numbered_lines(start_line, content)])
+
+
+def numbered_lines(start_line: int, content: str) -> str:
+    """The body of clanka's embedding input: each line of `content` behind its number (`12: ...`)."""
+    return "\n".join(f"{number}: {line}" for number, line in enumerate(content.split("\n"), start_line))
 
 
 def input_hash(text: str) -> str:

@@ -46,12 +46,13 @@ class ChunkBM25:
         self._line = np.searchsorted(tokens.ends, kept, side="right") - 1
         self._headers: dict[tuple, tuple[int, np.ndarray]] = {}
 
-    def _header(self, path: str, name: str | None, kind: str | None, parent: str | None) -> tuple[int, np.ndarray]:
-        """(token count, query-token ids) of a chunk's metadata header, as `LineTokens.documents` puts it first."""
-        key = (path, name, kind, parent)
+    def _header(self, path: str, fields: tuple[str | None, str | None, str | None] | None) -> tuple[int, np.ndarray]:
+        """(token count, query-token ids) of a chunk's header (`MaskedText.fields`; None: no header), as
+        `LineTokens.documents` puts it first."""
+        key = (path, fields)
         found = self._headers.get(key)
         if found is None:
-            words = code_tokens(embedding_text(path, 1, name, kind, parent, ""))
+            words = [] if fields is None else code_tokens(embedding_text(path, 1, *fields, ""))
             ids = [self.vocab[word] for word in words if word in self.vocab]
             found = self._headers[key] = (len(words), np.array(ids, dtype=np.int64))
         return found
@@ -83,7 +84,8 @@ class ChunkBM25:
         count, vocab = len(chunks), len(self.vocab)
         first = chunks.position
         last = first + (chunks.end - chunks.start)
-        headers = [self._header(c.path, c.name, c.type, c.parent) for c in chunks.items]
+        fields_of = self._tokens.masked.fields
+        headers = [self._header(c.path, fields_of(c)) for c in chunks.items]
         header_length = np.fromiter((length for length, _ in headers), dtype=np.int64, count=count)
         lengths = header_length + self._tokens.ends[last + 1] - self._tokens.ends[first]
         # The query tokens of each chunk's lines: one run of the occurrences per chunk.

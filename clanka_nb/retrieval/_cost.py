@@ -37,12 +37,12 @@ class ChunkCosts:
             self._ends = np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)])
         return self._ends
 
-    def _header(self, path: str, name: str | None, type_: str | None, parent: str | None) -> int:
-        key = (path, name, type_, parent)
+    def _header(self, path: str, fields: tuple[str | None, str | None, str | None] | None) -> int:
+        key = (path, fields)
         length = self._headers.get(key)
         if length is None:
-            # The header, its closing "---" and blank line, less the "1: " an empty first line adds.
-            length = len(embedding_text(path, 1, name, type_, parent, "")) - len("1: ")
+            # The header, its closing "---" and blank line, less the "1: " an empty first line adds (none: 0).
+            length = 0 if fields is None else len(embedding_text(path, 1, *fields, "")) - len("1: ")
             self._headers[key] = length
         return length
 
@@ -54,7 +54,7 @@ class ChunkCosts:
             return np.asarray(self.counter.count_many(self.masked.texts(chunks)), dtype=np.float64)
         ends = self._line_ends()
         last = chunks.position + (chunks.end - chunks.start)
-        headers = np.fromiter((self._header(c.path, c.name, c.type, c.parent) for c in chunks.items),
+        headers = np.fromiter((self._header(c.path, self.masked.fields(c)) for c in chunks.items),
                               dtype=np.int64, count=len(chunks))  # fmt: skip
         # The lines' numbered text, joined with LF (no LF after the last line).
         characters = headers + ends[last + 1] - ends[chunks.position] - 1

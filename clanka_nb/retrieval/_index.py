@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .. import engine
-from ..engine.embedding import embedding_text
+from ..engine.embedding import embedding_text, numbered_lines
 from ..engine.internals import ChunkHead
 from ..frames.lines import LineIndex
 from ._queries import Masks
@@ -41,13 +41,32 @@ class Chunks:
         return out
 
 
-class MaskedText:
-    """The codebase's lines with doc comments taken out; line numbers unchanged."""
+# What each indexed chunk's header holds (`Probe(header=)`): the metadata its chunker gave (clanka's name, type and
+# parent; a peer's none), the file's path alone for every chunker, or no header at all.
+HEADERS = ("chunker", "path", "none")
+Fields = tuple[str | None, str | None, str | None]
 
-    def __init__(self, index: LineIndex, masks: Masks) -> None:
+
+class MaskedText:
+    """The codebase's lines with doc comments taken out; line numbers unchanged; and the header every chunk is
+    indexed with (`HEADERS`), so that a bake-off can credit the cutting alone."""
+
+    def __init__(self, index: LineIndex, masks: Masks, header: str = "chunker") -> None:
         self.index = index
         self.masks = masks
+        self.header = header
         self._files: dict[str, list[str]] = {}
+
+    def fields(self, chunk: engine.CodeChunk | ChunkHead) -> Fields | None:
+        """The name, type and parent a chunk's header shows (None: no header)."""
+        if self.header == "none":
+            return None
+        return (None, None, None) if self.header == "path" else (chunk.name, chunk.type, chunk.parent)
+
+    def text(self, path: str, start_line: int, fields: Fields | None, content: str) -> str:
+        """One chunk's indexed text: its header (unless none) and its numbered lines."""
+        return numbered_lines(start_line, content) if fields is None else \
+            embedding_text(path, start_line, *fields, content)  # fmt: skip
 
     def lines(self, path: str, text: engine.PreparedText) -> list[str]:
         mask = self.masks.get(path)
@@ -67,7 +86,7 @@ class MaskedText:
             text = self.index.texts[file]
             assert text is not None  # only readable files have chunks
             content = "\n".join(self.lines(chunk.path, text)[chunk.start_line - 1 : chunk.end_line])
-            out.append(embedding_text(chunk.path, chunk.start_line, chunk.name, chunk.type, chunk.parent, content))
+            out.append(self.text(chunk.path, chunk.start_line, self.fields(chunk), content))
         return out
 
 
@@ -79,6 +98,7 @@ class LineTokens:
     """
 
     def __init__(self, masked: MaskedText) -> None:
+        self.masked = masked
         self.vocab: dict[str, int] = {}
         ids: list[int] = []
         ends = [0]
@@ -103,10 +123,11 @@ class LineTokens:
         flat, headers = self.flat, self._headers
         documents = []
         for chunk, first, last in zip(chunks.items, starts.tolist(), stops.tolist(), strict=True):
-            key = (chunk.path, chunk.name, chunk.type, chunk.parent)
+            fields = self.masked.fields(chunk)
+            key = (chunk.path, fields)
             header = headers.get(key)
             if header is None:
-                header = self._ids(embedding_text(chunk.path, 1, chunk.name, chunk.type, chunk.parent, ""))
+                header = [] if fields is None else self._ids(embedding_text(chunk.path, 1, *fields, ""))
                 headers[key] = header
             documents.append(header + flat[first:last].tolist())
         return documents

@@ -13,6 +13,7 @@ import pandas as pd
 from ..defaults import DEFAULT_BUDGET
 from ._decision import MARGIN
 from ._history import TARGETS
+from ._index import HEADERS
 from ._search import Searcher, resolve_searcher, searcher_for
 
 if TYPE_CHECKING:
@@ -133,6 +134,9 @@ class Probe:
     - `targets`: which commit targets the default queries keep, "code" (default) or "all" (tests, docs,
       changelogs too), as `history_queries(targets=)`; not with `queries=` (filter those yourself).
     - `mask`: blank doc comments and test names out of the index (default True), so a hit is the code.
+    - `header`: what each indexed chunk's header holds: "chunker" (default: as clanka indexes it, the path and
+      the name, type and parent its chunker gave; a peer gives none), "path" (the path alone, for every chunker:
+      a bake-off then credits the cutting alone) or "none" (the numbered lines alone).
     - `margin`: the smallest difference of the metric that matters (default `MARGIN`, 0.02): settings whose
       difference from the best is shown to lie within it (two one-sided tests) are equivalent, and the verdict picks
       the cheapest of them; None: no equivalence test.
@@ -149,6 +153,7 @@ class Probe:
     targets: str = "code"
     mask: bool = True
     margin: float | None = MARGIN
+    header: str = "chunker"
     # Resolved once, here: the search engine every row re-indexes, the cut-offs and the budgets as sorted tuples.
     engine: Searcher = field(init=False, repr=False)
     cutoffs: tuple[int, ...] = field(init=False, repr=False)
@@ -171,6 +176,10 @@ class Probe:
             msg = f"mask must be True (blank doc comments and test names out of the index) or False, got {self.mask!r}"
             raise TypeError(msg)
         check_margin(self.margin)
+        if self.header not in HEADERS:
+            msg = (f"header must be one of {', '.join(map(repr, HEADERS))} (what each indexed chunk's header holds: "
+                   f"'path' credits the cutting alone), got {self.header!r:.80}")
+            raise ValueError(msg)
         time_budget = check_time_budget(self.time_budget)
         if time_budget is not None and self.embed is None:
             msg = "time_budget= bounds the probe's embedding: pass embed= with it, or drop time_budget="

@@ -66,6 +66,7 @@ class ProbeSet:
     def __init__(
         self, codebase: engine.Codebase, queries: pd.DataFrame | None = None, *, mask: bool = True,
         sample: float | None = None, targets: str = "code", counter: TokenCounter | None = None,
+        header: str = "chunker",
     ) -> None:
         if not isinstance(codebase, engine.Codebase):
             msg = f"ProbeSet needs an engine.Codebase, got {type(codebase).__name__}; prepare_probe(folder) parses one"
@@ -104,7 +105,7 @@ class ProbeSet:
             warn_at_user(msg, NoProbeQueriesWarning)
         self.mask = mask
         self.index = LineIndex(codebase, codebase.files)
-        self.masked = MaskedText(self.index, masks if mask else {})
+        self.masked = MaskedText(self.index, masks if mask else {}, header)
         files = {path: i for i, path in enumerate(self.index.paths)}
         self.target_file, self.target_start, self.target_end = target_arrays(self.queries, files)
         self._tokens: LineTokens | None = None
@@ -117,7 +118,7 @@ class ProbeSet:
     def of(cls, codebase: engine.Codebase, probe: Probe, counter: TokenCounter | None = None) -> ProbeSet:
         """The probe set of `probe`'s options (queries, mask, sample, targets); `counter` prices the chunks."""
         return cls(codebase, probe.queries, mask=probe.mask, sample=probe.sample, targets=probe.targets,
-                   counter=counter)  # fmt: skip
+                   counter=counter, header=probe.header)  # fmt: skip
 
     def __repr__(self) -> str:
         sample = "" if self.sample is None else f", sample={self.sample}"
