@@ -69,14 +69,15 @@ def verdict(
     (None: no equivalence test). `when`: per query, its commit's time (NaN for a query not from a commit), for the
     check on newer commits.
 
-    Keys: message (the decision first), decision, metric, queries, clusters, effective_clusters, columns, means,
-    low, high (cluster bootstrap intervals, in column order), best, best_settings, confidence_set (best first), tied
-    (the set without the best), cheapest, worse (excluded, best first), worse_by (each worse setting, the one shown
-    better than it and by at least how much), separable, p_value (of "no pair differs"), critical (the simultaneous
-    |t|), pairs (every pair's difference and simultaneous interval), runner_up, difference, difference_low,
-    difference_high, detectable (the lead over the runner-up found with `power`), power, margin, equivalent (the
-    settings within `margin` of the best, best included), split_agree, splits, holdout, edge, warnings, confidence,
-    resamples, seed.
+    Keys: message (the decision first), decision, choice (the column it names), metric, queries, clusters,
+    effective_clusters, columns, means, low, high (cluster bootstrap intervals, in column order), best,
+    best_settings, confidence_set (best first), tied (the set without the best), cheapest (by `costs`, the cost as
+    given), worse (excluded, best first), worse_by (each worse setting, the one shown better than it and by at
+    least how much), separable, p_value (of "no pair differs"), critical (the simultaneous |t|), pairs (every
+    pair's difference and simultaneous interval), runner_up, difference, difference_low, difference_high,
+    detectable (the lead over the runner-up found with `power`), power, margin, equivalent (the settings within
+    `margin` of the best, best included), split_agree, splits, holdout, edge, warnings, confidence, resamples,
+    seed.
     """
     values, labels, cluster, costs, named = _checked(scores, groups, settings, cost, confidence)
     queries, columns = values.shape
@@ -87,6 +88,7 @@ def verdict(
         "metric": metric_name, "queries": queries, "clusters": len(sizes), "columns": labels,
         "confidence": confidence, "resamples": resamples, "seed": seed, "splits": splits, "power": POWER,
         "margin": margin, "effective_clusters": round(effective_clusters(sizes), 1),
+        "costs": None if cost is None else costs,
     }  # fmt: skip
     empty = {"means": [], "low": [], "high": [], "best": None, "best_settings": None, "confidence_set": [],
              "tied": [], "cheapest": None, "worse": [], "worse_by": [], "separable": False, "p_value": None,

@@ -199,3 +199,16 @@ def test_the_cli_probes_on_a_sample_and_refuses_a_bad_share(capsys):
         assert stopped.value.code == 2 and "is not a share" in capsys.readouterr().err
     assert main(["sweep", sample, "--sample", "0.5"]) == 2
     assert "add --probe" in capsys.readouterr().err
+
+
+def test_on_the_bundled_sample_a_tie_opens_with_the_cheapest_not_a_best():
+    # Issue 44: chunk_size 10/20/40 x overlap 0/5 opened with "best: chunk_size=20, chunk_overlap=0" while 5 of the
+    # 6 settings were in the confidence set.
+    table = cn.sweep(chunk_size=[10, 20, 40], chunk_overlap=[0, 5], probe=True, progress=False)
+    verdict = table.attrs["verdict"]
+    tied = verdict["confidence_set"]
+    assert len(tied) > 1 and not verdict["message"].startswith("best")
+    assert verdict["message"].startswith(f"{len(tied)} settings are tied within the noise: take the cheapest, ")
+    cheapest = min(tied, key=lambda row: verdict["costs"][row])  # the tokens each setting's index holds
+    assert verdict["choice"] == cheapest == verdict["cheapest"]
+    assert "sweep past it (smaller values)" not in verdict["message"] or "chunk_overlap=0 is" not in verdict["message"]
