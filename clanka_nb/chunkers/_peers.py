@@ -1,7 +1,8 @@
 """The field's code chunkers, one module each (`_astchunk.py`, `_chonkie.py`, `_langchain.py`, `_llama_index.py`,
 `_text_splitter.py`: the one place its library is imported and described), registered here by the name
 `peer_parameters` states its sizes under. Adding a peer: its module with a `PEER`, one line in `_REGISTERED`,
-its export in `__init__.py` (docs/architecture.md, "Adding a peer chunker").
+its library's extra in pyproject.toml and extras.py; its factory's export in `__init__.py`
+is optional (docs/architecture.md, "Adding a peer chunker").
 """
 
 from __future__ import annotations
@@ -25,14 +26,7 @@ _REGISTERED: dict[str, Peer] = {
 # Each peer's adapter factory, by the name `peer_parameters` states its sizes under.
 PEERS: dict[str, Callable[..., Adapter]] = {name: peer.factory for name, peer in _REGISTERED.items()}
 
-astchunk = _astchunk.astchunk
-chonkie = _chonkie.chonkie
-langchain = _langchain.langchain
-llama_index = _llama_index.llama_index
-semantic_text_splitter = _text_splitter.semantic_text_splitter
-
-__all__ = ["PEERS", "astchunk", "chonkie", "langchain", "llama_index", "pack_language", "peer_parameters",
-           "semantic_text_splitter"]  # fmt: skip
+__all__ = ["PEERS", "pack_language", "peer_parameters"]
 
 
 def peer_parameters(budget: Budget | int | None = None) -> dict[str, dict[str, Any]]:
