@@ -8,13 +8,18 @@ This package stands on the engine alone.
 """
 
 from ._adapter import Adapter, Chunker, as_chunker
+from ._astchunk import astchunk
 from ._budget import UNITS, Budget, non_whitespace
+from ._chonkie import chonkie
 from ._engine import clanka, line_windows
 from ._guard import FILE_SECONDS, ChunkerAnswerError, InputLimits
+from ._langchain import langchain
+from ._llama_index import llama_index
 from ._named import NAMED, named_chunkers
-from ._peers import PEERS, astchunk, chonkie, langchain, llama_index, peer_parameters, semantic_text_splitter
+from ._peers import PEERS, peer_parameters
 from ._run import ChunkedWith, ChunkerFallbackWarning, chunk_with, chunk_with_each, read_source
 from ._spans import Span, UnplacedChunkWarning, place_texts
+from ._text_splitter import semantic_text_splitter
 
 __all__ = [
     "FILE_SECONDS",
