@@ -1,0 +1,128 @@
+"""One embedding limit for the whole cluster: a `distributed.Semaphore` of leases, each held at least
+concurrency / rate seconds, and the shared vector cache asked again just before a batch is sent."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from distributed import Semaphore
+
+from ..engine.embedding import input_hash
+from ..index import Embedder, VectorCache
+from ..index import embedders as _embedders
+
+# How long a worker waits for a lease before its repository fails (the others go on): a limit this tight
+# means the cluster is far larger than the embedding server can feed.
+LEASE_TIMEOUT = 3600.0
+
+
+@dataclass(frozen=True)
+class EmbedLimit:
+    """How hard the whole cluster may call the embedder: `concurrency` calls in flight at once (each one
+    batch of `batch_size` inputs) and at most `rate` calls started per second (None: no rate limit)."""
+
+    concurrency: int = 4
+    rate: float | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.concurrency, bool) or not isinstance(self.concurrency, int) or self.concurrency < 1:
+            msg = (f"embed_concurrency must be a whole number of embedder calls in flight (1 or more), "
+                   f"got {self.concurrency!r}")
+            raise ValueError(msg)
+        if self.rate is not None and (isinstance(self.rate, bool) or not isinstance(self.rate, int | float)
+                                      or not math.isfinite(self.rate) or self.rate <= 0):
+            msg = f"embed_rate must be a positive number of embedder calls per second (or None), got {self.rate!r}"
+            raise ValueError(msg)
+
+    @property
+    def hold(self) -> float:
+        """Seconds each lease is held at least: `concurrency` leases per `hold` seconds is `rate` calls a second."""
+        return 0.0 if self.rate is None else self.concurrency / self.rate
+
+
+def portable(embed: Embedder) -> Embedder:
+    """`embed` in a form that pickles to the workers (an OpenAI embedder holds a lock: rebuilt from its settings)."""
+    if isinstance(embed, _embedders.OpenAIEmbedder):
+        return _Rebuilt(_embedders.OpenAIEmbedder, {
+            f.name: getattr(embed, f.name) for f in dataclasses.fields(embed) if f.init and not f.name.startswith("_")
+        })
+    return embed
+
+
+@dataclass(frozen=True)
+class _Rebuilt:
+    """An embedder made again from its constructor's arguments on first use in each process."""
+
+    kind: type
+    arguments: dict[str, object]
+    built: list[Embedder] = field(default_factory=list, compare=False, repr=False)
+
+    def __call__(self, texts: list[str]) -> object:
+        if not self.built:
+            self.built.append(self.kind(**self.arguments))
+        return self.built[0](texts)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_Rebuilt, (self.kind, self.arguments))
+
+
+class LimitedEmbedder:
+    """Runs on a worker: the user's embedder behind the cluster's semaphore, counting what it really embeds.
+
+    Before sending a batch it asks the shared cache again (under the lease): a worker that embedded the same
+    inputs a moment ago (another repository vendoring the same file) saves this one the call.
+    """
+
+    def __init__(self, embed: Embedder, model_id: str, semaphore: str, limit: EmbedLimit,
+                 cache: VectorCache) -> None:
+        self.embed = embed
+        self.model_id = model_id
+        self.semaphore = semaphore
+        self.limit = limit
+        self.cache = cache
+        self.embedded = 0  # inputs the embedder computed
+        self.calls = 0
+        self.waited = 0.0  # seconds spent waiting for a lease
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        hashes = [input_hash(text) for text in texts]
+        found = self.cache.get(self.model_id, hashes)
+        missing = [i for i, digest in enumerate(hashes) if digest not in found]
+        if len(missing) == len(texts):
+            return self._send(texts)  # checked by the index as any embedder's answer
+        computed = self._send([texts[i] for i in missing]) if missing else None
+        if computed is not None and (computed.ndim != 2 or computed.shape[0] != len(missing)):
+            msg = f"the embedder {self.model_id} returned shape {computed.shape} for {len(missing)} texts"
+            raise ValueError(msg)
+        width = computed.shape[1] if computed is not None else len(next(iter(found.values()))) // 4
+        out = np.empty((len(texts), width), dtype=np.float32)
+        for row, digest in enumerate(hashes):
+            if digest in found:
+                out[row] = np.frombuffer(found[digest], dtype=np.float32)
+        if computed is not None:
+            out[missing] = computed  # a wrong shape fails here as the embedder's answer would
+        return out
+
+    def _send(self, texts: list[str]) -> np.ndarray:
+        lease = Semaphore(max_leases=self.limit.concurrency, name=self.semaphore)
+        asked = time.monotonic()
+        if not lease.acquire(timeout=LEASE_TIMEOUT):
+            msg = (f"no embedding lease within {LEASE_TIMEOUT:g} s (embed_concurrency={self.limit.concurrency}); "
+                   "raise embed_concurrency or run fewer workers")
+            raise TimeoutError(msg)
+        started = time.monotonic()
+        self.waited += started - asked
+        try:
+            answer = np.asarray(self.embed(texts), dtype=np.float32)
+            self.calls += 1
+            self.embedded += len(texts)
+            rest = self.limit.hold - (time.monotonic() - started)
+            if rest > 0:  # the lease is the rate: held `hold` seconds, `concurrency` of them make `rate` calls/s
+                time.sleep(rest)
+        finally:
+            lease.release()
+        return answer
