@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -22,7 +24,7 @@ from ..engine.settings import Settings, TextKeywords, setting_keywords
 from ..index import Embedder, SemanticIndex, VectorCache, default_cache
 from ..index.internals import model_id_of
 from ._cluster import ClientLike, resolve_client
-from ._limit import EmbedLimit, LimitedEmbedder, portable
+from ._limit import EmbedLimit, LimitedEmbedder, forget, portable
 from ._plan import StrPath, check_roots
 
 CLANKA_DB = Path(".clanka") / "search.sqlite"  # where clanka reads a repository's index
@@ -109,7 +111,7 @@ class IndexTask:
             if state is not None and _read_state(db) == state:
                 return RepositoryIndex(root, db, UNCHANGED, files=files, worker=worker,
                                        seconds=time.perf_counter() - started)
-            cache = default_cache() if self.cache_path is None else VectorCache(self.cache_path)
+            cache = default_cache() if self.cache_path is None else _cache(self.cache_path)
             embedder = LimitedEmbedder(self.embed, self.model_id, self.semaphore, self.limit, cache)
             report = self._sync(root, db, embedder, cache)
             _write_state(db, _fingerprint(seen, db, self.model_id, self.settings))
@@ -147,6 +149,12 @@ class IndexTask:
             if fresh:
                 where.unlink(missing_ok=True)
         return report
+
+
+@functools.cache
+def _cache(path: str) -> VectorCache:
+    """One cache object per file and worker process (one connection, opened once), as `default_cache()` is."""
+    return VectorCache(path)
 
 
 def _worker_name() -> str:
@@ -312,5 +320,7 @@ def sync_indexes(
         raise
     finally:
         lease.close()
+        with contextlib.suppress(*REPO_ERRORS):  # best effort: an idle worker's handle is only a little memory
+            running.run(forget, name)
     return IndexRun(tuple(results[number] for number in range(len(futures))), time.perf_counter() - started)
 

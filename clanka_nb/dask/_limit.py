@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -70,6 +71,24 @@ class _Rebuilt:
         return (_Rebuilt, (self.kind, self.arguments))
 
 
+_semaphores: dict[str, Semaphore] = {}  # per worker process: each new one costs a round trip to the scheduler
+_guard = threading.Lock()
+
+
+def _semaphore(name: str, concurrency: int) -> Semaphore:
+    with _guard:
+        found = _semaphores.get(name)
+        if found is None:
+            found = _semaphores[name] = Semaphore(max_leases=concurrency, name=name)
+        return found
+
+
+def forget(name: str) -> None:
+    """Drop this process's handle on a run's semaphore (the run closed it on the scheduler)."""
+    with _guard:
+        _semaphores.pop(name, None)
+
+
 class LimitedEmbedder:
     """Runs on a worker: the user's embedder behind the cluster's semaphore, counting what it really embeds.
 
@@ -108,9 +127,10 @@ class LimitedEmbedder:
         return out
 
     def _send(self, texts: list[str]) -> np.ndarray:
-        lease = Semaphore(max_leases=self.limit.concurrency, name=self.semaphore)
+        """One embedder call under a lease of the cluster's semaphore (none named: this process alone, unlimited)."""
+        lease = _semaphore(self.semaphore, self.limit.concurrency) if self.semaphore else None
         asked = time.monotonic()
-        if not lease.acquire(timeout=LEASE_TIMEOUT):
+        if lease is not None and not lease.acquire(timeout=LEASE_TIMEOUT):
             msg = (f"no embedding lease within {LEASE_TIMEOUT:g} s (embed_concurrency={self.limit.concurrency}); "
                    "raise embed_concurrency or run fewer workers")
             raise TimeoutError(msg)
@@ -124,5 +144,6 @@ class LimitedEmbedder:
             if rest > 0:  # the lease is the rate: held `hold` seconds, `concurrency` of them make `rate` calls/s
                 time.sleep(rest)
         finally:
-            lease.release()
+            if lease is not None:
+                lease.release()
         return answer
