@@ -9,7 +9,7 @@ answers the hashed-words stand-in's vectors after --delay seconds per request an
 were in flight at once. Measured in one run, for each count (fresh workers, fresh caches):
   local      SemanticIndex(root, embed=..., db=...).sync() per repository in this process (the baseline)
   1 worker   sync_indexes(roots) on a LocalCluster of 1 process worker
-  2 workers  the same on 2 process workers
+  2 workers  the same on 2 process workers (and 2 workers of 4 threads: embedding latency overlapped)
   again      the second run of each (nothing changed): the local loop re-reads and re-chunks, the cluster
              skips unchanged repositories by their listing's sizes and times
   overhead   a no-op task per repository on the 2-worker cluster: the scheduler's cost per task
@@ -34,6 +34,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+
+from distributed import Client, LocalCluster
 
 from clanka_nb import dask as cd
 from clanka_nb.index import SemanticIndex, VectorCache, embedders
@@ -151,8 +153,9 @@ def measure(count: int, files: int, work: Path, sources: list[Path], port: int, 
     row["local"] = local_loop(roots, embed, folder / "local", VectorCache(folder / "local-cache.sqlite"))
     row["local_again"] = local_loop(roots, embed, folder / "local", VectorCache(folder / "local-cache.sqlite"))
     row["requests"] = stats[2]
-    for workers in (1, 2):
-        client = cd.local_client(workers)
+    for workers in (1, 2, 24):  # 24: 2 workers of 4 threads each (a repository waiting for vectors lets another run)
+        client = cd.local_client(workers) if workers < 10 else Client(
+            LocalCluster(n_workers=2, threads_per_worker=4, processes=True))
         try:
             out = folder / f"w{workers}"
 
@@ -195,18 +198,20 @@ def report(rows: list[dict], args: argparse.Namespace) -> None:
             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     print(head)
     for row in rows:
-        for name, key in (("local loop", "local"), ("1 worker", "w1"), ("2 workers", "w2")):
+        for name, key in (("local loop", "local"), ("1 worker", "w1"), ("2 workers", "w2"),
+                          ("2 workers x 4 threads", "w24")):
             seconds, again = row[key], row[f"{key}_again"]
             print(f"| {row['count']:,} | {row['files']:,} | {name} | {seconds:.1f} | {row['count'] / seconds:.1f} | "
                   f"{row['files'] / seconds:.0f} | {row['local'] / seconds:.2f}x | {again:.2f} | "
                   f"{again / seconds:.3f} |")
     print("\n| repos | scheduler per no-op task ms | worker s per repo (1 w / 2 w) | lease wait ms per repo (2 w) | "
-          "peak RSS per worker MiB (1 w; 2 w) | requests in flight (most) | embedding requests |")
+          "peak RSS per worker MiB (1 w; 2 w; 2x4) | requests in flight (most) | embedding requests |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for row in rows:
-        rss = f"{row['w1_rss'][0]:.0f}; {', '.join(f'{v:.0f}' for v in row['w2_rss'])}"
+        rss = "; ".join(", ".join(f"{v:.0f}" for v in row[key]) for key in ("w1_rss", "w2_rss", "w24_rss"))
         print(f"| {row['count']:,} | {row['overhead'] * 1000:.1f} | {row['w1_task']:.3f} / {row['w2_task']:.3f} | "
-              f"{row['w2_wait'] * 1000:.1f} | {rss} | {max(row['w1_most'], row['w2_most'])} | {row['requests']:,} |")
+              f"{row['w2_wait'] * 1000:.1f} | {rss} | {max(row['w1_most'], row['w2_most'], row['w24_most'])} | "
+              f"{row['requests']:,} |")
     for row in rows:
         if "limited" in row:
             calls = row["requests"]
@@ -219,7 +224,7 @@ def main() -> None:
     parser.add_argument("--counts", type=int, nargs="+", default=[100, 1000])
     parser.add_argument("--files", type=int, default=3, help="files per repository")
     parser.add_argument("--delay", type=float, default=0.02, help="seconds the server takes per request")
-    parser.add_argument("--concurrency", type=int, default=2, help="embed_concurrency (requests in flight)")
+    parser.add_argument("--concurrency", type=int, default=4, help="embed_concurrency (requests in flight)")
     parser.add_argument("--rate", type=float, default=20.0, help="embed_rate of the limited run (0: skip it)")
     args = parser.parse_args()
     stats = multiprocessing.Array("l", 3)

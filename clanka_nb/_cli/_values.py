@@ -146,3 +146,20 @@ def seconds(text: str) -> float:
         msg = f"{text!r} is not a number of seconds; pass a number above 0, e.g. --chunker-seconds 10, or none"
         raise argparse.ArgumentTypeError(msg)
     return number
+
+
+def calls(text: str) -> int:
+    """Embedder calls in flight (or per batch: inputs) on the whole cluster: a whole number, at least 1."""
+    return _at_least_one(text, "a whole number of 1 or more", "e.g. --embed-concurrency 8 or --batch-size 300")
+
+
+def rate(text: str) -> float:
+    """Embedder calls per second: a finite number above 0."""
+    try:
+        number = float(text) if text.strip().isascii() else -1.0
+    except ValueError:
+        number = -1.0
+    if not 0 < number < math.inf:  # NaN too
+        msg = f"{text!r} is not a rate; pass a number of calls per second above 0, e.g. --embed-rate 50"
+        raise argparse.ArgumentTypeError(msg)
+    return number
