@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import clanka_nb as cn
@@ -212,3 +213,20 @@ def test_a_sync_killed_mid_way_leaves_the_database_as_it_was(tmp_path, existing:
         assert _tables(db) == before
     else:
         assert not db.exists()  # no half-made file where clanka looks
+
+
+def test_churn_of_many_histories_stacks_each_repositorys_table_and_names_the_failed(client, tmp_path) -> None:
+    from clanka_nb import history
+
+    clones = [Path("/work/corpus-git/httpx")]  # a real clone (not modified: churn reads its objects)
+    if not (clones[0] / ".git").exists():
+        pytest.skip("needs the httpx clone of the benchmark corpus")
+    plain = tmp_path / "not-a-clone"
+    plain.mkdir()
+    (plain / "a.ts").write_text("export const a = 1;\n")
+    got = cd.churn([*clones, plain], client=client, revs="HEAD~3..HEAD", chunk_size=[20, 40])
+    expected = history.churn(clones[0], revs="HEAD~3..HEAD", chunk_size=[20, 40], progress=False)
+    assert list(got["root"].unique()) == [str(clones[0])]
+    columns = [name for name in expected.columns if name != "seconds"]
+    pd.testing.assert_frame_equal(got[columns], expected[columns], check_exact=True)
+    assert len(got.attrs["failed"]) == 1 and got.attrs["failed"][0].startswith(f"{plain}: ")
