@@ -24,7 +24,7 @@ from ..engine.settings import Settings, TextKeywords, setting_keywords
 from ..index import Embedder, SemanticIndex, VectorCache, default_cache
 from ..index.internals import model_id_of
 from ._cluster import ClientLike, resolve_client
-from ._limit import EmbedLimit, LimitedEmbedder, forget, portable
+from ._limit import EmbedLimit, LimitedEmbedder, forget, portable, rate_name
 from ._plan import StrPath, check_roots
 
 CLANKA_DB = Path(".clanka") / "search.sqlite"  # where clanka reads a repository's index
@@ -272,7 +272,7 @@ def sync_indexes(
     so an input embedded by any worker is not embedded again; `model_id=` (else the embedder's own) keys it, and
     an embedder without a stable id (a lambda) caches in each worker's memory only. All workers' embedder calls
     share one limit: at most `embed_concurrency` calls (batches of `batch_size` inputs) in flight on the whole
-    cluster, and at most `embed_rate` started per second.
+    cluster, and at most `embed_rate` started per second (over any window of `floor(embed_rate)` calls).
 
     A repository whose listed files (sizes and modification times), database, model and settings are as at its last
     complete sync here is `unchanged`: no file is read. One that fails (a missing folder, a damaged, foreign or
@@ -293,7 +293,10 @@ def sync_indexes(
     places = _places(absolute, given_roots, db)
     running = resolve_client(client)
     name = f"clanka-nb-embed-{uuid.uuid4().hex}"
-    lease = Semaphore(max_leases=limit.concurrency, name=name)  # registered on the scheduler before any task
+    # Registered on the scheduler before any task, so every worker finds the same limits.
+    leases = [Semaphore(max_leases=limit.concurrency, name=name)]
+    if limit.rate is not None:
+        leases.append(Semaphore(max_leases=limit.starts, name=rate_name(name)))
     task = IndexTask(portable(embed), model_id_of(embed, model_id), settings,
                      None if cache is None else os.path.abspath(os.fspath(cache)), name, limit, batch_size,
                      busy_timeout)
@@ -319,7 +322,9 @@ def sync_indexes(
         running.cancel(futures)  # a running sync finishes its transaction on its worker; the rest never start
         raise
     finally:
-        lease.close()
+        time.sleep(limit.window)  # the last rate leases come back (their timers run on the workers)
+        for lease in leases:
+            lease.close()
         with contextlib.suppress(*REPO_ERRORS):  # best effort: an idle worker's handle is only a little memory
             running.run(forget, name)
     return IndexRun(tuple(results[number] for number in range(len(futures))), time.perf_counter() - started)

@@ -1,8 +1,10 @@
-"""One embedding limit for the whole cluster: a `distributed.Semaphore` of leases, each held at least
-concurrency / rate seconds, and the shared vector cache asked again just before a batch is sent."""
+"""One embedding limit for the whole cluster: two `distributed.Semaphore`s (calls in flight; calls started in a
+window, each of those leases given back a window after it was taken), and the shared vector cache asked again
+just before a batch is sent."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 import threading
@@ -40,9 +42,18 @@ class EmbedLimit:
             raise ValueError(msg)
 
     @property
-    def hold(self) -> float:
-        """Seconds each lease is held at least: `concurrency` leases per `hold` seconds is `rate` calls a second."""
-        return 0.0 if self.rate is None else self.concurrency / self.rate
+    def starts(self) -> int:
+        """Leases of the rate's semaphore: calls that may start within one `window`."""
+        return 1 if self.rate is None else max(1, math.floor(self.rate))
+
+    @property
+    def window(self) -> float:
+        """Seconds a rate lease is kept after its call started: `starts` per `window` is `rate` calls a second."""
+        return 0.0 if self.rate is None else self.starts / self.rate
+
+
+def rate_name(name: str) -> str:
+    return f"{name}-rate"
 
 
 def portable(embed: Embedder) -> Embedder:
@@ -87,6 +98,13 @@ def forget(name: str) -> None:
     """Drop this process's handle on a run's semaphore (the run closed it on the scheduler)."""
     with _guard:
         _semaphores.pop(name, None)
+        _semaphores.pop(rate_name(name), None)
+
+
+def _give_back(lease: Semaphore) -> None:
+    """A rate lease given back by its timer (after a run ended the scheduler may have closed it: then nothing)."""
+    with contextlib.suppress(RuntimeError, OSError):
+        lease.release()
 
 
 class LimitedEmbedder:
@@ -127,23 +145,35 @@ class LimitedEmbedder:
         return out
 
     def _send(self, texts: list[str]) -> np.ndarray:
-        """One embedder call under a lease of the cluster's semaphore (none named: this process alone, unlimited)."""
-        lease = _semaphore(self.semaphore, self.limit.concurrency) if self.semaphore else None
+        """One embedder call under the cluster's limits (no semaphore named: this process alone, unlimited).
+
+        The rate's lease is taken first and given back `window` seconds after it was taken, by a timer, so
+        the worker goes on meanwhile: at most `starts` calls begin in any window, on the whole cluster.
+        """
+        named = bool(self.semaphore)
+        pace = _semaphore(rate_name(self.semaphore), self.limit.starts) if named and self.limit.rate else None
+        gate = _semaphore(self.semaphore, self.limit.concurrency) if named else None
         asked = time.monotonic()
-        if lease is not None and not lease.acquire(timeout=LEASE_TIMEOUT):
-            msg = (f"no embedding lease within {LEASE_TIMEOUT:g} s (embed_concurrency={self.limit.concurrency}); "
-                   "raise embed_concurrency or run fewer workers")
-            raise TimeoutError(msg)
-        started = time.monotonic()
-        self.waited += started - asked
+        if pace is not None:
+            _acquire(pace, "embed_rate", self.limit.rate)
+            timer = threading.Timer(self.limit.window, _give_back, args=(pace,))
+            timer.daemon = True
+            timer.start()
+        if gate is not None:
+            _acquire(gate, "embed_concurrency", self.limit.concurrency)
+        self.waited += time.monotonic() - asked
         try:
             answer = np.asarray(self.embed(texts), dtype=np.float32)
             self.calls += 1
             self.embedded += len(texts)
-            rest = self.limit.hold - (time.monotonic() - started)
-            if rest > 0:  # the lease is the rate: held `hold` seconds, `concurrency` of them make `rate` calls/s
-                time.sleep(rest)
         finally:
-            if lease is not None:
-                lease.release()
+            if gate is not None:
+                gate.release()
         return answer
+
+
+def _acquire(lease: Semaphore, option: str, value: object) -> None:
+    if not lease.acquire(timeout=LEASE_TIMEOUT):
+        msg = (f"no embedding lease within {LEASE_TIMEOUT:g} s ({option}={value}): the cluster asks far more "
+               f"than the limit lets through; raise {option} or run fewer workers")
+        raise TimeoutError(msg)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import math
 import os
 import shutil
 import signal
@@ -9,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import numpy as np
@@ -230,3 +233,54 @@ def test_churn_of_many_histories_stacks_each_repositorys_table_and_names_the_fai
     columns = [name for name in expected.columns if name != "seconds"]
     pd.testing.assert_frame_equal(got[columns], expected[columns], check_exact=True)
     assert len(got.attrs["failed"]) == 1 and got.attrs["failed"][0].startswith(f"{plain}: ")
+
+
+class _Counting(BaseHTTPRequestHandler):
+    """An OpenAI-compatible /embeddings answer after a short delay, recording when each request came."""
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
+        owner = self.server
+        with owner.lock:  # type: ignore[attr-defined]
+            owner.now += 1  # type: ignore[attr-defined]
+            owner.most = max(owner.most, owner.now)  # type: ignore[attr-defined]
+            owner.starts.append(time.monotonic())  # type: ignore[attr-defined]
+        time.sleep(0.05)
+        rows = embedders.hashed_words(16)(list(body["input"]))
+        answer = json.dumps({"data": [{"index": i, "embedding": r.tolist()} for i, r in enumerate(rows)]}).encode()
+        with owner.lock:  # type: ignore[attr-defined]
+            owner.now -= 1  # type: ignore[attr-defined]
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(answer)))
+        self.end_headers()
+        self.wfile.write(answer)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.mark.parametrize(("concurrency", "rate"), [(1, None), (3, 8.0)])
+def test_all_workers_embedding_calls_keep_to_one_limit(client, tmp_path, concurrency: int, rate: float | None) -> None:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Counting)
+    server.daemon_threads = True
+    server.lock, server.now, server.most, server.starts = threading.Lock(), 0, 0, []  # type: ignore[attr-defined]
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        roots = _copies(tmp_path)
+        embed = embedders.openai("limited", base_url=f"http://127.0.0.1:{server.server_address[1]}/v1",
+                                 api_key=None, concurrency=1)
+        run = cd.sync_indexes(roots, embed=embed, client=client, cache=tmp_path / "v.sqlite", batch_size=8,
+                              embed_concurrency=concurrency, embed_rate=rate, progress=False)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert not run.failed, run.frame()
+    starts = sorted(server.starts)  # type: ignore[attr-defined]
+    assert len(starts) >= 10  # many calls, from both workers
+    assert server.most <= concurrency  # type: ignore[attr-defined]
+    if rate is not None:
+        # At most floor(rate) calls begin per window of floor(rate) / rate seconds, so n calls span at least
+        # ceil(n / floor(rate)) - 1 windows (less a little for the network's jitter; unlimited they take ~0.5 s).
+        window, most = math.floor(rate) / rate, math.floor(rate)
+        assert starts[-1] - starts[0] >= (math.ceil(len(starts) / most) - 1) * window - 0.3
