@@ -291,6 +291,10 @@ def sync_indexes(
     given_roots = [roots] if isinstance(roots, str | os.PathLike) else list(roots)
     absolute = check_roots(given_roots)
     places = _places(absolute, given_roots, db)
+    twice = next((place for number, place in enumerate(places) if place in places[:number]), None)
+    if twice is not None:  # two syncs of one file would each delete the other's rows
+        msg = f"two roots would write the same index {twice!r}; give each root once and its own database"
+        raise ValueError(msg)
     running = resolve_client(client)
     name = f"clanka-nb-embed-{uuid.uuid4().hex}"
     # Registered on the scheduler before any task, so every worker finds the same limits.

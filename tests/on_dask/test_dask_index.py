@@ -284,3 +284,10 @@ def test_all_workers_embedding_calls_keep_to_one_limit(client, tmp_path, concurr
         # ceil(n / floor(rate)) - 1 windows (less a little for the network's jitter; unlimited they take ~0.5 s).
         window, most = math.floor(rate) / rate, math.floor(rate)
         assert starts[-1] - starts[0] >= (math.ceil(len(starts) / most) - 1) * window - 0.3
+
+
+def test_two_roots_writing_one_database_is_refused_before_any_work(tmp_path) -> None:
+    (tmp_path / "a").mkdir()
+    with pytest.raises(ValueError, match="same index") as caught:
+        cd.sync_indexes([tmp_path / "a", tmp_path / "a"], embed=embedders.hashed_words(32), client="tcp://unused")
+    assert "\n" not in str(caught.value)
