@@ -125,7 +125,7 @@ def _files(args: argparse.Namespace) -> int:
 
 
 # The sweep's options that are the probe's (`Probe`'s fields of the same names); each needs --probe.
-PROBE_OPTIONS = ("k", "sample", "budget", "metric", "targets")
+PROBE_OPTIONS = ("k", "sample", "budget", "metric", "margin", "targets")
 
 
 def _probe(args: argparse.Namespace) -> object:
@@ -133,6 +133,8 @@ def _probe(args: argparse.Namespace) -> object:
     from .retrieval import Probe
 
     given = {flag: getattr(args, flag) for flag in PROBE_OPTIONS if getattr(args, flag) is not None}
+    if given.get("margin") == "none":
+        given["margin"] = None
     try:
         return Probe(**given)
     except ValueError as error:

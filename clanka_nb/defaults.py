@@ -68,6 +68,8 @@ DEFAULT_BUDGET = 2000
 # Characters per chunk every peer chunker is sized to when no budget is given (benchmarks/bench_peers.py's size; the
 # command line's --chunker-budget): about what clanka's 30-line chunks hold on the sample at its declarations.
 CHUNKER_BUDGET = 1500
+# The verdict's equivalence margin: two points of a 0-1 metric (docs/tuning-verdict.md, "How to set the margin").
+VERDICT_MARGIN = 0.02
 CHUNKER_SECONDS = 10.0  # a chunker's time limit on one file (clanka_nb/chunkers/_guard.py)
 
 
@@ -93,6 +95,7 @@ class Setting(NamedTuple):
     # The CLI's default where it is not `default`: the value of typing nothing (`none` is None, the mode's name).
     cli_default: object = AS_DEFAULT
     grid: tuple[object, ...] | None = None  # what a sweep tries when given nothing; None: `default` alone
+    floor: int | None = None  # the smallest value it takes (it is clamped there): nothing below it to sweep
 
     def cli_values(self, *, many: bool) -> object:
         """The CLI option's default: one value, or (`many`) the list a sweep tries."""
@@ -103,17 +106,17 @@ class Setting(NamedTuple):
 SETTINGS = (
     Setting("chunk_size", CHUNK_SIZE, "int", "most lines in one chunk (clamped to at least 1)",
             "--chunk-size", "LINES", "most lines in one chunk; {plural}{example} (default: {default})",
-            "lines", chunk=True, examples=("e.g. 40", "10,20,30"), grid=SWEEP_CHUNK_SIZES),
+            "lines", chunk=True, examples=("e.g. 40", "10,20,30"), grid=SWEEP_CHUNK_SIZES, floor=1),
     Setting("chunk_overlap", CHUNK_OVERLAP, "int",
             "lines shared by consecutive pieces of a split declaration or window (clamped to 0..size-1)",
             "--chunk-overlap", "LINES", "lines shared by consecutive pieces of a split declaration or window; "
             "{plural}{example} (default: {default}; clamped to chunk size - 1)", "lines", chunk=True,
-            examples=("e.g. 5", "0,5")),
+            examples=("e.g. 5", "0,5"), floor=0),
     Setting("chunk_max_characters", NO_LIMIT, "float | None",
             "most characters in one chunk; None or inf is no limit (clamped to at least 1)",
             "--max-chars", "CHARS", "most characters in one chunk, or none for no limit; {plural}{example} "
             "(default: {default})", "max_chars", chunk=True, examples=("e.g. 2000", "none,2000"),
-            cli_default=None),
+            cli_default=None, floor=1),
     Setting("languages", None, "str | None",
             'language mode: "clanka" (exactly the reference) or "extended"; None is the source\'s own mode '
             '(a `Codebase`\'s, a chunk frame\'s), else "clanka"', "--languages", "MODE",

@@ -15,6 +15,7 @@ from ..defaults import (
     DEFAULT_BUDGET,
     INDEX_MAX_CHARACTERS,
     SETTINGS,
+    VERDICT_MARGIN,
 )
 from . import _values
 
@@ -141,6 +142,12 @@ def build() -> Parser:
         "--budget", type=_values.comma_list(_values.tokens), default=None, metavar="B",
         help="with --probe: tokens of retrieved chunks a query may spend, comma-separated; each is the "
         f"columns budget_found@B and budget_covered@B (default: {DEFAULT_BUDGET})",
+    )
+    sweep.add_argument(
+        "--margin", type=_values.margin, default=None, metavar="DIFF",
+        help="with --probe: the smallest difference of the verdict's metric that matters; settings shown within it "
+        f"of the best are equivalent and the cheapest is picked; none: no equivalence test (default: "
+        f"{VERDICT_MARGIN:g})",
     )
     sweep.add_argument(
         "--metric", default=None, metavar="NAME",

@@ -148,6 +148,21 @@ def seconds(text: str) -> float:
     return number
 
 
+def margin(text: str) -> float | str:
+    """The verdict's equivalence margin: a number between 0 and 1, or `none` (no equivalence test)."""
+    value = text.strip().lower()
+    if value in NO_LIMIT or value == "off":
+        return "none"
+    try:
+        number = float(value) if value.isascii() else -1.0
+    except ValueError:
+        number = -1.0
+    if not 0 < number < 1:
+        msg = f"{text!r} is not a margin; pass the smallest difference of the metric that matters, e.g. --margin 0.02"
+        raise argparse.ArgumentTypeError(msg + ", or none")
+    return number
+
+
 def calls(text: str) -> int:
     """Embedder calls in flight (or per batch: inputs) on the whole cluster: a whole number, at least 1."""
     return _at_least_one(text, "a whole number of 1 or more", "e.g. --embed-concurrency 8 or --batch-size 300")

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
+import socket
+import threading
 import time
 import urllib.request
 import zlib
@@ -39,24 +42,49 @@ class DeadlineBackend(httpcore.NetworkBackend):
         self._inner = inner
         self.at = math.inf
         self.limit: float | None = None
+        self.aborted = False
+        self._open: set[_DeadlineStream] = set()
+        self._lock = threading.Lock()
 
     def left(self, timeout: float | None, error: type[Exception]) -> float | None:
+        if self.aborted:
+            raise error("the request was stopped")
         remaining = self.at - time.monotonic()
         if remaining <= 0:
             raise error(f"the request took longer than timeout={self.limit:g} s")
+        if math.isinf(remaining):  # no deadline: the operation's own timeout (None waits; a socket takes no inf)
+            return timeout
         return remaining if timeout is None else min(timeout, remaining)
+
+    def opened(self, stream: _DeadlineStream) -> _DeadlineStream:
+        with self._lock:
+            self._open.add(stream)
+        return stream
+
+    def closed(self, stream: _DeadlineStream) -> None:
+        with self._lock:
+            self._open.discard(stream)
+
+    def abort(self) -> None:
+        """Stop every request of this backend now, from any thread: each open socket is shut down, which wakes a
+        read or write blocked on it (closing alone does not), and every later operation fails at once."""
+        self.aborted = True
+        with self._lock:
+            streams = list(self._open)
+        for stream in streams:
+            stream.shut_down()
 
     def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
                     socket_options: Any = None) -> httpcore.NetworkStream:
         stream = self._inner.connect_tcp(host, port, timeout=self.left(timeout, httpcore.ConnectTimeout),
                                          local_address=local_address, socket_options=socket_options)
-        return _DeadlineStream(stream, self)
+        return self.opened(_DeadlineStream(stream, self))
 
     def connect_unix_socket(self, path: str, timeout: float | None = None,
                             socket_options: Any = None) -> httpcore.NetworkStream:
         stream = self._inner.connect_unix_socket(path, timeout=self.left(timeout, httpcore.ConnectTimeout),
                                                  socket_options=socket_options)
-        return _DeadlineStream(stream, self)
+        return self.opened(_DeadlineStream(stream, self))
 
     def sleep(self, seconds: float) -> None:
         self._inner.sleep(seconds)
@@ -76,12 +104,20 @@ class _DeadlineStream(httpcore.NetworkStream):
             self._inner.write(bytes(view[start : start + _PIECE]), self._clock.left(timeout, httpcore.WriteTimeout))
 
     def close(self) -> None:
+        self._clock.closed(self)
         self._inner.close()
+
+    def shut_down(self) -> None:
+        sock = self._inner.get_extra_info("socket")
+        if isinstance(sock, socket.socket):
+            with contextlib.suppress(OSError):  # already closed or never connected: nothing to wake
+                sock.shutdown(socket.SHUT_RDWR)
 
     def start_tls(self, ssl_context: Any, server_hostname: str | None = None,
                   timeout: float | None = None) -> httpcore.NetworkStream:
         stream = self._inner.start_tls(ssl_context, server_hostname, self._clock.left(timeout, httpcore.ConnectTimeout))
-        return _DeadlineStream(stream, self._clock)
+        self._clock.closed(self)
+        return self._clock.opened(_DeadlineStream(stream, self._clock))
 
     def get_extra_info(self, info: str) -> Any:
         return self._inner.get_extra_info(info)
@@ -116,6 +152,7 @@ class Session:
             raise RuntimeError(msg)
         self._backend = DeadlineBackend(inner)
         pool._network_backend = self._backend  # type: ignore[union-attr]
+        self._pool = pool
         # trust_env=False: the proxy is chosen above, on this transport; nothing else from the environment applies.
         self._client = httpx.Client(transport=transport, timeout=timeout, trust_env=False, follow_redirects=False)
         self.timeout = timeout
@@ -128,10 +165,35 @@ class Session:
         try:
             with self._client.stream("POST", url, content=content, headers=headers, auth=auth) as response:
                 if response.status_code == 200:
-                    return Answer(200, response.headers, _read(response, cap, truncate=False))
-                return Answer(response.status_code, response.headers, _read(response, error_cap, truncate=True))
+                    answer = Answer(200, response.headers, _read(response, cap, truncate=False))
+                else:
+                    answer = Answer(response.status_code, response.headers, _read(response, error_cap, truncate=True))
+            self._drop_unasked()
+            return answer
         finally:
             self._backend.at = math.inf
+
+    def _drop_unasked(self) -> None:
+        """Close a kept-alive connection that holds bytes nobody asked for yet.
+
+        HTTP/1.1 answers in order with nothing naming its request: bytes already there when no request is out (a
+        second answer to the last request, sent by a broken server or proxy) would be read as the next request's
+        answer, another batch's vectors taken for this one's. httpcore drops an idle connection whose socket is
+        readable; what it read into its parser's buffer with the last answer it keeps, so that is looked at here.
+        A connection whose parser cannot be seen is dropped too: a new connection costs less than wrong vectors.
+        """
+        for connection in list(getattr(self._pool, "connections", ())):
+            inner = getattr(connection, "_connection", None)
+            state = getattr(inner, "_h11_state", None)
+            if state is None and type(inner).__name__ == "HTTP2Connection":
+                continue  # HTTP/2 names each answer's stream: nothing to mix up (not enabled here, kept if it is)
+            trailing = getattr(state, "trailing_data", None)
+            if not (isinstance(trailing, tuple) and trailing and trailing[0] == b"" and not trailing[1]):
+                connection.close()
+
+    def abort(self) -> None:
+        """Cut off this session's request in flight (from any thread): its socket is shut down, it fails at once."""
+        self._backend.abort()
 
     def close(self) -> None:
         self._client.close()

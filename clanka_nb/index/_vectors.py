@@ -379,7 +379,8 @@ def embed_texts(
     dimensions: int | None = None,
     on_batch: Callable[[int], None] | None = None,
 ) -> Embedded:
-    """Vectors for `texts` (hash -> text): cached ones read, the rest embedded in batches and cached."""
+    """Vectors for `texts` (hash -> text): cached ones read, the rest embedded in batches and cached (an embedder
+    with `concurrency` N is handed N batches per call, its requests in flight together)."""
     if batch_size < 1:
         msg = f"batch_size must be at least 1, got {batch_size}; clanka sends batches of 300"
         raise ValueError(msg)
@@ -391,8 +392,12 @@ def embed_texts(
         if dimensions is None:
             dimensions = len(blob) // 4
     missing = [digest for digest in texts if digest not in blobs]
-    for start in range(0, len(missing), batch_size):
-        part = missing[start : start + batch_size]
+    # An embedder that sends several requests at once (`concurrency`) gets that many batches per call, so they are
+    # in flight together; each call's vectors are cached as soon as it returns, as one batch's were.
+    concurrency = getattr(embed, "concurrency", 1)
+    step = batch_size * (concurrency if isinstance(concurrency, int) and concurrency > 1 else 1)
+    for start in range(0, len(missing), step):
+        part = missing[start : start + step]
         vectors = check_vectors(embed([texts[digest] for digest in part]), len(part), model, dimensions)
         dimensions = vectors.shape[1]
         fresh = [(digest, vector.tobytes()) for digest, vector in zip(part, vectors, strict=True)]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import contextlib
 import datetime
 import email.utils
 import hashlib
@@ -16,12 +15,13 @@ import reprlib
 import threading
 import time
 import urllib.parse
-from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+
+from ._exports import check_modules, ensured, exports_root
 
 __all__ = [
     "EmbeddingServerError", "Model2VecEmbedder", "OpenAIEmbedder", "SentenceTransformersEmbedder", "hashed_words",
@@ -232,7 +232,6 @@ class OpenAIEmbedder:
     max_retries: int = 5
     backoff: float = 0.5
     max_wait: float = 60.0
-    sleep: Callable[[float], None] = field(default=time.sleep, repr=False)
     requests: int = field(default=0, repr=False)
     concurrency: int = DEFAULT_CONCURRENCY
     _count_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
@@ -240,6 +239,11 @@ class OpenAIEmbedder:
     _width: int | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if self.timeout is not None and math.isinf(self.timeout) and self.timeout > 0:
+            self.timeout = None  # no deadline, as None says (a socket takes no infinite timeout)
+        if self.timeout is not None and (isinstance(self.timeout, bool) or not self.timeout > 0):
+            msg = f"timeout must be a number of seconds above 0 (or None for no deadline), got {self.timeout!r}"
+            raise ValueError(msg)
         if isinstance(self.concurrency, bool) or not isinstance(self.concurrency, int) or self.concurrency < 1:
             msg = (f"concurrency must be a whole number of requests in flight at once (1 or more), got "
                    f"{self.concurrency!r}; {DEFAULT_CONCURRENCY} is the default, 1 sends one batch at a time")
@@ -295,7 +299,7 @@ class OpenAIEmbedder:
             # later answer (read at most `concurrency` at a time), as it did when batches went one by one. The
             # width is kept, so only the first call of an embedder waits for one batch before the others.
             with _http.Session(url, self.timeout) as session:
-                rows.append(self._batch(session, url, auth, batches[0], None))
+                rows.append(self._batch(session, url, auth, batches[0], None, threading.Event()))
             width, batches = rows[0].shape[1], batches[1:]
             self._width = width
         rows += self._concurrently(url, auth, batches, width)
@@ -316,8 +320,9 @@ class OpenAIEmbedder:
         local = threading.local()
         sessions: list[_http.Session] = []
         guard = threading.Lock()
-
-        stop = threading.Event()  # set on the first failure: batches in their retries give up at the next attempt
+        # Set on the first failure, and on an interrupt (Ctrl-C) in the caller's thread: batches not yet sent are
+        # not sent, and those in their retries give up at once (their waits wake on it).
+        stop = threading.Event()
 
         def send(batch: list[str]) -> np.ndarray:
             if stop.is_set():
@@ -327,6 +332,8 @@ class OpenAIEmbedder:
                 session = local.session = _http.Session(url, self.timeout)  # type: ignore[arg-type]
                 with guard:
                     sessions.append(session)
+                if stop.is_set():  # stopped while this session was made: the abort below did not see it
+                    raise _Cancelled
             try:
                 return self._batch(session, url, auth, batch, width, stop)
             except BaseException:
@@ -342,6 +349,15 @@ class OpenAIEmbedder:
                 if error is not None and not isinstance(error, _Cancelled):
                     raise error
             return [future.result() for future in futures]
+        except BaseException:
+            # A failure or an interrupt: nothing more is sent, and the requests in flight are cut off now rather
+            # than run to their deadlines and retries (every answer not yet read is thrown away; nothing was
+            # written: the caller stores a call's vectors only once it returns).
+            stop.set()
+            with guard:
+                for session in sessions:
+                    session.abort()
+            raise
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
             for session in sessions:
@@ -364,7 +380,7 @@ class OpenAIEmbedder:
         return tuple(sorted({secret for secret in found if secret}, key=len, reverse=True))
 
     def _batch(self, session: object, url: object, auth: tuple[str, str] | None, texts: list[str],
-               width: int | None, stop: threading.Event | None = None) -> np.ndarray:
+               width: int | None, stop: threading.Event) -> np.ndarray:
         import httpx
 
         from . import _http
@@ -384,7 +400,7 @@ class OpenAIEmbedder:
         problem = ""
         for attempt in range(self.max_retries + 1):
             wait = self.backoff * 2**attempt
-            if attempt and stop is not None and stop.is_set():
+            if attempt and stop.is_set():
                 raise _Cancelled
             try:
                 answer = session.post(url, content, headers, auth, cap, _ERROR_BYTES)  # type: ignore[arg-type]
@@ -419,7 +435,7 @@ class OpenAIEmbedder:
                     raise EmbeddingServerError(msg)
                 wait = _retry_after(answer.headers.get("Retry-After")) or wait
             if attempt < self.max_retries:
-                self.sleep(min(wait, self.max_wait))
+                stop.wait(min(wait, self.max_wait))  # wakes at once when the call is stopped
         msg = f"{problem} (gave up after {self.max_retries + 1} attempts); try again later or raise max_retries="
         raise EmbeddingServerError(msg)
 
@@ -583,7 +599,6 @@ QUANTIZE = (None, "int8")
 _BACKEND_EXTRAS = {"torch": "sentence-transformers", "onnx": "onnx", "openvino": "openvino"}
 _BACKEND_MODULES = {"torch": ("sentence_transformers", "torch"), "onnx": ("sentence_transformers", "onnxruntime",
                     "optimum.onnxruntime"), "openvino": ("sentence_transformers", "openvino", "optimum.intel")}
-EXPORTS = "model-exports"  # the folder, in clanka-nb's cache folder, that holds the ONNX and OpenVINO exports
 
 
 def available_cpus() -> int:
@@ -626,49 +641,45 @@ def _exported(source: Path, digest: str, backend: str, quantize: str | None, dev
 
     Exports live in clanka-nb's cache folder (`$CLANKA_NB_CACHE_DIR/model-exports/<digest>-<backend>`), never in
     the model's own folder: a file added there would change the folder's digest, so the model id of every
-    backend and every vector cached for it, and the folder may be read-only (a package, a shared mount).
-    Each step writes to a temporary name and renames it into place, so an interrupted export is made again.
+    backend and every vector cached for it, and the folder may be read-only (a package, a shared mount). They are
+    private to the user and checked before each load (`_exports.py`): one changed since it was made is made again.
     """
-    import shutil
-    import tempfile
-
     from sentence_transformers import SentenceTransformer
 
-    from ..engine.internals import default_directory
-
-    root = default_directory() / EXPORTS
-    folder = root / f"{digest[:16]}-{backend}"
+    folder = exports_root() / f"{digest[:16]}-{backend}"
     sub, plain = ("onnx", "model.onnx") if backend == "onnx" else ("openvino", "openvino_model.xml")
-    root.mkdir(parents=True, exist_ok=True)
-    if not (folder / sub / plain).is_file():
-        with tempfile.TemporaryDirectory(dir=root, prefix=".export-") as temporary:
-            # export=True: optimum traces the local torch weights; nothing is downloaded (local_files_only).
-            # Its advice to save the export is what this does: the logger is quieted for the export alone.
-            quiet = logging.getLogger("sentence_transformers")
-            level = quiet.level
-            quiet.setLevel(logging.ERROR)
-            try:
-                model = SentenceTransformer(str(source), backend=backend, device=device, local_files_only=True,
-                                            model_kwargs={"export": True})
-            finally:
-                quiet.setLevel(level)
-            model.save(str(Path(temporary) / "model"))
-            if folder.exists():  # a half-made export of an interrupted run
-                shutil.rmtree(folder)
-            with contextlib.suppress(OSError):  # another process finished first: its export is the same
-                os.replace(Path(temporary) / "model", folder)
+
+    def export(into: Path) -> None:
+        # export=True: optimum traces the local torch weights; nothing is downloaded (local_files_only).
+        # Its advice to save the export is what this does: the logger is quieted for the export alone.
+        quiet = logging.getLogger("sentence_transformers")
+        level = quiet.level
+        quiet.setLevel(logging.ERROR)
+        try:
+            model = SentenceTransformer(str(source), backend=backend, device=device, local_files_only=True,
+                                        trust_remote_code=False, model_kwargs={"export": True})
+        finally:
+            quiet.setLevel(level)
+        model.save(str(into))
+
+    ensured(folder, f"{sub}/{plain}", export)
     if quantize is None:
         return folder, plain
     config = _int8_config()
     name = f"model_qint8_{config}.onnx"
-    if not (folder / sub / name).is_file():
+
+    def quantized(into: Path) -> None:
+        import tempfile
+
         from sentence_transformers.backend import export_dynamic_quantized_onnx_model
 
-        model = SentenceTransformer(str(folder), backend="onnx", device=device, local_files_only=True,
-                                    model_kwargs={"file_name": plain})
-        with tempfile.TemporaryDirectory(dir=root, prefix=".quantize-") as temporary:
+        model = SentenceTransformer(str(into), backend="onnx", device=device, local_files_only=True,
+                                    trust_remote_code=False, model_kwargs={"file_name": plain})
+        with tempfile.TemporaryDirectory(dir=into.parent, prefix=".quantize-") as temporary:
             export_dynamic_quantized_onnx_model(model, config, temporary)
-            os.replace(Path(temporary) / sub / name, folder / sub / name)
+            os.replace(Path(temporary) / sub / name, into / sub / name)
+
+    ensured(folder, f"{sub}/{name}", quantized)
     return folder, name
 
 
@@ -820,6 +831,7 @@ def sentence_transformers(
                                 _BACKEND_EXTRAS[backend]) from None
 
     path = path.resolve()
+    check_modules(path)  # before anything imports what the folder names: never a folder's custom code
     count = threads or available_cpus()
     if backend == "torch":
         import torch
@@ -828,10 +840,11 @@ def sentence_transformers(
             torch.set_num_threads(count)  # process-wide: torch has no per-model pool
     try:
         if backend == "torch":
-            model = SentenceTransformer(str(path), device=device, local_files_only=True)
+            model = SentenceTransformer(str(path), device=device, local_files_only=True, trust_remote_code=False)
         else:
             folder, file_name = _exported(path, _folder_digest(path), backend, quantize, device)
             model = SentenceTransformer(str(folder), backend=backend, device=device, local_files_only=True,
+                                        trust_remote_code=False,
                                         model_kwargs={"file_name": file_name, **_runtime_options(backend, count,
                                                                                                   device)})
     except (OSError, ValueError) as error:

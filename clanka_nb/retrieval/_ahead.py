@@ -96,7 +96,8 @@ def _embed_ahead(
     missing = {digest: text for digest, text in missing.items() if digest not in first}
     full = len(missing) / rate
     spent = time.perf_counter() - started
-    if time_budget is not None and given is None and full > time_budget - spent:
+    # Nothing left once the measuring call is done: there is nothing a sample would save.
+    if time_budget is not None and given is None and missing and full > time_budget - spent:
         share, missing, why = _fit(probe_set, settings, searcher, queries, rate * max(time_budget - spent, 0.0),
                                    len(missing))
         notes.append(why)

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._decision import verdict
+from ._decision import MARGIN, verdict
 from ._probe import ProbeSet
 from ._verdict import CONFIDENCE, Outcome, Verdict, expected
 
@@ -61,15 +61,16 @@ def to_confirm(screen: Verdict) -> list[int]:
 
 def confirmed_verdict(
     screen: Verdict, confirmation: Confirmation, settings: Sequence[dict[str, Any]], *, metric: str,
-    groups: np.ndarray | None, share: float, confidence: float = CONFIDENCE,
+    groups: np.ndarray | None, share: float, confidence: float = CONFIDENCE, margin: float | None = MARGIN,
+    when: np.ndarray | None = None,
 ) -> Verdict:
     """The verdict over the confirmed rows' full-codebase scores (its columns: their row positions), with what
     the sample screened out said in its message and kept in `screened`."""
     rows = list(confirmation.outcomes)
     scores = pd.DataFrame({row: expected(confirmation.outcomes[row], metric) for row in rows})
     out = verdict(scores, groups, settings={row: settings[row] for row in rows},
-                  cost={row: confirmation.costs[row] for row in rows}, confidence=confidence,
-                  metric_name=metric)  # fmt: skip
+                  cost={row: confirmation.costs[row] for row in rows}, confidence=confidence, margin=margin,
+                  when=when, metric_name=metric)  # fmt: skip
     out["sample"] = share
     out["scored_on"] = "full"
     out["confirmed"] = rows
@@ -79,7 +80,9 @@ def confirmed_verdict(
     said = f"a {share:.0%} sample of distractors separates the settings, so they were scored on the whole codebase"
     if left:
         said += f" (but {' | '.join(_text(settings, row) for row in left)}, screened out there)"
-    out["message"] = f"{said}; on the whole codebase: {out['message']}"
+    # The decision stays first; what the sample did comes right after it.
+    rest = out["message"].removeprefix(out["decision"]).removeprefix("; ")
+    out["message"] = f"{out['decision']}; {said}; on the whole codebase: {rest}"
     return Verdict(out)
 
 

@@ -1,57 +1,49 @@
-"""`verdict`: which settings a table of per-query scores can tell apart, holding the family-wise error.
+"""`verdict`: what a table of per-query scores says to do, holding the family-wise error for any number of settings.
 
 The procedure, in order (docs/tuning-verdict.md says why each step is there):
 
-1. **A confidence set of the best settings, by step-down elimination.** Start with every setting. Test
-   the null "the remaining settings are exchangeable" (equal in every respect, hence in mean) with a
-   joint randomization test: within each cluster of queries, the settings' labels are permuted together
-   (one permutation per cluster, for all its queries), and the statistic is the range (max - min) of the
-   settings' mean scores. For two settings this is exactly the paired (cluster) sign-flip test. If the
-   p-value is at most 1 - confidence, the worst remaining setting is eliminated and the test is repeated
-   on the rest; what remains when a test does not reject is the confidence set of the best.
-   *Why it holds the family-wise error*: the first test is an exact level-α test of the global null
-   (every permutation is equally likely under it), so with truly equal settings a winner is named with
-   probability at most α, whatever the number of settings: the range is one statistic for all of them,
-   so choosing the best is already inside the test. When some settings are better, a best setting can be
-   dropped only (a) when the set has shrunk to the best ones and their exact test rejects (probability
-   at most α), or (b) when a best setting is observed worst in a set that still holds a truly worse one,
-   which becomes unlikely as queries grow: the model confidence set of Hansen, Lunde and Nason
-   (Econometrica 2011) uses this elimination rule, and part (b) is what makes its guarantee asymptotic.
-   Exact enumeration of all permutations when there are few, else seeded random permutations with
-   (count + 1) / (B + 1) p-values (valid at any B).
-2. **Intervals from a cluster bootstrap**: clusters are resampled with replacement (a query that shares
-   its target with others is not an independent draw), each setting's mean over the resampled queries.
-3. **The smallest detectable difference** between the best and the runner-up (the first one whose scores
-   differ from the best's on some query: a twin of the best has no spread to measure), from the cluster-level
-   standard error of their paired differences (never from the difference seen): (z(1 - α'/2) + z(power))
-   times that standard error, with α' = α / (pairs of settings), Bonferroni: the range test compares all
-   pairs at once, and its critical value is at most the Bonferroni one, so the number errs toward "cannot
-   be seen".
-4. **A split-half check**: clusters split in two at random (seeded), each half's best compared.
-5. **The edge of the range**: a best at the largest or smallest value swept of a numeric setting.
+1. **Every pair at once** (`_pairs.py`): each pair of settings' mean difference with a cluster-robust (jackknife)
+   standard error, and one critical value for all pairs from the largest |t| over the pairs in a studentized wild
+   cluster bootstrap (queries sharing a target or a commit are one cluster). Intervals are simultaneous: the chance
+   that any misses is held at 1 - confidence, whatever the number of settings and however alike neighbouring
+   settings score. With a few heavy clusters the critical value is widened as Student's t would be at the effective
+   number of clusters; below `FEW_EFFECTIVE` the verdict says its intervals may not cover.
+2. **The confidence set of the best**: every setting no other is shown better than. The true best is in it unless
+   some interval misses, so with truly equal settings a winner is named at most 1 - confidence of the time.
+3. **The decision**: one setting when it is alone in the set; else the settings are tied within the noise and the
+   cheapest of them (by `cost`) is named. With a `margin`, the settings shown equivalent to the best within it (two
+   one-sided tests, by the same simultaneous intervals) are named, and the cheapest of them is the pick.
+4. **Power**: the true lead over the runner-up this same test finds 80% of the time, (c + z(0.8)) x its error.
+5. **Cluster bootstrap intervals** of each setting's mean (resampled clusters), for the rows.
+6. **A split-half check**: clusters split in two at random (seeded), each half's best compared.
+7. **Newer commits** (`_holdout.py`): with commit times, the choice made on the older commit-message queries is
+   scored against its runner-up on the newer ones.
+8. **The edge of the range**: a best at the largest or smallest value swept of a numeric setting (never below a
+   setting's own floor: overlap 0, size 1).
 """
 
 from __future__ import annotations
 
-import itertools
-import math
 from collections.abc import Hashable, Mapping, Sequence
-from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from ..defaults import SETTINGS, VERDICT_MARGIN
+from ._holdout import holdout
+from ._pairs import POWER, Pairs, effective_clusters, eliminated, equivalent, simultaneous
+
 CONFIDENCE = 0.95
-RESAMPLES = 2000  # cluster bootstrap resamples of the intervals
-PERMUTATIONS = 2000  # random label permutations per test (p-values step by 1/2001: fine at 5%)
-EXACT_UP_TO = 4096  # permutation assignments up to which every one is tried
+RESAMPLES = 2000  # cluster bootstrap resamples of the intervals, and wild bootstrap draws of the max-t
 SPLITS = 10  # split-half checks
 SEED = 0
-POWER = 0.8  # of the minimal detectable difference
+MARGIN = VERDICT_MARGIN  # the smallest difference that matters, by default
 FEW = 30  # fewer queries (or clusters) than this: warned
 HEAVY = 0.2  # one cluster holding more than this share of the queries: warned (it weighs as much in every mean)
-_BLOCK_CELLS = 2_000_000  # permutation x cluster x setting cells computed at once (about 16 MB)
+FEW_EFFECTIVE = 8  # fewer effective clusters than this: the intervals may cover less than they say (simulated)
+# A numeric setting's own floor (the settings table's): a best there is not advice to sweep past it.
+FLOORS = {setting.name: setting.floor for setting in SETTINGS if setting.floor is not None}
 
 
 def verdict(
@@ -61,40 +53,46 @@ def verdict(
     settings: Mapping[Hashable, Mapping[str, Any]] | None = None,
     cost: Sequence[float] | Mapping[Hashable, float] | None = None,
     confidence: float = CONFIDENCE,
+    margin: float | None = MARGIN,
+    when: Sequence[float] | np.ndarray | pd.Series | None = None,
     resamples: int = RESAMPLES,
-    permutations: int = PERMUTATIONS,
     splits: int = SPLITS,
     seed: int = SEED,
     metric_name: str = "score",
 ) -> dict[str, Any]:
-    """What per-query scores can tell about the settings, as a dict of plain values (see the module docstring).
+    """What per-query scores say to do about the settings, as a dict of plain values (see the module docstring).
 
     `scores`: one row per query, one column per setting, higher is better. `groups`: a cluster id per
     query (queries sharing a target or a commit are one unit); None: each query its own. `settings`: column
-    -> its setting values (for the wording and the edge check). `cost`: per column (e.g. tokens), only to
-    break ties of the mean (cheaper first, then column order).
+    -> its setting values (for the wording and the edge check). `cost`: per column (e.g. tokens indexed): the
+    cheapest of a tie is named, and ties of the mean go to it. `margin`: the smallest difference that matters
+    (None: no equivalence test). `when`: per query, its commit's time (NaN for a query not from a commit), for the
+    check on newer commits.
 
-    Keys: message, metric, queries, clusters, columns, means, low, high (cluster bootstrap intervals, in
-    column order), best, best_settings, confidence_set (best first), tied (the set without the best),
-    worse (excluded, best first), separable, p_value (of the first, global test), steps, runner_up,
-    difference, difference_low, difference_high, mde, mde_alpha, power, split_agree, splits, edge,
-    warnings, confidence, resamples, permutations, seed.
+    Keys: message (the decision first), decision, metric, queries, clusters, effective_clusters, columns, means,
+    low, high (cluster bootstrap intervals, in column order), best, best_settings, confidence_set (best first), tied
+    (the set without the best), cheapest, worse (excluded, best first), worse_by (each worse setting, the one shown
+    better than it and by at least how much), separable, p_value (of "no pair differs"), critical (the simultaneous
+    |t|), pairs (every pair's difference and simultaneous interval), runner_up, difference, difference_low,
+    difference_high, detectable (the lead over the runner-up found with `power`), power, margin, equivalent (the
+    settings within `margin` of the best, best included), split_agree, splits, holdout, edge, warnings, confidence,
+    resamples, seed.
     """
     values, labels, cluster, costs, named = _checked(scores, groups, settings, cost, confidence)
-    alpha = 1 - confidence
     queries, columns = values.shape
     sizes = np.bincount(cluster, minlength=0).astype(np.float64)
     sums = np.zeros((len(sizes), columns))
     np.add.at(sums, cluster, values)  # cluster x setting sums: every test and resample works on these
     out: dict[str, Any] = {
         "metric": metric_name, "queries": queries, "clusters": len(sizes), "columns": labels,
-        "confidence": confidence, "resamples": resamples, "permutations": permutations, "seed": seed,
-        "splits": splits, "power": POWER,
+        "confidence": confidence, "resamples": resamples, "seed": seed, "splits": splits, "power": POWER,
+        "margin": margin, "effective_clusters": round(effective_clusters(sizes), 1),
     }  # fmt: skip
     empty = {"means": [], "low": [], "high": [], "best": None, "best_settings": None, "confidence_set": [],
-             "tied": [], "worse": [], "separable": False, "p_value": None, "steps": [], "runner_up": None,
-             "difference": None, "difference_low": None, "difference_high": None, "mde": None,
-             "mde_alpha": None, "split_agree": None, "edge": [], "warnings": []}  # fmt: skip
+             "tied": [], "cheapest": None, "worse": [], "worse_by": [], "separable": False, "p_value": None,
+             "critical": None, "pairs": [], "runner_up": None, "difference": None, "difference_low": None,
+             "difference_high": None, "detectable": None, "equivalent": [], "split_agree": None, "holdout": None,
+             "edge": [], "warnings": [], "decision": None, "choice": None}  # fmt: skip
     if not queries:
         return {**out, **empty, "means": [None] * columns, "low": [None] * columns, "high": [None] * columns,
                 "message": "no queries: the scores cannot judge the settings"}  # fmt: skip
@@ -109,42 +107,72 @@ def verdict(
     name = "MRR" if metric_name == "mrr" else metric_name
     level = f"{confidence:.0%}"
     if columns == 1:
-        out.update(confidence_set=[labels[best]])
-        out["message"] = _joined(f"one setting: nothing to compare ({name} {means[best]:.3f}, {level} interval "
-                                 f"{low[best]:.3f}-{high[best]:.3f})", out["warnings"])  # fmt: skip
+        out.update(confidence_set=[labels[best]], cheapest=labels[best], choice=labels[best])
+        out["decision"] = f"one setting: nothing to compare ({name} {means[best]:.3f}, {level} interval " \
+                          f"{low[best]:.3f}-{high[best]:.3f})"  # fmt: skip
+        out["message"] = _joined(out["decision"], out["warnings"])
         return out
-    remaining, steps = list(order), []
-    while len(remaining) > 1:
-        p_value = _range_p_value(sums[:, remaining], permutations, seed)
-        worst = remaining[-1]
-        rejected = p_value <= alpha
-        steps.append({"set": [labels[c] for c in remaining], "p_value": p_value,
-                      "eliminated": labels[worst] if rejected else None})  # fmt: skip
-        if not rejected:
-            break
-        remaining.pop()
-    kept = set(remaining)
+    pairs = simultaneous(sums, sizes, confidence, resamples, seed)
+    beaten = _beaten(pairs, eliminated(pairs, order, confidence), order)  # setting -> (shown better than it, by)
+    kept = [column for column in order if column not in beaten]
+    cheapest = min(kept, key=lambda column: (costs[column], order.index(column)))
     runner = order[1]
-    difference = boot[:, best] - boot[:, runner]
-    d_low, d_high = _intervals(difference[:, None], confidence)
-    pairs = columns * (columns - 1) // 2
-    mde_alpha = alpha / pairs
-    # The detectable difference needs a pair that differs: a runner-up identical to the best on every query
-    # (a setting that changes no chunk the queries reach) has no spread and would promise 0.
+    difference, d_low, d_high, _ = pairs.between(best, runner)
+    # The detectable lead needs a pair that differs: a runner-up identical to the best on every query (a setting
+    # that changes no chunk the queries reach) has no spread and would promise 0.
     differing = next((c for c in order[1:] if np.any(values[:, c] != values[:, best])), None)
-    mde = None if differing is None else _mde(sums[:, best] - sums[:, differing], sizes, mde_alpha)
-    agree = _split_agreement(sums, costs, splits, seed)
+    equal = [] if margin is None else [best, *equivalent(pairs, best, [c for c in order if c != best], margin)]
+    timed = None if when is None else holdout(values, cluster, _times(when, queries), costs, confidence)
     out.update(
-        confidence_set=[labels[c] for c in order if c in kept], tied=[labels[c] for c in order[1:] if c in kept],
-        worse=[labels[c] for c in order if c not in kept], separable=len(kept) < columns,
-        p_value=steps[0]["p_value"], steps=steps, runner_up=labels[runner],
-        difference=float(means[best] - means[runner]), difference_low=float(d_low[0]),
-        difference_high=float(d_high[0]), mde=mde, mde_alpha=mde_alpha, split_agree=agree,
+        confidence_set=[labels[c] for c in kept], tied=[labels[c] for c in kept if c != best],
+        cheapest=labels[cheapest], worse=[labels[c] for c in order if c in beaten],
+        worse_by=[{"setting": labels[c], "than": labels[beaten[c][0]], "at_least": beaten[c][1]}
+                  for c in order if c in beaten],
+        separable=len(kept) < columns, p_value=pairs.p_value, critical=pairs.critical,
+        pairs=[{"a": labels[a], "b": labels[b], "difference": float(d), "low": float(lo), "high": float(hi)}
+               for a, b, d, lo, hi in zip(pairs.a, pairs.b, pairs.difference, pairs.low, pairs.high, strict=True)],
+        runner_up=labels[runner], difference=difference, difference_low=d_low, difference_high=d_high,
+        detectable=None if differing is None else pairs.detectable(best, differing),
+        equivalent=[labels[c] for c in equal], split_agree=_split_agreement(sums, costs, splits, seed),
+        holdout=None if timed is None else {
+            "older": timed.older, "newer": timed.newer, "chosen": labels[timed.chosen],
+            "runner_up": labels[timed.runner_up], "difference": timed.difference, "low": timed.low,
+            "high": timed.high, "outcome": timed.outcome},
         edge=_edge(best, named),
     )  # fmt: skip
+    if out["effective_clusters"] < FEW_EFFECTIVE and len(sizes) > 1:
+        out["warnings"].append(
+            f"the {queries} queries fall in {len(sizes)} clusters, the largest holding {sizes.max() / queries:.0%}: "
+            f"they count as {out['effective_clusters']:g} independent ones, too few for these intervals to be "
+            f"trusted to cover {level} (simulated: about 91% at 4); more queries from other targets or commits "
+            "would")  # fmt: skip
     alike = bool(np.all(np.ptp(values, axis=1) == 0))
-    out["message"] = _message(out, order, named, name, level, means, low, high, alike)
+    cheapest_equal = min(equal, key=lambda column: (costs[column], order.index(column))) if equal else None
+    choice = cheapest_equal if len(equal) > 1 else best if len(kept) == 1 else cheapest
+    out["choice"] = labels[choice]
+    text = _Words(labels, named)
+    out["decision"] = _decision(out, text, cost is not None, alike)
+    out["message"] = _message(out, order, text, name, level, means, low, high, alike)
     return out
+
+
+def _beaten(pairs: Pairs, gone: list[int], order: list[int]) -> dict[int, tuple[int, float]]:
+    """Each setting the elimination removed: the setting whose simultaneous interval shows it most clearly worse
+    (the best when none does), and that interval's lower bound of the difference (0 or less where only the
+    elimination's later, smaller critical values tell it apart)."""
+    out: dict[int, tuple[int, float]] = {}
+    for worse in gone:
+        bounds = [(pairs.between(better, worse)[1], better) for better in order if better != worse]
+        bound, better = max(bounds, key=lambda item: (item[0], item[1] == order[0]))
+        out[worse] = (better if bound > 0 else order[0], bound if bound > 0 else pairs.between(order[0], worse)[1])
+    return out
+
+
+def _times(when: Any, queries: int) -> np.ndarray:
+    times = pd.to_numeric(pd.Series(np.asarray(when, dtype=object)), errors="coerce").to_numpy(dtype=np.float64)
+    if times.shape != (queries,):
+        raise ValueError(f"when must have one commit time per query ({queries}), got {times.shape}")
+    return times
 
 
 def _checked(
@@ -221,50 +249,6 @@ def _intervals(resampled: np.ndarray, confidence: float) -> tuple[np.ndarray, np
     return low, high
 
 
-def _range_p_value(sums: np.ndarray, permutations: int, seed: int) -> float:
-    """P-value of the range of the settings' means when each cluster's labels are permuted (exact when few)."""
-    # A cluster whose sums are equal at every setting adds the same to every mean under any permutation.
-    sums = sums[np.ptp(sums, axis=1) > 0]
-    if not len(sums):
-        return 1.0
-    clusters, settings = sums.shape
-    total = sums.sum(axis=0)
-    seen = float(np.ptp(total)) * (1 - 1e-9)  # permuted ranges equal to the seen one, up to rounding, count
-    if seen <= 0:
-        return 1.0
-    orders = np.array(list(itertools.permutations(range(settings)))) if settings <= 6 else None
-    if orders is not None and len(orders) ** clusters <= EXACT_UP_TO:
-        # Every assignment of a permutation to each cluster: mixed-radix digits of 0 .. P**clusters - 1.
-        digits = (np.arange(len(orders) ** clusters)[:, None] // len(orders) ** np.arange(clusters)) % len(orders)
-        picked = orders[digits]  # assignments x clusters x settings
-        moved = np.take_along_axis(np.broadcast_to(sums, picked.shape), picked, axis=2).sum(axis=1)
-        return float(np.mean(np.ptp(moved, axis=1) >= seen))
-    rng = np.random.default_rng([seed, 2, settings])
-    rows = max(1, _BLOCK_CELLS // (clusters * settings))
-    as_far = 0
-    for start in range(0, permutations, rows):
-        count = min(rows, permutations - start)
-        picked = rng.permuted(np.broadcast_to(np.arange(settings), (count, clusters, settings)), axis=2)
-        moved = np.take_along_axis(np.broadcast_to(sums, picked.shape), picked, axis=2).sum(axis=1)
-        as_far += int(np.count_nonzero(np.ptp(moved, axis=1) >= seen))
-    return (as_far + 1) / (permutations + 1)
-
-
-def _mde(differences: np.ndarray, sizes: np.ndarray, alpha: float) -> float | None:
-    """(z(1 - alpha/2) + z(POWER)) x the cluster-robust standard error of the mean paired difference.
-
-    `differences` are per-cluster sums of the paired differences; None with one cluster (no spread)."""
-    clusters = len(sizes)
-    if clusters < 2:
-        return None
-    queries = sizes.sum()
-    mean = differences.sum() / queries
-    spread = float(np.sum((differences - sizes * mean) ** 2))
-    error = math.sqrt(clusters / (clusters - 1) * spread) / queries
-    z = NormalDist().inv_cdf(1 - alpha / 2) + NormalDist().inv_cdf(POWER)
-    return z * error
-
-
 def _split_agreement(sums: np.ndarray, costs: list[float], splits: int, seed: int) -> int | None:
     """In how many of `splits` random halves of the clusters both halves pick the same best (None: < 2 clusters)."""
     clusters, settings = sums.shape
@@ -295,7 +279,7 @@ def _edge(best: int, named: list[Mapping[str, Any]] | None) -> list[dict[str, An
             continue
         if value == max(swept):
             out.append({"setting": key, "value": _plain(value), "side": "largest"})
-        elif value == min(swept):
+        elif value == min(swept) and not (key in FLOORS and value <= FLOORS[key]):  # nothing below a floor to sweep
             out.append({"setting": key, "value": _plain(value), "side": "smallest"})
     return out
 
@@ -326,42 +310,88 @@ def _joined(message: str, warnings: list[str]) -> str:
     return "; ".join([message, *(f"warning: {text}" for text in warnings)])
 
 
-def _message(out: dict[str, Any], order: list[int], named: list[Mapping[str, Any]] | None, name: str,
-             level: str, means: np.ndarray, low: np.ndarray, high: np.ndarray, alike: bool) -> str:  # fmt: skip
-    labels, best, columns = out["columns"], order[0], len(order)
-    queries = out["queries"]
-    index = {repr(label): column for column, label in enumerate(labels)}
+class _Words:
+    """A setting in words: by the values that differ between the columns, from its label."""
 
-    def text(label: Any) -> str:
-        return _label(index[repr(label)], labels, named)
+    def __init__(self, labels: list[Any], named: list[Mapping[str, Any]] | None) -> None:
+        self.labels, self.named = labels, named
+        self.index = {repr(label): column for column, label in enumerate(labels)}
 
+    def __call__(self, label: Any) -> str:
+        return _label(self.index[repr(label)], self.labels, self.named)
+
+    def full(self, label: Any) -> str:
+        """Every setting value of the column (what a user copies), or its label."""
+        if self.named is None:
+            return str(label)
+        row = self.named[self.index[repr(label)]]
+        return ", ".join(f"{k}={v}" for k, v in row.items() if v is not None) or str(label)
+
+
+def _decision(out: dict[str, Any], text: _Words, costed: bool, alike: bool) -> str:
+    """The first sentence: what to do."""
+    best, queries, kept = out["best"], out["queries"], out["confidence_set"]
+    equal = out["equivalent"]
     if alike:
-        return _joined(f"these {queries} queries cannot separate the settings: every setting gives each query "
-                       f"the same {name}, so more queries like these would not either", out["warnings"])  # fmt: skip
-    family = f"{level}, family-wise over {columns} settings"
+        return f"these {queries} queries cannot separate the settings: every setting gives each query the same score"
+    if len(equal) > 1:
+        which = "the cheapest of them" if costed else "the best of them"
+        return (f"use {text.full(out['choice'])}: {len(equal)} settings are equivalent to the best within "
+                f"\u00b1{out['margin']:g} (two one-sided tests) and it is {which} ({' | '.join(map(text, equal))})")
+    if len(kept) == 1:
+        return f"use {text.full(best)}: it is better than every other setting swept"
+    if not costed:
+        return f"{len(kept)} settings are tied within the noise ({' | '.join(map(text, kept))}); none is shown best"
+    return (f"{len(kept)} settings are tied within the noise: take the cheapest, {text.full(out['cheapest'])} "
+            f"(tied: {' | '.join(map(text, kept))})")
+
+
+def _message(out: dict[str, Any], order: list[int], text: _Words, name: str, level: str, means: np.ndarray,
+             low: np.ndarray, high: np.ndarray, alike: bool) -> str:  # fmt: skip
+    """The decision, then every number that backs it, each clause as the numbers say."""
+    labels, best, columns, queries = out["columns"], order[0], len(order), out["queries"]
+    parts = [out["decision"]]
+    if alike:
+        parts.append("more queries like these would not either")
+        return _joined("; ".join(parts), out["warnings"])
+    family = f"{level}, simultaneous over {columns} settings"
+    parts.append(f"best: {text(out['best'])} ({name} {means[best]:.3f}, {level} interval {low[best]:.3f}-"
+                 f"{high[best]:.3f}, {queries} queries)")  # fmt: skip
     if out["separable"]:
-        full = ", ".join(f"{k}={v}" for k, v in (named[best] if named else {}).items() if v is not None)
-        parts = [f"best: {full or text(out['best'])} ({name} {means[best]:.3f}, {level} interval "
-                 f"{low[best]:.3f}-{high[best]:.3f}, {queries} queries)",
-                 f"confidence set of the best ({family}): {' | '.join(map(text, out['confidence_set']))}",
-                 f"worse: {' | '.join(map(text, out['worse']))}"]  # fmt: skip
+        parts.append(f"confidence set of the best ({family}): {' | '.join(map(text, out['confidence_set']))}")
+        worse = [f"{text(row['setting'])} ("
+                 + (f"by at least {row['at_least']:.3f}" if row["at_least"] > 0 else "shown by the elimination")
+                 + ("" if row["than"] == labels[best] else f" than {text(row['than'])}") + ")"
+                 for row in out["worse_by"]]  # fmt: skip
+        parts.append(f"worse: {' | '.join(worse)}")
     else:
-        parts = [f"these {queries} queries cannot separate the settings (joint randomization test over "
-                 f"{columns} settings, {level}, p = {out['p_value']:.2f})"]  # fmt: skip
+        parts.append(f"no setting is shown better than another ({family}, p = {out['p_value']:.2f})")
     parts.append(f"best minus runner-up ({text(out['runner_up'])}): {out['difference']:+.3f} "
                  f"[{out['difference_low']:+.3f}, {out['difference_high']:+.3f}]")  # fmt: skip
-    if out["mde"] is not None:
-        parts.append(f"a difference smaller than {out['mde']:.3f} cannot be seen with these {queries} queries "
-                     f"({POWER:.0%} power, alpha {out['mde_alpha']:.3g} for {columns * (columns - 1) // 2} "
-                     "pairs)")  # fmt: skip
+    if out["detectable"] is not None:
+        parts.append(f"power: a true lead of {out['detectable']:.3f} over the runner-up would be found {POWER:.0%} "
+                     f"of the time by the all-pairs test over {columns} settings at these queries' spread (at least "
+                     "as often by the elimination)")  # fmt: skip
+    margin = out["margin"]
+    if margin is not None and len(out["equivalent"]) < 2 and len(out["confidence_set"]) > 1:
+        parts.append(f"not shown equivalent within \u00b1{margin:g}: the tie is the noise of {queries} queries, "
+                     "not a difference smaller than the margin")  # fmt: skip
     agree, splits = out["split_agree"], out["splits"]
-    if agree is not None and (agree < splits or out["separable"]):
-        said = "agree on" if agree == splits else "disagree on"
-        parts.append(f"two random halves of the queries {said} the best ({agree} of {splits} splits pick the "
-                     "same)")  # fmt: skip
-    if out["separable"]:
-        for edge in out["edge"]:
-            way = "larger" if edge["side"] == "largest" else "smaller"
-            parts.append(f"{edge['setting']}={edge['value']} is the {edge['side']} {edge['setting']} swept: sweep "
-                         f"past it ({way} values) before taking it")  # fmt: skip
+    if agree is not None and splits:
+        parts.append(f"two random halves of the queries picked the same best in {agree} of {splits} splits")
+    timed = out["holdout"]
+    if timed is not None:
+        parts.append(_held(timed, text))
+    for edge in out["edge"] if out["separable"] else []:
+        way = "larger" if edge["side"] == "largest" else "smaller"
+        parts.append(f"{edge['setting']}={edge['value']} is the {edge['side']} {edge['setting']} swept: sweep "
+                     f"past it ({way} values) before taking it")  # fmt: skip
     return _joined("; ".join(parts), out["warnings"])
+
+
+def _held(timed: dict[str, Any], text: _Words) -> str:
+    chosen, runner = text(timed["chosen"]), text(timed["runner_up"])
+    what = {"held": f"{chosen} kept its lead over {runner}", "reversed": f"{chosen} fell behind {runner}",
+            "could not tell": f"{chosen}'s lead over {runner} cannot be told from 0"}[timed["outcome"]]  # fmt: skip
+    return (f"on newer commits: chosen on the older {timed['older']} commit-message queries, {what} on the newer "
+            f"{timed['newer']} ({timed['difference']:+.3f} [{timed['low']:+.3f}, {timed['high']:+.3f}])")

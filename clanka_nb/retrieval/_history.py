@@ -36,7 +36,8 @@ MAX_FILES = 8
 MAX_MESSAGE = 8_192
 MAX_SUBJECT = 1_024
 
-HISTORY: _columns.Schema = {**QUERIES, "commit": _columns.STRING, "target_kind": _columns.STRING,
+HISTORY: _columns.Schema = {**QUERIES, "commit": _columns.STRING, "committed": _columns.INT,
+                            "target_kind": _columns.STRING,
                             "group": _columns.INT}
 # Which target kinds `targets=` keeps: code only by default (a commit's tests, docs and changelog entries
 # answer no search for the code it changed), or every kind, told apart by the `target_kind` column.
@@ -106,6 +107,7 @@ class _Commit:
     author: str
     message: str
     files: list[str] = field(default_factory=list)
+    time: int | None = None  # the committer's time (seconds since 1970), for the verdict's check on newer commits
 
 
 @dataclass
@@ -170,7 +172,7 @@ def _commits(repo: Path, revs: str, prefix: str) -> list[_Commit]:
     nonce = secrets.token_hex(16)
     marker = f"\x1e{nonce}\x00"
     pathspec = [prefix] if prefix else []  # literal: the runner sets GIT_LITERAL_PATHSPECS
-    layout = f"--format=%x1e{nonce}%x00%H%x00%P%x00%an <%ae>%x00%B%x00"
+    layout = f"--format=%x1e{nonce}%x00%H%x00%ct%x00%P%x00%an <%ae>%x00%B%x00"
     listed = run_git(repo, "log", "--no-renames", "--name-only", "-z", layout, "--end-of-options", *_range(repo, revs),
                      "--", *pathspec, check=False)  # fmt: skip
     if listed.returncode != 0:
@@ -181,11 +183,11 @@ def _commits(repo: Path, revs: str, prefix: str) -> list[_Commit]:
     out = listed.stdout
     commits = []
     for record in out.split(marker)[1:]:
-        hash_, parents, author, rest = record.split("\x00", 3)
+        hash_, committed, parents, author, rest = record.split("\x00", 4)
         message, found, names = rest.rpartition("\x00\x00\n")
         if not found:  # a commit that changes no file here
             message, names = rest.rstrip("\x00"), ""
-        commit = _Commit(hash_, parents.split(), author, message)
+        commit = _Commit(hash_, parents.split(), author, message, time=int(committed) if committed.isdigit() else None)
         commit.files = [name for name in names.split("\x00") if name]
         commits.append(commit)
     return commits
@@ -505,7 +507,8 @@ def history_query_rows(
             assert found is not None
             rows.append({"query": query, "path": found.path, "start_line": found.start_line,
                          "end_line": found.end_line, "name": found.name, "type": found.type, "comment_start": None,
-                         "comment_end": None, "commit": commit.hash, "target_kind": found.kind})  # fmt: skip
+                         "comment_end": None, "commit": commit.hash, "committed": commit.time,
+                         "target_kind": found.kind})  # fmt: skip
     seen = Counter(row["query"] for row in rows)
     dropped["duplicate"] += sum(count for count in seen.values() if count > 1)
     rows = [row for row in rows if seen[row["query"]] == 1]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -10,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ..defaults import DEFAULT_BUDGET
+from ._decision import MARGIN
 from ._history import TARGETS
 from ._search import Searcher, resolve_searcher, searcher_for
 
@@ -25,16 +27,26 @@ RANK_METRICS = ("mrr", "recall@")
 BUDGET_METRICS = ("budget_found@", "budget_covered@")
 
 
+def _whole_numbers(value: object, most: int) -> list[object] | None:
+    """`value` as a list: a single whole number as one item, any other iterable (not text) read for at most
+    `most` + 1 items (an endless iterator is never listed whole); None when it is neither."""
+    if isinstance(value, int | np.integer):
+        return [value]
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        return None
+    return list(itertools.islice(value, most + 1))
+
+
 def check_k(k: int | Iterable[int]) -> tuple[int, ...]:
     """The cut-offs as a sorted tuple of distinct positive ints (a single int is a tuple of one)."""
-    values = [k] if isinstance(k, int | np.integer) else list(k)
-    if len(values) > MAX_CUTOFFS:
-        msg = f"k holds {len(values)} cut-offs; pass at most {MAX_CUTOFFS}, e.g. k=[1, 5, 10] (one column each)"
+    values = _whole_numbers(k, MAX_CUTOFFS)
+    if values is not None and len(values) > MAX_CUTOFFS:
+        msg = f"k holds more than {MAX_CUTOFFS} cut-offs; pass at most {MAX_CUTOFFS}, e.g. k=[1, 5, 10] (a column each)"
         raise ValueError(msg)
     if not values or any(isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 1 for v in values):
-        msg = f"k must be a positive int or a list of them (the cut-offs of recall@k), got {k!r}"
+        msg = f"k must be a positive int or a list of them (the cut-offs of recall@k), e.g. k=[1, 5, 10]; got {k!r:.80}"
         raise ValueError(msg)
-    return tuple(sorted({int(v) for v in values}))
+    return tuple(sorted({int(v) for v in values if isinstance(v, int | np.integer)}))  # all of them, checked above
 
 
 def check_sample(sample: float | None) -> float | None:
@@ -61,17 +73,27 @@ def check_time_budget(time_budget: object) -> float | None:
     return float(time_budget)
 
 
+def check_margin(margin: object) -> float | None:
+    """The smallest difference that matters: a number in (0, 1) on the metric's scale, or None (no test)."""
+    if margin is None:
+        return None
+    if isinstance(margin, bool) or not isinstance(margin, int | float) or not 0 < margin < 1:
+        msg = (f"margin must be the smallest difference of the metric that matters, a number between 0 and 1 such as "
+               f"0.02, or None for no equivalence test; got {margin!r:.80}")
+        raise ValueError(msg)
+    return float(margin)
+
+
 def check_budget(budget: int | Iterable[int]) -> tuple[int, ...]:
     """The token budgets as a sorted tuple of distinct positive ints (a single int is a tuple of one)."""
-    values = [budget] if isinstance(budget, int | np.integer) else list(budget) \
-        if isinstance(budget, Iterable) and not isinstance(budget, str | bytes) else [budget]  # fmt: skip
+    values = _whole_numbers(budget, MAX_BUDGETS)
     if not values or len(values) > MAX_BUDGETS or any(
             isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 1 for v in values):  # fmt: skip
         msg = (f"budget must be a positive whole number of tokens or a list of at most {MAX_BUDGETS} of them "
                f"(the tokens of retrieved chunks a query may spend), e.g. budget=2000 or budget=[1000, 2000]; "
-               f"got {budget!r}")
+               f"got {budget!r:.80}")
         raise ValueError(msg)
-    return tuple(sorted({int(v) for v in values}))
+    return tuple(sorted({int(v) for v in values if isinstance(v, int | np.integer)}))  # all of them, checked above
 
 
 def check_metric(metric: str | None, cutoffs: tuple[int, ...], budgets: tuple[int, ...]) -> str:
@@ -111,6 +133,9 @@ class Probe:
     - `targets`: which commit targets the default queries keep, "code" (default) or "all" (tests, docs,
       changelogs too), as `history_queries(targets=)`; not with `queries=` (filter those yourself).
     - `mask`: blank doc comments and test names out of the index (default True), so a hit is the code.
+    - `margin`: the smallest difference of the metric that matters (default `MARGIN`, 0.02): settings whose
+      difference from the best is shown to lie within it (two one-sided tests) are equivalent, and the verdict picks
+      the cheapest of them; None: no equivalence test.
     """
 
     searcher: str | Searcher = "bm25"
@@ -123,6 +148,7 @@ class Probe:
     metric: str | None = None
     targets: str = "code"
     mask: bool = True
+    margin: float | None = MARGIN
     # Resolved once, here: the search engine every row re-indexes, the cut-offs and the budgets as sorted tuples.
     engine: Searcher = field(init=False, repr=False)
     cutoffs: tuple[int, ...] = field(init=False, repr=False)
@@ -144,6 +170,7 @@ class Probe:
         if not isinstance(self.mask, bool):
             msg = f"mask must be True (blank doc comments and test names out of the index) or False, got {self.mask!r}"
             raise TypeError(msg)
+        check_margin(self.margin)
         time_budget = check_time_budget(self.time_budget)
         if time_budget is not None and self.embed is None:
             msg = "time_budget= bounds the probe's embedding: pass embed= with it, or drop time_budget="

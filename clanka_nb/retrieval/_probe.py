@@ -91,6 +91,9 @@ class ProbeSet:
         # Per query: its cluster (queries sharing a target or a commit are one unit of the verdict), the source
         # it came from and the kind of its target (the sweep reports its metrics by both).
         self.groups = query_groups(self.queries)
+        # Each query's commit time (NaN: not from a commit), for the verdict's check on newer commits.
+        self.times = None if "committed" not in self.queries else \
+            pd.to_numeric(self.queries["committed"], errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
         label = str(given_attrs.get("source", "given"))
         self.sources = self.queries["source"].astype("string").fillna(label) if "source" in self.queries \
             else pd.Series(label, index=self.queries.index, dtype="string")  # fmt: skip

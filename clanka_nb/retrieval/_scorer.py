@@ -145,7 +145,7 @@ class ProbeScorer:
         if self._verdict is not None or not self.outcomes:
             return {} if self._confirmation is None else self._confirmation.rows
         decided = decide(self.outcomes, self.settings, self.costs, metric=self.probe.metric,
-                         groups=self.probe_set.groups)  # fmt: skip
+                         groups=self.probe_set.groups, margin=self.probe.margin, when=self.probe_set.times)  # fmt: skip
         share = self.probe_set.sample
         if share is None:
             self._verdict = decided
@@ -167,7 +167,8 @@ class ProbeScorer:
         self.by_kind.sort(key=lambda record: record["row"])
         self._confirmation = done
         self._verdict = confirmed_verdict(decided, done, self.settings, metric=self.probe.metric,
-                                          groups=self.probe_set.groups, share=share)  # fmt: skip
+                                          groups=self.probe_set.groups, share=share, margin=self.probe.margin,
+                                          when=self.probe_set.times)  # fmt: skip
         return done.rows
 
     def attrs(self) -> dict[str, Any]:

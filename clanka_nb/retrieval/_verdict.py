@@ -27,12 +27,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ._decision import cluster_counts, verdict
+from ._decision import MARGIN, cluster_counts, verdict
 
 CONFIDENCE = 0.95
 RESAMPLES = 2000
@@ -222,17 +223,20 @@ def decide(
     resamples: int = RESAMPLES,
     seed: int = SEED,
     groups: np.ndarray | None = None,
+    margin: float | None = MARGIN,
+    when: np.ndarray | None = None,
 ) -> Verdict:
     """The verdict of a sweep from each row's outcome: `verdict` on the rows' per-query scores of `metric` (one
     procedure for the sweep and for users' own tables), ties going to the lowest `cost` (the sweep's: tokens of
-    the chunks indexed); `groups`, a cluster id per query (None: each query its own)."""
+    the chunks indexed); `groups`, a cluster id per query (None: each query its own); `margin`, the smallest
+    difference that matters; `when`, each query's commit time (NaN: not from a commit)."""
     share = outcomes[0].share if outcomes else None
     if outcomes:
         scores = pd.DataFrame({row: expected(outcome, metric) for row, outcome in enumerate(outcomes)})
     else:
         scores = pd.DataFrame({0: np.zeros(0)})  # no row: the same "no queries" verdict
     out = verdict(scores, groups if outcomes else None, settings=dict(enumerate(settings)) if outcomes else None,
-                  cost=list(cost) or None,
+                  cost=list(cost) or None, margin=margin, when=when if outcomes else None,
                   confidence=confidence, resamples=resamples, seed=seed, metric_name=metric)  # fmt: skip
     out["sample"] = share
     if share is not None and share < 1 and out["queries"]:
@@ -290,8 +294,10 @@ def flat_recall(rows: Sequence[dict[str, Any]], cutoffs: Sequence[int]) -> str |
             "queries do not tell the settings apart (see the verdict)")
 
 
-def compared(before: Outcome, now: Outcome, metric: str = VERDICT_METRIC, confidence: float = CONFIDENCE) -> str:
-    """One setting against another on the same queries, in words (the tuning panel's "now" and "before")."""
+def compared(before: Outcome, now: Outcome, metric: str = VERDICT_METRIC, confidence: float = CONFIDENCE,
+             margin: float | None = None) -> str:  # fmt: skip
+    """One setting against another on the same queries, in words (the tuning panel's "now" and "before"); with a
+    `margin`, a change not told apart from 0 is also tested for equivalence within it (two one-sided tests)."""
     queries = len(now.rank)
     if not queries:
         return ""
@@ -301,6 +307,20 @@ def compared(before: Outcome, now: Outcome, metric: str = VERDICT_METRIC, confid
     change = float(difference.mean())
     if p_value >= 1 - confidence:
         word = "the same" if change == 0 else "not distinguishable"
+        if margin is not None and change != 0 and _within(difference, margin, confidence):
+            word = f"equivalent within \u00b1{margin:g} (two one-sided tests)"
     else:
         word = "better" if change > 0 else "worse"
     return f"now vs before: {name} {change:+.3f}, {word} on these {queries} queries (paired test, p = {p_value:.2f})"
+
+
+def _within(difference: np.ndarray, margin: float, confidence: float) -> bool:
+    """Two one-sided tests at 1 - confidence each: the mean paired difference's (2 confidence - 1) interval lies
+    inside (-margin, +margin)."""
+    count = len(difference)
+    if count < 2:
+        return False
+    error = float(np.std(difference, ddof=1)) / np.sqrt(count)
+    reach = NormalDist().inv_cdf(confidence) * error
+    mean = float(difference.mean())
+    return -margin < mean - reach and mean + reach < margin

@@ -232,7 +232,8 @@ class TunerModel:
             self.stats.update(columns)
             self.stats["probe_reason"] = self._probe_set.reason
             if self._outcome is not None and self.before is not None and "mrr" in self.before:
-                self.stats["vs_before"] = compared(self._outcome, outcome, self.probe.metric)
+                self.stats["vs_before"] = compared(self._outcome, outcome, self.probe.metric,
+                                                   margin=self.probe.margin)  # fmt: skip
             self._outcome = outcome
             self.current = settings_text({name: self.stats[name] for name in CHUNK_SETTING_NAMES})
             self._points[self.current] = (_number(self.stats.get(self.cost)), _number(self.stats.get(self.quality)))

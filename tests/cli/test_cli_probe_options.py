@@ -47,3 +47,15 @@ def test_the_table_shows_the_budgeted_columns_and_the_verdict_metric_s_interval(
 def test_a_bad_or_lone_probe_option_is_one_error(capsys, argv, says):
     status, _, err = run(capsys, "sweep", str(cn.sample_codebase()), *argv)
     assert status == 2 and says in _error(err)
+
+
+def test_the_margin_reaches_the_verdict_and_a_bad_one_is_one_line(capsys):
+    sample = str(cn.sample_codebase())
+    status, _, err = run(capsys, "sweep", sample, "--probe", "--chunk-size", "10,20", "--margin", "0.5")
+    assert status == 0 and "equivalent to the best within \u00b10.5" in err  # half the scale: both within it
+    status, _, err = run(capsys, "sweep", sample, "--probe", "--chunk-size", "10,20", "--margin", "none")
+    assert status == 0 and "equivalent" not in err
+    status, _, err = run(capsys, "sweep", sample, "--probe", "--margin", "2")
+    assert status == 2 and "is not a margin" in err and "e.g. --margin 0.02" in err
+    status, _, err = run(capsys, "sweep", sample, "--margin", "0.1")
+    assert status == 2 and "--margin is an option of the probe" in err

@@ -111,8 +111,18 @@ def test_never_more_requests_in_flight_than_concurrency(slow_server, concurrency
         assert slow_server.most > 1
 
 
+def _until_in_flight(server: SlowServer, count: int) -> float:
+    # Each answer waits (bounded) until `count` requests are in flight: whether they are all sent together no longer
+    # races with how fast four threads make their sessions on a busy machine.
+    end = time.monotonic() + 2.0
+    while server.in_flight < count and time.monotonic() < end:
+        time.sleep(0.005)
+    return 0.0
+
+
 def test_the_first_batch_goes_alone_without_dimensions(slow_server):
     # Its answer fixes the width, so every later answer's size cap is what it was one batch at a time.
+    slow_server.delay = lambda texts: _until_in_flight(slow_server, 1 if slow_server.requests == 1 else 3)
     embed = embedders.openai("m", base_url=slow_server.url, api_key="k", batch_size=2, concurrency=4)
     starts: list[int] = []
     real = embed._concurrently
@@ -126,6 +136,7 @@ def test_the_first_batch_goes_alone_without_dimensions(slow_server):
     assert starts == [1]
     # The width is kept: a later call (a sweep calls many times) sends all its batches at once.
     slow_server.most = 0
+    slow_server.delay = lambda texts: _until_in_flight(slow_server, 4)
     embed(TEXTS[8:16])
     assert starts == [1, 4]  # nothing sent alone before the second call's batches
     assert slow_server.most == 4

@@ -127,6 +127,20 @@ def test_a_budget_that_fits_changes_nothing(sample, fake_clock):
     assert frame.attrs["sample"] is None and "sampled_by_budget" not in frame.attrs
 
 
+def test_nothing_left_to_embed_after_the_first_call_is_never_sampled(sample, fake_clock):
+    # Issue 42 item 6: the measuring call embedded every input but took longer than time_budget; the probe sampled
+    # at 2% all the same, saying "embedding all 0 inputs would take longer".
+    class Large(Slow):
+        batch_size = 1_000_000  # the first call takes every input
+
+    embed = Large(0.5, fake_clock)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SampledProbeWarning)
+        frame = cn.sweep(sample, chunk_size=SIZES, probe=cn.Probe(embed=embed, time_budget=1), progress=False)
+    assert frame.attrs["sample"] is None and "sampled_by_budget" not in frame.attrs
+    assert " 0 inputs" not in frame.attrs["embedding_note"]
+
+
 @pytest.mark.parametrize("bad", [0, -5, True, "60", float("nan")])
 def test_a_bad_time_budget_is_named(sample, bad):
     with pytest.raises(ValueError, match="time_budget must be a number of seconds"):

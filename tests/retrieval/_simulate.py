@@ -7,15 +7,17 @@ import pandas as pd
 
 
 def sweep_scores(rng: np.random.Generator, settings: int, queries: int, clusters: int, kind: str,
-                 shift: np.ndarray | None = None) -> tuple[pd.DataFrame, np.ndarray]:  # fmt: skip
+                 shift: np.ndarray | None = None, alike: str = "independent") -> tuple[pd.DataFrame, np.ndarray]:
     """Scores (queries x settings) and cluster ids. A cluster shares a difficulty (queries about one target
     are hard together) and each query adds its own, the same at every setting; each setting adds its own
     noise, less `shift` (per setting, in the latent units: positive is better). `kind`: "rr" (1/rank, 0 past
     rank 10), "hit" (hit@5 as 0/1) or "covered" (a share of the target's lines within a budget, as the
-    verdict's default metric: whole near the top, in tenths below it, none far down)."""
+    verdict's default metric: whole near the top, in tenths below it, none far down). `alike`: how the settings'
+    own noises go together: "independent", "equicorrelated" (0.5 between any two) or "neighbours" (0.9^|i-j|, as
+    neighbouring chunk sizes score alike)."""
     ids = np.sort(rng.integers(0, clusters, size=queries))  # uneven cluster sizes
     hard = rng.normal(0, 1.0, size=clusters)[ids] + rng.normal(0, 0.7, size=queries)
-    latent = hard[:, None] + rng.normal(0, 0.8, size=(queries, settings))
+    latent = hard[:, None] + 0.8 * _noise(rng, queries, settings, alike)
     if shift is not None:
         latent = latent - shift[None, :]
     rank = 1 + np.floor(np.exp(latent + 0.5))
@@ -32,3 +34,12 @@ def true_means(settings: int, kind: str, shift: np.ndarray | None = None) -> np.
     """Each setting's expected score, from a million simulated queries (standard error about 0.0005)."""
     scores, _ = sweep_scores(np.random.default_rng(12345), settings, 1_000_000, 200_000, kind, shift)
     return scores.to_numpy().mean(axis=0)
+
+
+def _noise(rng: np.random.Generator, queries: int, settings: int, alike: str) -> np.ndarray:
+    """Standard normal noise per query and setting, correlated across settings as `alike` says."""
+    if alike == "independent":
+        return rng.normal(0, 1, size=(queries, settings))
+    apart = np.abs(np.subtract.outer(np.arange(settings), np.arange(settings)))
+    correlation = np.where(apart == 0, 1.0, 0.5) if alike == "equicorrelated" else 0.9**apart
+    return rng.normal(0, 1, size=(queries, settings)) @ np.linalg.cholesky(correlation).T

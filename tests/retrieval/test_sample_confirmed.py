@@ -65,6 +65,12 @@ def fixtures(tmp_path_factory: pytest.TempPathFactory) -> dict[int, engine.Codeb
     return {seed: engine.Codebase(similar_code(tmp_path_factory.mktemp(f"similar{seed}"), seed)) for seed in (1, 2)}
 
 
+def assert_same_verdict_said(confirmed: dict, whole: dict) -> None:
+    """A confirmed verdict says the whole codebase's decision first and its numbers last."""
+    assert confirmed["message"].startswith(whole["decision"] + "; ")
+    assert confirmed["message"].endswith(whole["message"].removeprefix(whole["decision"]).removeprefix("; "))
+
+
 def probe_columns(table: pd.DataFrame) -> list[str]:
     return [name for name in table.columns if name.startswith(("recall@", "mrr", "precision", "tokens@", "lines@",
                                                                "budget_"))]  # fmt: skip
@@ -81,8 +87,10 @@ def test_the_plain_sample_names_a_best_the_whole_codebase_does_not_and_the_confi
     assert named(sampled["screened"]) == 2  # the sample alone would have said chunk_size 16
     assert named(sampled) == named(full)
     assert sampled["scored_on"] == "full" and sampled["confirmed"] == [0, 1, 2, 3]
-    assert sampled["message"].startswith("a 20% sample of distractors separates the settings, so they were "
-                                         "scored on the whole codebase; on the whole codebase: best: chunk_size=4")
+    # The decision first (the whole codebase's), then what the sample did, then the whole codebase's numbers.
+    assert sampled["message"].startswith(f"{full['decision']}; a 20% sample of distractors separates the settings, so "
+                                         "they were scored on the whole codebase; on the whole codebase: best: "
+                                         "chunk_size=4")  # fmt: skip
 
 
 def test_confirming_the_samples_confidence_set_alone_would_not_do(monkeypatch):
@@ -129,11 +137,12 @@ def test_the_confirmed_rows_are_the_full_sweeps_exactly(fixtures, monkeypatch):
     assert (sampled["scored_on"] == "full").all()
     columns = probe_columns(full)
     pd.testing.assert_frame_equal(sampled.iloc[rows][columns], full.iloc[rows][columns])
-    # The confirmed verdict is the full sweep's verdict, whose message it ends with.
+    # The confirmed verdict is the full sweep's verdict: its decision first, and its numbers at the end.
     scored, whole_verdict = sampled.attrs["verdict"], full.attrs["verdict"]
-    for key in ("columns", "means", "low", "high", "best", "confidence_set", "worse", "separable", "p_value", "mde"):
+    for key in ("columns", "means", "low", "high", "best", "confidence_set", "worse", "separable", "p_value",
+                "detectable", "decision", "choice"):  # fmt: skip
         assert scored[key] == whole_verdict[key], key
-    assert scored["message"].endswith(whole_verdict["message"])
+    assert_same_verdict_said(scored, whole_verdict)
     # Their breakdowns by source are the whole codebase's too; BM25 embeds nothing.
     by_source = pd.DataFrame(sampled.attrs["by_source"]).set_index("row")
     whole = pd.DataFrame(full.attrs["by_source"]).set_index("row")
@@ -245,4 +254,4 @@ def test_chunker_rows_are_confirmed_on_the_whole_codebase_too(fixtures):
     assert (sampled["scored_on"] == "full").all()
     columns = probe_columns(full)
     pd.testing.assert_frame_equal(sampled[columns], full[columns])
-    assert verdict["message"].endswith(full.attrs["verdict"]["message"])
+    assert_same_verdict_said(verdict, full.attrs["verdict"])

@@ -30,9 +30,12 @@ def test_two_settings_closer_than_the_noise_are_not_distinguishable():
     b[:2] = np.where(b[:2] == 1, 2, 1)  # two queries of 40 move by one place: far below the noise
     verdict = decide([Outcome(a, 10), Outcome(b, 10)], SETTINGS, [100, 100])
     assert not verdict["separable"] and verdict["tied"] == [1 - verdict["best"]] and verdict["worse"] == []
-    assert verdict["message"].startswith("these 40 queries cannot separate the settings")
+    # The decision first: a tie, and the cheapest of it (equal costs: the first of the set).
+    assert verdict["message"].startswith("2 settings are tied within the noise: take the cheapest, chunk_size=")
     assert "queries would" not in verdict["message"]  # no observed-power promise
-    assert verdict["mde"] > 0 and f"a difference smaller than {verdict['mde']:.3f} cannot be seen" in str(verdict)
+    assert "cannot be seen" not in str(verdict)  # a power statement instead of a false bound
+    assert verdict["detectable"] > 0 and (f"a true lead of {verdict['detectable']:.3f} over the runner-up would be "
+                                          "found 80% of the time by the all-pairs test over 2 settings") in str(verdict)
 
 
 def test_a_clearly_better_setting_is_named_best():
@@ -41,7 +44,8 @@ def test_a_clearly_better_setting_is_named_best():
     bad = _ranks(2, 40)
     verdict = decide([Outcome(bad, 10), Outcome(good, 10)], SETTINGS, [100, 100])
     assert verdict["best"] == 1 and verdict["separable"] and verdict["worse"] == [0] and verdict["tied"] == []
-    assert verdict["message"].startswith("best: chunk_size=40, chunk_overlap=0 (MRR")
+    assert verdict["message"].startswith("use chunk_size=40, chunk_overlap=0: it is better than every other setting "
+                                         "swept; best: chunk_size=40 (MRR")  # fmt: skip
     assert verdict["confidence_set"] == [1]
 
 
@@ -49,7 +53,7 @@ def test_settings_every_query_scores_alike_need_other_queries_not_more():
     same = _ranks(3, 30)
     verdict = decide([Outcome(same, 10), Outcome(same.copy(), 10)], SETTINGS, [120, 100])
     assert verdict["best"] == 1  # equal scores: the fewer chunks
-    assert not verdict["separable"] and verdict["mde"] is None  # no pair differs: nothing to detect
+    assert not verdict["separable"] and verdict["detectable"] is None  # no pair differs: nothing to detect
     assert "more queries like these would not either" in verdict["message"]
 
 
@@ -167,14 +171,15 @@ def test_the_cli_prints_the_verdict_and_mrrs_interval(capsys):
     assert main(["sweep", str(cn.sample_codebase()), "--probe", "--chunk-size", "10,60", "--metric", "mrr"]) == 0
     captured = capsys.readouterr()
     assert "mrr_low" in captured.out.splitlines()[0] and "recall@5_low" not in captured.out
-    assert captured.err.splitlines()[-1].startswith("clanka-nb: note: verdict: best: ")
+    last = captured.err.splitlines()[-1]
+    assert last.startswith("clanka-nb: note: verdict: use chunk_size=") and "; best: chunk_size=" in last
 
 
 def test_on_a_real_sweep_a_near_setting_is_not_distinguishable_and_a_far_one_is():
     near = cn.sweep(chunk_size=[55, 60], probe=cn.Probe(metric="mrr"), progress=False)
     assert near["mrr"].iloc[0] != near["mrr"].iloc[1]  # they differ, by less than these queries can tell
     assert near.attrs["verdict"]["separable"] is False and len(near.attrs["verdict"]["tied"]) == 1
-    assert near.attrs["verdict"]["mde"] > abs(near.attrs["verdict"]["difference"])
+    assert near.attrs["verdict"]["detectable"] > abs(near.attrs["verdict"]["difference"])
     far = cn.sweep(chunk_size=[10, 60], probe=cn.Probe(metric="mrr"), progress=False)
     best = int(far["mrr"].to_numpy().argmax())
     assert far.attrs["verdict"]["best"] == best and far.attrs["verdict"]["worse"] == [1 - best]

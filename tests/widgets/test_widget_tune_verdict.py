@@ -95,3 +95,15 @@ def test_the_panel_draws_one_dot_per_setting_probed_with_the_current_one_ringed(
     assert len(ringed) == 1 and ringed[0].startswith(tuner.model.current) and "chunk_size=10" in ringed[0]
     assert "budget_covered@2000 against tokens@5" in "".join(t.text or "" for t in root.findall(f"{svg_ns}text"))
     assert tuner.trade_off.value in tuner._repr_html_()  # the still picture shows it too
+
+
+def test_the_panel_says_a_move_within_the_margin_is_equivalent():
+    codebase = engine.Codebase(sample_codebase())
+    tuner = tune(codebase, chunk_size=30, probe=Probe(metric="mrr", margin=0.5))  # half the scale: any small move
+    tuner.chunk_size.value = 32
+    said = tuner.stats["vs_before"]
+    assert "equivalent within \u00b10.5 (two one-sided tests)" in said or "the same on these" in said
+    assert "not distinguishable" not in said
+    strict = tune(codebase, chunk_size=30, probe=Probe(metric="mrr", margin=None))
+    strict.chunk_size.value = 32
+    assert "equivalent" not in strict.stats["vs_before"]

@@ -1,0 +1,194 @@
+"""Faults of issue 42, each measured against its own baseline in one run.
+
+Usage: python benchmarks/bench_faults.py [--files N] [--delay SECONDS]
+
+  bake-off     a sweep with every installed chunker (clanka, line windows and the peers of the `chunkers` extra)
+               over N ordinary files (default 30, taken from this package's own source) and the same with one
+               20 KB file of 10,000 nested brackets added: seconds of each, their ratio, and the rows.
+               Target: under 30 s with a row per chunker (without the guards: RecursionError, or minutes).
+  ctrl-c       a child process embedding with 8 requests held open by a loopback server at the default timeout
+               and retries; SIGINT once all 8 are in flight: seconds until the process is gone. Target: < 2 s.
+  index        SemanticIndex.sync of clanka's own source (the git bundle of its history, HEAD) against a
+               loopback server that answers each request after DELAY (default 0.1 s), batches of BATCH_SIZE
+               inputs (default 32), with the embedder's concurrency=4 against concurrency=1, after one warm
+               build (parse cache, imports): the ratio of their times. Target: at most 0.4x.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import textwrap
+import threading
+import time
+import warnings
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import clanka_nb as cn
+from clanka_nb import chunkers
+from clanka_nb.index import SemanticIndex, VectorCache, embedders
+
+REPO = Path(__file__).resolve().parents[1]
+BUNDLE = REPO / "clanka_nb" / "data" / "clanka-history.bundle"
+NESTED = "x = " + "[" * 10_000 + "]" * 10_000 + "\n"
+MODEL = embedders.hashed_words(64)
+
+
+class Server:
+    """A loopback /embeddings server (HTTP/1.1): each answer after `delay` s, or held until closed when `hold`."""
+
+    def __init__(self, delay: float, hold: bool = False) -> None:
+        self.delay, self.hold = delay, hold
+        self.in_flight = self.most = 0
+        self.lock = threading.Lock()
+        self.released = threading.Event()
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                with owner.lock:
+                    owner.in_flight += 1
+                    owner.most = max(owner.most, owner.in_flight)
+                try:
+                    owner.released.wait(60.0 if owner.hold else owner.delay)
+                    data = [{"index": i, "embedding": v.tolist()} for i, v in enumerate(MODEL(body["input"]))]
+                    raw = json.dumps({"data": data}).encode()
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(raw)))
+                    self.end_headers()
+                    self.wfile.write(raw)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client hung up (the Ctrl-C case)
+                finally:
+                    with owner.lock:
+                        owner.in_flight -= 1
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        class Threaded(ThreadingHTTPServer):
+            daemon_threads = True
+
+        self.httpd = Threaded(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.released.set()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def _chunkers() -> dict[str, chunkers.Adapter]:
+    budget = chunkers.Budget(1500, characters_per_non_whitespace=1.4)
+    named = {"line windows": chunkers.line_windows(30)}
+    for name, factory in chunkers.PEERS.items():
+        try:
+            named[name] = factory(budget)
+        except ImportError:
+            print(f"  ({name} not installed: pip install -e '.[chunkers]')")
+    return named
+
+
+def bake_off(files: int) -> None:
+    sources = sorted((REPO / "clanka_nb").rglob("*.py"))[:files]
+    with tempfile.TemporaryDirectory() as temporary:
+        folder = Path(temporary) / "code"
+        for source in sources:
+            target = folder / source.relative_to(REPO)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+        seconds = []
+        cn.sweep(folder, chunk_size=[30], probe=True, progress=False, chunkers=_chunkers())  # warm: imports, grammars
+        for label in ("ordinary", "with the nested file"):
+            if label != "ordinary":
+                (folder / "nested.py").write_text(NESTED)
+            started = time.perf_counter()
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                table = cn.sweep(folder, chunk_size=[30], probe=True, progress=False, chunkers=_chunkers())
+            seconds.append(time.perf_counter() - started)
+            fallbacks = sum(issubclass(w.category, chunkers.ChunkerFallbackWarning) for w in caught)
+            print(f"  {label:22} {len(sources) + (label != 'ordinary')} files, {len(table)} rows, "
+                  f"{seconds[-1]:6.2f} s, fallback_files {table['fallback_files'].tolist()}, "
+                  f"{fallbacks} fallback warnings")
+    print(f"  ratio with / without the nested file: x{seconds[1] / seconds[0]:.2f} (target: under 30 s in all)")
+
+
+CHILD = """
+import sys
+from clanka_nb.index import embedders
+embed = embedders.openai("m", base_url=sys.argv[1], api_key="k", batch_size=1, concurrency=8, dimensions=64)
+embed([f"text {i}" for i in range(16)])
+"""
+
+
+def ctrl_c() -> None:
+    server = Server(0.0, hold=True)
+    try:
+        child = subprocess.Popen([sys.executable, "-c", CHILD, server.url], stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        while server.in_flight < 8 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        sent = time.monotonic()
+        os.kill(child.pid, signal.SIGINT)
+        child.wait(timeout=60)
+        print(f"  8 requests in flight (timeout 60 s, 5 retries): gone {time.monotonic() - sent:.2f} s after "
+              "SIGINT (target: under 2 s)")
+    finally:
+        server.close()
+
+
+def index(delay: float, batch_size: int) -> None:
+    with tempfile.TemporaryDirectory() as temporary:
+        source = Path(temporary) / "clanka"
+        subprocess.run(["git", "clone", "-q", str(BUNDLE), str(source)], check=True,
+                       env={**os.environ, "GIT_CONFIG_GLOBAL": os.devnull})  # fmt: skip
+        # Warm first (the parse cache, the imports): both timed builds then differ in their requests alone.
+        SemanticIndex(source, embed=MODEL, cache=VectorCache(), progress=False).sync()
+        seconds = {}
+        for concurrency in (1, 4):
+            server = Server(delay)
+            try:
+                embed = embedders.openai("m", base_url=server.url, api_key="k", concurrency=concurrency,
+                                         batch_size=batch_size, dimensions=64)  # fmt: skip
+                built = SemanticIndex(source, embed=embed, cache=VectorCache(), progress=False)
+                started = time.perf_counter()
+                built.sync()
+                seconds[concurrency] = time.perf_counter() - started
+                print(f"  concurrency={concurrency}: {seconds[concurrency]:6.2f} s, {embed.requests} requests, "
+                      f"at most {server.most} in flight")
+            finally:
+                server.close()
+        print(f"  ratio concurrency 4 / 1: x{seconds[4] / seconds[1]:.2f} (target: at most 0.4)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=textwrap.dedent(__doc__ or "").splitlines()[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser.add_argument("--files", type=int, default=30, help="ordinary files in the bake-off (default 30)")
+    parser.add_argument("--delay", type=float, default=0.1, help="the index server's answer time (default 0.1 s)")
+    parser.add_argument("--batch-size", type=int, default=32,
+                        help="inputs per request of the index's embedder (default 32, a local server's usual batch)")
+    args = parser.parse_args()
+    print("bake-off with a hostile file:")
+    bake_off(args.files)
+    print("Ctrl-C while embedding:")
+    ctrl_c()
+    print("index build against a slow server:")
+    index(args.delay, args.batch_size)
+
+
+if __name__ == "__main__":
+    main()

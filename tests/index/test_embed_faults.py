@@ -1,0 +1,173 @@
+"""Embedding faults of issue 42 (real HTTP on 127.0.0.1, every loop bounded): Ctrl-C with requests in flight ends
+the call at once, `timeout=None` has no deadline, a stale second answer on a kept-alive connection is never taken
+for the next batch's, and an index build keeps the embedder's concurrency busy."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from clanka_nb.index import SemanticIndex, VectorCache, embedders
+
+pytest.importorskip("httpx")
+
+MODEL = embedders.hashed_words(16)
+TEXTS = [f"function number{i} returns price {i}" for i in range(48)]
+
+
+class Server:
+    """An HTTP/1.1 (keep-alive) /embeddings server: `hold` seconds per answer (bounded), `extra` sends each answer
+    twice in one write (the second with another request's vectors), counting the requests in flight."""
+
+    def __init__(self, *, hold: float = 0.0, extra: bool = False) -> None:
+        self.hold, self.extra = hold, extra
+        self.lock = threading.Lock()
+        self.in_flight = self.most = self.requests = 0
+        self.release = threading.Event()
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                with owner.lock:
+                    owner.in_flight += 1
+                    owner.requests += 1
+                    owner.most = max(owner.most, owner.in_flight)
+                try:
+                    owner.release.wait(min(owner.hold, 30.0))
+                    texts = body["input"]
+                    answer = self._answer(texts)
+                    if owner.extra:  # a second answer nobody asked for: the vectors of other texts
+                        answer += self._answer([f"stale {text}" for text in texts])
+                    self.wfile.write(answer)
+                finally:
+                    with owner.lock:
+                        owner.in_flight -= 1
+
+            def _answer(self, texts: list[str]) -> bytes:
+                data = [{"index": i, "embedding": v.tolist()} for i, v in enumerate(MODEL(texts))]
+                raw = json.dumps({"data": data}).encode()
+                head = f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(raw)}\r\n\r\n"
+                return head.encode() + raw
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        class Threaded(ThreadingHTTPServer):
+            daemon_threads = True
+
+        self.httpd = Threaded(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.release.set()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def make_server():
+    made: list[Server] = []
+
+    def make(**options: object) -> Server:
+        made.append(Server(**options))  # type: ignore[arg-type]
+        return made[-1]
+
+    yield make
+    for server in made:
+        server.close()
+
+
+def test_ctrl_c_with_eight_requests_in_flight_ends_the_process_at_once(make_server, tmp_path):
+    # The server holds every request for 30 s; at the defaults (timeout 60 s, 5 retries) the old code waited for
+    # each request's whole schedule. SIGINT once 8 are in flight: the process must be gone within 2 s.
+    server = make_server(hold=30.0)
+    script = textwrap.dedent(f"""
+        from clanka_nb.index import embedders
+        embed = embedders.openai("m", base_url={server.url!r}, api_key="k", batch_size=1, concurrency=8, dimensions=16)
+        embed([f"text {{i}}" for i in range(16)])
+    """)
+    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               cwd=Path(__file__).resolve().parents[2])  # fmt: skip
+    try:
+        deadline = time.monotonic() + 30
+        while server.in_flight < 8 and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.02)
+        assert server.in_flight == 8, process.stderr.read().decode() if process.poll() is not None else ""
+        sent = time.monotonic()
+        os.kill(process.pid, signal.SIGINT)
+        process.wait(timeout=10)
+        took = time.monotonic() - sent
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert took < 2.0, f"{took:.1f} s after Ctrl-C"
+    assert b"KeyboardInterrupt" in process.stderr.read()
+    assert server.requests == 8  # nothing more was sent after the interrupt
+
+
+def test_an_interrupt_in_the_callers_thread_stops_the_batches_and_their_retries(make_server):
+    server = make_server(hold=30.0)
+    embed = embedders.openai("m", base_url=server.url, api_key="k", batch_size=1, concurrency=4, dimensions=16)
+    main = threading.main_thread().ident
+    assert main is not None
+
+    def interrupt_when_busy() -> None:
+        end = time.monotonic() + 20
+        while server.in_flight < 4 and time.monotonic() < end:
+            time.sleep(0.01)
+        signal.pthread_kill(main, signal.SIGINT)  # a real Ctrl-C: it wakes the caller's wait
+
+    timer = threading.Thread(target=interrupt_when_busy, daemon=True)
+    timer.start()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        embed(TEXTS[:12])
+    assert time.monotonic() - started < 10
+    assert server.requests == 4
+
+
+@pytest.mark.parametrize("timeout", [None, float("inf")])
+def test_no_deadline_is_no_deadline(make_server, timeout):
+    server = make_server(hold=0.0)
+    embed = embedders.openai("m", base_url=server.url, api_key="k", timeout=timeout, dimensions=16)
+    assert embed.timeout is None
+    assert np.allclose(embed(TEXTS[:3]), MODEL(TEXTS[:3]), atol=1e-6)
+
+
+@pytest.mark.parametrize("concurrency", [1, 8])
+def test_a_stale_second_answer_is_never_taken_for_the_next_batch(make_server, concurrency):
+    server = make_server(extra=True)
+    texts = TEXTS * 50  # 2,400 inputs, as the issue's run
+    embed = embedders.openai("m", base_url=server.url, api_key="k", batch_size=8, concurrency=concurrency,
+                             dimensions=16)  # fmt: skip
+    vectors = embed(texts)
+    wrong = int((~np.isclose(vectors, MODEL(texts), atol=1e-6).all(axis=1)).sum())
+    assert wrong == 0
+
+
+def test_an_index_build_keeps_the_embedders_concurrency_busy(make_server, tmp_path):
+    folder = tmp_path / "code"
+    folder.mkdir()
+    for i in range(40):
+        (folder / f"m{i}.ts").write_text(f"export function f{i}(a: number): number {{\n  return a + {i};\n}}\n")
+    server = make_server(hold=0.05)
+    embed = embedders.openai("m", base_url=server.url, api_key="k", batch_size=4, concurrency=4, dimensions=16)
+    index = SemanticIndex(folder, embed=embed, cache=VectorCache(), batch_size=4, progress=False)
+    index.sync()
+    assert server.requests >= 10 and server.most == 4  # 4 batches of 4 per hand-over, in flight together
