@@ -234,6 +234,63 @@ def _churn(args: argparse.Namespace) -> int:
     return 0
 
 
+# Only the index's chunk settings and language mode: it lists files at clanka's own size limit, on the workers.
+INDEX_SETTINGS = (*CHUNK_SETTING_NAMES, "languages")
+
+
+def _index(args: argparse.Namespace) -> int:
+    from ._cli import _output
+
+    _check_settings(args)
+    embed = _embedder(args)
+    from distributed import Client
+
+    from . import dask
+
+    try:
+        client = Client(args.dask) if args.dask else dask.local_client()
+    except OSError as error:  # the scheduler cannot be reached (a timeout is an OSError too)
+        raise CommandError(f"cannot reach the Dask scheduler at {args.dask!r} ({error}); check the address "
+                           "(tcp://host:8786) and that the scheduler is up", exit_code=1) from None
+    try:
+        run = dask.sync_indexes(
+            args.roots, embed=embed, client=client, embed_concurrency=args.embed_concurrency,
+            embed_rate=args.embed_rate, batch_size=args.batch_size, progress=_progress(args),
+            **{name: getattr(args, name) for name in INDEX_SETTINGS},
+        )
+    finally:
+        cluster = None if args.dask else client.cluster  # a local one was started for this command alone
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    frame = run.frame()
+    if not args.quiet:
+        for repo in run.failed:
+            print(f"{_parser.PROG}: note: {repo.root}: {repo.error}", file=sys.stderr)
+    table = frame.drop(columns=["db", "worker", "lease_wait"])
+    _output.write(frame, args.format, args.output, table=table)
+    return 1 if run.failed else 0  # the others finished and are in the table
+
+
+def _embedder(args: argparse.Namespace) -> Any:
+    """The embedder the options name: an OpenAI-compatible server (its key from the environment) or the stand-in."""
+    from .index import embedders
+
+    if args.stand_in:
+        if args.embed_url or args.embed_model:
+            msg = "--stand-in embeds offline; drop --embed-url and --embed-model, or drop --stand-in"
+            raise CommandError(msg, exit_code=2)
+        return embedders.hashed_words()
+    if not args.embed_url or not args.embed_model:
+        msg = ("index needs an embedder; pass --embed-url URL --embed-model NAME (an OpenAI-compatible server, key "
+               "in $OPENAI_API_KEY), or --stand-in to try it offline")
+        raise CommandError(msg, exit_code=2)
+    try:
+        return embedders.openai(args.embed_model, base_url=args.embed_url, api_key=os.environ.get("OPENAI_API_KEY"))
+    except ValueError as error:
+        raise CommandError(f"--embed-url: {error}", exit_code=2) from None
+
+
 def _cache(args: argparse.Namespace) -> int:
     from .engine import ParseCache
 
@@ -272,7 +329,10 @@ def _vector_cache() -> Any:
     return VectorCache(default_path())
 
 
-_COMMANDS = {"cache": _cache, "chunk": _chunk, "churn": _churn, "explain": _explain, "files": _files, "sweep": _sweep}
+_COMMANDS = {
+    "cache": _cache, "chunk": _chunk, "churn": _churn, "explain": _explain, "files": _files, "index": _index,
+    "sweep": _sweep,
+}
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:

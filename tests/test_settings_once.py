@@ -32,6 +32,7 @@ OWN_DEFAULTS = {("SemanticIndex", "chunk_max_characters"): INDEX_MAX_CHARACTERS,
                 ("open_index", "chunk_max_characters"): INDEX_MAX_CHARACTERS,
                 ("churn", "chunk_max_characters"): INDEX_MAX_CHARACTERS,
                 ("churn_files", "chunk_max_characters"): INDEX_MAX_CHARACTERS,
+                ("sync_indexes", "chunk_max_characters"): INDEX_MAX_CHARACTERS,  # the index's, as SemanticIndex
                 ("sweep", "chunk_size"): SWEEP_CHUNK_SIZES}  # fmt: skip
 BOUNDS = {"chunk_size": 10, "chunk_overlap": 8, "chunk_max_characters": 8}
 # Signatures that take chunk settings positionally (`Codebase.chunks(40)`, `chunkers.clanka(40)`), so they are

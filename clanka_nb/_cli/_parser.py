@@ -8,6 +8,7 @@ from importlib import metadata
 from typing import NoReturn
 
 from ..defaults import (
+    CHUNK_SETTING_NAMES,
     CHUNK_SIZE,
     CHUNKER_BUDGET,
     CHUNKER_SECONDS,
@@ -59,6 +60,12 @@ EXAMPLES = {
     ],
     "explain": ["clanka-nb explain . src/app.ts", "clanka-nb explain src/app.ts --chunk-size 20 -o why.csv"],
     "churn": ["clanka-nb churn . --revs HEAD~20..HEAD", "clanka-nb churn . --by-file -o churn.parquet"],
+    "index": [
+        "clanka-nb index repos/* --embed-url http://localhost:11434/v1 --embed-model nomic-embed-text",
+        "clanka-nb index repos/* --dask tcp://scheduler:8786 --embed-url https://api.openai.com/v1 "
+        "--embed-model text-embedding-3-small --embed-concurrency 8 --embed-rate 50 -o run.csv",
+        "clanka-nb index repos/* --stand-in          (offline: hashed words, not a language model)",
+    ],
     "cache": ["clanka-nb cache info", "clanka-nb cache clear"],
     "lab": ["clanka-nb lab", "clanka-nb lab --dry-run -- --no-browser --port 8899"],
 }
@@ -191,6 +198,8 @@ def build() -> Parser:
     )
     _common(churn, table_note="one row per commit and setting: inputs, embedded, reused, deleted and why")
 
+    _index(commands)
+
     cache = _command(
         commands, "cache", "show or empty the caches kept across sessions: parses (declaration ranges) and vectors"
     )
@@ -212,6 +221,30 @@ def build() -> Parser:
         help="anything after -- goes to jupyter lab unchanged, e.g. -- --no-browser --port 8899",
     )
     return parser
+
+
+def _index(commands: argparse._SubParsersAction) -> None:
+    index = _command(commands, "index", "build or re-sync clanka's semantic index of many repositories on Dask")
+    index.add_argument("roots", metavar="ROOT", nargs="+",
+                       help="repository folders; each index goes to ROOT/.clanka/search.sqlite (where clanka reads it)")
+    index.add_argument("--dask", metavar="ADDRESS", default=None,
+                       help="the scheduler to run on, e.g. tcp://scheduler:8786 (default: a local cluster, one "
+                       "process per core); every worker must see the ROOTs at the same paths")
+    index.add_argument("--embed-url", metavar="URL", default=None,
+                       help="an OpenAI-compatible embeddings server, e.g. http://localhost:11434/v1; its key is read "
+                       "from $OPENAI_API_KEY (never from the command line)")
+    index.add_argument("--embed-model", metavar="NAME", default=None, help="the model the server embeds with")
+    index.add_argument("--stand-in", action="store_true",
+                       help="embed with the offline hashed-words stand-in (not a language model): to try it out")
+    index.add_argument("--embed-concurrency", metavar="N", type=_values.calls, default=4,
+                       help="embedder calls in flight on the whole cluster at once (default: 4)")
+    index.add_argument("--embed-rate", metavar="PER_SECOND", type=_values.rate, default=None,
+                       help="embedder calls started per second on the whole cluster, at most (default: no limit)")
+    index.add_argument("--batch-size", metavar="N", type=_values.calls, default=300,
+                       help="inputs per embedder call (default: 300, as clanka sends)")
+    _settings(index, many=False, defaults={"chunk_max_characters": INDEX_MAX_CHARACTERS},
+              only=(*CHUNK_SETTING_NAMES, "languages"))
+    _common(index, table_note="one row per repository: status, chunks, embedded, cached, reused, deleted, error")
 
 
 def _version() -> str:
@@ -238,11 +271,15 @@ def _path(parser: argparse.ArgumentParser, *, folder_only: bool = False) -> None
         )
 
 
-def _settings(parser: argparse.ArgumentParser, *, many: bool, defaults: Mapping[str, object] | None = None) -> None:
-    """Every setting's option, made from the one table (`defaults.SETTINGS`); with `many`, each chunk setting
-    takes comma-separated values, one sweep point each; `defaults` replace the table's (by setting name)."""
+def _settings(parser: argparse.ArgumentParser, *, many: bool, defaults: Mapping[str, object] | None = None,
+              only: tuple[str, ...] | None = None) -> None:
+    """Every setting's option (or those named in `only`), made from the one table (`defaults.SETTINGS`); with
+    `many`, each chunk setting takes comma-separated values, one sweep point each; `defaults` replace the table's
+    (by setting name)."""
     plural = "comma-separated values, one sweep point each, e.g. " if many else ""
     for setting in SETTINGS:
+        if only is not None and setting.name not in only:
+            continue
         parse = str if setting.parse is None else getattr(_values, setting.parse)
         listed = many and setting.chunk
         default = (defaults or {}).get(setting.name, setting.cli_values(many=listed))

@@ -161,3 +161,20 @@ def margin(text: str) -> float | str:
         msg = f"{text!r} is not a margin; pass the smallest difference of the metric that matters, e.g. --margin 0.02"
         raise argparse.ArgumentTypeError(msg + ", or none")
     return number
+
+
+def calls(text: str) -> int:
+    """Embedder calls in flight (or per batch: inputs) on the whole cluster: a whole number, at least 1."""
+    return _at_least_one(text, "a whole number of 1 or more", "e.g. --embed-concurrency 8 or --batch-size 300")
+
+
+def rate(text: str) -> float:
+    """Embedder calls per second: a finite number above 0."""
+    try:
+        number = float(text) if text.strip().isascii() else -1.0
+    except ValueError:
+        number = -1.0
+    if not 0 < number < math.inf:  # NaN too
+        msg = f"{text!r} is not a rate; pass a number of calls per second above 0, e.g. --embed-rate 50"
+        raise argparse.ArgumentTypeError(msg)
+    return number

@@ -1,0 +1,179 @@
+"""One embedding limit for the whole cluster: two `distributed.Semaphore`s (calls in flight; calls started in a
+window, each of those leases given back a window after it was taken), and the shared vector cache asked again
+just before a batch is sent."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import math
+import threading
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from distributed import Semaphore
+
+from ..engine.embedding import input_hash
+from ..index import Embedder, VectorCache
+from ..index import embedders as _embedders
+
+# How long a worker waits for a lease before its repository fails (the others go on): a limit this tight
+# means the cluster is far larger than the embedding server can feed.
+LEASE_TIMEOUT = 3600.0
+
+
+@dataclass(frozen=True)
+class EmbedLimit:
+    """How hard the whole cluster may call the embedder: `concurrency` calls in flight at once (each one
+    batch of `batch_size` inputs) and at most `rate` calls started per second (None: no rate limit)."""
+
+    concurrency: int = 4
+    rate: float | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.concurrency, bool) or not isinstance(self.concurrency, int) or self.concurrency < 1:
+            msg = (f"embed_concurrency must be a whole number of embedder calls in flight (1 or more), "
+                   f"got {self.concurrency!r}")
+            raise ValueError(msg)
+        if self.rate is not None and (isinstance(self.rate, bool) or not isinstance(self.rate, int | float)
+                                      or not math.isfinite(self.rate) or self.rate <= 0):
+            msg = f"embed_rate must be a positive number of embedder calls per second (or None), got {self.rate!r}"
+            raise ValueError(msg)
+
+    @property
+    def starts(self) -> int:
+        """Leases of the rate's semaphore: calls that may start within one `window`."""
+        return 1 if self.rate is None else max(1, math.floor(self.rate))
+
+    @property
+    def window(self) -> float:
+        """Seconds a rate lease is kept after its call started: `starts` per `window` is `rate` calls a second."""
+        return 0.0 if self.rate is None else self.starts / self.rate
+
+
+def rate_name(name: str) -> str:
+    return f"{name}-rate"
+
+
+def portable(embed: Embedder) -> Embedder:
+    """`embed` in a form that pickles to the workers (an OpenAI embedder holds a lock: rebuilt from its settings)."""
+    if isinstance(embed, _embedders.OpenAIEmbedder):
+        return _Rebuilt(_embedders.OpenAIEmbedder, {
+            f.name: getattr(embed, f.name) for f in dataclasses.fields(embed) if f.init and not f.name.startswith("_")
+        })
+    return embed
+
+
+@dataclass(frozen=True)
+class _Rebuilt:
+    """An embedder made again from its constructor's arguments on first use in each process."""
+
+    kind: type
+    arguments: dict[str, object]
+    built: list[Embedder] = field(default_factory=list, compare=False, repr=False)
+
+    def __call__(self, texts: list[str]) -> object:
+        if not self.built:
+            self.built.append(self.kind(**self.arguments))
+        return self.built[0](texts)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_Rebuilt, (self.kind, self.arguments))
+
+
+_semaphores: dict[str, Semaphore] = {}  # per worker process: each new one costs a round trip to the scheduler
+_guard = threading.Lock()
+
+
+def _semaphore(name: str, concurrency: int) -> Semaphore:
+    with _guard:
+        found = _semaphores.get(name)
+        if found is None:
+            found = _semaphores[name] = Semaphore(max_leases=concurrency, name=name)
+        return found
+
+
+def forget(name: str) -> None:
+    """Drop this process's handle on a run's semaphore (the run closed it on the scheduler)."""
+    with _guard:
+        _semaphores.pop(name, None)
+        _semaphores.pop(rate_name(name), None)
+
+
+def _give_back(lease: Semaphore) -> None:
+    """A rate lease given back by its timer (after a run ended the scheduler may have closed it: then nothing)."""
+    with contextlib.suppress(RuntimeError, OSError):
+        lease.release()
+
+
+class LimitedEmbedder:
+    """Runs on a worker: the user's embedder behind the cluster's semaphore, counting what it really embeds.
+
+    Before sending a batch it asks the shared cache again (under the lease): a worker that embedded the same
+    inputs a moment ago (another repository vendoring the same file) saves this one the call.
+    """
+
+    def __init__(self, embed: Embedder, model_id: str, semaphore: str, limit: EmbedLimit,
+                 cache: VectorCache) -> None:
+        self.embed = embed
+        self.model_id = model_id
+        self.semaphore = semaphore
+        self.limit = limit
+        self.cache = cache
+        self.embedded = 0  # inputs the embedder computed
+        self.calls = 0
+        self.waited = 0.0  # seconds spent waiting for a lease
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        hashes = [input_hash(text) for text in texts]
+        found = self.cache.get(self.model_id, hashes)
+        missing = [i for i, digest in enumerate(hashes) if digest not in found]
+        if len(missing) == len(texts):
+            return self._send(texts)  # checked by the index as any embedder's answer
+        computed = self._send([texts[i] for i in missing]) if missing else None
+        if computed is not None and (computed.ndim != 2 or computed.shape[0] != len(missing)):
+            msg = f"the embedder {self.model_id} returned shape {computed.shape} for {len(missing)} texts"
+            raise ValueError(msg)
+        width = computed.shape[1] if computed is not None else len(next(iter(found.values()))) // 4
+        out = np.empty((len(texts), width), dtype=np.float32)
+        for row, digest in enumerate(hashes):
+            if digest in found:
+                out[row] = np.frombuffer(found[digest], dtype=np.float32)
+        if computed is not None:
+            out[missing] = computed  # a wrong shape fails here as the embedder's answer would
+        return out
+
+    def _send(self, texts: list[str]) -> np.ndarray:
+        """One embedder call under the cluster's limits (no semaphore named: this process alone, unlimited).
+
+        The rate's lease is taken first and given back `window` seconds after it was taken, by a timer, so
+        the worker goes on meanwhile: at most `starts` calls begin in any window, on the whole cluster.
+        """
+        named = bool(self.semaphore)
+        pace = _semaphore(rate_name(self.semaphore), self.limit.starts) if named and self.limit.rate else None
+        gate = _semaphore(self.semaphore, self.limit.concurrency) if named else None
+        asked = time.monotonic()
+        if pace is not None:
+            _acquire(pace, "embed_rate", self.limit.rate)
+            timer = threading.Timer(self.limit.window, _give_back, args=(pace,))
+            timer.daemon = True
+            timer.start()
+        if gate is not None:
+            _acquire(gate, "embed_concurrency", self.limit.concurrency)
+        self.waited += time.monotonic() - asked
+        try:
+            answer = np.asarray(self.embed(texts), dtype=np.float32)
+            self.calls += 1
+            self.embedded += len(texts)
+        finally:
+            if gate is not None:
+                gate.release()
+        return answer
+
+
+def _acquire(lease: Semaphore, option: str, value: object) -> None:
+    if not lease.acquire(timeout=LEASE_TIMEOUT):
+        msg = (f"no embedding lease within {LEASE_TIMEOUT:g} s ({option}={value}): the cluster asks far more "
+               f"than the limit lets through; raise {option} or run fewer workers")
+        raise TimeoutError(msg)
