@@ -22,6 +22,9 @@ NAMES = ("chunk_size", "chunk_overlap", "chunk_max_characters")
 # The settings objects a public function builds from its keywords: `Settings`, and `Grid` (a sweep's settings,
 # each a list of values to try); and `setting_keywords`, whose keywords are a signature's own defaults.
 SETTINGS_TYPES = ("Settings", "Grid", "setting_keywords")
+# Modules where the word is another library's own keyword, not this package's setting: chonkie's `CodeChunker` and
+# LangChain's splitter both take a `chunk_size` of characters (each peer's module states it for the tables).
+FOREIGN = {"chunk_size": ("chunkers/_chonkie.py", "chunkers/_langchain.py")}
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
@@ -75,6 +78,8 @@ def files_mentioning(name: str, package: Path = PACKAGE) -> dict[str, list[int]]
     """Each file of the package (relative path) that mentions `name`, with the lines."""
     found = {}
     for path in sorted(package.rglob("*.py")):
+        if path.relative_to(package).as_posix() in FOREIGN.get(name, ()):
+            continue
         lines = sorted(set(mentions(path, name)))
         if lines:
             found[str(path.relative_to(package))] = lines
