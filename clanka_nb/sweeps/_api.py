@@ -84,9 +84,9 @@ def sweep(
     Each probed row also has a 95% interval for every recall@<k>, for mrr and for every budgeted column
     (`recall@5_low`, `recall@5_high`, `budget_covered@2000_low`...: a cluster bootstrap over the queries,
     seeded), and `attrs["verdict"]` says what the queries can tell about the Probe's metric (default
-    budget_covered at the smallest budget; `attrs["verdict"]["metric"]` names it): the best setting, the
-    settings the queries cannot tell from it (ties going to the fewest tokens indexed), or that they cannot
-    separate the settings (`str`: `attrs["verdict"]["message"]`; see docs/tuning-verdict.md).
+    budget_covered at the smallest budget; `attrs["verdict"]["metric"]` names it), its decision first: the one
+    setting better than every other, the cheapest of those equivalent within `Probe(margin=)`, or the cheapest
+    (fewest tokens indexed) of a tie (`attrs["verdict"]["message"]`; see docs/tuning-verdict.md).
     A `FlatRecallWarning` says when every recall@k is the same at all settings.
     `chunkers=` (label -> chunker: an adapter of `clanka_nb.chunkers`, such as `cn.chunkers.astchunk(budget)`,
     or any callable `(path, text)` -> spans, `(start_line, end_line)` pairs or chunk texts) compares whole
