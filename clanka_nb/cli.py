@@ -155,7 +155,8 @@ def _chunkers(args: argparse.Namespace, source: object) -> dict[str, object] | N
 
     try:
         budget = Budget(args.chunker_budget or CHUNKER_BUDGET).measured_on(source)  # type: ignore[arg-type]
-        return named_chunkers(args.chunkers, budget, file_seconds=args.chunker_seconds)
+        return named_chunkers(args.chunkers, budget, languages=getattr(args, "languages", None),
+                              file_seconds=args.chunker_seconds)  # fmt: skip
     except ValueError as error:
         raise CommandError(f"--chunkers: {error}", exit_code=2) from None
     except MissingExtraError as error:

@@ -33,6 +33,8 @@ class Adapter:
     (None: not handled), so that what a span covers can be checked against what the chunker cut.
     `file_seconds` is its time limit per file and `limits` the bounds of the input it is given (None: any), both
     applied by `chunk_with` and the sweep (`_guard.py`): a file past them is cut into clanka's line windows.
+    `in_mode`, for a chunker that takes the language mode of the source it runs on (clanka's, given no
+    `languages=`), makes it again in a mode: the sweep passes its codebase's, so the row is the engine's row.
     """
 
     label: str
@@ -41,6 +43,7 @@ class Adapter:
     texts: Callable[[str, str], list[str] | None] | None = field(default=None, repr=False)
     file_seconds: float = FILE_SECONDS
     limits: InputLimits | None = None
+    in_mode: Callable[[str], Adapter] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "file_seconds", check_file_seconds(self.file_seconds))

@@ -23,16 +23,22 @@ def clanka(
     label: str = "clanka",
 ) -> Adapter:
     """The engine as a chunker: for each file exactly the chunks `chunk_file_content` gives at these settings
-    (declarations for JS/TS, in `languages="extended"` for more languages; line windows otherwise)."""
+    (declarations for JS/TS, in `languages="extended"` for more languages; line windows otherwise). Given no
+    `languages` (here or in `settings`), a sweep runs it in the mode of the source it sweeps, as its own rows."""
     settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).over(settings)
     chunk, mode = settings.chunk, settings.mode
+
+    def in_mode(source_mode: str) -> Adapter:
+        return clanka(chunk_size, chunk_overlap, chunk_max_characters, languages=source_mode, settings=settings,
+                      label=label)  # fmt: skip
 
     def split(path: str, text: str) -> Result:
         # Each call parses afresh (no parse cache), so its time is comparable with the peers' that parse too.
         return [Span(head.start_line, head.end_line, head.name, head.type, head.parent)
                 for head in heads_of(prepare(path, text, mode), chunk)]  # fmt: skip
 
-    return Adapter(label, split, {**_stated(settings), "languages": mode})
+    follows = languages is None and (settings.languages is None)
+    return Adapter(label, split, {**_stated(settings), "languages": mode}, in_mode=in_mode if follows else None)
 
 
 def line_windows(

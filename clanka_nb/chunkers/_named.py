@@ -16,9 +16,12 @@ from ._peers import PEERS
 WINDOW_LINES = 10_000
 
 
-def _clanka(budget: Budget) -> Adapter:
-    # clanka at its default line settings, never over the budget's characters.
-    return clanka(CHUNK_SIZE, CHUNK_OVERLAP, budget.characters, label=f"clanka, at most {budget.characters} chars")
+def _clanka(budget: Budget, languages: str | None = None) -> Adapter:
+    # clanka at its default line settings, never over the budget's characters, in the mode asked (None: the
+    # source's, when a sweep runs it); the label names the mode whenever it is given.
+    mode = "" if languages is None else f" ({languages})"
+    return clanka(CHUNK_SIZE, CHUNK_OVERLAP, budget.characters, languages=languages,
+                  label=f"clanka{mode}, at most {budget.characters} chars")  # fmt: skip
 
 
 def _line_windows(budget: Budget) -> Adapter:
@@ -33,10 +36,11 @@ NAMED: dict[str, Callable[[Budget], Adapter]] = {
 }
 
 
-def named_chunkers(names: Iterable[str], budget: Budget, *, file_seconds: float | None = None) -> dict[str, Adapter]:
+def named_chunkers(names: Iterable[str], budget: Budget, *, languages: str | None = None,
+                   file_seconds: float | None = None) -> dict[str, Adapter]:  # fmt: skip
     """The chunkers `names` name (see `NAMED`), each sized from `budget`, by their labels (a sweep's `chunkers=`).
-    A peer whose extra is missing raises `MissingExtraError` naming it. `file_seconds`: each one's time limit per
-    file (None: `FILE_SECONDS`)."""
+    A peer whose extra is missing raises `MissingExtraError` naming it. `languages`: clanka's language mode (None:
+    the swept source's); `file_seconds`: each one's time limit per file (None: `FILE_SECONDS`)."""
     out: dict[str, Adapter] = {}
     for name in names:
         key = name.strip().lower().replace("_", "-")
@@ -44,7 +48,7 @@ def named_chunkers(names: Iterable[str], budget: Budget, *, file_seconds: float 
         if factory is None:
             msg = f"no chunker is named {name!r}; pick from {', '.join(NAMED)}"
             raise ValueError(msg)
-        adapter = factory(budget)
+        adapter = _clanka(budget, languages) if factory is _clanka else factory(budget)
         if file_seconds is not None:
             adapter = dataclasses.replace(adapter, file_seconds=file_seconds)
         out[adapter.label] = adapter

@@ -3,6 +3,7 @@ the sweep, churn and Dask share it; tqdm is imported only when a bar is made).""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
@@ -10,7 +11,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from tqdm.auto import tqdm
 
-# None (the default) shows a bar only once the work has run this long, so quick calls stay quiet.
+# None (the default) shows a bar only once the work has run this long, so quick calls stay quiet, and only where
+# someone watches it (a terminal or a notebook).
 AUTO_DELAY_SECONDS = 1.0
 
 ProgressBar = bool | None
@@ -26,10 +28,25 @@ def check_progress(progress: object) -> ProgressBar:
     return progress
 
 
+def _watched() -> bool:
+    """Whether someone watches the bar: stderr is a terminal, or the code runs in a notebook's kernel. A pipe or
+    a log file (`python script.py 2>&1 | tee log`) would get every redraw of the bar as a line of its own."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None  # type: ignore[attr-defined]  # IPython's own
+    if shell is not None and type(shell).__name__ == "ZMQInteractiveShell":  # a notebook's (or a console's) kernel
+        return True
+    stream = sys.stderr
+    try:
+        return stream is not None and stream.isatty()
+    except ValueError:  # a closed stream
+        return False
+
+
 @contextmanager
 def bar(progress: ProgressBar, total: int | None, desc: str, unit: str = "file") -> Iterator[tqdm | None]:
-    """A tqdm bar (or None when `progress` is False); closed on exit."""
-    if check_progress(progress) is False:
+    """A tqdm bar (or None when `progress` is False, or None while nobody watches: see `_watched`); closed on exit.
+    True shows one wherever stderr goes."""
+    if check_progress(progress) is False or (progress is None and not _watched()):
         yield None
         return
     from tqdm.auto import tqdm  # the frames extra's; the engine alone never makes a bar

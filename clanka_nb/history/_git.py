@@ -240,6 +240,10 @@ def first_parent_commits(repo: Path, revs: str) -> tuple[str, list[Commit]]:
     listed = run_git(repo, "log", "-z", "--first-parent", "--reverse", "--format=%H %cI %s", "--end-of-options",
                      spec, "--", check=False)  # fmt: skip
     if listed.returncode != 0:
+        if not git(repo, "rev-parse", "--verify", "--quiet", "HEAD", check=False).strip():
+            # No commit at all: no range can work; say so rather than suggest one (issue 46, item 5).
+            msg = f"{str(repo)!r} has no commit yet (a fresh `git init`), so it has no history to read; commit first"
+            raise ChurnError(msg)
         problem = listed.stderr.strip().splitlines()[0] if listed.stderr.strip() else "unknown revision"
         msg = f"cannot read the revisions {revs!r} in {repo}: {problem}; pass a range of this repository"
         msg += ", e.g. 'HEAD~20..HEAD'"

@@ -368,8 +368,11 @@ def _message(out: dict[str, Any], order: list[int], text: _Words, name: str, lev
         parts.append(f"worse: {' | '.join(worse)}")
     else:
         parts.append(f"no setting is shown better than another ({family}, p = {out['p_value']:.2f})")
-    parts.append(f"best minus runner-up ({text(out['runner_up'])}): {out['difference']:+.3f} "
-                 f"[{out['difference_low']:+.3f}, {out['difference_high']:+.3f}]")  # fmt: skip
+    said = f"best minus runner-up ({text(out['runner_up'])}): {out['difference']:+.3f} " \
+           f"[{out['difference_low']:+.3f}, {out['difference_high']:+.3f}]"  # fmt: skip
+    if out["runner_up"] in out["worse"] and out["difference_low"] <= 0:
+        said += " (the elimination tells them apart; this all-pairs interval alone does not)"
+    parts.append(said)
     if out["detectable"] is not None:
         parts.append(f"power: a true lead of {out['detectable']:.3f} over the runner-up would be found {POWER:.0%} "
                      f"of the time by the all-pairs test over {columns} settings at these queries' spread (at least "

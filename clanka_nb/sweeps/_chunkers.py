@@ -10,6 +10,7 @@ the same files, and none loses queries only because it skipped a language.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Mapping
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import engine
-from ..chunkers import Chunker, as_chunker, chunk_with
+from ..chunkers import FILE_SECONDS, Chunker, as_chunker, chunk_with
 from ..engine.internals import ChunkHead, heads_of
 from ..frames import columns as _columns
 from ..frames.lines import span_positions
@@ -84,7 +85,12 @@ def run_chunker(codebase: engine.Codebase, paths: list[str], chunker: Chunker, f
                 texts: Mapping[str, str] | None = None) -> ChunkerRun:  # fmt: skip
     """`chunker` over every file of `paths` (the codebase's readable files, in order), as the probe's chunks.
     `texts`: the files as every chunker gets them (`read_source(codebase).texts`), read once for several
-    chunkers; None reads them here."""
+    chunkers; None reads them here. A chunker that follows its source's language mode (clanka's, given no
+    `languages=`) runs in the codebase's."""
+    in_mode = getattr(chunker, "in_mode", None)
+    if in_mode is not None:  # the same chunker under its own label, in the swept codebase's mode
+        chunker = dataclasses.replace(in_mode(codebase.languages), label=chunker.label,
+                                      file_seconds=getattr(chunker, "file_seconds", FILE_SECONDS))  # fmt: skip
     result = chunk_with(chunker, codebase if texts is None else texts)
     heads: list[list[ChunkHead]] = []
     fallen: list[str] = []

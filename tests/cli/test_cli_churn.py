@@ -69,3 +69,14 @@ def test_churn_notes_submodules_it_does_not_count(capsys, repo: Path) -> None:
     assert main(["churn", str(repo), "--revs", "HEAD~1..HEAD"]) == 0
     err = capsys.readouterr().err
     assert "note: 1 submodule ('lib') not counted" in err
+
+
+def test_churn_of_a_repository_with_no_commit_says_commit_first(capsys, tmp_path: Path) -> None:
+    # Issue 46 item 5: it suggested "pass a range ..., e.g. 'HEAD~20..HEAD'", which cannot work there.
+    root = tmp_path / "fresh"
+    root.mkdir()
+    _git(root, "init", "-q", "-b", "main")
+    (root / "a.ts").write_text("export const a = 1;\n")
+    code = main(["churn", str(root)])
+    err = capsys.readouterr().err
+    assert code != 0 and "has no commit yet" in err and "commit first" in err and "HEAD~20" not in err

@@ -58,7 +58,20 @@ def test_slow_work_shows_a_bar_after_the_delay(
     tree: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(_progress, "AUTO_DELAY_SECONDS", 0.0)  # as if the work had taken over a second
+    monkeypatch.setattr(_progress, "_watched", lambda: True)  # stderr a terminal (capsys's is not)
     frames.chunk_codebase(tree, workers=1, progress=None)
+    assert "reading and parsing" in capsys.readouterr().err
+
+
+def test_slow_work_writes_no_bar_into_a_pipe_or_a_log(
+    tree: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 46 item 13: `python script.py 2>&1 | tee log` got every redraw of the bar as a line.
+    monkeypatch.setattr(_progress, "AUTO_DELAY_SECONDS", 0.0)
+    assert not _progress._watched()  # capsys's stderr: neither a terminal nor a notebook
+    frames.chunk_codebase(tree, workers=1, progress=None)
+    assert capsys.readouterr().err == ""
+    frames.chunk_codebase(tree, workers=1, progress=True)  # asked for: shown wherever stderr goes
     assert "reading and parsing" in capsys.readouterr().err
 
 

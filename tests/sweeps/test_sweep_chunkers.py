@@ -152,3 +152,17 @@ def test_an_embedding_probe_scores_a_chunker_s_row_by_its_vectors(tmp_path) -> N
                          chunkers={"same": cn.chunkers.clanka(30)})  # fmt: skip
     assert table["queries"].tolist() == [3, 3]
     assert table["mrr"].iloc[0] == table["mrr"].iloc[1]  # the same chunks, the same vectors
+
+
+def test_clanka_as_a_chunker_takes_the_sweeps_language_mode_and_equals_its_row(tmp_path):
+    # Issue 46 item 1: in extended mode the chunker labelled clanka cut Python into clanka-mode line windows.
+    (tmp_path / "shop.py").write_text("def price(x):\n    return x * 2\n\n\nclass Cart:\n    def total(self):\n"
+                                      "        return 3\n" + "\n".join(f"# line {i}" for i in range(40)) + "\n")
+    for mode in ("clanka", "extended"):
+        table = cn.sweep(tmp_path, chunk_size=[30], languages=mode, progress=False,
+                         chunkers={"mine": cn.chunkers.clanka(30)})  # fmt: skip
+        rows = table.set_index("chunker_label")
+        assert rows.loc["mine", "chunks"] == rows.loc["clanka", "chunks"], mode
+        assert json.loads(rows.loc["mine", "chunker_parameters"])["languages"] == mode
+    named = cn.chunkers.named_chunkers(["clanka"], cn.chunkers.Budget(1200), languages="extended")
+    assert list(named) == ["clanka (extended), at most 1200 chars"]
