@@ -31,8 +31,8 @@ def check_progress(progress: object) -> ProgressBar:
 def _watched() -> bool:
     """Whether someone watches the bar: stderr is a terminal, or the code runs in a notebook's kernel. A pipe or
     a log file (`python script.py 2>&1 | tee log`) would get every redraw of the bar as a line of its own."""
-    ipython = sys.modules.get("IPython")
-    shell = ipython.get_ipython() if ipython is not None else None  # type: ignore[attr-defined]  # IPython's own
+    finder = getattr(sys.modules.get("IPython"), "get_ipython", None)  # only where IPython is already loaded
+    shell = finder() if callable(finder) else None
     if shell is not None and type(shell).__name__ == "ZMQInteractiveShell":  # a notebook's (or a console's) kernel
         return True
     stream = sys.stderr
