@@ -17,7 +17,6 @@ Usage: python benchmarks/bench_faults.py [--files N] [--delay SECONDS]
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import signal
@@ -25,10 +24,8 @@ import subprocess
 import sys
 import tempfile
 import textwrap
-import threading
 import time
 import warnings
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import clanka_nb as cn
@@ -36,58 +33,12 @@ from clanka_nb import chunkers
 from clanka_nb.index import SemanticIndex, VectorCache, embedders
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))  # the tests' loopback server
 BUNDLE = REPO / "clanka_nb" / "data" / "clanka-history.bundle"
 NESTED = "x = " + "[" * 10_000 + "]" * 10_000 + "\n"
 MODEL = embedders.hashed_words(64)
 
-
-class Server:
-    """A loopback /embeddings server (HTTP/1.1): each answer after `delay` s, or held until closed when `hold`."""
-
-    def __init__(self, delay: float, hold: bool = False) -> None:
-        self.delay, self.hold = delay, hold
-        self.in_flight = self.most = 0
-        self.lock = threading.Lock()
-        self.released = threading.Event()
-        owner = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                with owner.lock:
-                    owner.in_flight += 1
-                    owner.most = max(owner.most, owner.in_flight)
-                try:
-                    owner.released.wait(60.0 if owner.hold else owner.delay)
-                    data = [{"index": i, "embedding": v.tolist()} for i, v in enumerate(MODEL(body["input"]))]
-                    raw = json.dumps({"data": data}).encode()
-                    self.send_response(200)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(raw)))
-                    self.end_headers()
-                    self.wfile.write(raw)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client hung up (the Ctrl-C case)
-                finally:
-                    with owner.lock:
-                        owner.in_flight -= 1
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        class Threaded(ThreadingHTTPServer):
-            daemon_threads = True
-
-        self.httpd = Threaded(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.released.set()
-        self.httpd.shutdown()
-        self.httpd.server_close()
+from tests.index._loopback import Server  # noqa: E402  (after the path above)
 
 
 def _chunkers() -> dict[str, chunkers.Adapter]:
@@ -135,7 +86,7 @@ embed([f"text {i}" for i in range(16)])
 
 
 def ctrl_c() -> None:
-    server = Server(0.0, hold=True)
+    server = Server(hold=60.0, model=MODEL)
     try:
         child = subprocess.Popen([sys.executable, "-c", CHILD, server.url], stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 60
@@ -159,7 +110,7 @@ def index(delay: float, batch_size: int) -> None:
         SemanticIndex(source, embed=MODEL, cache=VectorCache(), progress=False).sync()
         seconds = {}
         for concurrency in (1, 4):
-            server = Server(delay)
+            server = Server(hold=delay, model=MODEL)
             try:
                 embed = embedders.openai("m", base_url=server.url, api_key="k", concurrency=concurrency,
                                          batch_size=batch_size, dimensions=64)  # fmt: skip

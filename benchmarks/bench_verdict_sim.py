@@ -23,12 +23,11 @@ import time
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from clanka_nb.retrieval import verdict
-from tests.retrieval._simulate import sweep_scores, true_means
+from tests.retrieval._simulate import additive_scores, heavy_cluster_scores, sweep_scores, true_means
 
 
 def wilson(hits: int, total: int) -> str:
@@ -37,14 +36,6 @@ def wilson(hits: int, total: int) -> str:
     centre = (rate + z * z / (2 * total)) / (1 + z * z / total)
     half = z * math.sqrt(rate * (1 - rate) / total + z * z / (4 * total * total)) / (1 + z * z / total)
     return f"{rate:6.1%} [{centre - half:.1%}, {centre + half:.1%}] of {total}"
-
-
-def additive(rng: np.random.Generator, lead: float, settings: int) -> tuple[pd.DataFrame, np.ndarray]:
-    ids = np.sort(rng.integers(0, 60, size=200))
-    base = rng.normal(0.4, 0.15, 60)[ids] + rng.normal(0, 0.1, 200)
-    values = base[:, None] + rng.normal(0, 0.2, (200, settings))
-    values[:, 0] += lead
-    return pd.DataFrame(values, columns=[f"s{j}" for j in range(settings)]), ids
 
 
 def main() -> None:
@@ -64,16 +55,17 @@ def main() -> None:
     print("power at the stated lead (claim: 80% +- 5 points):")
     for settings in (2, 4, 8):
         rng = np.random.default_rng([settings, 98])
-        lead = float(np.median([verdict(*additive(rng, 0.0, settings), **fast)["detectable"] for _ in range(200)]))
+        draws = [verdict(*additive_scores(rng, 0.0, settings), **fast)["detectable"] for _ in range(200)]
+        lead = float(np.median(draws))
         found = 0
         for _ in range(args.sims):
-            pairs = verdict(*additive(rng, lead, settings), **fast)["pairs"]
+            pairs = verdict(*additive_scores(rng, lead, settings), **fast)["pairs"]
             found += next(p for p in pairs if (p["a"], p["b"]) == ("s0", "s1"))["low"] > 0
         print(f"  {settings} settings, lead {lead:.4f}: {wilson(found, args.sims)}", flush=True)
     print("equivalence said at a true difference of the margin (claim: at most 5%):")
     for settings in (2, 4):
         rng = np.random.default_rng([settings, 97])
-        said = sum(len(verdict(*additive(rng, 0.02, settings), margin=0.02, **fast)["equivalent"]) > 1
+        said = sum(len(verdict(*additive_scores(rng, 0.02, settings), margin=0.02, **fast)["equivalent"]) > 1
                    for _ in range(args.sims))  # fmt: skip
         print(f"  {settings} settings: {wilson(said, args.sims)}", flush=True)
     print("every pair's interval covering at once, one cluster holding a quarter of the queries (claim: 95%):")
@@ -83,15 +75,7 @@ def main() -> None:
         rng = np.random.default_rng([17, len(kind), 96])
         covered = 0
         for _ in range(args.sims):
-            ids = np.concatenate([np.zeros(50, dtype=np.int64), np.sort(rng.integers(1, 60, size=150))])
-            hard = rng.normal(0, 1.0, size=60)[ids] + rng.normal(0, 0.7, size=200)
-            latent = hard[:, None] + rng.normal(0, 0.8, size=(200, 3)) - shift[None, :]
-            if kind == "rr":
-                rank = 1 + np.floor(np.exp(latent + 0.5))
-                values = np.where(rank <= 10, 1 / rank, 0.0)
-            else:
-                values = np.round(np.clip(1.2 - 1.2 * np.exp(latent), 0, 1), 1)
-            pairs = verdict(pd.DataFrame(values, columns=["s0", "s1", "s2"]), ids, **fast)["pairs"]
+            pairs = verdict(*heavy_cluster_scores(rng, shift, kind), **fast)["pairs"]
             index = {"s0": 0, "s1": 1, "s2": 2}
             covered += all(p["low"] <= truth[index[p["a"]]] - truth[index[p["b"]]] <= p["high"] for p in pairs)
         print(f"  {kind:7}: {wilson(covered, args.sims)}", flush=True)

@@ -4,7 +4,6 @@ for the next batch's, and an index build keeps the embedder's concurrency busy."
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -12,71 +11,17 @@ import sys
 import textwrap
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from clanka_nb.index import SemanticIndex, VectorCache, embedders
+from tests.index._loopback import MODEL, Server
 
 pytest.importorskip("httpx")
 
-MODEL = embedders.hashed_words(16)
 TEXTS = [f"function number{i} returns price {i}" for i in range(48)]
-
-
-class Server:
-    """An HTTP/1.1 (keep-alive) /embeddings server: `hold` seconds per answer (bounded), `extra` sends each answer
-    twice in one write (the second with another request's vectors), counting the requests in flight."""
-
-    def __init__(self, *, hold: float = 0.0, extra: bool = False) -> None:
-        self.hold, self.extra = hold, extra
-        self.lock = threading.Lock()
-        self.in_flight = self.most = self.requests = 0
-        self.release = threading.Event()
-        owner = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                with owner.lock:
-                    owner.in_flight += 1
-                    owner.requests += 1
-                    owner.most = max(owner.most, owner.in_flight)
-                try:
-                    owner.release.wait(min(owner.hold, 30.0))
-                    texts = body["input"]
-                    answer = self._answer(texts)
-                    if owner.extra:  # a second answer nobody asked for: the vectors of other texts
-                        answer += self._answer([f"stale {text}" for text in texts])
-                    self.wfile.write(answer)
-                finally:
-                    with owner.lock:
-                        owner.in_flight -= 1
-
-            def _answer(self, texts: list[str]) -> bytes:
-                data = [{"index": i, "embedding": v.tolist()} for i, v in enumerate(MODEL(texts))]
-                raw = json.dumps({"data": data}).encode()
-                head = f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(raw)}\r\n\r\n"
-                return head.encode() + raw
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        class Threaded(ThreadingHTTPServer):
-            daemon_threads = True
-
-        self.httpd = Threaded(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.release.set()
-        self.httpd.shutdown()
-        self.httpd.server_close()
 
 
 @pytest.fixture

@@ -20,13 +20,33 @@ def sweep_scores(rng: np.random.Generator, settings: int, queries: int, clusters
     latent = hard[:, None] + 0.8 * _noise(rng, queries, settings, alike)
     if shift is not None:
         latent = latent - shift[None, :]
+    return pd.DataFrame(scored(latent, kind), columns=[f"s{j}" for j in range(settings)]), ids
+
+
+def scored(latent: np.ndarray, kind: str) -> np.ndarray:
+    """Scores of the latent ranks (lower is better): 1/rank, hit@5 or the graded share (see `sweep_scores`)."""
     rank = 1 + np.floor(np.exp(latent + 0.5))
     if kind == "rr":
-        values = np.where(rank <= 10, 1 / rank, 0.0)
-    elif kind == "hit":
-        values = (rank <= 5).astype(np.float64)
-    else:
-        values = np.round(np.clip(1.2 - 1.2 * np.exp(latent), 0, 1), 1)  # about half 0, a seventh 1, mean 0.34
+        return np.where(rank <= 10, 1 / rank, 0.0)
+    if kind == "hit":
+        return (rank <= 5).astype(np.float64)
+    return np.round(np.clip(1.2 - 1.2 * np.exp(latent), 0, 1), 1)  # about half 0, a seventh 1, mean 0.34
+
+
+def heavy_cluster_scores(rng: np.random.Generator, shift: np.ndarray, kind: str) -> tuple[pd.DataFrame, np.ndarray]:
+    """200 queries, one cluster holding 50 of them (a quarter of every mean), the rest in 59 clusters."""
+    ids = np.concatenate([np.zeros(50, dtype=np.int64), np.sort(rng.integers(1, 60, size=150))])
+    hard = rng.normal(0, 1.0, size=60)[ids] + rng.normal(0, 0.7, size=200)
+    latent = hard[:, None] + rng.normal(0, 0.8, size=(200, len(shift))) - shift[None, :]
+    return pd.DataFrame(scored(latent, kind), columns=[f"s{j}" for j in range(len(shift))]), ids
+
+
+def additive_scores(rng: np.random.Generator, lead: float, settings: int = 2) -> tuple[pd.DataFrame, np.ndarray]:
+    """200 queries in 60 clusters; s0 better than each other setting by `lead` in every query's mean."""
+    ids = np.sort(rng.integers(0, 60, size=200))
+    base = rng.normal(0.4, 0.15, 60)[ids] + rng.normal(0, 0.1, 200)
+    values = base[:, None] + rng.normal(0, 0.2, (200, settings))
+    values[:, 0] += lead
     return pd.DataFrame(values, columns=[f"s{j}" for j in range(settings)]), ids
 
 

@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 from clanka_nb.retrieval import verdict
-from tests.retrieval._simulate import sweep_scores, true_means
+from tests.retrieval._simulate import additive_scores, heavy_cluster_scores, sweep_scores, true_means
 
 FAST = {"resamples": 200, "splits": 0}
 
@@ -91,25 +91,16 @@ def test_the_detectable_lead_shrinks_as_one_over_root_n_and_ignores_the_effect_s
     assert "cannot be seen" not in found["message"]
 
 
-def _additive(rng: np.random.Generator, difference: float, settings: int = 2) -> tuple[pd.DataFrame, np.ndarray]:
-    """200 queries in 60 clusters; s0 better than each other setting by `difference` in every query's mean."""
-    ids = np.sort(rng.integers(0, 60, size=200))
-    base = rng.normal(0.4, 0.15, 60)[ids] + rng.normal(0, 0.1, 200)
-    values = base[:, None] + rng.normal(0, 0.2, (200, settings))
-    values[:, 0] += difference
-    return pd.DataFrame(values, columns=[f"s{j}" for j in range(settings)]), ids
-
-
 @pytest.mark.parametrize("settings", [2, 4, 8])
 def test_a_true_lead_of_the_stated_size_is_found_with_the_power_stated(settings: int) -> None:
     # "A true lead of X over the runner-up would be found 80% of the time": at a true lead of X (the median X of
     # equal-setting draws: X does not depend on the effect), the test tells s0 from s1 80% (+-5 points) of the time.
     rng = np.random.default_rng([3, settings])
-    size = float(np.median([verdict(*_additive(rng, 0.0, settings), **FAST)["detectable"] for _ in range(100)]))
+    size = float(np.median([verdict(*additive_scores(rng, 0.0, settings), **FAST)["detectable"] for _ in range(100)]))
     sims = 600
     found = 0
     for _ in range(sims):
-        result = verdict(*_additive(rng, size, settings), **FAST)
+        result = verdict(*additive_scores(rng, size, settings), **FAST)
         pair = next(p for p in result["pairs"] if (p["a"], p["b"]) == ("s0", "s1"))
         found += pair["low"] > 0
     assert abs(found / sims - 0.8) <= 0.05 + _noise(0.8, sims)  # the issue's 5 points, and Monte Carlo noise
@@ -122,7 +113,7 @@ def test_settings_a_margin_apart_are_called_equivalent_at_most_five_percent_of_t
     sims = 300
     said = 0
     for _ in range(sims):
-        scores, groups = _additive(rng, 0.02, settings)
+        scores, groups = additive_scores(rng, 0.02, settings)
         said += len(verdict(scores, groups, margin=0.02, **FAST)["equivalent"]) > 1
     assert said / sims <= 0.05 + _noise(0.05, sims)
 
@@ -164,15 +155,7 @@ def test_every_pairs_interval_covers_at_once_when_one_cluster_holds_a_quarter_of
     sims = 300
     covered = 0
     for _ in range(sims):
-        ids = np.concatenate([np.zeros(50, dtype=np.int64), np.sort(rng.integers(1, 60, size=150))])
-        hard = rng.normal(0, 1.0, size=60)[ids] + rng.normal(0, 0.7, size=200)
-        latent = hard[:, None] + rng.normal(0, 0.8, size=(200, 3)) - shift[None, :]
-        if kind == "rr":
-            rank = 1 + np.floor(np.exp(latent + 0.5))
-            values = np.where(rank <= 10, 1 / rank, 0.0)
-        else:
-            values = np.round(np.clip(1.2 - 1.2 * np.exp(latent), 0, 1), 1)
-        found = verdict(pd.DataFrame(values, columns=["s0", "s1", "s2"]), ids, resamples=400, splits=0)
+        found = verdict(*heavy_cluster_scores(rng, shift, kind), resamples=400, splits=0)
         index = {"s0": 0, "s1": 1, "s2": 2}
         covered += all(p["low"] <= truth[index[p["a"]]] - truth[index[p["b"]]] <= p["high"] for p in found["pairs"])
     assert covered / sims >= 0.95 - _noise(0.95, sims) - 0.01  # 0.01: 400 draws' quantile noise

@@ -1,0 +1,67 @@
+"""A loopback /embeddings server (HTTP/1.1, keep-alive) for the fault tests and benchmarks/bench_faults.py: it holds
+each answer, can send each one twice, and counts the requests in flight. Every wait is bounded."""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from clanka_nb.index import embedders
+
+MODEL = embedders.hashed_words(16)
+
+
+class Server:
+    """An HTTP/1.1 (keep-alive) /embeddings server: `hold` seconds per answer (bounded), `extra` sends each answer
+    twice in one write (the second with another request's vectors), counting the requests in flight."""
+
+    def __init__(self, *, hold: float = 0.0, extra: bool = False, model: embedders.HashedWords = MODEL) -> None:
+        self.hold, self.extra, self.model = hold, extra, model
+        self.lock = threading.Lock()
+        self.in_flight = self.most = self.requests = 0
+        self.release = threading.Event()
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                with owner.lock:
+                    owner.in_flight += 1
+                    owner.requests += 1
+                    owner.most = max(owner.most, owner.in_flight)
+                try:
+                    owner.release.wait(min(owner.hold, 60.0))
+                    texts = body["input"]
+                    answer = self._answer(texts)
+                    if owner.extra:  # a second answer nobody asked for: the vectors of other texts
+                        answer += self._answer([f"stale {text}" for text in texts])
+                    self.wfile.write(answer)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client hung up (a stopped call)
+                finally:
+                    with owner.lock:
+                        owner.in_flight -= 1
+
+            def _answer(self, texts: list[str]) -> bytes:
+                data = [{"index": i, "embedding": v.tolist()} for i, v in enumerate(owner.model(texts))]
+                raw = json.dumps({"data": data}).encode()
+                head = f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(raw)}\r\n\r\n"
+                return head.encode() + raw
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        class Threaded(ThreadingHTTPServer):
+            daemon_threads = True
+
+        self.httpd = Threaded(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.release.set()
+        self.httpd.shutdown()
+        self.httpd.server_close()
