@@ -107,7 +107,7 @@ def _chunk(args: argparse.Namespace) -> int:
     from ._cli import _output
 
     try:
-        frame = frames.chunk_codebase(_source(args, folder_only=False), **_options(args))
+        frame = frames.chunk_codebase(_source(args), **_options(args))
     except engine.FileTooLargeError as error:
         raise CommandError(str(error), exit_code=1) from None
     _output.write(frame, args.format, args.output, table=_output.chunk_table(frame))
@@ -118,7 +118,7 @@ def _files(args: argparse.Namespace) -> int:
     from . import frames
     from ._cli import _output
 
-    source = _source(args, folder_only=True)
+    source = _source(args)  # one file is listed alone, as by cn.files
     frame = frames.files(source, **_options(args), include_skipped=args.include_skipped)
     _output.write(frame, args.format, args.output)
     return 0
@@ -176,7 +176,7 @@ def _sweep(args: argparse.Namespace) -> int:
         msg = "--probe searches with BM25, which needs the bm25s library; pip install 'clanka-nb[probe]'"
         raise CommandError(msg, exit_code=1)
     probe = _probe(args) if args.probe else False
-    source = _source(args, folder_only=True)
+    source = _source(args)  # one file is swept alone, as by cn.sweep
     chunkers = _chunkers(args, source)
     frame = sweep(source, **_options(args), probe=probe, chunkers=chunkers)
     if args.probe and not args.quiet and frame.attrs.get("probe_note"):
@@ -346,22 +346,17 @@ def _progress(args: argparse.Namespace) -> bool | None:
     return None if not args.quiet and sys.stderr.isatty() else False
 
 
-def _source(args: argparse.Namespace, *, folder_only: bool) -> str:
-    """PATH, a folder or (where the command takes one) a file, as the frames' opener takes it; settings
-    checked first."""
+def _source(args: argparse.Namespace) -> str:
+    """PATH, a folder or one file, as the frames' opener takes it; settings checked first."""
     from . import engine
 
     _check_settings(args)
     path = Path(args.path).expanduser()
     if not path.exists():
-        what = "folder" if folder_only else "folder or file"
-        msg = f"{args.path!r} does not exist; pass the path of a {what} of source code"
+        msg = f"{args.path!r} does not exist; pass the path of a folder or file of source code"
         raise CommandError(msg, exit_code=1)
     if path.is_dir():
         return str(path)
-    if folder_only:
-        msg = f"{args.path!r} is a file; {args.command} needs a folder: pass its folder {str(path.parent)!r}"
-        raise CommandError(msg, exit_code=1)
     if path.is_symlink() and engine.is_meaningful_file(path.name):
         from .engine.source import open_source
 

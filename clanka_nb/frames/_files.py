@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Unpack
 
@@ -49,14 +50,18 @@ def files_frame(measured: Measured) -> pd.DataFrame:
     return _columns.build(columns, _columns.FILES, measured_attrs(measured))
 
 
-def _with_skipped(frame: pd.DataFrame, codebase: engine.Codebase, max_file_size: str | int) -> pd.DataFrame:
-    """`frame` plus a `skipped` row for every other file under the codebase's root, all in listing order."""
+def _with_skipped(frame: pd.DataFrame, codebase: engine.Codebase, max_file_size: str | int,
+                  only: str | None = None) -> pd.DataFrame:  # fmt: skip
+    """`frame` plus a `skipped` row for every other file under the codebase's root, all in listing order; `only`:
+    the one file a user passed (its own row if the listing skips it, no other file's)."""
     held = set(frame["path"].tolist())
     skipped = [(path, reason) for path, reason in engine.skipped_files(codebase.root, max_file_size=max_file_size)
-               if path not in held]
-    # A Codebase of chosen paths leaves out the other listable files by that choice.
-    listable = engine.list_files(codebase.root, max_file_size=max_file_size)
-    skipped += [(path, "not among the paths this Codebase was built from") for path in listable if path not in held]
+               if path not in held and (only is None or path == only)]
+    if only is None:
+        # A Codebase of chosen paths leaves out the other listable files by that choice.
+        listable = engine.list_files(codebase.root, max_file_size=max_file_size)
+        skipped += [(path, "not among the paths this Codebase was built from") for path in listable
+                    if path not in held]  # fmt: skip
     rows = {
         "path": [path for path, _ in skipped],
         "language": [engine.language_of(path) for path, _ in skipped],
@@ -111,5 +116,19 @@ def files(
     measured = measure_source(source, settings, progress)
     frame = files_frame(measured)
     if include_skipped and measured.codebase.root != Path():
-        frame = _with_skipped(frame, measured.codebase, measured.settings.max_file_size)
+        frame = _with_skipped(frame, measured.codebase, measured.settings.max_file_size,
+                              only=_one_file(source, measured.codebase.root))  # fmt: skip
     return frame
+
+
+def _one_file(source: object, root: Path) -> str | None:
+    """The path (within `root`) of the one file a user passed as the source, or None for anything else."""
+    if not isinstance(source, str | os.PathLike):
+        return None
+    given = Path(source).expanduser()
+    if not given.is_file():
+        return None
+    try:
+        return given.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return given.name

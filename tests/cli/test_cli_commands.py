@@ -218,3 +218,17 @@ def test_flat_recall_note_speaks_of_the_verdict_not_of_attrs(capsys, tmp_path: P
     flat = next(line for line in err.splitlines() if "recall is the same" in line)
     assert "attrs" not in flat and "the verdict" in flat
     assert err.splitlines()[-1].startswith("clanka-nb: note: verdict: ")
+
+
+def test_one_file_is_listed_and_swept_alone_by_the_cli_and_the_library(capsys):
+    # Issue 46 item 6: `files FILE` and `sweep FILE` refused; `cn.files(FILE, include_skipped=True)` listed the folder.
+    import clanka_nb as cn
+
+    one = str(cn.sample_codebase() / "src" / "pricing.ts")
+    assert main(["files", one, "--include-skipped", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [row["path"] for row in rows] == ["pricing.ts"]
+    assert cn.files(one, include_skipped=True)["path"].tolist() == ["pricing.ts"]
+    assert main(["sweep", one, "--chunk-size", "10,20", "--format", "json"]) == 0
+    swept = json.loads(capsys.readouterr().out)
+    assert [row["chunks"] for row in swept] == cn.sweep(one, chunk_size=[10, 20], progress=False)["chunks"].tolist()

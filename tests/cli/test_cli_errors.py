@@ -36,10 +36,11 @@ def test_missing_path(capsys, tmp_path: Path, command: str) -> None:
 
 
 @pytest.mark.parametrize("command", ["files", "sweep"])
-def test_a_file_where_a_folder_is_needed(capsys, code: Path, command: str) -> None:
-    code_, message = fails(capsys, command, str(code / "src" / "app.ts"))
-    assert code_ == PATH
-    assert "is a file" in message and "folder" in message
+def test_one_file_is_taken_alone_not_refused(capsys, code: Path, command: str) -> None:
+    # Issue 46 item 6: `files FILE` and `sweep FILE` refused one file that `cn.files` and `cn.sweep` take.
+    assert main([command, str(code / "src" / "app.ts"), "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "app.ts" in out if command == "files" else out.strip()
 
 
 @pytest.mark.parametrize(
