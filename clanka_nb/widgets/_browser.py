@@ -255,7 +255,7 @@ class Browser(widgets.VBox):
         return preview
 
 
-@setting_keywords(SourceKeywords)
+@setting_keywords
 def browse(
     source: Source = None, *,
     settings: Settings | None = None, **given: Unpack[SourceKeywords],

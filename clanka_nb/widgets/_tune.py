@@ -66,7 +66,7 @@ class Tuner(widgets.VBox):
     scores.
     """
 
-    @setting_keywords(ChunkKeywords)
+    @setting_keywords
     def __init__(
         self,
         codebase: engine.Codebase,
@@ -269,7 +269,7 @@ class Tuner(widgets.VBox):
         self.preview.show(self.model.show_file(self.file_picker.value))
 
 
-@setting_keywords(SourceKeywords)
+@setting_keywords
 def tune(
     source: Source = None,
     path: str | None = None,
