@@ -121,7 +121,7 @@ def three_js(root: Path, repeat: int) -> None:
         ratio = panel / engine_s
         met = panel <= 0.080 and ratio <= 0.2
         print(
-            f"chunk_size={size:<12} {tuner.stats['chunks']:>8,} {panel * 1000:>9.1f} {engine_s * 1000:>18.0f} "
+            f"chunk_size={size:<12} {tuner.model.stats['chunks']:>8,} {panel * 1000:>9.1f} {engine_s * 1000:>18.0f} "
             f"{ratio:>6.3f}  <= 80 ms and <= 0.2x: {'met' if met else 'MISSED'}"
         )
     # The probe, at a setting giving about 40,000 chunks (the size): its first tick extracts
@@ -129,7 +129,7 @@ def three_js(root: Path, repeat: int) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         tuner.chunk_size.value = PROBE_SIZE
-        chunks = tuner.stats["chunks"]
+        chunks = tuner.model.stats["chunks"]
         started = time.perf_counter()
         tuner.probe.value = True
         first = time.perf_counter() - started
@@ -212,7 +212,7 @@ def main() -> None:
         tuner = Tuner(codebase)
         sizes = iter([10, 20, 40, 60, 15, 25, 35, 45, 50, 12] * 3)
         report(
-            f"tune: update on {len(codebase.files):,} files ({len(tuner.frame):,} chunks)",
+            f"tune: update on {len(codebase.files):,} files ({len(tuner.model.frame):,} chunks)",
             timed(lambda: setattr(tuner.chunk_size, "value", next(sizes)), 10),
             0.2,
         )

@@ -13,6 +13,8 @@ from typing import Any
 
 import griffe
 
+from clanka_nb.defaults import SETTING_NAMES
+
 _DECORATOR = "setting_keywords"
 
 
@@ -32,9 +34,11 @@ class SettingKeywords(griffe.Extension):
         if not any(_DECORATOR in str(decorator.value) for decorator in func.decorators):
             return
         shown = inspect.signature(_runtime(func), follow_wrapped=False)
-        # The runtime signature's order (where `setting_keywords` put the keywords), griffe's own parameters kept.
+        # The runtime signature's order (where `setting_keywords` put the keywords), griffe's own parameters kept
+        # but the settings: one written out beside the group (`workers=`) shows the table's default too, not the
+        # name of its marker (`MAX_FILE_SIZE`).
         kept = {parameter.name: parameter for parameter in func.parameters
-                if parameter.kind is not griffe.ParameterKind.var_keyword}  # fmt: skip
+                if parameter.kind is not griffe.ParameterKind.var_keyword and parameter.name not in SETTING_NAMES}
         parameters = [
             kept.get(name)
             or griffe.Parameter(
@@ -45,7 +49,7 @@ class SettingKeywords(griffe.Extension):
             )
             for name, parameter in shown.parameters.items()
         ]
-        if len(parameters) == len(kept):
+        if not any(parameter.name in SETTING_NAMES for parameter in parameters):
             msg = f"{func.path} is decorated with {_DECORATOR} but its signature adds no keyword; see engine.settings"
             raise ValueError(msg)
         func.parameters = griffe.Parameters(*parameters)

@@ -77,7 +77,7 @@ CALLS: dict[str, Callable[[Any, str | None], Any]] = {
     "dropped_queries": lambda s, f: cn.dropped_queries(s, progress=False),
     "unit_test_queries": lambda s, f: cn.unit_test_queries(s, progress=False),
     "explain": lambda s, f: cn.explain(s, f, **SIZE),
-    "browse": lambda s, f: _frame(cn.browse(s, **SIZE).data).to_dict("list"),
+    "browse": lambda s, f: _frame(cn.browse(s, **SIZE).model.data).to_dict("list"),
     "preview": lambda s, f: cn.preview(s, f, **SIZE).html,
     "tune": lambda s, f: _tuner_of(s, f),
     "compare": lambda s, f: cn.compare(s, f, a={"chunk_size": 4}, b={"chunk_size": 8}).html,
@@ -87,7 +87,7 @@ CALLS: dict[str, Callable[[Any, str | None], Any]] = {
 
 def _tuner_of(source: Any, path: str | None) -> Any:
     tuner = cn.tune(source, path, **SIZE)
-    stats = {k: v for k, v in tuner.stats.items() if k != "seconds"}
+    stats = {k: v for k, v in tuner.model.stats.items() if k != "seconds"}
     return (sorted(stats.items()), tuner.preview.preview.path if tuner.preview.preview else None)
 
 
@@ -156,7 +156,7 @@ def test_a_frame_of_one_file_stands_for_that_file_not_its_folder(folder: Path, t
     _same(cn.chunk_codebase(one, progress=False), one)
     assert cn.files(one, progress=False)["path"].tolist() == [FILE]
     assert cn.sweep(one, chunk_size=[4], chunk_overlap=[1], progress=False)["chunks"].tolist() == [len(one)]
-    assert cn.tune(one).stats["chunks"] == len(one)
+    assert cn.tune(one).model.stats["chunks"] == len(one)
     one.to_parquet(tmp_path / "one.parquet")  # the files it stands for are kept with the rest of attrs
     assert cn.files(pd.read_parquet(tmp_path / "one.parquet"), progress=False)["path"].tolist() == [FILE]
     chosen = cn.chunk_files(engine.Codebase(folder), [OTHER], progress=False)  # chosen from a whole codebase

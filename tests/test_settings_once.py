@@ -42,8 +42,6 @@ DEFINITIONS = {"Settings", "Grid", "ChunkSettings"}
 WRITTEN_OUT = {"Codebase", "Codebase.chunks", "clanka", "line_windows", "list_files"}
 # The keyword groups, each a TypedDict of `engine.settings`, and the settings each holds (in the table's order).
 GROUPS = {"ChunkKeywords": CHUNK_SETTING_NAMES, "TextKeywords": (*CHUNK_SETTING_NAMES, "languages"),
-          "WorkerKeywords": (*CHUNK_SETTING_NAMES, "languages", "workers"),
-          "ListingKeywords": (*CHUNK_SETTING_NAMES, "languages", "max_file_size"),
           "SourceKeywords": SETTING_NAMES, "GridKeywords": CHUNK_SETTING_NAMES}  # fmt: skip
 
 

@@ -39,7 +39,7 @@ class ChurnTask:
         return with_root(frame, root), None
 
 
-@setting_keywords(GridKeywords, chunk_size=CHUNK_SIZE, chunk_max_characters=INDEX_MAX_CHARACTERS)
+@setting_keywords(chunk_size=CHUNK_SIZE, chunk_max_characters=INDEX_MAX_CHARACTERS)
 def churn(
     roots: StrPath | Iterable[StrPath],
     *,

@@ -10,8 +10,9 @@ import dask.dataframe as dd
 import pandas as pd
 
 from .. import engine, frames
+from ..defaults import MAX_FILE_SIZE
 from ..engine.internals import check_languages
-from ..engine.settings import ListingKeywords, Settings, setting_keywords
+from ..engine.settings import Settings, TextKeywords, setting_keywords
 from ._batch import parse, with_failed
 from ._cluster import ClientLike, resolve_client
 from ._plan import Batch, StrPath, batches, check_files_per_partition, check_roots, list_roots
@@ -71,14 +72,15 @@ def plan(
     return batches(listings, languages, per_partition)
 
 
-@setting_keywords(ListingKeywords)
+@setting_keywords
 def chunk_codebases(
     roots: StrPath | Iterable[StrPath],
     *,
     client: ClientLike = None,
     files_per_partition: int = FILES_PER_PARTITION,
     embedding: bool = False,
-    settings: Settings | None = None, **given: Unpack[ListingKeywords],
+    max_file_size: str | int = MAX_FILE_SIZE,  # a text's settings and the listing's limit: no workers
+    settings: Settings | None = None, **given: Unpack[TextKeywords],
 ) -> dd.DataFrame:
     """Every chunk of every root as a Dask DataFrame: `frames.chunk_codebase`'s columns and dtypes, plus `root`.
 
@@ -96,7 +98,7 @@ def chunk_codebases(
     same absolute paths (relative ones are made absolute here), e.g. on a shared filesystem.
     """
     # Bad values fail here, before listing.
-    settings = Settings(**given).over(settings)
+    settings = Settings(**given, max_file_size=max_file_size).over(settings)
     work = plan(roots, client, files_per_partition, settings.max_file_size, settings.mode)
     meta = with_root(frames.chunk_text("", embedding=embedding), "")
     meta.attrs.clear()
@@ -104,17 +106,18 @@ def chunk_codebases(
     return dd.from_map(task, work, meta=meta, label="clanka-chunks", enforce_metadata=False)
 
 
-@setting_keywords(ListingKeywords)
+@setting_keywords
 def files(
     roots: StrPath | Iterable[StrPath],
     *,
     client: ClientLike = None,
     files_per_partition: int = FILES_PER_PARTITION,
-    settings: Settings | None = None, **given: Unpack[ListingKeywords],
+    max_file_size: str | int = MAX_FILE_SIZE,  # a text's settings and the listing's limit: no workers
+    settings: Settings | None = None, **given: Unpack[TextKeywords],
 ) -> dd.DataFrame:
     """One row per listed file of every root, as `frames.files` gives it, plus `root`; batched as `chunk_codebases`."""
     # Bad values fail here, before listing.
-    settings = Settings(**given).over(settings)
+    settings = Settings(**given, max_file_size=max_file_size).over(settings)
     work = plan(roots, client, files_per_partition, settings.max_file_size, settings.mode)
     meta = with_root(frames.files(engine.Codebase.from_texts({}), progress=False), "")
     meta.attrs.clear()

@@ -247,7 +247,7 @@ def _places(roots: list[str], given: list[StrPath], db: DbPlace) -> list[str]:
     raise TypeError(msg)
 
 
-@setting_keywords(TextKeywords, chunk_max_characters=INDEX_MAX_CHARACTERS)
+@setting_keywords(chunk_max_characters=INDEX_MAX_CHARACTERS)
 def sync_indexes(
     roots: StrPath | Iterable[StrPath],
     *,

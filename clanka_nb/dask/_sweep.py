@@ -97,7 +97,7 @@ def _dask_probe(probe: object) -> Probe | None:
     return options
 
 
-@setting_keywords(GridKeywords)
+@setting_keywords
 def sweep(
     roots: StrPath | Iterable[StrPath],
     *,

@@ -13,12 +13,12 @@ from ._chunker import CodeChunk, chunks_of, prepare
 from ._codebase import chunk_all, warn_if_nothing_listed
 from ._listing import list_file_names, resolve_root
 from ._reading import relative_path
-from .settings import Settings, SourceKeywords, TextKeywords, WorkerKeywords, check_workers, path_list, setting_keywords
+from .settings import Settings, SourceKeywords, TextKeywords, check_workers, path_list, setting_keywords
 
 StrPath = str | os.PathLike[str]
 
 
-@setting_keywords(TextKeywords)
+@setting_keywords
 def chunk_file_content(
     path: str, content: str, *,
     settings: Settings | None = None, **given: Unpack[TextKeywords],
@@ -31,13 +31,14 @@ def chunk_file_content(
     return chunks_of(prepare(os.fspath(path), content, settings.mode), settings.chunk)
 
 
-@setting_keywords(WorkerKeywords)
+@setting_keywords
 def chunk_files(
     root: StrPath,
     paths: Iterable[StrPath] | StrPath,
     *,
     cache: bool | ParseCache = True,
-    settings: Settings | None = None, **given: Unpack[WorkerKeywords],
+    workers: int | None = None,  # a text's settings and the worker processes: the files are named, not listed
+    settings: Settings | None = None, **given: Unpack[TextKeywords],
 ) -> Iterator[CodeChunk]:
     """Chunks of the given files (relative to `root`, or absolute inside it; one path alone is a list of one),
     in the order given, files read in `workers` processes (None: one per core, for many files).
@@ -45,7 +46,7 @@ def chunk_files(
     Files outside the root or with names the reference never indexes give nothing; files that
     cannot be read give nothing here and are reported by `Codebase.reports`.
     """
-    settings = Settings(**given).over(settings)
+    settings = Settings(**given, workers=workers).over(settings)
     return _chunks_of_files(root, paths, cache, settings)
 
 
@@ -63,7 +64,7 @@ def _chunks_of_names(base: Path, rels: list[str], cache: bool | ParseCache, sett
     return chunk_all(base, rels, settings.mode, settings.chunk, check_workers(settings.workers), parse_cache)
 
 
-@setting_keywords(TextKeywords)
+@setting_keywords
 def chunk_file(
     root: StrPath,
     path: StrPath | None = None,
@@ -80,7 +81,7 @@ def chunk_file(
     return list(_chunks_of_files(root, [path], cache, dataclasses.replace(settings, workers=1)))
 
 
-@setting_keywords(SourceKeywords)
+@setting_keywords
 def chunk_codebase(
     root: StrPath,
     *,

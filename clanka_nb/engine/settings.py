@@ -13,9 +13,11 @@ import math
 import numbers
 import operator
 import os
+import re
+import typing
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypedDict, TypeVar
+from typing import Any, TypedDict, TypeVar, Unpack, overload
 
 from ..defaults import (
     CHUNK_OVERLAP,
@@ -366,11 +368,16 @@ def setting_values(name: str, value: object) -> list[Any]:
 
 
 # The setting keywords of the public functions, for type checkers (`**given: Unpack[TextKeywords]`, PEP 692) and for
-# `setting_keywords`, which lists each as a keyword of the signature shift-tab shows. Written once, beside
-# `Settings`; `tests/test_settings_once.py` holds their names and types to the table. A new chunk setting is one
-# line in `ChunkKeywords`: every group below inherits it.
+# `setting_keywords`, which reads the group from that annotation and lists each of its settings as a keyword of the
+# signature shift-tab shows. Written once, beside `Settings`; `tests/test_settings_once.py` holds their names and types
+# to the table. Four groups, one per kind of work (docs/architecture.md, "Adding a setting"): the chunk settings alone
+# (a parsed codebase re-chunked), a text's (and its language mode), a source's (every setting: a folder listed and
+# read in processes) and a grid's (values to try). A function that takes a text's settings and one more opening setting
+# (`engine.chunk_files`' workers, Dask's listing size) writes that one out, as a grid's function writes out its
+# opening settings: the decorator holds it to the table too. A new chunk setting is one line in `ChunkKeywords` (every
+# group but the grid's inherits it) and one in `GridKeywords`.
 class ChunkKeywords(TypedDict, total=False):
-    """The chunk settings as keywords."""
+    """The chunk settings as keywords: a parsed codebase re-chunked (the tuner's)."""
 
     chunk_size: int
     chunk_overlap: int
@@ -383,20 +390,11 @@ class TextKeywords(ChunkKeywords, total=False):
     languages: str | None
 
 
-class WorkerKeywords(TextKeywords, total=False):
-    """`TextKeywords` and the worker processes (files named one by one, read in parallel)."""
-
-    workers: int | None
-
-
-class ListingKeywords(TextKeywords, total=False):
-    """`TextKeywords` and the listing's file size limit (a folder listed, read in one process per root)."""
+class SourceKeywords(TextKeywords, total=False):
+    """Every setting: a folder listed (the file size limit) and read in parallel (the worker processes)."""
 
     max_file_size: str | int
-
-
-class SourceKeywords(WorkerKeywords, ListingKeywords, total=False):
-    """Every setting: a folder listed and read in parallel."""
+    workers: int | None
 
 
 class GridKeywords(TypedDict, total=False):
@@ -407,54 +405,123 @@ class GridKeywords(TypedDict, total=False):
     chunk_max_characters: float | Iterable[float | None] | None
 
 
+# The groups a `**given` annotation may name, by name (an annotation is a string under `from __future__ import
+# annotations`: read here, never evaluated, so a module may import its group for type checkers alone).
+KEYWORD_GROUPS: dict[str, type] = {group.__name__: group for group in (ChunkKeywords, TextKeywords, SourceKeywords,
+                                                                       GridKeywords)}  # fmt: skip
 _Function = TypeVar("_Function", bound=Callable[..., Any])
 # Each keyword's (default, annotation) as a signature shows it: the table's; a grid's, its field of `Grid`.
 _SHOWN = {setting.name: (setting.default, setting.annotation) for setting in SETTINGS}
 _GRID_SHOWN = {field.name: (field.default, field.type) for field in dataclasses.fields(Grid)}
+_UNPACKED = re.compile(r"(?:typing\.)?Unpack\[(\w+)\]")
 
 
-def setting_keywords(keywords: type, **own_defaults: object) -> Callable[[_Function], _Function]:
-    """Give a public function declared `(..., *, settings: Settings | None = None, **given: Unpack[keywords])` the
-    signature shift-tab and the docs show: one keyword-only parameter per setting of `keywords` (a TypedDict above),
-    with the table's default and type (for `GridKeywords`, `Grid`'s), before `settings=` or the first setting
-    written out. A keyword it does not take is a TypeError naming the closest one, as Python's own. `own_defaults`
-    are the function's defaults where they differ from the table's (markers too, so a `settings=` object, a chunk
-    frame, still fills them in); the function reads `given` as passed, with those."""
-    names = [name for name in SETTING_NAMES if name in keywords.__annotations__]
-    unknown = set(keywords.__annotations__) - set(names) | set(own_defaults) - set(names)
-    if unknown:
-        msg = f"{sorted(unknown)} are not settings of {keywords.__name__}; add them to clanka_nb.defaults.SETTINGS"
+@overload
+def setting_keywords(function: _Function, /) -> _Function: ...
+@overload
+def setting_keywords(**own_defaults: object) -> Callable[[_Function], _Function]: ...
+def setting_keywords(function: Callable[..., Any] | None = None, /, **own_defaults: object) -> Any:
+    """Give a public function declared `(..., *, settings: Settings | None = None, **given: Unpack[TextKeywords])` the
+    signature shift-tab and the docs show: one keyword-only parameter per setting of the group its `**given` names (a
+    TypedDict above, named there alone), with the table's default and type (for `GridKeywords`, `Grid`'s), before
+    `settings=` or the first setting written out. Used bare (`@setting_keywords`), or called with the function's own
+    defaults where they differ from the table's (`@setting_keywords(chunk_max_characters=INDEX_MAX_CHARACTERS)`,
+    markers too, so a `settings=` object, a chunk frame, still fills them in); the function reads `given` as passed,
+    with those. A keyword it does not take is a TypeError naming the closest one, as Python's own. A setting written
+    out beside the group must show the table's default and type; any disagreement is a TypeError when the module is
+    imported, naming the function and the fix."""
+    if isinstance(function, type):  # the old spelling, `@setting_keywords(TextKeywords)`: a second place to name it
+        msg = (f"setting_keywords takes no group (got {function.__name__}): the function's **given: Unpack[...] names "
+               "it; write @setting_keywords, or @setting_keywords(name=own_default)")  # fmt: skip
         raise TypeError(msg)
+    if function is not None:
+        return _decorated(function, own_defaults)
+    return lambda declared: _decorated(declared, own_defaults)
 
-    def decorate(function: _Function) -> _Function:
-        declared = inspect.signature(function)
-        kept = [p for p in declared.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
-        if len(kept) == len(declared.parameters):
-            msg = f"{function.__qualname__} takes no **given; declare **given: Unpack[{keywords.__name__}]"
+
+def group_of(function: Callable[..., Any]) -> type:
+    """The keyword group (a TypedDict above) that `function`'s `**given: Unpack[...]` names; a TypeError naming the
+    fix when it declares no `**given`, or names no group."""
+    declared = inspect.signature(function)
+    given = next((p for p in declared.parameters.values() if p.kind is inspect.Parameter.VAR_KEYWORD), None)
+    groups = ", ".join(KEYWORD_GROUPS)
+    if given is None:
+        msg = f"{function.__qualname__} takes no **given; declare **given: Unpack[<group>], one of {groups}"
+        raise TypeError(msg)
+    annotation = given.annotation
+    if isinstance(annotation, str):
+        match = _UNPACKED.fullmatch(annotation.replace(" ", ""))
+        name = match.group(1) if match else None
+    else:  # evaluated (a module without `from __future__ import annotations`): Unpack[group] itself
+        arguments = typing.get_args(annotation) if typing.get_origin(annotation) is Unpack else ()
+        name = getattr(arguments[0], "__name__", None) if arguments else None
+    group = KEYWORD_GROUPS.get(name or "")
+    if group is None or (not isinstance(annotation, str) and typing.get_args(annotation)[0] is not group):
+        shown = (" with no group" if annotation is inspect.Parameter.empty
+                 else f": {annotation if isinstance(annotation, str) else repr(annotation)}")  # fmt: skip
+        msg = (f"{function.__qualname__} declares **{given.name}{shown}; declare **{given.name}: Unpack[<group>], "
+               f"one of {groups}")  # fmt: skip
+        raise TypeError(msg)
+    return group
+
+
+def _decorated(function: _Function, own_defaults: Mapping[str, object]) -> _Function:
+    group = group_of(function)
+    names = [name for name in SETTING_NAMES if name in group.__annotations__]
+    unknown = sorted(set(group.__annotations__) - set(names) | set(own_defaults) - set(names))
+    if unknown:
+        msg = (f"{function.__qualname__}: {unknown} are not settings of {group.__name__} (its **given); add them to "
+               "clanka_nb.defaults.SETTINGS, or drop the default")  # fmt: skip
+        raise TypeError(msg)
+    declared = inspect.signature(function)
+    kept = [p for p in declared.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    _check_written_out(function.__qualname__, group, kept)
+    table = _GRID_SHOWN if group is GridKeywords else _SHOWN
+    shown = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=own_defaults.get(
+        name, table[name][0]), annotation=table[name][1]) for name in names]  # fmt: skip
+    # Where the settings were written before: ahead of `settings=`, or of the first setting written out (a grid's
+    # opening settings, `workers` of files named one by one), so they come in the table's order.
+    at = next((i for i, p in enumerate(kept) if p.name == "settings" or p.name in _SHOWN), len(kept))
+    signature = declared.replace(parameters=[*kept[:at], *shown, *kept[at:]])
+    accepted = frozenset(p.name for p in signature.parameters.values()
+                         if p.kind is not inspect.Parameter.POSITIONAL_ONLY)  # fmt: skip
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if not accepted.issuperset(kwargs):
+            _refuse(function.__qualname__, next(name for name in kwargs if name not in accepted), accepted)
+        for name, default in own_defaults.items():
+            kwargs.setdefault(name, default)
+        return function(*args, **kwargs)
+
+    wrapper.__signature__ = signature  # type: ignore[attr-defined]
+    wrapper.setting_group = group  # type: ignore[attr-defined]  # read by tests/test_settings_once.py
+    return wrapper  # type: ignore[return-value]
+
+
+def _check_written_out(call: str, group: type, kept: list[inspect.Parameter]) -> None:
+    """A setting written out beside the group shows the table's default and type, keyword-only, after the group's in
+    the table's order; none is written out twice."""
+    for parameter in kept:
+        setting = _SHOWN.get(parameter.name)
+        if setting is None:
+            continue
+        default, annotation = setting
+        if parameter.name in group.__annotations__:
+            msg = f"{call} writes out {parameter.name}, a keyword of {group.__name__} (its **given); drop one"
             raise TypeError(msg)
-        table = _GRID_SHOWN if keywords is GridKeywords else _SHOWN
-        shown = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=own_defaults.get(
-            name, table[name][0]), annotation=table[name][1]) for name in names]  # fmt: skip
-        # Where the settings were written before: ahead of `settings=`, or of the opening settings a grid's
-        # function still writes out (languages, max_file_size, workers).
-        at = next((i for i, p in enumerate(kept) if p.name == "settings"),
-                  next((i for i, p in enumerate(kept) if p.name in _SHOWN), len(kept)))  # fmt: skip
-        signature = declared.replace(parameters=[*kept[:at], *shown, *kept[at:]])
-        accepted = frozenset(p.name for p in signature.parameters.values()
-                             if p.kind is not inspect.Parameter.POSITIONAL_ONLY)  # fmt: skip
-
-        @functools.wraps(function)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            if not accepted.issuperset(kwargs):
-                _refuse(function.__qualname__, next(name for name in kwargs if name not in accepted), accepted)
-            for name, default in own_defaults.items():
-                kwargs.setdefault(name, default)
-            return function(*args, **kwargs)
-
-        wrapper.__signature__ = signature  # type: ignore[attr-defined]
-        return wrapper  # type: ignore[return-value]
-
-    return decorate
+        agrees = parameter.default == default and type(parameter.default) is type(default)
+        if not agrees or parameter.annotation != annotation or parameter.kind is not inspect.Parameter.KEYWORD_ONLY:
+            msg = (f"{call} writes out {parameter} but the table's is {parameter.name}: {annotation} = {default!r} "
+                   "(keyword-only); write it so (its default the marker of clanka_nb.defaults), or take it in the "
+                   "group of **given")  # fmt: skip
+            raise TypeError(msg)
+    written = [p.name for p in kept if p.name in _SHOWN]
+    order = [*(name for name in SETTING_NAMES if name in group.__annotations__), *written]
+    if order != sorted(order, key=SETTING_NAMES.index):
+        msg = (f"{call} writes out {written}; write them in the table's order "
+               f"{[name for name in SETTING_NAMES if name in written]}, all after those of {group.__name__}")
+        raise TypeError(msg)
 
 
 def _refuse(call: str, name: str, accepted: frozenset[str]) -> None:

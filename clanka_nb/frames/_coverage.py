@@ -123,7 +123,7 @@ def line_coverage_frame(measured: Measured) -> pd.DataFrame:
     return _columns.build(columns, _columns.LINES, measured_attrs(measured))
 
 
-@setting_keywords(SourceKeywords)
+@setting_keywords
 def coverage(
     source: Source = None, *, progress: ProgressBar = None,
     settings: Settings | None = None, **given: Unpack[SourceKeywords],
@@ -141,7 +141,7 @@ def coverage(
     return coverage_frame(measured)
 
 
-@setting_keywords(SourceKeywords)
+@setting_keywords
 def line_coverage(
     source: Source = None, *, progress: ProgressBar = None,
     settings: Settings | None = None, **given: Unpack[SourceKeywords],

@@ -17,7 +17,7 @@ from .source import Source
 COLUMNS = ["start_line", "end_line", "name", "type", "parent", "rule", "why"]
 
 
-@setting_keywords(TextKeywords)
+@setting_keywords
 def explain(
     source: Source = None,
     path: str | os.PathLike[str] | None = None,

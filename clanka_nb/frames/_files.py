@@ -86,7 +86,7 @@ def _size(root: Path, path: str) -> int | None:
         return None
 
 
-@setting_keywords(SourceKeywords)
+@setting_keywords
 def files(
     source: Source = None,
     *,

@@ -138,7 +138,7 @@ def _frame(
     return _columns.build(cols, schema, attrs)
 
 
-@setting_keywords(SourceKeywords)
+@setting_keywords
 def chunk_codebase(
     source: Source = None,
     *,
@@ -174,7 +174,7 @@ def chunk_codebase(
     )  # fmt: skip
 
 
-@setting_keywords(SourceKeywords)
+@setting_keywords
 def chunk_files(
     source: Source,
     paths: Paths,
@@ -209,7 +209,7 @@ def _chosen_files(
                        token_limit=token_limit)
 
 
-@setting_keywords(TextKeywords)
+@setting_keywords
 def chunk_file(
     source: Source,
     path: StrPath | None = None,
@@ -233,7 +233,7 @@ def chunk_file(
     return _chosen_files(resolve(source, given), [path], False, embedding, token_counter, token_limit)
 
 
-@setting_keywords(TextKeywords)
+@setting_keywords
 def chunk_text(
     content: str,
     path: str = "snippet.ts",

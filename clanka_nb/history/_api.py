@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 SETTING_COLUMNS = list(CHUNK_SETTING_NAMES)
 
 
-@setting_keywords(GridKeywords, chunk_size=CHUNK_SIZE, chunk_max_characters=INDEX_MAX_CHARACTERS)
+@setting_keywords(chunk_size=CHUNK_SIZE, chunk_max_characters=INDEX_MAX_CHARACTERS)
 def churn(
     repo: str | os.PathLike[str],
     *,
@@ -62,7 +62,7 @@ def churn(
     return _noted(_typed(pd.DataFrame(rows, columns=_commit_columns(token_counter is not None))), steps)
 
 
-@setting_keywords(GridKeywords, chunk_size=CHUNK_SIZE, chunk_max_characters=INDEX_MAX_CHARACTERS)
+@setting_keywords(chunk_size=CHUNK_SIZE, chunk_max_characters=INDEX_MAX_CHARACTERS)
 def churn_files(
     repo: str | os.PathLike[str],
     *,

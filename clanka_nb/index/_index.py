@@ -168,7 +168,7 @@ class SemanticIndex(IndexView):
     naming the fix, before anything is written to it.
     """
 
-    @setting_keywords(TextKeywords, chunk_max_characters=INDEX_MAX_CHARACTERS)
+    @setting_keywords(chunk_max_characters=INDEX_MAX_CHARACTERS)
     def __init__(
         self,
         source: str | PathLike[str] | engine.Codebase | Any = None,

@@ -57,7 +57,7 @@ class OpenedIndex(IndexView):
         return frame.drop(columns=["id", "sync_id"])
 
 
-@setting_keywords(TextKeywords, chunk_max_characters=INDEX_MAX_CHARACTERS)
+@setting_keywords(chunk_max_characters=INDEX_MAX_CHARACTERS)
 def open_index(
     path: str | PathLike[str],
     *,

@@ -352,7 +352,7 @@ def probe_columns(
             for name, value in values.items()}
 
 
-@setting_keywords(SourceKeywords)
+@setting_keywords
 def probe(
     source: Source = None,
     options: Probe | None = None,

@@ -19,7 +19,7 @@ from ._chunkers import check_chunkers
 from .table import check_counters, sweep_table
 
 
-@setting_keywords(GridKeywords)
+@setting_keywords
 def sweep(
     source: Source = None,
     *,

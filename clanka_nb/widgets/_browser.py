@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any, Unpack, cast
 
 import ipywidgets as widgets
-import numpy as np
 import pandas as pd
 
 from ..engine.settings import Settings, SourceKeywords, setting_keywords
@@ -34,8 +33,9 @@ def _label(text: str, width: str = "70px") -> dict[str, Any]:
 class Browser(widgets.VBox):
     """Browse a chunk frame: filter, sort and page its chunks, and see any file with its boundaries.
 
-    State: `.data` (all chunks), `.frame` (the chunks passing the filters, in the table's order),
-    `.files` (per file: chunks passing the other filters, and all its chunks), `.mask`. Controls:
+    State, in `.model` (a `BrowserModel`): `.model.data` (all chunks), `.model.files` (per file: chunks
+    passing the other filters, and all its chunks), `.model.mask`. Here: `.frame` (the chunks passing the
+    filters, in the table's order), `.file` (the file picked). Controls:
     `type_filter` (several types at once; "(none)" for untyped chunks), `parent_filter`
     (substring, or "(top level)"), `name_filter`, `path_filter` (substrings, any case),
     `language_filter`, `clear_button`, `file_list` (a file: the table shows only its chunks and
@@ -82,7 +82,7 @@ class Browser(widgets.VBox):
             control.observe(self._on_filter, "value")
         self.file_list = widgets.Select(options=[], rows=16, layout=widgets.Layout(width="auto", min_width="0"))
         self.file_list.observe(self._on_filter, "value")
-        self.table = ChunkTable(self.data, page_size=page_size, on_select=self.select_chunk_at)
+        self.table = ChunkTable(model.data, page_size=page_size, on_select=self.select_chunk_at)
         self.table.sort_by.observe(self._forget_frame, "value")
         self.table.descending.observe(self._forget_frame, "value")
         self.preview = PreviewPane()
@@ -116,30 +116,6 @@ class Browser(widgets.VBox):
             "path": self.path_filter,
         }
 
-    # The model's state, under the names the browser has always had.
-    @property
-    def data(self) -> pd.DataFrame:
-        """All chunks."""
-        return self.model.data
-
-    @property
-    def texts(self) -> Texts:
-        return self.model.texts
-
-    @property
-    def preview_height(self) -> int:
-        return self.model.preview_height
-
-    @property
-    def mask(self) -> np.ndarray:
-        """The rows of `.data` passing the filters and the file list."""
-        return self.model.mask
-
-    @property
-    def files(self) -> pd.DataFrame:
-        """Per file with chunks: how many pass the filters (all but the file list's) and how many it has."""
-        return self.model.files
-
     def __repr__(self) -> str:
         return repr(self.model)
 
@@ -152,7 +128,7 @@ class Browser(widgets.VBox):
     def frame(self) -> pd.DataFrame:
         """The chunks passing the filters, in the table's order."""
         if self._frame is None:
-            self._frame = self.data.iloc[self.table.positions]
+            self._frame = self.model.data.iloc[self.table.positions]
         return self._frame
 
     def set_filters(
@@ -245,8 +221,8 @@ class Browser(widgets.VBox):
         return cast(Preview, self.preview.preview)
 
     def select_chunk_at(self, row: int) -> None:
-        """Show the chunk at row position `row` of `.data` outlined in its file."""
-        self._show(str(self.data["path"].iloc[row]), row)
+        """Show the chunk at row position `row` of `.model.data` outlined in its file."""
+        self._show(str(self.model.data["path"].iloc[row]), row)
 
     def _show(self, path: str, row: int | None) -> Preview:
         preview = self.model.preview_of(path, row)
@@ -255,7 +231,7 @@ class Browser(widgets.VBox):
         return preview
 
 
-@setting_keywords(SourceKeywords)
+@setting_keywords
 def browse(
     source: Source = None, *,
     settings: Settings | None = None, **given: Unpack[SourceKeywords],

@@ -129,7 +129,7 @@ class BrowserModel:
         try:
             code = coded.categories.index(path)
         except ValueError:
-            msg = f"{path!r} has no chunks here; see browser.files for the paths"
+            msg = f"{path!r} has no chunks here; see browser.model.files for the paths"
             raise KeyError(msg) from None
         return np.flatnonzero(coded.codes == code)
 

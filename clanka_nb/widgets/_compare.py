@@ -15,7 +15,7 @@ from ..engine.settings import Settings
 from ..engine.source import open_source
 from ._compare_model import CompareModel, declaration_changes, render_side_by_side, render_summary
 from ._preview import Preview
-from ._source import Source, Texts, check_early
+from ._source import Source, check_early
 
 __all__ = ["Compare", "CompareModel", "compare", "declaration_changes"]
 
@@ -24,11 +24,11 @@ class Compare(widgets.VBox):
     """Settings A and B on the same codebase: side-by-side previews and the declarations that change.
 
     Each side may also set `languages` ("clanka" or "extended"), e.g. to see what extended mode
-    changes in a Python codebase. State (of `.model`, a `CompareModel`, under the same names here):
-    `.a`, `.b` (the settings), `.frame_a`, `.frame_b` (all chunks), `.changes` (every changed
-    declaration), `.frame` (the changes of the shown file), `.left`, `.right` (the `Preview`s; None
-    when the codebase has no file with lines), `.html`. Control: `file_picker` (files labelled with
-    their number of changes).
+    changes in a Python codebase. State, in `.model` (a `CompareModel`): `.model.a`, `.model.b` (the
+    settings), `.model.frame_a`, `.model.frame_b` (all chunks), `.model.changes` (every changed
+    declaration), `.model.frame` (the changes of the shown file). Shown here: `.left`, `.right` (the
+    `Preview`s; None when the codebase has no file with lines), `.html`. Control: `file_picker` (files
+    labelled with their number of changes).
     """
 
     def __init__(
@@ -51,50 +51,15 @@ class Compare(widgets.VBox):
         self.add_class("clanka-compare")
         self.show()
 
-    # The model's state, under the names the comparison has always had.
-    @property
-    def codebase(self) -> engine.Codebase:
-        return self.model.codebase
-
-    @property
-    def texts(self) -> Texts:
-        return self.model.texts
-
-    @property
-    def a(self) -> dict[str, Any] | Chunker:
-        """Side A's settings (or its chunker)."""
-        return self.model.a
-
-    @property
-    def b(self) -> dict[str, Any] | Chunker:
-        """Side B's settings (or its chunker)."""
-        return self.model.b
-
-    @property
-    def frame_a(self) -> pd.DataFrame:
-        """All chunks at A."""
-        return self.model.frame_a
-
-    @property
-    def frame_b(self) -> pd.DataFrame:
-        """All chunks at B."""
-        return self.model.frame_b
-
-    @property
-    def changes(self) -> pd.DataFrame:
-        """Every declaration whose chunks change from A to B."""
-        return self.model.changes
-
     def show(self) -> None:
         """Render the picked file under both settings and its changed declarations."""
         model = self.model
         model.path = self.file_picker.value
-        self.frame: pd.DataFrame = model.frame
         previews = model.previews()
         self.left: Preview | None
         self.right: Preview | None
         self.left, self.right = (None, None) if previews is None else previews
-        self.summary.value = render_summary(model, self.frame)
+        self.summary.value = render_summary(model, model.frame)
         self.view.value = "" if previews is None else render_side_by_side(*previews, model.a, model.b)
 
     def __repr__(self) -> str:

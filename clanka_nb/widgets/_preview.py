@@ -201,7 +201,7 @@ def _with_why(chunks: pd.DataFrame, texts: Texts, path: str, first: int, last: i
     return chunks.assign(why=why)
 
 
-@setting_keywords(SourceKeywords)
+@setting_keywords
 def preview(
     source: Source = None,
     path: str | None = None,
@@ -246,7 +246,7 @@ def preview(
     return _preview_of(frame, texts, path, start=start, max_lines=max_lines)
 
 
-@setting_keywords(TextKeywords)
+@setting_keywords
 def preview_text(
     content: str | None = None,
     path: str = "snippet.ts",

@@ -8,7 +8,6 @@ import time
 from typing import Any, Unpack
 
 import ipywidgets as widgets
-import pandas as pd
 
 from .. import engine
 from ..engine.settings import ChunkKeywords, Settings, SourceKeywords, setting_keywords
@@ -19,7 +18,7 @@ from ..retrieval import Probe
 from ..retrieval.internals import as_probe, check_queries
 from ._charts import render_histogram, render_trade_off
 from ._preview import PreviewPane
-from ._source import Source, Texts, busiest_file, check_early, pickable
+from ._source import Source, busiest_file, check_early, pickable
 from ._style import MUTED, UI_FONT
 from ._tune_model import PAGE_LINES, TunerModel, render_stats
 
@@ -51,13 +50,13 @@ class Tuner(widgets.VBox):
     (keys held down, quick releases, messages queued while an update ran) only schedules an update
     at the end of that window, which reads the settings then, so later moves join it and none is
     computed for a position already left behind. Changes made in code update at once.
-    State (of `.model`, a `TunerModel`, under the same names here): `.settings` (the sliders'
-    `Settings`), `.frame` (all chunks at the settings, with their
-    text, built when first read: an update itself works from the engine's spans), `.file_frame`
-    (the picked file's), `.stats` (the `cn.sweep` row of the settings), `.before` (the previous stats),
+    State, in `.model` (a `TunerModel`): `.model.frame` (all chunks at the settings, with their
+    text, built when first read: an update itself works from the engine's spans), `.model.file_frame`
+    (the picked file's), `.model.stats` (the `cn.sweep` row of the settings), `.model.before` (the previous
+    stats), `.model.codebase`, `.model.token_counter`. Here: `.settings` (the sliders' `Settings`),
     `.seconds` (time of the last update, shown in `.timing`), `.updates` (how many were made).
     `update()` recomputes everything. With the `probe`
-    checkbox on, `.stats` also holds the retrieval probe's columns (recall@k, mrr, precision, tokens@k, lines@k,
+    checkbox on, `.model.stats` also holds the retrieval probe's columns (recall@k, mrr, precision, tokens@k, lines@k,
     budget_found@B, budget_covered@B) with the 95% intervals over the queries (`mrr_low`, `mrr_high`...),
     shown beside them, and `.trade_off` draws the verdict's metric against tokens@5 of every setting probed so
     far (the model's `points`, the current one ringed); `vs_before`: whether the last move changed the verdict's
@@ -66,7 +65,7 @@ class Tuner(widgets.VBox):
     scores.
     """
 
-    @setting_keywords(ChunkKeywords)
+    @setting_keywords
     def __init__(
         self,
         codebase: engine.Codebase,
@@ -142,7 +141,7 @@ class Tuner(widgets.VBox):
         self._busy = True
         try:
             if path is None:
-                path = busiest_file(self.frame) or (files[0] if files else None)
+                path = busiest_file(self.model.frame) or (files[0] if files else None)
             self.file_picker.value = path
         finally:
             self._busy = False
@@ -150,7 +149,7 @@ class Tuner(widgets.VBox):
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={value}" for name, value in self.settings.chunking().items())
-        return f"Tuner({len(self.codebase.files):,} files, {shown}: {self.stats['chunks']:,} chunks)"
+        return f"Tuner({len(self.model.codebase.files):,} files, {shown}: {self.model.stats['chunks']:,} chunks)"
 
     def _repr_html_(self) -> str:
         """A still picture of the panel, for where widgets do not run (nbviewer, GitHub)."""
@@ -205,40 +204,6 @@ class Tuner(widgets.VBox):
         if not self._busy:
             self._show_file()
 
-    # The model's state, under the names the panel has always had.
-    @property
-    def codebase(self) -> engine.Codebase:
-        return self.model.codebase
-
-    @property
-    def texts(self) -> Texts:
-        return self.model.texts
-
-    @property
-    def token_counter(self) -> Any:
-        """The token counter of the embedding inputs (None: the chars/4 estimate)."""
-        return self.model.token_counter
-
-    @property
-    def stats(self) -> dict[str, Any]:
-        """The `cn.sweep` row of the last update's settings."""
-        return self.model.stats
-
-    @property
-    def before(self) -> dict[str, Any] | None:
-        """The previous update's stats."""
-        return self.model.before
-
-    @property
-    def file_frame(self) -> pd.DataFrame | None:
-        """The picked file's chunks."""
-        return self.model.file_frame
-
-    @property
-    def frame(self) -> pd.DataFrame:
-        """All chunks at the settings of the last update, with their text: built when first asked for."""
-        return self.model.frame
-
     def update(self) -> None:
         """Re-chunk the parsed codebase at the current settings and redraw statistics, histogram and preview."""
         started = time.perf_counter()
@@ -269,7 +234,7 @@ class Tuner(widgets.VBox):
         self.preview.show(self.model.show_file(self.file_picker.value))
 
 
-@setting_keywords(SourceKeywords)
+@setting_keywords
 def tune(
     source: Source = None,
     path: str | None = None,

@@ -54,7 +54,7 @@ def test_parquet_read_back_equals_and_opens_in_the_browser(client, roots, tmp_pa
     # One root at a time: the viewer reads its sources from the root column.
     one = pd.read_parquet(tmp_path / "chunks", filters=[("root", "==", roots[1])])
     browser = cn.browse(one)
-    assert browser.texts.root == Path(roots[1]) and browser.texts.languages == "extended"
+    assert browser.model.texts.root == Path(roots[1]) and browser.model.texts.languages == "extended"
     path = str(one["path"].iloc[0])
     preview = browser.select_file(path)
     assert list(preview.lines) == (Path(roots[1]) / path).read_text().splitlines()

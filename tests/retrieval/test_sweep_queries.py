@@ -104,9 +104,9 @@ def test_the_tuning_panel_scores_the_queries_given(clone):
 
     own = pd.DataFrame({"query": ["tax of a country"], "path": ["src/tax.ts"], "start_line": [2], "end_line": [5]})
     tuner = tune(clone, probe=Probe(queries=own), chunk_size=20)
-    assert tuner.stats["queries"] == 1
+    assert tuner.model.stats["queries"] == 1
     expected = probe_summary(probe(engine.Codebase(clone), Probe(queries=own), chunk_size=20, progress=False))
-    assert tuner.stats["mrr"] == pytest.approx(expected["mrr"].iloc[0])
+    assert tuner.model.stats["mrr"] == pytest.approx(expected["mrr"].iloc[0])
     with pytest.raises(KeyError, match="no path column"):
         tune(clone, probe=Probe(queries=own.drop(columns=["path"])))
 

@@ -29,42 +29,43 @@ def thirds(path: str, text: str) -> list[tuple[int, int]] | None:
 
 def test_a_chunker_side_is_its_cut_of_the_file(folder) -> None:
     view = compare(folder, "ledger.ts", a={"chunk_size": 30}, b=thirds)
-    assert isinstance(view, Compare) and view.b.label == "thirds"
-    shown = view.frame_b[view.frame_b["path"] == "ledger.ts"]
+    assert isinstance(view, Compare) and view.model.b.label == "thirds"
+    shown = view.model.frame_b[view.model.frame_b["path"] == "ledger.ts"]
     assert list(zip(shown["start_line"], shown["end_line"], strict=True)) == [(1, 16), (17, 32), (33, 48)]
     assert shown["chunker"].isna().all()  # neither the engine's declarations nor its windows
     # The file it does not handle is in clanka's line windows, as the sweep's chunker rows cut it.
-    notes = view.frame_b[view.frame_b["path"] == "notes.md"]
-    assert notes["chunker"].tolist() == ["window"] and view.frame_b.attrs["fallback_files"] == 1
+    notes = view.model.frame_b[view.model.frame_b["path"] == "notes.md"]
+    assert notes["chunker"].tolist() == ["window"] and view.model.frame_b.attrs["fallback_files"] == 1
     # Side A is the engine's own chunks at its settings, unchanged.
     engine_side = frames.chunk_codebase(folder, chunk_size=30, progress=False)
-    assert view.frame_a[["path", "start_line", "end_line"]].equals(engine_side[["path", "start_line", "end_line"]])
+    spans = ["path", "start_line", "end_line"]
+    assert view.model.frame_a[spans].equals(engine_side[spans])
 
 
 def test_both_previews_and_the_headers_name_the_sides(folder) -> None:
     view = compare(folder, "ledger.ts", a={"chunk_size": 30}, b=chunkers.line_windows(10))
     assert view.left is not None and view.right is not None
-    windows = view.frame_b[view.frame_b["path"] == "ledger.ts"]
+    windows = view.model.frame_b[view.model.frame_b["path"] == "ledger.ts"]
     lines = ["start_line", "end_line"]
     assert view.right.frame[lines].to_numpy().tolist() == windows[lines].to_numpy().tolist()
     sides = parse(view.html).find_all("data-side")
     assert [side.attrs["data-side"] for side in sides] == ["A", "B"]
     assert "line windows" in view.html and "chunk_size=10" in view.html and "chunk_size=30" in view.html
-    assert len(view.changes) > 0  # the engine's declarations against the windows
+    assert len(view.model.changes) > 0  # the engine's declarations against the windows
 
 
 def test_clanka_as_a_chunker_changes_nothing(folder) -> None:
     view = compare(folder, a=chunkers.clanka(30), b={"chunk_size": 30})
-    assert len(view.changes) == 0
-    assert view.frame_a[["start_line", "end_line", "name", "type", "parent"]].equals(
-        view.frame_b[["start_line", "end_line", "name", "type", "parent"]])  # fmt: skip
+    assert len(view.model.changes) == 0
+    assert view.model.frame_a[["start_line", "end_line", "name", "type", "parent"]].equals(
+        view.model.frame_b[["start_line", "end_line", "name", "type", "parent"]])  # fmt: skip
 
 
 def test_a_peer_side(folder) -> None:
     pytest.importorskip("astchunk", reason="astchunk is not installed: pip install -e '.[chunkers]'")
     view = compare(folder, "ledger.ts", a={"chunk_size": 30}, b=chunkers.astchunk(chunkers.Budget(
         200, characters_per_non_whitespace=1.3)))  # fmt: skip
-    assert view.b.label == "astchunk" and len(view.frame_b) > 0 and "max_chunk_size=" in view.html
+    assert view.model.b.label == "astchunk" and len(view.model.frame_b) > 0 and "max_chunk_size=" in view.html
 
 
 def test_a_side_that_is_neither_settings_nor_a_chunker_says_what_to_pass(folder) -> None:

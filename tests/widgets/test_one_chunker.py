@@ -80,9 +80,9 @@ def test_chunk_codebase_files_sweep_and_the_panel_name_the_same_chunker(folder: 
     assert swept["split_declarations"].iat[0] == pytest.approx(by_hand)
 
     panel = cn.tune(folder, **options)
-    assert panel.stats["split_declarations"] == pytest.approx(by_hand)
-    assert _per_file(panel.frame) == by_frame
-    stats = frames.CodebaseStats(panel.codebase)
-    assert stats.frame_row(panel.frame, panel.settings.chunk)["split_declarations"] == pytest.approx(by_hand)
+    assert panel.model.stats["split_declarations"] == pytest.approx(by_hand)
+    assert _per_file(panel.model.frame) == by_frame
+    stats = frames.CodebaseStats(panel.model.codebase)
+    assert stats.frame_row(panel.model.frame, panel.settings.chunk)["split_declarations"] == pytest.approx(by_hand)
     panel.file_picker.value = "broken.py"
-    assert _per_file(panel.file_frame) == {"broken.py": "ast"}
+    assert _per_file(panel.model.file_frame) == {"broken.py": "ast"}

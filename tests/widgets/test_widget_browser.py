@@ -40,15 +40,15 @@ def test_browse_a_folder_with_settings_chunks_it_with_them(tmp_path: Path) -> No
     (tmp_path / "a.ts").write_text("".join(f"export const v{i} = {i};\n" for i in range(40)))
     (tmp_path / "notes.md").write_text("".join(f"line {i}\n" for i in range(25)))
     opened = browse(tmp_path, chunk_size=10)
-    assert opened.data.attrs["chunk_size"] == 10
-    assert set(opened.data["path"]) == {"a.ts", "notes.md"}
-    assert opened.data.loc[opened.data["path"] == "notes.md", "lines"].max() == 10
+    assert opened.model.data.attrs["chunk_size"] == 10
+    assert set(opened.model.data["path"]) == {"a.ts", "notes.md"}
+    assert opened.model.data.loc[opened.model.data["path"] == "notes.md", "lines"].max() == 10
 
 
 def test_browse_a_codebase_uses_it_without_parsing_again() -> None:
     codebase = engine.Codebase(sample_codebase())
     opened = browse(codebase)
-    assert opened.texts.codebase is codebase
+    assert opened.model.texts.codebase is codebase
 
 
 def test_type_filter_keeps_only_that_type_in_frame_table_and_files(browser: Browser, chunks: pd.DataFrame) -> None:
@@ -166,7 +166,7 @@ def test_file_list_counts_matching_and_total_chunks(browser: Browser, chunks: pd
     everything = dict(browser.file_list.options)
     assert everything["src/inventory.ts  (28)"] == "src/inventory.ts"
     browser.type_filter.value = ("method",)
-    files = browser.files.set_index("path")
+    files = browser.model.files.set_index("path")
     methods = (chunks["path"] == "src/inventory.ts") & (chunks["type"] == "method")
     assert files.loc["src/inventory.ts", "chunks"] == methods.sum()
     label = f"src/inventory.ts  ({methods.sum()}/{(chunks['path'] == 'src/inventory.ts').sum()})"
@@ -261,10 +261,10 @@ def test_a_frame_without_its_files_still_previews_from_chunk_contents(tmp_path: 
 def test_settings_with_a_frame_chunk_its_codebase_again(chunks: pd.DataFrame) -> None:
     """A frame stands for its codebase: settings given with it chunk that again, the frame's own for the rest."""
     again = browse(chunks, chunk_size=10)
-    assert again.data.attrs["chunk_size"] == 10
-    assert again.data.attrs["root"] == chunks.attrs["root"]
-    assert again.data.attrs["chunk_overlap"] == chunks.attrs["chunk_overlap"]
-    assert browse(chunks).data is chunks  # alone, the frame is shown as it is
+    assert again.model.data.attrs["chunk_size"] == 10
+    assert again.model.data.attrs["root"] == chunks.attrs["root"]
+    assert again.model.data.attrs["chunk_overlap"] == chunks.attrs["chunk_overlap"]
+    assert browse(chunks).model.data is chunks  # alone, the frame is shown as it is
     with pytest.raises(TypeError, match="unexpected keyword argument 'chunk_sise'"):
         browse(None, chunk_sise=10)
 

@@ -66,16 +66,17 @@ def codebase() -> engine.Codebase:
 
 def test_compare_shows_the_file_with_most_changes_side_by_side(codebase: engine.Codebase) -> None:
     view = compare(codebase, a={"chunk_size": 30}, b={"chunk_size": 8})
-    busiest = view.changes["path"].value_counts().index[0]
+    busiest = view.model.changes["path"].value_counts().index[0]
     assert view.file_picker.value == busiest
-    assert list(view.frame.columns) == list(view.changes.columns)
-    assert set(view.frame["path"]) == {busiest} and len(view.frame) == (view.changes["path"] == busiest).sum()
+    assert list(view.model.frame.columns) == list(view.model.changes.columns)
+    shown = view.model.frame
+    assert set(shown["path"]) == {busiest} and len(shown) == (view.model.changes["path"] == busiest).sum()
     sides = parse(view.view.value).find_all("data-side")
     assert [s.attrs["data-side"] for s in sides] == ["A", "B"]
     a_bands, b_bands = ({(e.attrs["data-start"], e.attrs["data-end"]) for e in s.find_all("data-chunk")} for s in sides)
     assert a_bands != b_bands
     assert max(int(end) - int(start) + 1 for start, end in b_bands) <= 8
-    assert f"<b>{len(view.changes):,}</b> of" in view.summary.value
+    assert f"<b>{len(view.model.changes):,}</b> of" in view.summary.value
 
 
 def test_picking_another_file_redraws_both_sides(codebase: engine.Codebase) -> None:
@@ -83,7 +84,7 @@ def test_picking_another_file_redraws_both_sides(codebase: engine.Codebase) -> N
     assert view.left.path == view.right.path == "src/models.ts"
     view.file_picker.value = "src/pricing.ts"
     assert view.left.path == view.right.path == "src/pricing.ts"
-    assert set(view.frame["path"]) <= {"src/pricing.ts"}
+    assert set(view.model.frame["path"]) <= {"src/pricing.ts"}
     assert view.html == view._repr_html_() and "src/pricing.ts" in view.html
 
 
@@ -137,12 +138,12 @@ def test_compare_clanka_with_extended_languages_on_python():
         )
     }
     view = compare(engine.Codebase.from_texts(source), a={"languages": "clanka"}, b={"languages": "extended"})
-    assert view.frame_a["chunker"].tolist() == ["window"]
-    b = view.frame_b.astype({"type": "string"}).fillna({"parent": ""})
+    assert view.model.frame_a["chunker"].tolist() == ["window"]
+    b = view.model.frame_b.astype({"type": "string"}).fillna({"parent": ""})
     assert b[["name", "type", "parent"]].to_numpy().tolist() == [
         ["total", "function", ""], ["Shelf", "class", ""], ["count", "method", "class Shelf"]
     ]
-    assert {"only chunked in B"} <= set(view.changes["change"])
+    assert {"only chunked in B"} <= set(view.model.changes["change"])
 
 
 def test_compare_rejects_an_unknown_languages_mode():
@@ -169,6 +170,6 @@ def test_the_model_compares_without_a_widget() -> None:
     assert model.path == model.changes["path"].value_counts().index[0]  # the file with the most changes
     assert set(model.frame["path"]) == {model.path}
     shown = Compare(model)
-    assert shown.model is model and shown.changes is model.changes
+    assert shown.model is model and shown.model.changes is model.changes
     left, right = model.previews()
     assert shown.html == render_summary(model, model.frame) + render_side_by_side(left, right, model.a, model.b)

@@ -25,16 +25,16 @@ def test_browse_an_empty_codebase(nothing: Path) -> None:
 
 def test_tune_an_empty_codebase(nothing: Path) -> None:
     panel = tune(nothing)
-    assert panel.stats["chunks"] == 0 and panel.stats["coverage"] is None
+    assert panel.model.stats["chunks"] == 0 and panel.model.stats["coverage"] is None
     assert panel.file_picker.value is None and panel.preview.preview is None
     panel.chunk_size.value = 5
-    assert panel.stats["chunk_size"] == 5
+    assert panel.model.stats["chunk_size"] == 5
     assert "(0 chunks)" in panel.histogram.value
 
 
 def test_compare_an_empty_codebase(nothing: Path) -> None:
     view = compare(nothing, a={}, b={"chunk_size": 5})
-    assert view.changes.empty and view.left is None
+    assert view.model.changes.empty and view.left is None
     assert "no file with lines" in view.summary.value
 
 

