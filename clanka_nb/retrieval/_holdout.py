@@ -10,11 +10,11 @@ queries cannot tell otherwise.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from statistics import NormalDist
 
 import numpy as np
+
+from ._pairs import jackknife, t_quantile
 
 MIN_QUERIES = 20  # on each side of the split: fewer says nothing a user should act on
 
@@ -53,19 +53,11 @@ def holdout(values: np.ndarray, cluster: np.ndarray, when: np.ndarray, costs: li
     sums = np.bincount(ids, weights=paired)
     sizes = np.bincount(ids).astype(np.float64)
     difference = float(paired.mean())
-    error = _jackknife(sums, sizes)
-    if error == 0 or len(sizes) < 2:
+    # The pair's jackknife error and Student's t at the newer half's clusters less one: `_pairs`' own.
+    error = float(jackknife(sums[None, :, None], sizes)[0, 0]) if len(sizes) > 1 else 0.0
+    if error == 0:
         return Holdout(int(older.sum()), int(newer.sum()), chosen, runner, difference, difference, difference)
-    z = NormalDist().inv_cdf(1 - (1 - confidence) / 2)
-    freedom = len(sizes) - 1
-    t = z + (z**3 + z) / (4 * freedom) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * freedom**2)
+    t = t_quantile(1 - (1 - confidence) / 2, len(sizes) - 1)
     return Holdout(int(older.sum()), int(newer.sum()), chosen, runner, difference, difference - t * error,
                    difference + t * error)  # fmt: skip
 
-
-def _jackknife(sums: np.ndarray, sizes: np.ndarray) -> float:
-    clusters = len(sizes)
-    if clusters < 2:
-        return 0.0
-    left = (sums.sum() - sums) / (sizes.sum() - sizes)
-    return math.sqrt((clusters - 1) / clusters * float(np.sum((left - left.mean()) ** 2)))

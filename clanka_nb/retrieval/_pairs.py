@@ -81,7 +81,7 @@ def simultaneous(sums: np.ndarray, sizes: np.ndarray, confidence: float, resampl
     paired = sums[:, a] - sums[:, b]  # clusters x pairs
     difference = paired.sum(axis=0) / queries
     residual = paired - sizes[:, None] * difference[None, :]
-    error = _jackknife(paired[None], sizes)[0] if clusters > 1 else np.zeros_like(difference)
+    error = jackknife(paired[None], sizes)[0] if clusters > 1 else np.zeros_like(difference)
     error = np.where(error < 1e-12 * np.maximum(np.abs(difference), 1.0), 0.0, error)
     spread = error > 0
     # The same lead in every cluster is certain on these queries (|t| infinite); no spread and no lead is no |t|.
@@ -133,10 +133,10 @@ def _few_clusters(largest: np.ndarray, sizes: np.ndarray, confidence: float) -> 
     if clusters < 3 or kish >= clusters - 0.5:
         return 1.0
     tail = (1 - NormalDist().cdf(float(np.quantile(largest, confidence, method="higher")))) * 2
-    return _t_quantile(1 - tail / 2, max(kish - 1, 1.0)) / _t_quantile(1 - tail / 2, clusters - 1)
+    return t_quantile(1 - tail / 2, max(kish - 1, 1.0)) / t_quantile(1 - tail / 2, clusters - 1)
 
 
-def _t_quantile(level: float, freedom: float) -> float:
+def t_quantile(level: float, freedom: float) -> float:
     """Student's t quantile by the Cornish-Fisher expansion in 1/freedom (within 1% from 3 degrees on)."""
     z = NormalDist().inv_cdf(level)
     v = freedom
@@ -144,7 +144,7 @@ def _t_quantile(level: float, freedom: float) -> float:
             + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * v**3))  # fmt: skip
 
 
-def _jackknife(paired: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+def jackknife(paired: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     """The cluster jackknife standard error of each mean difference (draws x clusters x pairs -> draws x pairs):
     the spread of the mean with each cluster left out in turn. A heavy cluster moves the mean most when it is left
     out, so it widens the error as much as it weighs (the sandwich error's own error grows with it)."""
@@ -168,7 +168,7 @@ def _pair_draws(residual: np.ndarray, sizes: np.ndarray, queries: float, resampl
         weights = _WEBB[rng.integers(0, 6, size=(count, clusters))]
         drawn = weights[:, :, None] * residual[None, :, :]  # draws x clusters x pairs
         out[start : start + count] = drawn.sum(axis=1) / queries
-        out_errors[start : start + count] = _jackknife(drawn, sizes)
+        out_errors[start : start + count] = jackknife(drawn, sizes)
     return out, out_errors
 
 
