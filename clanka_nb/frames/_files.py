@@ -117,18 +117,14 @@ def files(
     frame = files_frame(measured)
     if include_skipped and measured.codebase.root != Path():
         frame = _with_skipped(frame, measured.codebase, measured.settings.max_file_size,
-                              only=_one_file(source, measured.codebase.root))  # fmt: skip
+                              only=_one_file(source))  # fmt: skip
     return frame
 
 
-def _one_file(source: object, root: Path) -> str | None:
-    """The path (within `root`) of the one file a user passed as the source, or None for anything else."""
+def _one_file(source: object) -> str | None:
+    """The name of the one file a user passed as the source (the resolver makes its folder the root, so its
+    name is its path there: `engine.source.resolve`), or None for anything else."""
     if not isinstance(source, str | os.PathLike):
         return None
     given = Path(source).expanduser()
-    if not given.is_file():
-        return None
-    try:
-        return given.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return given.name
+    return given.name if given.is_file() else None
