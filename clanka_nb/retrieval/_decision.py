@@ -360,7 +360,8 @@ def _message(out: dict[str, Any], order: list[int], text: _Words, name: str, lev
     parts.append(f"best: {text(out['best'])} ({name} {means[best]:.3f}, {level} interval {low[best]:.3f}-"
                  f"{high[best]:.3f}, {queries} queries)")  # fmt: skip
     if out["separable"]:
-        parts.append(f"confidence set of the best ({family}): {' | '.join(map(text, out['confidence_set']))}")
+        parts.append(f"confidence set of the best ({level}, by elimination over {columns} settings): "
+                     f"{' | '.join(map(text, out['confidence_set']))}")
         worse = [f"{text(row['setting'])} ("
                  + (f"by at least {row['at_least']:.3f}" if row["at_least"] > 0 else "shown by the elimination")
                  + ("" if row["than"] == labels[best] else f" than {text(row['than'])}") + ")"
