@@ -12,15 +12,19 @@ import os
 import shlex
 import sys
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._cli import _parser, _terminal
 from ._cli._errors import CommandError
 from .defaults import CHUNK_SETTING_NAMES, CHUNKER_BUDGET, SETTING_NAMES
 from .extras import missing_extra
+
+if TYPE_CHECKING:  # the command imports the library lazily: --help and bad options answer at once
+    from .chunkers import Chunker
+    from .retrieval import Probe
 
 __all__ = ["main"]
 
@@ -128,7 +132,7 @@ def _files(args: argparse.Namespace) -> int:
 PROBE_OPTIONS = ("k", "sample", "budget", "metric", "margin", "targets")
 
 
-def _probe(args: argparse.Namespace) -> object:
+def _probe(args: argparse.Namespace) -> Probe:
     """The one `Probe` of the command's options: its checks are the library's, their errors exit 2."""
     from .retrieval import Probe
 
@@ -141,7 +145,7 @@ def _probe(args: argparse.Namespace) -> object:
         raise CommandError(str(error), exit_code=2) from None
 
 
-def _chunkers(args: argparse.Namespace, source: object) -> dict[str, object] | None:
+def _chunkers(args: argparse.Namespace, source: str) -> Mapping[str, Chunker] | None:
     """`--chunkers` as the sweep's chunkers=, each sized from `--chunker-budget` (its non-whitespace ratio measured
     on the folder swept, for astchunk); an unknown name exits 2, a peer whose extra is missing exits 1."""
     if args.chunkers is None:
@@ -154,7 +158,7 @@ def _chunkers(args: argparse.Namespace, source: object) -> dict[str, object] | N
     from .extras import MissingExtraError
 
     try:
-        budget = Budget(args.chunker_budget or CHUNKER_BUDGET).measured_on(source)  # type: ignore[arg-type]
+        budget = Budget(args.chunker_budget or CHUNKER_BUDGET).measured_on(source)
         return named_chunkers(args.chunkers, budget, languages=getattr(args, "languages", None),
                               file_seconds=args.chunker_seconds)  # fmt: skip
     except ValueError as error:
@@ -308,15 +312,15 @@ def _cache(args: argparse.Namespace) -> int:
             print(f"removed {cleared:,} vectors from {vectors.path}")
         return 0
     info = parse.info()
-    print(f"path: {info['path']}")
-    print(f"entries: {info['entries']:,}")
-    print(f"size: {info['bytes'] / 2**20:.1f} MiB of {info['max_bytes'] / 2**20:.0f} MiB "
-          f"(file on disk: {info['file_bytes'] / 2**20:.1f} MiB)")
+    print(f"path: {info.path}")
+    print(f"entries: {info.entries:,}")
+    print(f"size: {info.bytes / 2**20:.1f} MiB of {info.max_bytes / 2**20:.0f} MiB "
+          f"(file on disk: {info.file_bytes / 2**20:.1f} MiB)")
     if vectors is not None:
         stored = vectors.info()
-        print(f"vectors path: {stored['path']}")
-        print(f"vectors: {stored['entries']:,}, "
-              f"{stored['bytes'] / 2**20:.1f} MiB of {stored['max_bytes'] / 2**20:.0f} MiB")
+        print(f"vectors path: {stored.path}")
+        print(f"vectors: {stored.entries:,}, "
+              f"{stored.bytes / 2**20:.1f} MiB of {stored.max_bytes / 2**20:.0f} MiB")
     print("set CLANKA_NB_CACHE_DIR to move them, CLANKA_NB_CACHE=off to work without them")
     return 0
 

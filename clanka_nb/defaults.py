@@ -15,7 +15,7 @@ class _Default:
     __slots__ = ()
 
     def __repr__(self) -> str:
-        return type(self).__bases__[-1].__repr__(self)
+        return repr(type(self).__bases__[-1](self))
 
     def __reduce__(self) -> tuple[type, tuple[object]]:
         kind = type(self)
@@ -40,8 +40,8 @@ class DefaultStr(_Default, str):
     __slots__ = ()
 
 
-class DefaultTuple(_Default, tuple):
-    """A grid's default (values to try), shown as the tuple."""
+class DefaultTuple(_Default, tuple[int, ...]):
+    """A grid's default (values to try: chunk sizes), shown as the tuple."""
 
     __slots__ = ()
 

@@ -174,7 +174,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # Leaves with no imports of the package: the settings' defaults (read by `--help` without the engine),
     # the sample codebase's path (the source when none is given, at every floor), which extra brings each
     # optional library, and the one maker of a matplotlib figure.
-    ("clanka_nb.defaults", "clanka_nb.bundled", "clanka_nb.extras", "clanka_nb.figures"),
+    ("clanka_nb.defaults", "clanka_nb.bundled", "clanka_nb.extras", "clanka_nb.figures", "clanka_nb.metrics"),
     ("clanka_nb.engine",),
     ("clanka_nb.index", "clanka_nb.frames", "clanka_nb.history", "clanka_nb.chunkers"),
     ("clanka_nb.retrieval",),

@@ -15,6 +15,7 @@ from typing import IO, Any
 import pandas as pd
 
 from ..defaults import CHUNK_SETTING_NAMES
+from ..metrics import BUDGET_COVERED, BUDGET_FOUND, RECALL, TOKENS, is_metric_column, parse_metric
 from ._errors import CommandError
 from ._terminal import json_safe, visible
 
@@ -177,8 +178,9 @@ def sweep_table(sweep: pd.DataFrame) -> pd.DataFrame:
     metric = (sweep.attrs.get("verdict") or {}).get("metric")
     shown = {"queries", "scored_on", "mrr", "mrr_low", "mrr_high",
              *((f"{metric}_low", f"{metric}_high") if metric else ())}
-    columns += [name for name in sweep.columns if name in shown or (name.startswith(
-        ("recall@", "tokens@", "budget_found@", "budget_covered@")) and not name.endswith(("_low", "_high")))]
+    listed = (RECALL, TOKENS, BUDGET_FOUND, BUDGET_COVERED)  # each at every cut-off or budget; lines@k only in -o
+    columns += [name for name in sweep.columns
+                if name in shown or (is_metric_column(name) and parse_metric(name).family in listed)]
     return sweep.loc[:, columns]
 
 

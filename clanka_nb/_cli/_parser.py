@@ -283,7 +283,8 @@ def _settings(parser: argparse.ArgumentParser, *, many: bool, defaults: Mapping[
         parse = str if setting.parse is None else getattr(_values, setting.parse)
         listed = many and setting.chunk
         default = (defaults or {}).get(setting.name, setting.cli_values(many=listed))
-        shown = ",".join("none" if value is None else str(value) for value in (default if listed else [default]))
+        values = default if listed and isinstance(default, list) else [default]
+        shown = ",".join("none" if value is None else str(value) for value in values)
         parser.add_argument(
             setting.flag, dest=setting.name, type=_values.comma_list(parse) if listed else parse, default=default,
             metavar=setting.metavar,

@@ -60,8 +60,8 @@ def escaped_output() -> Iterator[None]:
     CSV, which has no escapes (see _output.csv_safe).
     """
     stdout, stderr = sys.stdout, sys.stderr
-    sys.stdout = _Escaping(stdout, UNSAFE)  # type: ignore[assignment]
-    sys.stderr = _Escaping(stderr, _UNSAFE_STDERR)  # type: ignore[assignment]
+    sys.stdout = _Escaping(stdout, UNSAFE)
+    sys.stderr = _Escaping(stderr, _UNSAFE_STDERR)
     try:
         yield
     finally:

@@ -20,7 +20,8 @@ Result = Sequence[Span] | None
 class Chunker(Protocol):
     """A chunker: a label, and a call from a file's path and text (LF newlines) to the spans of its chunks."""
 
-    label: str
+    @property
+    def label(self) -> str: ...
 
     def __call__(self, path: str, text: str) -> Result: ...
 
@@ -66,7 +67,8 @@ def as_chunker(chunker: object, label: str | None = None, *, file_seconds: float
             changes["file_seconds"] = file_seconds
         return dataclasses.replace(chunker, **changes) if changes else chunker
     own = getattr(chunker, "label", None)
-    name = label or (own if isinstance(own, str) else None) or getattr(chunker, "__name__", type(chunker).__name__)
+    fallback = str(getattr(chunker, "__name__", type(chunker).__name__))
+    name = label or (own if isinstance(own, str) else None) or fallback
     parameters = getattr(chunker, "parameters", None)
     parameters = dict(parameters) if isinstance(parameters, Mapping) else {}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -123,7 +124,7 @@ def chunk_texts(chunker: Chunker, texts: Texts) -> ChunkedWith:
     limit = getattr(chunker, "file_seconds", FILE_SECONDS)
     limits = getattr(chunker, "limits", None)
     for path, text in texts.texts.items():
-        answer = guarded_call(lambda path=path, text=text: chunker(path, text), limit, limits, text)
+        answer = guarded_call(functools.partial(chunker, path, text), limit, limits, text)
         seconds += answer.seconds
         if answer.reason is not None:
             failed[path] = answer.reason

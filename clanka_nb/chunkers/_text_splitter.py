@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..extras import require
 from ._adapter import Adapter, Result
 from ._budget import Budget, as_budget
 from ._peer import EXTRA, Peer, pack_language, peer, per_language, version
 from ._spans import spans_at_offsets
+
+if TYPE_CHECKING:
+    from tree_sitter_language_pack import SupportedLanguage
 
 
 # Its own size parameters for a budget: what the factory passes, and what `peer_parameters` states.
@@ -25,7 +28,10 @@ def semantic_text_splitter(
     from tree_sitter_language_pack import get_binding
 
     parameters = sizes(as_budget(budget))
-    splitter = per_language(lambda language: CodeSplitter(get_binding(language), parameters["capacity"]))
+    # cast: `pack_language` names only grammars the pack has, which is what its Literal type lists.
+    splitter = per_language(
+        lambda language: CodeSplitter(get_binding(cast("SupportedLanguage", language)), parameters["capacity"])
+    )
 
     def run(path: str, text: str) -> list[tuple[int, str]] | None:
         language = pack_language(path)

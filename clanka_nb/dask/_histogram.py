@@ -64,7 +64,7 @@ class Histogram:
         if virtual >= n - 1:
             return float(self._at(n - 1))
         below = math.floor(virtual)
-        a, b = self._at(below), self._at(below + 1)
+        a, b = np.float64(self._at(below)), np.float64(self._at(below + 1))
         t = np.float64(virtual - below)
         diff = b - a
         # numpy's _lerp: from the nearer end, so t = 1 gives exactly b.

@@ -21,7 +21,7 @@ from ..defaults import INDEX_MAX_CHARACTERS
 from ..engine import list_files
 from ..engine.progress import ProgressBar, bar
 from ..engine.settings import Settings, TextKeywords, setting_keywords
-from ..index import Embedder, SemanticIndex, VectorCache, default_cache
+from ..index import Embedder, SemanticIndex, SyncReport, VectorCache, default_cache
 from ..index.internals import model_id_of
 from ._cluster import ClientLike, resolve_client
 from ._limit import EmbedLimit, LimitedEmbedder, forget, portable, rate_name
@@ -128,7 +128,7 @@ class IndexTask:
             lease_wait=embedder.waited, worker=worker,
         )
 
-    def _sync(self, root: str, db: str, embedder: LimitedEmbedder, cache: VectorCache) -> object:
+    def _sync(self, root: str, db: str, embedder: LimitedEmbedder, cache: VectorCache) -> SyncReport:
         """One `SemanticIndex.sync` (one transaction). A new database is built beside its place and moved there
         when complete, so a killed worker or an interrupt leaves no half-made file where clanka looks."""
         target = Path(db)
@@ -235,7 +235,7 @@ def _places(roots: list[str], given: list[StrPath], db: DbPlace) -> list[str]:
     if isinstance(db, Mapping):
         out = []
         for root, name in zip(roots, given, strict=True):
-            place = db.get(root, db.get(os.fspath(name)))  # type: ignore[call-overload]
+            place = db.get(root, db.get(os.fspath(name)))
             if place is None:
                 msg = f"db= has no database path for the root {root!r}; give every root one, or db=None"
                 raise ValueError(msg)

@@ -77,7 +77,7 @@ def list_roots(client: Client, roots: list[str], max_file_size: str | int) -> li
 
 def batches(listings: list[Listing], languages: str, files_per_partition: int) -> list[Batch]:
     """Consecutive runs of each root's files; a root with no files still gets one (empty) batch."""
-    out = []
+    out: list[Batch] = []
     for listing in listings:
         assert listing.root is not None  # checked by list_roots
         files = listing.files

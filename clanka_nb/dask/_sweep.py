@@ -197,6 +197,6 @@ def sweep(
     if options is not None and rows:
         settings_of = [{name: r[name] for name in CHUNK_SETTING_NAMES} for r in rows]
         attrs["budget"] = list(options.budgets)  # priced by attrs["token_counter"], as the token columns
-        attrs["verdict"] = decide(outcomes, settings_of, costs, metric=options.metric, groups=groups,
+        attrs["verdict"] = decide(outcomes, settings_of, costs, metric=options.verdict_metric, groups=groups,
                                   margin=options.margin).as_dict()
     return _columns.build({name: [r[name] for r in rows] for name in schema}, schema, attrs)

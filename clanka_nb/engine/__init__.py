@@ -9,6 +9,7 @@ The names below are the engine's API; its `_` modules are its own.
 
 from ._api import chunk_codebase, chunk_file, chunk_file_content, chunk_files
 from ._cache import ParseCache, ParseCacheError, ParseCacheWarning
+from ._cache_files import CacheInfo
 from ._chunker import CHUNKERS, CodeChunk, FileChunking, PreparedText
 from ._codebase import BinaryFileWarning, Codebase, NothingToChunkWarning, UnreadableFileWarning, prepared_texts
 from ._declarations import Declaration, GrammarUnavailableError
@@ -30,6 +31,7 @@ __all__ = [
     "LANGUAGE_MODES",
     "RULES",
     "BinaryFileWarning",
+    "CacheInfo",
     "ChunkSettings",
     "CodeChunk",
     "Codebase",

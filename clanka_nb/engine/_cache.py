@@ -36,6 +36,7 @@ from ._cache_files import (
     CONFIG_DIR_ENV,
     KEY_FILE_NAME,
     CacheFileError,
+    CacheInfo,
     KeyFileError,
     check_schema,
     evict_if_over,
@@ -246,7 +247,7 @@ class ParseCache:
         except sqlite3.Error as exc:
             self._fail(exc)
 
-    def info(self) -> dict[str, object]:
+    def info(self) -> CacheInfo:
         """Where the cache is, how many entries and bytes it holds, and its bound."""
         entries = size = 0
         db = self._connection(create=False)
@@ -256,10 +257,7 @@ class ParseCache:
             except sqlite3.Error as exc:
                 self._fail(exc)
         file_bytes = sum(p.stat().st_size for p in self.directory.glob(FILE_NAME + "*") if p.is_file())
-        return {
-            "path": str(self.path), "entries": entries, "bytes": size, "file_bytes": file_bytes,
-            "max_bytes": self.max_bytes, "usable": not self._broken,
-        }  # fmt: skip
+        return CacheInfo(str(self.path), entries, size, file_bytes, self.max_bytes, usable=not self._broken)
 
     def clear(self) -> int:
         """Delete every entry; returns how many there were.

@@ -21,6 +21,7 @@ import sqlite3
 import stat
 import time
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,19 @@ KEY_FILE_NAME = "parse-cache.key"  # the name it had when only the parse cache u
 CHECK_BYTES = 16
 _KEY_BYTES = 32
 _SIDE_FILES = ("-wal", "-shm", "-journal")  # SQLite makes them with the database file's mode
+
+
+@dataclass(frozen=True)
+class CacheInfo:
+    """What a cache holds (`ParseCache.info()`, `VectorCache.info()`): its file, its entries and their bytes,
+    the bytes of its files on disk (the write-ahead log too), its bound, and whether its file is usable."""
+
+    path: str
+    entries: int
+    bytes: int
+    file_bytes: int
+    max_bytes: int
+    usable: bool
 
 
 class KeyFileError(OSError):

@@ -300,7 +300,7 @@ def plan_ranges(text: PreparedText) -> list[Range]:
                 continue
         truncates = False
         if inside and d[3] == "class":
-            starts, least_ends = inside.get(parent_label("class", d.name), ((), ()))
+            starts, least_ends = inside.get(parent_label("class", d.name), ([], []))
             first = bisect_left(starts, d.start_line)
             truncates = first < len(starts) and least_ends[first] <= d.end_line
         plan.append(new(Range, (start, end, d, truncates)))
@@ -424,41 +424,49 @@ class FileChunking:
         return cls(path, status, None, ())
 
 
-def chosen_segments(
-    text: PreparedText, settings: ChunkSettings, record: list[Cut] | None = None
-) -> tuple[str | None, list[tuple[int, int, Declaration]] | list[tuple[int, int]]]:
+class Segments(NamedTuple):
+    """A file's cut as the engine chose it: `chunker` "ast" with `declared` (start, end, declaration),
+    "window" with `windows` (start, end), or None (the file is not chunked) with neither."""
+
+    chunker: str | None
+    declared: list[tuple[int, int, Declaration]]
+    windows: list[tuple[int, int]]
+
+
+def chosen_segments(text: PreparedText, settings: ChunkSettings, record: list[Cut] | None = None) -> Segments:
     """The one place that decides a file's chunker: declaration segments when there are any, else windows.
 
-    Gives the chunker (see `FileChunking`) and its segments: (start, end, declaration) for "ast",
-    (start, end) for "window", none for None. `record` is passed to `declaration_segments`.
+    `record` is passed to `declaration_segments`.
     """
     if text.status is not FileStatus.CHUNKED:
-        return None, []
+        return Segments(None, [], [])
     if text.declarations:
         segments = declaration_segments(text, settings, record)
         if segments:
-            return "ast", segments
-    return "window", window_segments(text, settings)
+            return Segments("ast", segments, [])
+    return Segments("window", [], window_segments(text, settings))
 
 
-def _chunks(text: PreparedText, chunker: str | None, segments: list) -> list[CodeChunk]:
+def _chunks(text: PreparedText, chosen: Segments) -> list[CodeChunk]:
     path, lines = text.path, text.lines
     join = "\n".join
-    if chunker == "ast":
-        return [chunk_of((path, s, e, d.name, d.type, d.parent, join(lines[s - 1 : e]))) for s, e, d in segments]
-    return [chunk_of((path, s, e, None, None, None, join(lines[s - 1 : e]))) for s, e in segments]
+    if chosen.chunker == "ast":
+        return [chunk_of((path, s, e, d.name, d.type, d.parent, join(lines[s - 1 : e]))) for s, e, d in chosen.declared]
+    return [chunk_of((path, s, e, None, None, None, join(lines[s - 1 : e]))) for s, e in chosen.windows]
 
 
 def chunked(text: PreparedText, settings: ChunkSettings) -> tuple[list[CodeChunk], FileChunking]:
     """The file's chunks (as `chunks_of` gives them) and the engine's record of how it made them."""
-    chunker, segments = chosen_segments(text, settings)
-    chunks = _chunks(text, chunker, segments)
-    return chunks, FileChunking(text.path, text.status, chunker, tuple((c.start_line, c.end_line) for c in chunks))
+    chosen = chosen_segments(text, settings)
+    chunks = _chunks(text, chosen)
+    return chunks, FileChunking(
+        text.path, text.status, chosen.chunker, tuple((c.start_line, c.end_line) for c in chunks)
+    )
 
 
 def chunks_of(text: PreparedText, settings: ChunkSettings) -> list[CodeChunk]:
     """Declaration chunks when there are any, else line windows."""
-    return _chunks(text, *chosen_segments(text, settings))
+    return _chunks(text, chosen_segments(text, settings))
 
 
 class ChunkHead(NamedTuple):
@@ -474,17 +482,17 @@ class ChunkHead(NamedTuple):
 
 def heads_of(text: PreparedText, settings: ChunkSettings) -> list[ChunkHead]:
     """`chunks_of`'s chunks, in its order, without their content: for indexes that read the lines themselves."""
-    chunker, segments = chosen_segments(text, settings)
+    chosen = chosen_segments(text, settings)
     path = text.path
-    if chunker == "ast":
-        return [ChunkHead(path, s, e, d.name, d.type, d.parent) for s, e, d in segments]  # type: ignore[misc]
-    return [ChunkHead(path, s, e, None, None, None) for s, e in segments]
+    if chosen.chunker == "ast":
+        return [ChunkHead(path, s, e, d.name, d.type, d.parent) for s, e, d in chosen.declared]
+    return [ChunkHead(path, s, e, None, None, None) for s, e in chosen.windows]
 
 
 def chunking_of(text: PreparedText, settings: ChunkSettings) -> FileChunking:
     """The engine's record of how it chunks the file, spans in no particular order: no content is joined and
     no chunk object made, as statistics over many settings need only where chunks start and end."""
-    chunker, segments = chosen_segments(text, settings)
+    chosen = chosen_segments(text, settings)
     # Declaration segments carry their declaration; windows are already (start, end).
-    spans = tuple([(s, e) for s, e, _ in segments]) if chunker == "ast" else tuple(segments)  # type: ignore[misc]
-    return FileChunking(text.path, text.status, chunker, spans)
+    spans = tuple([(s, e) for s, e, _ in chosen.declared]) if chosen.chunker == "ast" else tuple(chosen.windows)
+    return FileChunking(text.path, text.status, chosen.chunker, spans)

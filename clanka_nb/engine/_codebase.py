@@ -7,7 +7,7 @@ import functools
 import gc
 import os
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
@@ -230,7 +230,7 @@ def _from_text(path: str, text: str, status: FileStatus, grammar: str | None, de
     return PreparedText(path, lines, grammar, decls, status, meaningful=True)
 
 
-def _pool(context: _Context, jobs: list[tuple[str, str | None]], workers: int) -> Iterator[_Answer]:
+def _pool(context: _Context, jobs: list[tuple[str, str | None]], workers: int) -> Generator[_Answer, None, None]:
     if context.languages == "extended":
         load_grammars([rel for rel, _ in jobs], context.languages)
     # Batches amortise the cost of sending work and results between processes; cut by the files' sizes
@@ -331,6 +331,7 @@ def _cached_outcomes(
                     puts.append((key, answer[2], list(map(declaration_of, answer[3]))))
                 yield _outcome(answer, file, report, settings)
             else:
+                grammar: str | None
                 if key is not None and key in found:
                     grammar, decls = found[key]
                 else:

@@ -267,9 +267,9 @@ def _methods(cls: Node, class_name: str | None, lines: list[str], source: bytes)
         member_type = member.type
         previous_is_comment, after_comment = after_comment, member_type == "comment"
         if "method" in member_type:
-            start, end, body = _range(members, index, lines, previous_is_comment)
+            start, end, body_start = _range(members, index, lines, previous_is_comment)
             kind, name = describe(member, source, member_type)
-            yield declaration_of((start, end, name, kind, parent, body))
+            yield declaration_of((start, end, name, kind, parent, body_start))
 
 
 def clanka_declarations(path: str, text: str, lines: list[str]) -> tuple[str | None, list[Declaration]]:

@@ -36,24 +36,25 @@ def explain_file(
     """
     first, last = (1, text.line_count) if lines is None else lines
     cuts: list[Cut] = []
-    chunker, segments = chosen_segments(text, settings, record=cuts)  # the engine's own choice of chunker
-    if chunker is None:
+    chosen = chosen_segments(text, settings, record=cuts)  # the engine's own choice of chunker
+    if chosen.chunker is None:
         return []
-    path, lines = text.path, text.lines
-    if chunker == "ast":
+    path, content = text.path, text.lines
+    if chosen.chunker == "ast":
         methods = _methods_by_class(text)
         out = []
         for cut in in_reference_order([cut for cut in cuts if cut.end >= first and cut.start <= last]):
             d = cut.declaration
-            chunk = CodeChunk(path, cut.start, cut.end, d.name, d.type, d.parent, _join(lines, cut.start, cut.end))
+            chunk = CodeChunk(path, cut.start, cut.end, d.name, d.type, d.parent, _join(content, cut.start, cut.end))
             out.append(ExplainedChunk(chunk, *_declaration_rule(cut, settings, methods)))
         return out
     reason = _why_windows(text)
     out = []
+    segments = chosen.windows
     for number, (s, e) in enumerate(segments, 1):
         if e < first or s > last:
             continue
-        chunk = CodeChunk(path, s, e, None, None, None, _join(lines, s, e))
+        chunk = CodeChunk(path, s, e, None, None, None, _join(content, s, e))
         cap = min(text.line_count, s + settings.effective_size - 1)
         where = f"{_lines(s, e)}: line window {number} of {len(segments)}"
         if e < cap:

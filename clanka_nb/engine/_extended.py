@@ -252,8 +252,8 @@ class _Walker:
         nodes = follow(node, rule.name)
         scopes = self.spec.scopes
         if len(nodes) == 1 and nodes[0].type in scopes:
-            target = nodes[0]
-            scope = None
+            target: Node | None = nodes[0]
+            scope: Node | None = None
             while target is not None and target.type in scopes:
                 scope_field, name_field = scopes[target.type]
                 scope, target = target.child_by_field_name(scope_field), target.child_by_field_name(name_field)
@@ -286,7 +286,7 @@ class _Walker:
             # The first member: Python puts a comment right under `class X:` beside the body, not in it.
             body = siblings[index].parent
             owner = body.parent if body is not None else None
-            if owner is not None:
+            if body is not None and owner is not None:
                 around = owner.named_children
                 position = next((k for k, n in enumerate(around) if n.id == body.id), 0)
                 start, _ = self._climb(around, position - 1, start)

@@ -18,7 +18,7 @@ def check_languages(languages: object) -> str:
             f"(adds Python, Go, Rust, Java and more), got {languages!r}"
         )
         raise ValueError(msg)
-    return languages  # type: ignore[return-value]
+    return languages
 
 
 def grammar_for(path: str, languages: str) -> str | None:
@@ -39,7 +39,7 @@ def load_grammars(paths: Iterable[str], languages: str) -> None:
     """
     if languages == "extended":
         for grammar in {grammar_for(path, languages) for path in paths} - {None}:
-            parser_for(grammar)  # type: ignore[arg-type]
+            parser_for(grammar)
 
 
 def find_declarations(path: str, text: str, lines: list[str], languages: str) -> tuple[str | None, list[Declaration]]:

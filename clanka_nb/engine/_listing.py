@@ -6,6 +6,7 @@ import os
 import re
 import stat
 import warnings
+from collections.abc import Iterable
 from pathlib import Path
 
 import pathspec
@@ -130,15 +131,20 @@ def _compile(lines: list[str]) -> list[pathspec.RegexPattern]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)  # `[[:alpha:]]` makes `re` warn about nested sets
         try:
-            return list(pathspec.GitIgnoreSpec.from_lines(lines).patterns)
+            return _regexes(pathspec.GitIgnoreSpec.from_lines(lines).patterns)
         except (ValueError, re.error):
-            patterns = []
+            patterns: list[pathspec.RegexPattern] = []
             for line in lines:
                 try:
-                    patterns.extend(pathspec.GitIgnoreSpec.from_lines([line]).patterns)
+                    patterns.extend(_regexes(pathspec.GitIgnoreSpec.from_lines([line]).patterns))
                 except (ValueError, re.error):
                     continue
             return patterns
+
+
+def _regexes(patterns: Iterable[pathspec.Pattern]) -> list[pathspec.RegexPattern]:
+    # A GitIgnoreSpec's patterns are all regex patterns (git wildmatch); its type says only Pattern.
+    return [pattern for pattern in patterns if isinstance(pattern, pathspec.RegexPattern)]
 
 
 def _quiet_compile(pattern: str, flags: int) -> re.Pattern[str]:

@@ -9,8 +9,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from importlib.metadata import version
+from typing import Literal
 
-from tree_sitter import Parser, Tree
+from tree_sitter import Parser, Point, Tree
 
 # The grammars' external scanners classify characters with the C library's `iswspace`/`iswalpha`,
 # which follow the thread's LC_CTYPE. Python sets LC_CTYPE from the environment at start-up (under
@@ -88,7 +89,11 @@ PROGRESS_FROM = 1024 * 1024
 _HAS_PROGRESS = tuple(int(part) for part in version("tree-sitter").split(".")[:2]) >= (0, 25)
 
 
-def parse(parser: Parser, source: bytes, encoding: str = "utf8") -> Tree:
+Encoding = Literal["utf8", "utf16", "utf16le", "utf16be"]
+"""The encodings py-tree-sitter reads a source in."""
+
+
+def parse(parser: Parser, source: bytes, encoding: Encoding = "utf8") -> Tree:
     """`parser.parse(source, encoding=encoding)` in the "C" locale, interruptible by Ctrl-C when long.
 
     Nodes of the tree may have no `text` (a tree read through a callback keeps no source in
@@ -96,18 +101,18 @@ def parse(parser: Parser, source: bytes, encoding: str = "utf8") -> Tree:
     """
     with c_locale():
         if len(source) < INTERRUPTIBLE_FROM:
-            return parser.parse(source, encoding=encoding)  # type: ignore[arg-type]
+            return parser.parse(source, encoding=encoding)
         return _parse_in_pieces(parser, source, encoding)
 
 
-def _parse_in_pieces(parser: Parser, source: bytes, encoding: str) -> Tree:
-    def read(offset: int, _point: object) -> bytes:
+def _parse_in_pieces(parser: Parser, source: bytes, encoding: Encoding) -> Tree:
+    def read(offset: int, _point: Point) -> bytes:
         return source[offset : offset + _PIECE]
 
     try:
         if _HAS_PROGRESS and len(source) >= PROGRESS_FROM:
-            return parser.parse(read, encoding=encoding, progress_callback=_go_on)  # type: ignore[call-overload]
-        return parser.parse(read, encoding=encoding)  # type: ignore[call-overload]
+            return parser.parse(read, encoding=encoding, progress_callback=_go_on)
+        return parser.parse(read, encoding=encoding)
     except SystemError as error:
         parser.reset()  # a parse stopped half-way would otherwise be resumed by this parser's next one
         # A KeyboardInterrupt raised inside the read callback comes out of py-tree-sitter wrapped in

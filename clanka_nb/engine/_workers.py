@@ -8,7 +8,7 @@ import select
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from multiprocessing.connection import Connection, wait
@@ -173,7 +173,7 @@ def ordered_map(
     describe: Callable[[Any], str] = repr,
     weights: Sequence[float] | None = None,
     large: bool = False,
-) -> Iterator:
+) -> Generator[Any, None, None]:
     """`map(func, jobs)` in `workers` processes, results in job order; `describe` names a job in errors.
 
     Batches hold at most `batch` jobs; with `weights` (a job's expected cost, e.g. its file's size), also
@@ -205,6 +205,7 @@ def ordered_map(
             sent = _send(busy, sent, stop, queued, pool, batches, describe)
             while taken not in ready:
                 for conn in wait([c for c in busy if busy[c]]):
+                    assert isinstance(conn, Connection)  # `wait` gives back what it was given: the pipes' ends
                     _receive(conn, busy, ready, pool, batches, describe)
                 sent = _send(busy, sent, stop, queued, pool, batches, describe)
             yield from ready.pop(taken)

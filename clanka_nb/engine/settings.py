@@ -4,6 +4,7 @@ grids of chunk settings a sweep, Dask's sweep and churn try."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import difflib
 import functools
@@ -17,7 +18,7 @@ import re
 import typing
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypedDict, TypeVar, Unpack, overload
+from typing import Any, SupportsIndex, TypedDict, TypeVar, Unpack, overload
 
 from ..defaults import (
     CHUNK_OVERLAP,
@@ -56,11 +57,11 @@ def whole_number(name: str, value: object, what: str) -> int:
     if isinstance(value, bool):
         msg = f"{name} must be an int ({what}), got bool {value!r}"
         raise TypeError(msg)
-    try:
-        return operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
-        msg = f"{name} must be an int ({what}), got {type(value).__name__} {value!r}"
-        raise TypeError(msg) from None
+    if isinstance(value, SupportsIndex):  # has __index__: int, numpy integers (never float, str or Decimal)
+        with contextlib.suppress(TypeError):  # an __index__ that refuses gets the same message
+            return operator.index(value)
+    msg = f"{name} must be an int ({what}), got {type(value).__name__} {value!r}"
+    raise TypeError(msg)
 
 
 def _max_characters(value: object) -> int | None:
@@ -75,13 +76,13 @@ def _max_characters(value: object) -> int | None:
     if isinstance(value, numbers.Integral):
         number = int(value)  # never through float: 10**400 would overflow
         return None if number >= _NO_LIMIT_FROM else max(1, number)
-    number = float(value)
-    if math.isnan(number):
+    real = float(value)
+    if math.isnan(real):
         msg = "chunk_max_characters is NaN; pass a number of characters, or None (or math.inf) for no limit"
         raise ValueError(msg)
-    if math.isinf(number):
-        return None if number > 0 else 1
-    return None if number >= _NO_LIMIT_FROM else max(1, math.floor(number))
+    if math.isinf(real):
+        return None if real > 0 else 1
+    return None if real >= _NO_LIMIT_FROM else max(1, math.floor(real))
 
 
 def _clamp_note(size: int, overlap: int, limit: object, settings: ChunkSettings) -> str | None:

@@ -74,13 +74,13 @@ def token_counter(spec: object) -> TokenCounter:
         encoding = spec
         return TokenCounter(
             str(getattr(encoding, "name", "tiktoken")),
-            lambda texts: [len(ids) for ids in encoding.encode_ordinary_batch(list(texts))],  # type: ignore[attr-defined]
+            lambda texts: [len(ids) for ids in encoding.encode_ordinary_batch(list(texts))],
         )
     if hasattr(spec, "encode_batch") and hasattr(spec, "get_vocab_size"):  # a Hugging Face tokenizers.Tokenizer
         tokenizer = spec
         return TokenCounter(
             "tokenizers.Tokenizer",
-            lambda texts: [len(e.ids) for e in tokenizer.encode_batch(list(texts), add_special_tokens=False)],  # type: ignore[attr-defined]
+            lambda texts: [len(e.ids) for e in tokenizer.encode_batch(list(texts), add_special_tokens=False)],
         )
     if callable(spec):
         function = spec

@@ -12,6 +12,7 @@ import os
 import sys
 import warnings
 from pathlib import Path
+from types import FrameType
 
 _PACKAGE = str(Path(__file__).resolve().parents[1]) + os.sep
 
@@ -19,7 +20,8 @@ _PACKAGE = str(Path(__file__).resolve().parents[1]) + os.sep
 def warn_at_user(message: str | Warning, category: type[Warning]) -> None:
     """`warnings.warn(message, category)` pointed at the first frame outside clanka_nb."""
     # stacklevel 1 is this function's frame, 2 the one that called it: the first that may be clanka_nb's.
-    level, frame = 2, sys._getframe(1)
+    level = 2
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
         level, frame = level + 1, frame.f_back
     warnings.warn(message, category, stacklevel=level)

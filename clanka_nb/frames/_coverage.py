@@ -30,13 +30,13 @@ class Measured(NamedTuple):
     paths: list[str]
     spans: list[tuple[tuple[int, int], ...]]  # each file's chunks as (start_line, end_line), unsorted
     chunkers: list[str | None]  # "ast", "window", or None when the file gives no chunks
-    index: LineIndex
+    lines: LineIndex  # per global line position: its file, and whether it is meaningful
     counts: np.ndarray  # chunks holding each global line position
     known: np.ndarray  # per file: whether its lines were looked at (so line counts mean something)
 
     def per_file(self, mask: np.ndarray) -> list[int | None]:
         """Per file: how many positions of the mask it holds; None where its lines are unknown."""
-        sums = self.index.per_file(mask).tolist()
+        sums = self.lines.per_file(mask).tolist()
         return [value if known else None for value, known in zip(sums, self.known.tolist(), strict=True)]
 
 
@@ -78,7 +78,7 @@ def _ranges(lines: np.ndarray) -> str:
 
 
 def coverage_frame(measured: Measured) -> pd.DataFrame:
-    index, counts = measured.index, measured.counts
+    index, counts = measured.lines, measured.counts
     meaningful = index.meaningful
     missed = meaningful & (counts == 0)
     known = measured.known.tolist()
@@ -88,7 +88,7 @@ def coverage_frame(measured: Measured) -> pd.DataFrame:
     for i, is_known in enumerate(known):
         lo, hi = int(index.offsets[i]), int(index.offsets[i + 1])
         missed_ranges.append(_ranges(np.flatnonzero(missed[lo:hi]) + 1) if is_known else None)
-    columns = {
+    columns: dict[str, _columns.Column] = {
         "path": measured.paths,
         "status": [measured.codebase.report(path).status.value for path in measured.paths],
         "chunker": measured.chunkers,
@@ -108,12 +108,12 @@ def ratios(part: list[int | None], whole: list[int | None]) -> list[float | None
 
 
 def line_coverage_frame(measured: Measured) -> pd.DataFrame:
-    index, counts = measured.index, measured.counts
+    index, counts = measured.lines, measured.counts
     positions = np.flatnonzero(index.meaningful)
     files = index.file_of(positions)
     all_lines = [line for text in index.texts if text is not None for line in text.lines]
     held = counts[positions]
-    columns = {
+    columns: dict[str, _columns.Column] = {
         "path": np.asarray(index.paths, dtype=object)[files] if len(index.paths) else [],
         "line": positions - index.offsets[files] + 1,
         "text": [all_lines[p] for p in positions.tolist()],

@@ -29,14 +29,14 @@ _DEFAULT_REASONS = {
 def files_frame(measured: Measured) -> pd.DataFrame:
     reports = [measured.codebase.report(path) for path in measured.paths]
     known = measured.known.tolist()
-    meaningful = measured.per_file(measured.index.meaningful)
-    covered = measured.per_file(measured.index.meaningful & (measured.counts > 0))
-    columns = {
+    meaningful = measured.per_file(measured.lines.meaningful)
+    covered = measured.per_file(measured.lines.meaningful & (measured.counts > 0))
+    columns: dict[str, _columns.Column] = {
         "path": measured.paths,
         "language": [engine.language_of(path) for path in measured.paths],
         "bytes": [r.bytes for r in reports],
         "lines": [text.line_count if ok and text is not None else None
-                  for text, ok in zip(measured.index.texts, known, strict=True)],
+                  for text, ok in zip(measured.lines.texts, known, strict=True)],
         "status": [r.status.value for r in reports],
         # A chunked file has a reason only when something about it needs saying (two names, one path).
         "reason": [r.reason or _DEFAULT_REASONS.get(r.status) for r in reports],
@@ -62,7 +62,7 @@ def _with_skipped(frame: pd.DataFrame, codebase: engine.Codebase, max_file_size:
         listable = engine.list_files(codebase.root, max_file_size=max_file_size)
         skipped += [(path, "not among the paths this Codebase was built from") for path in listable
                     if path not in held]  # fmt: skip
-    rows = {
+    rows: dict[str, _columns.Column] = {
         "path": [path for path, _ in skipped],
         "language": [engine.language_of(path) for path, _ in skipped],
         "bytes": [_size(codebase.root, path) for path, _ in skipped],

@@ -58,7 +58,7 @@ def _attrs(
 
 def chunk_frame(
     codebase: engine.Codebase,
-    paths: Iterable[str] | None,
+    paths: Iterable[str | os.PathLike[str]] | None,
     settings: engine.Settings,
     *,
     embedding: bool = False,
@@ -224,13 +224,13 @@ def chunk_file(
     `chunk_file(path_to_one_file)` chunks that file alone, as `chunk_file(its_folder, its_name)`.
     """
     settings = Settings(**given).over(settings)
-    given = dataclasses.replace(settings, workers=1)
+    alone = dataclasses.replace(settings, workers=1)
     if isinstance(source, str | os.PathLike):
         source, path = one_file(source, path)
     elif path is None:
         msg = "chunk_file(source) needs the path of one of its files too: chunk_file(source, 'src/app.ts')"
         raise TypeError(msg)
-    return _chosen_files(resolve(source, given), [path], False, embedding, token_counter, token_limit)
+    return _chosen_files(resolve(source, alone), [path], False, embedding, token_counter, token_limit)
 
 
 @setting_keywords

@@ -225,7 +225,11 @@ class TextColumn:
         return pd.array(chunks, dtype=STRING)
 
 
-def build(columns: Mapping[str, Sequence[Any] | np.ndarray], schema: Schema, attrs: Mapping[str, Any]) -> pd.DataFrame:
+Column = Sequence[Any] | np.ndarray
+"""A column's values as `build` takes them."""
+
+
+def build(columns: Mapping[str, Column], schema: Schema, attrs: Mapping[str, Any]) -> pd.DataFrame:
     """A frame with exactly the schema's columns and dtypes (plus any extra given columns, as text)."""
     names = list(schema) + [name for name in columns if name not in schema]
     data = {name: _array(columns.get(name, ()), schema.get(name, STRING)) for name in names}

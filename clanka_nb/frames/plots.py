@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ..figures import literal_text, new_figure
+from ..metrics import is_cost, is_metric_column
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -95,7 +96,7 @@ def plot_sweep(sweep_frame: pd.DataFrame, metric: str = "chunks", x: str = "chun
 
 
 def _is_cost(name: str) -> bool:
-    return name.startswith(("tokens@", "lines@"))
+    return is_cost(name)
 
 
 def frontier(cost: np.ndarray, quality: np.ndarray) -> np.ndarray:
@@ -159,8 +160,7 @@ def _trade_off(axes: Axes, frame: pd.DataFrame, metric: str, cost: str) -> None:
 
 
 def _is_probe_metric(name: str) -> bool:
-    return name.startswith(("recall@", "tokens@", "lines@", "budget_found@", "budget_covered@")) or name in (
-        "mrr", "precision")
+    return is_metric_column(name)
 
 
 def _say_nothing_to_plot(axes: Axes, sweep_frame: pd.DataFrame, metric: str) -> None:

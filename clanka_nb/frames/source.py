@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+from typing import TypeAlias
 
 import pandas as pd
 
 from .. import engine
 
-Source = str | os.PathLike[str] | engine.Codebase | pd.DataFrame | None
+Source: TypeAlias = str | os.PathLike[str] | engine.Codebase | pd.DataFrame | None
 """What every function that reads code takes: a folder, the path of one file, a parsed `engine.Codebase`,
 a chunk frame of this package (its root and settings are in `frame.attrs`, or its root in a `root`
 column for frames of `clanka_nb.dask`), or None for the sample codebase that ships with clanka-nb.

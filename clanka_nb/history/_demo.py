@@ -87,7 +87,8 @@ def _edit(path: Path, action: str, text: object) -> None:
     elif action == "append":
         path.write_text(path.read_text(encoding="utf-8") + str(text), encoding="utf-8")
     else:
-        old, new = text  # type: ignore[misc]
+        assert isinstance(text, tuple), f"a scripted replacement is an (old, new) pair, got {text!r}"
+        old, new = text
         content = path.read_text(encoding="utf-8")
         assert old in content, f"the scripted edit of {path.name} no longer applies: {old!r} is gone"
         path.write_text(content.replace(old, new, 1), encoding="utf-8")

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import BinaryIO
+from typing import IO, BinaryIO
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's hash of a tree with nothing in it
 _TIMEOUT = 120  # seconds for one git command (they read local objects only)
@@ -159,7 +159,7 @@ def git_records(repo: Path, *args: str, separator: bytes = b"\n", cap: int = _CO
             raise ChurnError(msg)
 
 
-def _records(stream: BinaryIO, separator: bytes, cap: int) -> Iterator[str]:
+def _records(stream: IO[bytes], separator: bytes, cap: int) -> Iterator[str]:
     pending = b""  # the start of a record not yet ended (at most `cap` bytes)
     cut = False  # the pending record is longer than `cap`: what follows until its end is dropped
     while piece := stream.read(_COPY):

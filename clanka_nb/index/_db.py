@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import reprlib
 from collections.abc import Iterator
@@ -78,7 +79,7 @@ def _apsw() -> Any:
     return apsw, sqlite_vec
 
 
-def connect(path: str | Path, *, read_only: bool = False, must_exist: bool = False,
+def connect(path: str | os.PathLike[str], *, read_only: bool = False, must_exist: bool = False,
             busy_timeout: float = BUSY_TIMEOUT) -> Any:
     """An apsw connection with sqlite-vec loaded; `must_exist` refuses to create a new file.
 

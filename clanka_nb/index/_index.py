@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
-from typing import Any, TypeVar, Unpack
+from typing import Any, Self, TypeVar, Unpack
 
 import numpy as np
 
@@ -143,7 +143,7 @@ class IndexView:
     def close(self) -> None:
         self._db.close()
 
-    def __enter__(self) -> IndexView:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -191,7 +191,7 @@ class SemanticIndex(IndexView):
         # The one resolver: the folder is read again at each sync, so a Codebase or a chunk frame gives its
         # folder and its settings; one opened on chosen files, or a frame made of them, stands for those alone.
         resolved = resolve(source, settings)
-        given = resolved.settings
+        chosen = resolved.settings
         codebase = resolved.codebase
         self.paths: list[str] | None = resolved.names  # None: every listed file; else the files given
         root = resolved.root
@@ -212,8 +212,8 @@ class SemanticIndex(IndexView):
             raise
         super().__init__(connection, where, embed, model_id, cache, busy_timeout)
         self.root = root.resolve()
-        self.settings = {**given.chunking(), "languages": given.mode}
-        self.max_file_size = given.max_file_size
+        self.settings = {**chosen.chunking(), "languages": chosen.mode}
+        self.max_file_size = chosen.max_file_size
         self.batch_size = batch_size
         self.token_counter: TokenCounter = resolve_counter(token_counter)
         self.workers = workers

@@ -7,10 +7,8 @@ import contextlib
 import hmac
 import os
 import sqlite3
-import sys
 import threading
 import time
-import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -19,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..engine import CacheInfo
 from ..engine.internals import (
     CACHE_DIR_ENV,
     CACHE_SWITCH_ENV,
@@ -33,6 +32,7 @@ from ..engine.internals import (
     open_cache_file,
     write,
 )
+from ..engine.warn import warn_at_user
 
 Embedder = Callable[[list[str]], object]
 _LOOKUP_BATCH = 500  # SQLite's default limit on host parameters is far above this
@@ -165,7 +165,7 @@ class VectorCache:
                     self._fail(exc)
             self._memory.update(((model, digest), blob) for digest, blob in items)
 
-    def info(self) -> dict[str, object]:
+    def info(self) -> CacheInfo:
         """Where the cache is, how many vectors and bytes it holds, its bound, and whether its file is usable."""
         with self._lock:
             entries, size = len(self._memory), sum(len(blob) for blob in self._memory.values())
@@ -180,10 +180,8 @@ class VectorCache:
         if self.path != MEMORY:
             where = Path(self.path)
             file_bytes = sum(p.stat().st_size for p in where.parent.glob(where.name + "*") if p.is_file())
-        return {
-            "path": self.path, "entries": entries, "bytes": size, "file_bytes": file_bytes,
-            "max_bytes": self.max_bytes, "usable": self.path == MEMORY or not self._broken,
-        }  # fmt: skip
+        usable = self.path == MEMORY or not self._broken
+        return CacheInfo(self.path, entries, size, file_bytes, self.max_bytes, usable=usable)
 
     def clear(self) -> int:
         """Delete every vector; returns how many there were. Raises `VectorCacheError` when vectors stay
@@ -219,7 +217,7 @@ class VectorCache:
                 self._db = None
 
     def __len__(self) -> int:
-        return int(self.info()["entries"])  # type: ignore[call-overload]
+        return self.info().entries
 
     def __repr__(self) -> str:
         return f"VectorCache({self.path!r}, {len(self)} vectors)"
@@ -300,19 +298,10 @@ class VectorCache:
             f"vector cache at {self.path}: {what}. Search results are unaffected. Set {CACHE_DIR_ENV} to a writable "
             f"folder, run `clanka-nb cache clear`, or set {CACHE_SWITCH_ENV}=off to keep vectors in memory only"
         )
-        warnings.warn(msg, VectorCacheWarning, stacklevel=_caller_level())
+        warn_at_user(msg, VectorCacheWarning)
 
 
 _warned: set[str] = set()  # one warning per cache file and process, whatever fails
-
-
-def _caller_level() -> int:
-    """The `stacklevel` that points a warning at the first caller outside clanka_nb (the user's line)."""
-    package = str(Path(__file__).resolve().parents[1]) + os.sep
-    frame, level = sys._getframe(1), 1
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
-        frame, level = frame.f_back, level + 1
-    return level
 
 
 def _has_vectors(db: sqlite3.Connection) -> bool:

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..metrics import Metric
 from ._decision import MARGIN, verdict
 from ._probe import ProbeSet
 from ._verdict import CONFIDENCE, Outcome, Verdict, expected
@@ -60,7 +61,7 @@ def to_confirm(screen: Verdict) -> list[int]:
 
 
 def confirmed_verdict(
-    screen: Verdict, confirmation: Confirmation, settings: Sequence[dict[str, Any]], *, metric: str,
+    screen: Verdict, confirmation: Confirmation, settings: Sequence[dict[str, Any]], *, metric: Metric,
     groups: np.ndarray | None, share: float, confidence: float = CONFIDENCE, margin: float | None = MARGIN,
     when: np.ndarray | None = None,
 ) -> Verdict:
@@ -70,7 +71,7 @@ def confirmed_verdict(
     scores = pd.DataFrame({row: expected(confirmation.outcomes[row], metric) for row in rows})
     out = verdict(scores, groups, settings={row: settings[row] for row in rows},
                   cost={row: confirmation.costs[row] for row in rows}, confidence=confidence, margin=margin,
-                  when=when, metric_name=metric)  # fmt: skip
+                  when=when, metric_name=metric.name)  # fmt: skip
     out["sample"] = share
     out["scored_on"] = "full"
     out["confirmed"] = rows

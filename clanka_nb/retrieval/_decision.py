@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ..defaults import SETTINGS, VERDICT_MARGIN
+from ..metrics import label_of
 from ._holdout import holdout
 from ._pairs import POWER, Pairs, effective_clusters, eliminated, equivalent, simultaneous
 
@@ -90,7 +91,8 @@ def verdict(
         "margin": margin, "effective_clusters": round(effective_clusters(sizes), 1),
         "costs": None if cost is None else costs,
     }  # fmt: skip
-    empty = {"means": [], "low": [], "high": [], "best": None, "best_settings": None, "confidence_set": [],
+    empty: dict[str, Any] = {
+             "means": [], "low": [], "high": [], "best": None, "best_settings": None, "confidence_set": [],
              "tied": [], "cheapest": None, "worse": [], "worse_by": [], "separable": False, "p_value": None,
              "critical": None, "pairs": [], "runner_up": None, "difference": None, "difference_low": None,
              "difference_high": None, "detectable": None, "equivalent": [], "split_agree": None, "holdout": None,
@@ -106,7 +108,7 @@ def verdict(
     best = order[0]
     out.update(best=labels[best], best_settings=None if named is None else dict(named[best]))
     out["warnings"] = _warnings(queries, sizes, groups is not None)
-    name = "MRR" if metric_name == "mrr" else metric_name
+    name = label_of(metric_name)
     level = f"{confidence:.0%}"
     if columns == 1:
         out.update(confidence_set=[labels[best]], cheapest=labels[best], choice=labels[best])
@@ -149,8 +151,10 @@ def verdict(
             f"trusted to cover {level} (simulated: about 91% at 4); more queries from other targets or commits "
             "would")  # fmt: skip
     alike = bool(np.all(np.ptp(values, axis=1) == 0))
-    cheapest_equal = min(equal, key=lambda column: (costs[column], order.index(column))) if equal else None
-    choice = cheapest_equal if len(equal) > 1 else best if len(kept) == 1 else cheapest
+    if len(equal) > 1:  # equivalent settings: the cheapest of them
+        choice = min(equal, key=lambda column: (costs[column], order.index(column)))
+    else:
+        choice = best if len(kept) == 1 else cheapest
     out["choice"] = labels[choice]
     text = _Words(labels, named)
     out["decision"] = _decision(out, text, cost is not None, alike)
@@ -276,8 +280,8 @@ def _edge(best: int, named: list[Mapping[str, Any]] | None) -> list[dict[str, An
         return []
     out = []
     for key, value in named[best].items():
-        swept = [row.get(key) for row in named]
-        if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in swept) or len(set(swept)) < 2:
+        swept = [v for v in (row.get(key) for row in named) if isinstance(v, int | float) and not isinstance(v, bool)]
+        if len(swept) < len(named) or len(set(swept)) < 2:  # a setting not numeric at every row has no edge
             continue
         if value == max(swept):
             out.append({"setting": key, "value": _plain(value), "side": "largest"})

@@ -398,8 +398,8 @@ def _target(tree: _Tree, commit: _Commit, patches: dict[str, _FilePatch],
     the declaration (or file) with the most votes, among the kinds asked for, code first: so a query's
     target is the same lines whatever the chunk setting, and the same with targets="all" as with "code"
     whenever the commit touched code."""
-    wanted = {git_path: tree.codebase_path(git_path) for git_path, patch in patches.items() if patch.added}
-    wanted = {git_path: path for git_path, path in wanted.items() if path is not None}
+    named = {git_path: tree.codebase_path(git_path) for git_path, patch in patches.items() if patch.added}
+    wanted = {git_path: path for git_path, path in named.items() if path is not None}
     if not wanted:
         return None, "no_target"
     wanted = {git_path: path for git_path, path in wanted.items() if tree.fits_at_head(git_path)}

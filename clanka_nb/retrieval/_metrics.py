@@ -19,20 +19,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-PRECISION_AT = 5  # precision looks at the top 5 results, whatever k is
+from ..metrics import MRR, PRECISION_AT, RECALL, Metric
 
 
 def first_hit(rank_hits: np.ndarray) -> np.ndarray:
     """The 1-based position of the first True of each row (0: none)."""
     return np.where(rank_hits.any(axis=1), rank_hits.argmax(axis=1) + 1, 0)
-
-
-def recall(rank: np.ndarray, cutoff: int) -> np.ndarray:
-    return ((rank >= 1) & (rank <= cutoff)).astype(np.float64)
-
-
-def reciprocal(rank: np.ndarray) -> np.ndarray:
-    return np.divide(1.0, rank, out=np.zeros(len(rank)), where=rank > 0)
 
 
 def covered_lines(low: np.ndarray, high: np.ndarray, taken: np.ndarray) -> np.ndarray:
@@ -77,8 +69,8 @@ def metric_arrays(
         "precision": np.divide(shared[:, top].sum(axis=1), retrieved, out=np.zeros(queries), where=retrieved > 0),
     }
     for cutoff in cutoffs:
-        out[f"recall@{cutoff}"] = recall(rank, cutoff)
-    out["mrr"] = reciprocal(rank)
+        out[f"recall@{cutoff}"] = Metric(RECALL, cutoff).of_ranks(rank)
+    out["mrr"] = Metric(MRR).of_ranks(rank)
     for cutoff in cutoffs:
         out[f"tokens@{cutoff}"] = cost[:, :cutoff].sum(axis=1)
     for cutoff in cutoffs:

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ..defaults import DEFAULT_BUDGET
+from ..metrics import Metric, chosen_metric
 from ._decision import MARGIN
 from ._history import TARGETS
 from ._index import HEADERS
@@ -24,8 +25,6 @@ DEFAULT_K = (1, 5, 10)
 MAX_CUTOFFS = 100
 # Each budget is two columns and more search depth; more than this is a mistake, not a question.
 MAX_BUDGETS = 20
-RANK_METRICS = ("mrr", "recall@")
-BUDGET_METRICS = ("budget_found@", "budget_covered@")
 
 
 def _whole_numbers(value: object, most: int) -> list[object] | None:
@@ -97,18 +96,6 @@ def check_budget(budget: int | Iterable[int]) -> tuple[int, ...]:
     return tuple(sorted({int(v) for v in values if isinstance(v, int | np.integer)}))  # all of them, checked above
 
 
-def check_metric(metric: str | None, cutoffs: tuple[int, ...], budgets: tuple[int, ...]) -> str:
-    """The verdict's metric: `metric`, or by default budget_covered at the smallest budget."""
-    if metric is None:
-        return f"budget_covered@{budgets[0]}"
-    allowed = ["mrr", *(f"recall@{k}" for k in cutoffs), *(f"{name}{b}" for name in BUDGET_METRICS for b in budgets)]
-    if metric not in allowed:
-        msg = (f"metric must name one of the probe's columns the verdict can rank by: {', '.join(allowed)} (a "
-               f"recall@k needs k in k=, a budget_*@B needs B in budget=); got {metric!r}")
-        raise ValueError(msg)
-    return metric
-
-
 @dataclass(frozen=True, eq=False)
 class Probe:
     """The retrieval probe's options, checked once here (one clear error per bad value).
@@ -158,6 +145,7 @@ class Probe:
     engine: Searcher = field(init=False, repr=False)
     cutoffs: tuple[int, ...] = field(init=False, repr=False)
     budgets: tuple[int, ...] = field(init=False, repr=False)
+    verdict_metric: Metric = field(init=False, repr=False)  # `metric` checked, or the one default
 
     def __post_init__(self) -> None:
         cutoffs, budgets = check_k(self.k), check_budget(self.budget)
@@ -186,9 +174,10 @@ class Probe:
             raise ValueError(msg)
         for name, value in (("k", cutoffs), ("budget", budgets), ("sample", check_sample(self.sample)),
                             ("time_budget", time_budget), ("cutoffs", cutoffs), ("budgets", budgets),
-                            ("metric", check_metric(self.metric, cutoffs, budgets)),
+                            ("verdict_metric", chosen_metric(self.metric, cutoffs, budgets)),
                             ("engine", resolve_searcher(searcher_for(self.searcher, self.embed)))):  # fmt: skip
             object.__setattr__(self, name, value)
+        object.__setattr__(self, "metric", self.verdict_metric.name)
 
     @property
     def embedded(self) -> bool:

@@ -24,10 +24,11 @@ from ..frames.chunks import settings_attrs
 from ..frames.cycles import paused_cycle_collection
 from ..frames.lines import LineIndex
 from ..frames.source import Source
+from ..metrics import PRECISION_AT, is_cost, is_metric_column, parse_metric, probe_metrics
 from ._bm25 import ChunkBM25
 from ._cost import ChunkCosts, budget_depth, charged
 from ._index import Chunks, LineTokens, MaskedText
-from ._metrics import PRECISION_AT, metric_arrays, recall, reciprocal
+from ._metrics import metric_arrays
 from ._options import DEFAULT_K, Probe, check_k, check_sample
 from ._queries import check_queries, target_arrays
 from ._search import BM25Searcher, Searcher, search_many
@@ -284,7 +285,7 @@ def chunks_outcome(
     columns["rank"] = pd.arrays.IntegerArray(rank, rank == 0)  # 0 stands for "not found": NA
     schema = dict(PROBE)
     for name, array in values.items():
-        if not name.startswith(("recall@", "mrr")):  # those follow from rank, which the frame has
+        if not parse_metric(name).from_rank:  # recall and mrr follow from rank, which the frame has
             columns[name] = array
             schema[name] = _columns.FLOAT
     attrs = {
@@ -303,9 +304,6 @@ def chunks_outcome(
         "sample": prepared.sample,  # the share of the other chunks indexed beside the targets (None: all)
     }
     return _columns.build(columns, schema, attrs), outcome
-
-
-COST_COLUMNS = ("precision", "tokens@", "lines@", "budget_found@", "budget_covered@")
 
 
 def probe_summary(frame: pd.DataFrame, k: int | Iterable[int] | None = None) -> pd.DataFrame:
@@ -329,11 +327,12 @@ def probe_summary(frame: pd.DataFrame, k: int | Iterable[int] | None = None) -> 
     count = len(frame)
     rank = frame["rank"].to_numpy(dtype=np.int64, na_value=0)
     row: dict[str, Any] = {"queries": count}
-    for cutoff in cutoffs:
-        row[f"recall@{cutoff}"] = float(recall(rank, cutoff).mean()) if count else None
-    row["mrr"] = float(reciprocal(rank).mean()) if count else None
-    kept = [name for name in frame.columns if name.startswith(COST_COLUMNS)
-            and (not name.startswith(("tokens@", "lines@")) or int(name.partition("@")[2]) in cutoffs)]  # fmt: skip
+    for metric in probe_metrics(cutoffs, ()):
+        if metric.from_rank:
+            row[metric.name] = float(metric.of_ranks(rank).mean()) if count else None
+    # The frame's own per-query columns: precision, its budgets', and the costs at the cut-offs asked for.
+    kept = [name for name in frame.columns if is_metric_column(name) and not parse_metric(name).from_rank
+            and (not is_cost(name) or parse_metric(name).at in cutoffs)]  # fmt: skip
     for name in kept:
         row[name] = float(frame[name].astype("float64").mean()) if count else None
     schema = {name: _columns.INT if name == "queries" else _columns.FLOAT for name in row}

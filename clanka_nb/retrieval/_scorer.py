@@ -14,18 +14,17 @@ from ..engine.internals import ChunkHead
 from ..engine.token_counts import TokenCounter
 from ..engine.warn import warn_at_user
 from ..frames.cycles import paused_cycle_collection
+from ..metrics import Metric, is_metric_column, probe_metrics, ranked_metrics
 from ._confirm import Confirmation, Rescore, confirm, confirmed_verdict, to_confirm, unconfirmed_verdict
-from ._metrics import recall, reciprocal
 from ._options import Probe
-from ._probe import COST_COLUMNS, ProbeSet, chunks_outcome, probe_outcome
+from ._probe import ProbeSet, chunks_outcome, probe_outcome
 from ._targets import breakdown
 from ._verdict import Bootstrap, FlatRecallWarning, Outcome, Verdict, decide, expected, flat_recall, row_intervals
 
 
-def interval_metrics(probe: Probe) -> list[str]:
-    """The columns that get a 95% interval, in column order: recall@k, mrr, then the budgeted ones."""
-    budgeted = [f"{name}@{budget}" for budget in probe.budgets for name in ("budget_found", "budget_covered")]
-    return [*(f"recall@{cutoff}" for cutoff in probe.cutoffs), "mrr", *budgeted]
+def interval_metrics(probe: Probe) -> list[Metric]:
+    """The metrics that get a 95% interval, in column order: recall@k, mrr, then the budgeted ones."""
+    return ranked_metrics(probe.cutoffs, probe.budgets)
 
 
 def outcome_row(outcome: Outcome, probe: Probe, bootstrap: Bootstrap, *, stream: int = 0) -> dict[str, Any]:
@@ -35,22 +34,13 @@ def outcome_row(outcome: Outcome, probe: Probe, bootstrap: Bootstrap, *, stream:
     and the budgeted ones are the estimates for the whole codebase."""
     queries = len(outcome.rank)
     scored = row_intervals(outcome, interval_metrics(probe), bootstrap, stream=stream)
-    means = {name: float(np.mean(array)) if queries else None for name, array in outcome.values.items()}
     row: dict[str, Any] = {"queries": queries}
-    for cutoff in probe.cutoffs:
-        row.update({name: scored[name] for name in _with_interval(f"recall@{cutoff}")})
-    row.update({name: scored[name] for name in _with_interval("mrr")})
-    row["precision"] = means["precision"]
-    row.update({f"tokens@{cutoff}": means[f"tokens@{cutoff}"] for cutoff in probe.cutoffs})
-    row.update({f"lines@{cutoff}": means[f"lines@{cutoff}"] for cutoff in probe.cutoffs})
-    for budget in probe.budgets:
-        for name in (f"budget_found@{budget}", f"budget_covered@{budget}"):
-            row.update({column: scored[column] for column in _with_interval(name)})
+    for metric in probe_metrics(probe.cutoffs, probe.budgets):  # the registry's column order
+        if metric.ranked:
+            row.update({name: scored[name] for name in (metric.name, *metric.interval)})
+        else:
+            row[metric.name] = float(np.mean(metric.values(outcome.values))) if queries else None
     return row
-
-
-def _with_interval(metric: str) -> tuple[str, str, str]:
-    return metric, f"{metric}_low", f"{metric}_high"
 
 
 def scored_row(
@@ -134,7 +124,7 @@ class ProbeScorer:
 
     def _breakdowns(self, outcome: Outcome, row: int) -> None:
         """By source and by target kind, the same per-query arrays as the row's (on a sample, its estimates)."""
-        metrics = {metric: expected(outcome, metric) for metric in interval_metrics(self.probe)}
+        metrics = {metric.name: expected(outcome, metric) for metric in interval_metrics(self.probe)}
         self.by_source += breakdown(metrics, self.probe_set.sources, "source", row, self.settings[row])
         self.by_kind += breakdown(metrics, self.probe_set.kinds, "target_kind", row, self.settings[row])
 
@@ -144,7 +134,7 @@ class ProbeScorer:
         them), else nothing."""
         if self._verdict is not None or not self.outcomes:
             return {} if self._confirmation is None else self._confirmation.rows
-        decided = decide(self.outcomes, self.settings, self.costs, metric=self.probe.metric,
+        decided = decide(self.outcomes, self.settings, self.costs, metric=self.probe.verdict_metric,
                          groups=self.probe_set.groups, margin=self.probe.margin, when=self.probe_set.times)  # fmt: skip
         share = self.probe_set.sample
         if share is None:
@@ -166,7 +156,7 @@ class ProbeScorer:
         self.by_source.sort(key=lambda record: record["row"])
         self.by_kind.sort(key=lambda record: record["row"])
         self._confirmation = done
-        self._verdict = confirmed_verdict(decided, done, self.settings, metric=self.probe.metric,
+        self._verdict = confirmed_verdict(decided, done, self.settings, metric=self.probe.verdict_metric,
                                           groups=self.probe_set.groups, share=share, margin=self.probe.margin,
                                           when=self.probe_set.times)  # fmt: skip
         return done.rows
@@ -201,8 +191,9 @@ def frame_outcome(frame: pd.DataFrame, probe: Probe) -> Outcome:
     """The outcome of a probe frame (or of several roots' frames concatenated, as Dask's sweep pools them):
     its rank and per-query columns, recall and mrr following from the rank."""
     rank = frame["rank"].to_numpy(dtype=np.int64, na_value=0)
-    values = {f"recall@{cutoff}": recall(rank, cutoff) for cutoff in probe.cutoffs}
-    values["mrr"] = reciprocal(rank)
+    values = {"rank": rank}
     values.update({name: frame[name].to_numpy(dtype=np.float64, na_value=0.0) for name in frame.columns
-                   if name.startswith(COST_COLUMNS)})
+                   if is_metric_column(name)})
+    values = {metric.name: metric.values(values) for metric in probe_metrics(probe.cutoffs, probe.budgets)
+              if metric.name in values or metric.from_rank}
     return Outcome(rank, probe.cutoffs[-1], values=values)

@@ -55,8 +55,9 @@ class TestNames(NamedTuple):
     dropped: Counter[str]
 
 
-def _text(node: Node) -> str:
-    return (node.text or b"").decode("utf-8", "surrogateescape")
+def _text(node: Node | None) -> str:
+    """The node's source text ("" for a field the parse left out, as error recovery may)."""
+    return "" if node is None else (node.text or b"").decode("utf-8", "surrogateescape")
 
 
 def _walk(node: Node) -> Iterator[Node]:
@@ -169,8 +170,8 @@ def _tests(root: Node, grammar: str) -> Iterator[_Test]:
             if base is None or base.type != "identifier" or _text(base) not in _TEST_CALLS or arguments is None:
                 continue
             values = arguments.named_children
-            if len(values) >= 2 and (name := _string(values[0])) is not None:
-                yield _Test(" ".join(name.split()), values[0].start_point[0] + 1, values[-1], values[0])
+            if len(values) >= 2 and (title := _string(values[0])) is not None:
+                yield _Test(" ".join(title.split()), values[0].start_point[0] + 1, values[-1], values[0])
 
 
 def _call_of(node: Node, named: dict[str, tuple[str, str]], modules: dict[str, str]) -> tuple[str, str] | None:

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..metrics import RECALL, Metric, parse_metric
 from ._decision import MARGIN, cluster_counts, verdict
 
 CONFIDENCE = 0.95
@@ -40,7 +41,6 @@ RESAMPLES = 2000
 SEED = 0
 FLIPS = 10_000  # random sign flips of the paired test, when there are too many to try them all
 EXACT_UP_TO = 16  # differing queries up to which every sign flip is tried (2**16 sums)
-VERDICT_METRIC = "mrr"
 _BLOCK_CELLS = 2_000_000  # resample matrix cells computed at once (about 16 MB)
 _KEPT_CELLS = 4_000_000  # resample counts kept for the next metric and row (about 32 MB: 2,000 clusters)
 
@@ -68,24 +68,14 @@ class Outcome:
         return self.share is not None and self.share < 1
 
 
-def _ranked(metric: str) -> bool:
-    """Whether the metric follows from the rank alone (on a sample: from the estimated full rank)."""
-    return metric == "mrr" or metric.startswith("recall@")
+def _score(ranks: np.ndarray, metric: Metric, depth: int) -> np.ndarray:
+    """The metric per query from full ranks (np.inf: a miss; a rank past the depth searched is one too)."""
+    return metric.of_ranks(np.where(ranks <= depth, ranks, np.inf))
 
 
-def _score(ranks: np.ndarray, metric: str, depth: int) -> np.ndarray:
-    """The metric per query from full ranks (np.inf: a miss)."""
-    if metric == "mrr":
-        return np.where(ranks <= depth, 1.0 / ranks, 0.0)
-    return (ranks <= int(metric.removeprefix("recall@"))).astype(np.float64)
-
-
-def _check_metric(metric: str, depth: int) -> None:
-    if metric == "mrr":
-        return
-    cutoff = metric.removeprefix("recall@")
-    if metric == cutoff or not cutoff.isdigit() or not 1 <= int(cutoff) <= depth:
-        msg = f"metric must be 'mrr' or 'recall@<k>' with k from 1 to the depth searched ({depth}), got {metric!r}"
+def _check_depth(metric: Metric, depth: int) -> None:
+    if metric.at is not None and metric.at > depth:
+        msg = f"{metric.name} needs the top {metric.at} results, but only {depth} were searched; search deeper"
         raise ValueError(msg)
 
 
@@ -101,19 +91,20 @@ def _estimated_ranks(outcome: Outcome, picks: np.ndarray | slice) -> np.ndarray:
     return np.where(found, 1 + kept + (rank - 1 - kept) / outcome.share, np.inf)
 
 
-def expected(outcome: Outcome, metric: str) -> np.ndarray:
+def expected(outcome: Outcome, metric: Metric | str) -> np.ndarray:
     """The metric per query: the observed one, or on a sample its estimate for the whole codebase (a budgeted
     metric's estimate is in `values` already: distractors were charged 1/share times)."""
-    if metric in outcome.values and not (outcome.sampled and _ranked(metric)):
-        return outcome.values[metric]
-    if not _ranked(metric):
-        msg = f"metric {metric!r} is not one this outcome holds ({', '.join(outcome.values) or 'mrr, recall@k'})"
+    metric = parse_metric(metric)
+    if metric.name in outcome.values and not (outcome.sampled and metric.from_rank):
+        return outcome.values[metric.name]
+    if not metric.from_rank:
+        msg = f"metric {metric.name!r} is not one this outcome holds ({', '.join(outcome.values) or 'mrr, recall@k'})"
         raise ValueError(msg)
-    _check_metric(metric, outcome.depth)
+    _check_depth(metric, outcome.depth)
     return _score(_estimated_ranks(outcome, slice(None)), metric, outcome.depth)
 
 
-def _draws(outcome: Outcome, metric: str, picks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def _draws(outcome: Outcome, metric: Metric, picks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The metric of the queries at `picks`; on a sample each draws its sampled distractors again (binomial
     thinning of the estimated full count), so resamples carry what the sample costs in certainty."""
     if not outcome.sampled:
@@ -150,12 +141,13 @@ class Bootstrap:
             self._kept = counts
         return counts
 
-    def means(self, outcome: Outcome, metric: str, stream: int) -> np.ndarray:
+    def means(self, outcome: Outcome, metric: Metric | str, stream: int) -> np.ndarray:
         """The metric's mean in each resample. `stream` numbers the setting: its draws of the sampled
         distractors (on a sample) are its own."""
+        metric = parse_metric(metric)
         counts = self._counts()
         # A budgeted metric's per-query estimate is fixed: only the queries are resampled (see `row_intervals`).
-        if not outcome.sampled or not _ranked(metric):
+        if not outcome.sampled or not metric.from_rank:
             sizes = np.bincount(self.groups, minlength=self.clusters).astype(np.float64)
             sums = np.bincount(self.groups, weights=expected(outcome, metric), minlength=self.clusters)
             return (counts @ sums) / (counts @ sizes)
@@ -179,7 +171,7 @@ def interval(values: np.ndarray, confidence: float = CONFIDENCE) -> tuple[float,
     return float(low), float(high)
 
 
-def row_intervals(outcome: Outcome, metrics: Sequence[str], bootstrap: Bootstrap, stream: int,
+def row_intervals(outcome: Outcome, metrics: Sequence[Metric | str], bootstrap: Bootstrap, stream: int,
                   confidence: float = CONFIDENCE) -> dict[str, float | None]:  # fmt: skip
     """`<metric>` (the estimate on a sample), `<metric>_low` and `<metric>_high` for each metric.
 
@@ -187,12 +179,13 @@ def row_intervals(outcome: Outcome, metrics: Sequence[str], bootstrap: Bootstrap
     only the queries (its distractors' cost is the 1/share estimate), so its interval leaves the sample's own
     uncertainty out."""
     out: dict[str, float | None] = {}
-    for metric in metrics:
+    for metric in map(parse_metric, metrics):
+        name, (low_name, high_name) = metric.name, metric.interval
         if bootstrap.queries == 0:
-            out.update({metric: None, f"{metric}_low": None, f"{metric}_high": None})
+            out.update({name: None, low_name: None, high_name: None})
             continue
         low, high = interval(bootstrap.means(outcome, metric, stream), confidence)
-        out.update({metric: float(expected(outcome, metric).mean()), f"{metric}_low": low, f"{metric}_high": high})
+        out.update({name: float(expected(outcome, metric).mean()), low_name: low, high_name: high})
     return out
 
 
@@ -218,7 +211,7 @@ def decide(
     settings: Sequence[dict[str, Any]],
     cost: Sequence[float],
     *,
-    metric: str = VERDICT_METRIC,
+    metric: Metric | str,
     confidence: float = CONFIDENCE,
     resamples: int = RESAMPLES,
     seed: int = SEED,
@@ -237,7 +230,7 @@ def decide(
         scores = pd.DataFrame({0: np.zeros(0)})  # no row: the same "no queries" verdict
     out = verdict(scores, groups if outcomes else None, settings=dict(enumerate(settings)) if outcomes else None,
                   cost=list(cost) or None, margin=margin, when=when if outcomes else None,
-                  confidence=confidence, resamples=resamples, seed=seed, metric_name=metric)  # fmt: skip
+                  confidence=confidence, resamples=resamples, seed=seed, metric_name=str(metric))  # fmt: skip
     out["sample"] = share
     if share is not None and share < 1 and out["queries"]:
         out["message"] += f"; on a {share:.0%} sample of distractors (estimates for the whole codebase)"
@@ -286,15 +279,16 @@ def flat_recall(rows: Sequence[dict[str, Any]], cutoffs: Sequence[int]) -> str |
     """A sentence when every recall@k has one value across the rows (at least two, with queries), else None."""
     if len(rows) < 2 or not rows[0].get("queries"):
         return None
-    values = {cutoff: {row.get(f"recall@{cutoff}") for row in rows} for cutoff in cutoffs}
+    recalls = [Metric(RECALL, cutoff).name for cutoff in cutoffs]
+    values = {name: {row.get(name) for row in rows} for name in recalls}
     if any(len(seen) > 1 for seen in values.values()):
         return None
-    shown = ", ".join(f"recall@{cutoff} = {next(iter(seen)):.3f}" for cutoff, seen in values.items())
+    shown = ", ".join(f"{name} = {next(iter(seen)):.3f}" for name, seen in values.items())
     return (f"recall is the same at all {len(rows)} settings ({shown}, {rows[0]['queries']} queries): these "
             "queries do not tell the settings apart (see the verdict)")
 
 
-def compared(before: Outcome, now: Outcome, metric: str = VERDICT_METRIC, confidence: float = CONFIDENCE,
+def compared(before: Outcome, now: Outcome, metric: Metric | str, confidence: float = CONFIDENCE,
              margin: float | None = None) -> str:  # fmt: skip
     """One setting against another on the same queries, in words (the tuning panel's "now" and "before"); with a
     `margin`, a change not told apart from 0 is also tested for equivalence within it (two one-sided tests)."""
@@ -303,7 +297,7 @@ def compared(before: Outcome, now: Outcome, metric: str = VERDICT_METRIC, confid
         return ""
     difference = expected(now, metric) - expected(before, metric)
     p_value = paired_p_value(difference)
-    name = "MRR" if metric == "mrr" else metric
+    name = parse_metric(metric).label
     change = float(difference.mean())
     if p_value >= 1 - confidence:
         word = "the same" if change == 0 else "not distinguishable"

@@ -182,8 +182,8 @@ def _with_why(chunks: pd.DataFrame, texts: Texts, path: str, first: int, last: i
     for the bands' hover text and the side panel); None for the others, which the page does not show."""
     attrs = chunks.attrs
     text = texts.text(path)
-    settings = None if "why" in chunks.columns or text is None else engine.ChunkSettings.of_attrs(attrs)
-    if settings is None:
+    settings = None if "why" in chunks.columns else engine.ChunkSettings.of_attrs(attrs)
+    if settings is None or text is None:
         return chunks
     # Matched by lines and metadata, so a filtered frame (the browser's) still finds its rows' reasons.
     reasons = {
@@ -222,6 +222,9 @@ def preview(
         viewed = open_chunks(source, settings)
         root = viewed.texts.root  # the frame's root, as the one reader of its attrs gave it
         path = inside_root(path, None if root is None else str(root)) or busiest_file(viewed.frame)
+        if path is None:
+            msg = "the chunk frame has no rows, so no file to preview; pass preview(frame, path) or a frame with chunks"
+            raise ValueError(msg)
         return _preview_of(viewed.frame, viewed.texts, path, start=start, max_lines=max_lines)
     resolved = resolve(source, settings)
     if path is not None and resolved.codebase is None and resolved.names is None:

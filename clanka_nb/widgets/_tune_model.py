@@ -17,6 +17,7 @@ from ..engine.settings import Settings
 from ..frames.columns import TOKEN_STATS, token_stat, token_stat_in
 from ..frames.cycles import paused_cycle_collection
 from ..frames.stats import token_stats
+from ..metrics import BUDGET_COVERED, BUDGET_FOUND, TOKENS, Metric, is_metric_column, parse_metric
 from ..retrieval import NoProbeQueriesWarning, Probe
 from ..retrieval.internals import Bootstrap, Outcome, ProbeSet, compared, scored_row
 from ._browser_model import settings_text
@@ -59,7 +60,7 @@ def _stat_rows(stats: dict[str, Any]) -> list[tuple[str, str, str]]:
 
 
 def _probe_stat(key: str) -> bool:
-    return key in PROBE_STATS or key.startswith(tuple(prefix for prefix, _, _ in BUDGET_ROWS))
+    return key in PROBE_STATS or (is_metric_column(key) and parse_metric(key).family in (BUDGET_FOUND, BUDGET_COVERED))
 
 # Lines of the preview's page: every move redraws it, and the browser takes about 0.5 ms a line
 # (a page of 2,000 lines of three.js was 1.7 MB of HTML and 0.9 s in Chromium); the page buttons turn it.
@@ -69,7 +70,7 @@ PAGE_LINES = 300
 def trade_off_cost(cutoffs: tuple[int, ...]) -> str:
     """The cost the trade-off chart puts on x: tokens@5, or the largest cut-off under 5 (else the smallest one)."""
     under = [k for k in cutoffs if k <= 5]
-    return f"tokens@{max(under) if under else min(cutoffs)}"
+    return Metric(TOKENS, max(under) if under else min(cutoffs)).name
 
 
 def _number(value: Any) -> float:
@@ -177,7 +178,7 @@ class TunerModel:
     @property
     def quality(self) -> str:
         """The trade-off's quality column: the verdict's metric (budget_covered@<budget> by default)."""
-        return self.probe.metric
+        return self.probe.verdict_metric.name
 
     @property
     def points(self) -> list[tuple[str, float, float]]:
@@ -232,7 +233,7 @@ class TunerModel:
             self.stats.update(columns)
             self.stats["probe_reason"] = self._probe_set.reason
             if self._outcome is not None and self.before is not None and "mrr" in self.before:
-                self.stats["vs_before"] = compared(self._outcome, outcome, self.probe.metric,
+                self.stats["vs_before"] = compared(self._outcome, outcome, self.probe.verdict_metric,
                                                    margin=self.probe.margin)  # fmt: skip
             self._outcome = outcome
             self.current = settings_text({name: self.stats[name] for name in CHUNK_SETTING_NAMES})

@@ -71,7 +71,7 @@ def test_a_second_open_parses_nothing_and_gives_the_same_chunks(tmp_path: Path, 
     parses.clear()
     assert chunks(root, cache) == plain
     assert parses == []
-    assert cache.info()["entries"] == 3
+    assert cache.info().entries == 3
 
 
 def test_extended_mode_has_entries_of_its_own(tmp_path: Path, parses: list[str]) -> None:
@@ -264,7 +264,7 @@ def test_least_recently_used_entries_go_first(tmp_path: Path, monkeypatch: pytes
         if i >= 1:
             assert cache.get(keys[0]) is not None, f"the entry read after every write was evicted at {i}"
     info = cache.info()
-    assert info["bytes"] <= 4_000 and 0 < info["entries"] < 40
+    assert info.bytes <= 4_000 and 0 < info.entries < 40
     assert cache.get(keys[-1]) is not None and cache.get(keys[1]) is None
 
 
@@ -299,7 +299,7 @@ def test_worker_processes_use_the_cache(tmp_path: Path) -> None:
     cache = ParseCache(tmp_path / "cache")
     expected = list(engine.chunk_codebase(root, cache=False))
     assert list(engine.chunk_codebase(root, workers=2, cache=cache)) == expected
-    assert cache.info()["entries"] == 40
+    assert cache.info().entries == 40
 
 
 def _conformance_files() -> dict[str, str]:
@@ -333,7 +333,7 @@ def test_conformance_files_give_the_same_chunks_cold_warm_and_uncached(tmp_path:
         plain = run(False)
         assert run(cache) == plain
         assert run(cache) == plain
-    assert cache.info()["entries"] > 100
+    assert cache.info().entries > 100
 
 
 def test_the_environment_can_turn_the_default_cache_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -344,7 +344,7 @@ def test_the_environment_can_turn_the_default_cache_off(tmp_path: Path, monkeypa
     assert not (tmp_path / "default").exists()
     explicit = ParseCache(tmp_path / "explicit")
     list(engine.chunk_codebase(root, cache=explicit))  # an explicit cache is still used
-    assert explicit.info()["entries"] == 3
+    assert explicit.info().entries == 3
 
 
 def test_a_reopen_the_cache_serves_starts_no_worker_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -167,7 +167,7 @@ def test_the_file_stays_within_its_bound_least_recently_used_first(tmp_path):
         cache.put("test/model", [(f"{i:064x}", blob) for i in range(start, start + 10)])
         time.sleep(0.001)
     info = cache.info()
-    assert 0 < info["bytes"] <= 20_000 and info["entries"] < 300
+    assert 0 < info.bytes <= 20_000 and info.entries < 300
     kept = cache.get("test/model", [f"{i:064x}" for i in range(300)])
     assert f"{299:064x}" in kept and f"{0:064x}" not in kept  # the newest stay, the oldest went
 

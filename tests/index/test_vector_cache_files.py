@@ -198,7 +198,7 @@ def test_max_bytes_bounds_the_file_across_many_short_processes(tmp_path):
                               text=True, timeout=60, check=False)  # fmt: skip
         assert done.returncode == 0, done.stderr
     info = VectorCache(path, max_bytes=200_000).info()
-    assert 0 < info["bytes"] <= 200_000 and info["file_bytes"] <= 2 * 200_000 + 2**20, info  # WAL aside
+    assert 0 < info.bytes <= 200_000 and info.file_bytes <= 2 * 200_000 + 2**20, info  # WAL aside
     kept = VectorCache(path).get("test/model", [f"0039-{i:059d}" for i in range(30)])
     assert len(kept) == 30  # the newest stay
 

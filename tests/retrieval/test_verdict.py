@@ -28,7 +28,7 @@ def test_two_settings_closer_than_the_noise_are_not_distinguishable():
     a = _ranks(1, 40)
     b = a.copy()
     b[:2] = np.where(b[:2] == 1, 2, 1)  # two queries of 40 move by one place: far below the noise
-    verdict = decide([Outcome(a, 10), Outcome(b, 10)], SETTINGS, [100, 100])
+    verdict = decide([Outcome(a, 10), Outcome(b, 10)], SETTINGS, [100, 100], metric="mrr")
     assert not verdict["separable"] and verdict["tied"] == [1 - verdict["best"]] and verdict["worse"] == []
     # The decision first: a tie, and the cheapest of it (equal costs: the first of the set).
     assert verdict["message"].startswith("2 settings are tied within the noise: take the cheapest, chunk_size=")
@@ -42,7 +42,7 @@ def test_a_clearly_better_setting_is_named_best():
     good = np.ones(40, dtype=np.int64)
     good[::8] = 3
     bad = _ranks(2, 40)
-    verdict = decide([Outcome(bad, 10), Outcome(good, 10)], SETTINGS, [100, 100])
+    verdict = decide([Outcome(bad, 10), Outcome(good, 10)], SETTINGS, [100, 100], metric="mrr")
     assert verdict["best"] == 1 and verdict["separable"] and verdict["worse"] == [0] and verdict["tied"] == []
     assert verdict["message"].startswith("use chunk_size=40, chunk_overlap=0: it is better than every other setting "
                                          "swept; best: chunk_size=40 (MRR")  # fmt: skip
@@ -51,7 +51,7 @@ def test_a_clearly_better_setting_is_named_best():
 
 def test_settings_every_query_scores_alike_need_other_queries_not_more():
     same = _ranks(3, 30)
-    verdict = decide([Outcome(same, 10), Outcome(same.copy(), 10)], SETTINGS, [120, 100])
+    verdict = decide([Outcome(same, 10), Outcome(same.copy(), 10)], SETTINGS, [120, 100], metric="mrr")
     assert verdict["best"] == 1  # equal scores: the fewer chunks
     assert not verdict["separable"] and verdict["detectable"] is None  # no pair differs: nothing to detect
     assert "more queries like these would not either" in verdict["message"]
