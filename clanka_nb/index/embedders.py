@@ -1,11 +1,9 @@
-"""Embedders: any callable `list[str] -> (n, d) array` works; these build common ones.
-
-The public face of `cn.embedders`: each family is a module of its own, the one place its library is imported
-and described (`_openai.py`, `_sentence_transformers.py`, `_model2vec.py`, `_hashed_words.py`).
-"""
+"""Embedders: any callable `list[str] -> (n, d) array` works; these build common ones."""
 
 from __future__ import annotations
 
+# The public face of `cn.embedders` (its docstring is the reference page's): each family is a module of its own,
+# the one place its library is imported and described (docs/architecture.md, "Adding an embedder").
 from ._hashed_words import HashedWords as HashedWords
 from ._hashed_words import hashed_words
 from ._model2vec import Model2VecEmbedder, model2vec
