@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import clanka_nb
-from clanka_nb.index import SemanticIndex, VectorCache, embedders
+from clanka_nb.index import SemanticIndex, VectorCache, _exports, embedders
 
 pytestmark = pytest.mark.sentence_transformers
 # `.[test]` brings no torch (a CUDA build of several GB by default): without it these tests skip, naming the
@@ -273,7 +273,7 @@ def test_onnx_backends_have_their_own_model_ids_and_agree_with_torch(folder, tmp
     cosine = (int8(TEXTS) * reference).sum(1) / np.linalg.norm(reference, axis=1) / np.linalg.norm(int8(TEXTS), axis=1)
     assert cosine.min() > 0.5  # moved, not scrambled (a random tiny model: real models agree far closer)
     assert sorted(p.relative_to(folder) for p in folder.rglob("*")) == before  # nothing written into the model
-    assert (tmp_path / "cache" / embedders.EXPORTS).is_dir()
+    assert (tmp_path / "cache" / _exports.EXPORTS).is_dir()
     again = embedders.sentence_transformers(folder, backend="onnx")  # the export is reused
     assert again.model_id == onnx.model_id and np.array_equal(again(TEXTS), onnx(TEXTS))
 
