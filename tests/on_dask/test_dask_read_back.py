@@ -142,3 +142,12 @@ def test_a_chosen_file_with_no_chunks_is_no_conflict(tmp_path) -> None:
     assert cn.files(frame, progress=False)["path"].tolist() == ["a.ts", "empty.ts"]
     # Filtered to no rows at all, it still stands for its chosen files.
     assert cn.files(frame.iloc[:0], progress=False)["path"].tolist() == ["a.ts", "empty.ts"]
+
+
+def test_the_files_table_read_back_stands_for_its_whole_root_too(thread_client, two_roots, tmp_path) -> None:
+    sample = two_roots[0]
+    with thread_client.as_current():
+        cd.files(two_roots, client=thread_client, files_per_partition=PER_PART).to_parquet(tmp_path / "files")
+    back = pd.read_parquet(tmp_path / "files", filters=[("root", "==", sample)])
+    assert "files" not in back.attrs
+    assert cn.files(back, progress=False)["path"].tolist() == cn.files(sample, progress=False)["path"].tolist()
