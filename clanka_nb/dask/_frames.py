@@ -25,10 +25,14 @@ def with_root(frame: pd.DataFrame, root: str) -> pd.DataFrame:
     """The frame with a last `root` column (text) naming the folder its paths are relative to.
 
     The root leaves `attrs`: Parquet keeps one file's attrs for a whole dataset, so a per-root
-    value there would be wrong for every other root; the column is right row by row.
+    value there would be wrong for every other root; the column is right row by row. So do the
+    batch's `files`: the batch is a slice of its root's listing, not files a user chose, and a
+    folder read back would otherwise stand for its first part's batch alone (issue 46). Without
+    them every part's attrs are the same, and any of them stands for every file its root lists.
     """
     frame[ROOT] = pd.array([root] * len(frame), dtype=pd.StringDtype())
     frame.attrs.pop(ROOT, None)
+    frame.attrs.pop("files", None)
     return frame
 
 
@@ -89,7 +93,9 @@ def chunk_codebases(
     partition is `files_per_partition` consecutive files of one root, so a worker holds one batch
     at a time and no partition mixes roots; within a root, rows come in the engine's order, and
     the roots come in the order given. Partitions keep the settings in `attrs` and the root in the
-    `root` column (Parquet keeps one file's attrs for a whole folder, so the root is not there).
+    `root` column (Parquet keeps one file's attrs for a whole folder, so the root is not there, nor
+    the batch's files): read back, a folder, a root's rows of it or one part stands for every file
+    its root lists.
 
     `client` is where the roots are listed: a `distributed.Client`, a scheduler address, or None
     for the current client (else a new `LocalCluster`, one process worker per core). The frame

@@ -73,6 +73,8 @@ def read_frame(frame: Any) -> FrameSource:
     if files is not None and (not isinstance(files, list | tuple) or not all(isinstance(f, str) for f in files)):
         msg = f"frame.attrs['files'] must be a list of paths under the frame's root, got {files!r}"
         raise TypeError(msg)
+    if files is not None:
+        _check_files_hold_rows(frame, files)
     # None means "no limit" for chunk_max_characters, "unknown" for the others (a probe frame's max_file_size).
     settings = {
         setting: attrs[key] for key, setting in _FRAME_SETTINGS.items()
@@ -80,6 +82,29 @@ def read_frame(frame: Any) -> FrameSource:
     }  # fmt: skip
     return FrameSource(None if root is None else str(root), None if files is None else list(files), settings,
                        attrs.get("languages"))  # fmt: skip
+
+
+def _check_files_hold_rows(frame: Any, files: list[str] | tuple[str, ...]) -> None:
+    """Refuse a frame whose rows hold chunks of files its `attrs["files"]` does not name.
+
+    The attrs then describe another frame (a Parquet folder read back keeps one part's attrs for all its
+    rows), so the files it stands for are unknown: its rows cannot rebuild them exactly, since a file with
+    no chunks (empty, blank, not indexed) leaves no row. The converse is no conflict: a chosen file with
+    no rows is such a file, or rows were filtered out, and the frame still stands for it.
+    """
+    if "path" not in frame.columns:
+        return
+    named = set(files)
+    # `unique` gives the values present (a categorical's unused categories are left out).
+    stray = [path for path in frame["path"].dropna().unique() if path not in named]
+    if stray:
+        msg = (
+            f"this frame's rows hold chunks of {len(stray)} file(s) its attrs['files'] does not name "
+            f"(e.g. {str(stray[0])!r}; it names {len(named)}), so its attrs are not its rows' (a Parquet folder "
+            "read back keeps one part's attrs); pass the folder it was chunked from, or del frame.attrs['files'] "
+            "to let it stand for every file its root lists"
+        )
+        raise ValueError(msg)
 
 
 class Resolved(NamedTuple):
