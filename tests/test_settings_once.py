@@ -146,6 +146,23 @@ def test_a_misspelt_setting_is_the_error_python_gives_with_the_closest_name() ->
     assert cn.chunk_codebase.__wrapped__.__name__ == "chunk_codebase"  # functools.wraps: docs and pickling
 
 
+def test_checked_keywords_name_the_closest_keyword_never_self() -> None:
+    class Viewer:
+        @settings_module.checked_keywords
+        def set_things(self, *, colour: str | None = None, width: int | None = None) -> tuple[object, object]:
+            return colour, width
+
+    viewer = Viewer()
+    assert viewer.set_things(colour="red", width=3) == ("red", 3)  # the keywords it takes pass through
+    with pytest.raises(TypeError, match=r"Viewer.set_things\(\) got an unexpected keyword argument 'color'; "
+                       r"did you mean 'colour'\?"):  # fmt: skip
+        viewer.set_things(color="red")
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'sel'$"):  # `self` is no keyword to suggest
+        viewer.set_things(sel=1)
+    with pytest.raises(TypeError, match=r"takes \*\*kwargs"):
+        settings_module.checked_keywords(lambda **kwargs: kwargs)
+
+
 def test_settings_holds_the_table() -> None:
     fields = [f for f in dataclasses.fields(Settings) if f.init]
     assert [(f.name, f.default, f.type) for f in fields] == [(s.name, s.default, s.annotation) for s in SETTINGS]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
+import difflib
+import re
+from collections.abc import Mapping, Sequence
 from importlib import metadata
 from typing import NoReturn
 
@@ -31,7 +33,8 @@ exit codes:
      --format csv -o out.parquet)
 Out-of-range settings are used as clanka clamps them (--chunk-size 0 as 1, --max-chars -5 as 1), with a
 note on stderr in the same words as the library's SettingClampedWarning.
-Errors are one line on stderr: "clanka-nb: error: <problem>; <fix>"; notes start "clanka-nb: note:".
+Errors are one line on stderr: "clanka-nb: error: <problem>; <fix>" (a misspelt option: "did you mean
+--chunk-size?"); notes start "clanka-nb: note:".
 Names and text from the code are printed with control characters escaped (\\x1b), never raw.
 -o FILE picks the format from its extension (.parquet, .csv, .jsonl, .json, .txt) for every command.
 Progress bars go to stderr (only when it is a terminal), so stdout can be piped.
@@ -79,13 +82,61 @@ def _command_epilog(name: str) -> str:
 FORMATS = ("table", "jsonl", "json", "csv", "parquet")
 
 
+# argparse's own words for an abbreviation that fits more than one option (Python 3.11 to 3.13).
+_AMBIGUOUS = re.compile(r"ambiguous option: (?P<option>\S+) could match (?P<matches>.+)")
+
+
 class Parser(argparse.ArgumentParser):
-    """An argparse parser whose errors are one line with a fix, not a usage dump."""
+    """An argparse parser whose errors are one line with a fix, not a usage dump; a misspelt or ambiguous option
+    names the closest of the command's own (`did you mean --chunk-size?`)."""
+
+    # The subcommands' parsers by name (the top-level parser's; set by `build`), whose options a misspelling of
+    # an option after the command is matched against.
+    commands: Mapping[str, argparse.ArgumentParser] = {}
 
     def error(self, message: str) -> NoReturn:
+        ambiguous = _AMBIGUOUS.fullmatch(message)
+        if ambiguous:
+            option = ambiguous.group("option").split("=", 1)[0]
+            matches = [match.strip() for match in ambiguous.group("matches").split(",")]
+            close = difflib.get_close_matches(option, matches, n=1, cutoff=0)
+            message = f"{message}; did you mean {close[0]}? (write the option whole)"
         if "; " not in message:
             message = f"{message}; see '{self.prog} --help'"
         self.exit(2, f"{PROG}: error: {message}\n")
+
+    def parse_args(  # type: ignore[override]  # one signature, not typeshed's overloads: the command's own use
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        """As argparse's, but what is left over is refused by the command it follows: a misspelt option names the
+        closest of that command's (`--chunk-sise` -> `did you mean --chunk-size?`)."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            command = self.commands.get(getattr(parsed, "command", None) or "")
+            # Left over after the command or before it: matched against both parsers' options.
+            (command or self).error(_unrecognized(extras, command or self, self))
+        return parsed
+
+
+def _unrecognized(extras: list[str], parser: argparse.ArgumentParser, top: argparse.ArgumentParser) -> str:
+    """The error for arguments no option took: the closest option to each misspelt one, else where to look."""
+    # argparse lists a parser's options nowhere public; `_actions` is what its own help and errors read.
+    options = list(dict.fromkeys(option for each in (parser, top) for action in each._actions
+                                 for option in action.option_strings))  # fmt: skip
+    guesses = {}
+    for extra in extras:
+        if extra.startswith("-") and len(extra) > 1:
+            wrong = extra.split("=", 1)[0]
+            close = difflib.get_close_matches(wrong, options, n=1)
+            if close:
+                guesses[wrong] = close[0]
+    said = f"unrecognized arguments: {' '.join(extras)}"
+    if not guesses:
+        return f"{said}; see '{parser.prog} --help'"
+    if len(guesses) == 1:
+        return f"{said}; did you mean {next(iter(guesses.values()))}? (every option: {parser.prog} --help)"
+    named = ", ".join(f"{right} for {wrong}" for wrong, right in guesses.items())
+    return f"{said}; did you mean {named}? (every option: {parser.prog} --help)"
 
 
 def build() -> Parser:
@@ -98,6 +149,7 @@ def build() -> Parser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    parser.commands = commands.choices
 
     chunk = _command(commands, "chunk", "the chunks of a folder or of one file, one row per chunk")
     _path(chunk)

@@ -36,6 +36,8 @@ class Adapter:
     applied by `chunk_with` and the sweep (`_guard.py`): a file past them is cut into clanka's line windows.
     `in_mode`, for a chunker that takes the language mode of the source it runs on (clanka's, given no
     `languages=`), makes it again in a mode: the sweep passes its codebase's, so the row is the engine's row.
+    `windows` says its chunks without a type are clanka's line windows (the engine's own adapters); a view names
+    a peer's untyped chunks by its label instead.
     """
 
     label: str
@@ -45,6 +47,7 @@ class Adapter:
     file_seconds: float = FILE_SECONDS
     limits: InputLimits | None = None
     in_mode: Callable[[str], Adapter] | None = field(default=None, repr=False)
+    windows: bool = field(default=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "file_seconds", check_file_seconds(self.file_seconds))

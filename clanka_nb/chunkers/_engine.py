@@ -38,7 +38,8 @@ def clanka(
                 for head in heads_of(prepare(path, text, mode), chunk)]  # fmt: skip
 
     follows = languages is None and (settings.languages is None)
-    return Adapter(label, split, {**_stated(settings), "languages": mode}, in_mode=in_mode if follows else None)
+    return Adapter(label, split, {**_stated(settings), "languages": mode}, in_mode=in_mode if follows else None,
+                   windows=True)  # fmt: skip
 
 
 def line_windows(
@@ -58,4 +59,4 @@ def line_windows(
         windows = window_segments(prepared(front(path, text), None, []), chunk)
         return [Span(start, end) for start, end in windows]
 
-    return Adapter(label, split, _stated(settings))
+    return Adapter(label, split, _stated(settings), windows=True)

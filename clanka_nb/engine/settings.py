@@ -525,6 +525,27 @@ def _check_written_out(call: str, group: type, kept: list[inspect.Parameter]) ->
         raise TypeError(msg)
 
 
+def checked_keywords(function: _Function, /) -> _Function:
+    """`function` with its keyword arguments checked by name first: one it does not take is a TypeError naming the
+    closest (`got an unexpected keyword argument 'type'; did you mean 'types'?`), as for the settings keywords, where
+    Python 3.11's own error names none. For a viewer's methods (`Browser.set_filters`); `self` is never suggested."""
+    parameters = list(inspect.signature(function).parameters.values())
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
+        msg = f"{function.__qualname__} takes **kwargs: every keyword is accepted, so none can be checked"
+        raise TypeError(msg)
+    named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    accepted = frozenset(p.name for p in parameters if p.kind in named and p.name != "self")
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        unknown = next((name for name in kwargs if name not in accepted), None)
+        if unknown is not None:
+            _refuse(function.__qualname__, unknown, accepted)
+        return function(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
 def _refuse(call: str, name: str, accepted: frozenset[str]) -> None:
     close = difflib.get_close_matches(name, sorted(accepted), n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ""

@@ -11,6 +11,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+# What clanka calls a chunk with no type; a peer chunker's own untyped chunks are named by its label instead.
+LINE_WINDOW = "line window"
+
 
 @dataclass(frozen=True, slots=True)
 class Band:
@@ -38,7 +41,11 @@ class Band:
     @property
     def title(self) -> str:
         """Hover text: everything known about the chunk, one fact per line."""
-        head = " ".join(part for part in (self.type, self.name) if part) or "line window (no declaration)"
+        return self.describe()
+
+    def describe(self, untyped: str = LINE_WINDOW) -> str:
+        """The hover text, a chunk with neither type nor name called `untyped` (a peer's: "astchunk chunk")."""
+        head = " ".join(part for part in (self.type, self.name) if part) or f"{untyped} (no declaration)"
         facts = [head]
         if self.parent:
             facts.append(f"parent: {self.parent}")

@@ -7,7 +7,7 @@ from typing import Any, Unpack, cast
 import ipywidgets as widgets
 import pandas as pd
 
-from ..engine.settings import Settings, SourceKeywords, setting_keywords
+from ..engine.settings import Settings, SourceKeywords, checked_keywords, setting_keywords
 from ._browser_model import (
     ALL_FILES,
     BrowserModel,
@@ -131,10 +131,11 @@ class Browser(widgets.VBox):
             self._frame = self.model.data.iloc[self.table.positions]
         return self._frame
 
+    @checked_keywords
     def set_filters(
         self,
         *,
-        types: tuple[str, ...] | list[str] | None = None,
+        types: str | tuple[str, ...] | list[str] | None = None,
         parent: str | None = None,
         name: str | None = None,
         language: str | None = None,
@@ -143,8 +144,11 @@ class Browser(widgets.VBox):
     ) -> None:
         """Set several filters and refresh once; None leaves a filter as it is.
 
-        `file` picks one file in the file list (its exact path; "" for all files).
+        `types` is one type ("method") or several; `file` picks one file in the file list (its exact path; "" for
+        all files). A misspelt keyword (`type=`) is a TypeError naming the closest.
         """
+        if isinstance(types, str):  # one type, not its letters
+            types = (types,)
         self.model.check(types, file)  # KeyError naming a path with no chunks, ValueError an unknown type
         wanted = {"types": None if types is None else tuple(types), "parent": parent, "name": name,
                   "language": language, "path": path}  # fmt: skip

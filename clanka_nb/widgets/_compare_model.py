@@ -5,6 +5,7 @@ that state. No widget here: `Compare` holds one."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from html import escape
 from typing import Any
 
@@ -15,6 +16,7 @@ from ..chunkers import Chunker, as_chunker
 from ..engine.settings import CHUNK_SETTING_NAMES, TEXT_SETTING_NAMES
 from ..frames import columns as _columns
 from ..sweeps import run_chunker
+from ._bands import LINE_WINDOW
 from ._browser_model import settings_text
 from ._preview import Preview
 from ._source import Texts, file_lines, pickable
@@ -102,6 +104,37 @@ def chunker_frame(codebase: engine.Codebase, chunker: Chunker) -> pd.DataFrame:
     return _columns.build(columns, _columns.CHUNKS, attrs)
 
 
+@dataclass(frozen=True)
+class Untyped:
+    """What one side calls its chunks with no type: clanka's line windows, or a peer chunker's own chunks (named by
+    its label: "astchunk chunk") in the files it handles (`fallback`: those it does not, cut into line windows)."""
+
+    peer: str | None = None
+    fallback: frozenset[str] = frozenset()
+
+    def name(self, path: str) -> str:
+        return LINE_WINDOW if self.peer is None or path in self.fallback else f"{self.peer} chunk"
+
+
+CLANKA = Untyped()  # the engine's side: its chunks with no type are its line windows
+
+
+def untyped_of(side: Side, frame: pd.DataFrame) -> Untyped:
+    """A side's `Untyped`: the engine's (settings, or `chunkers.clanka`/`line_windows`) or a peer's, from its frame."""
+    if isinstance(side, Mapping) or getattr(side, "windows", False):
+        return CLANKA
+    fallback = frame.loc[(frame["chunker"] == "window").to_numpy(dtype=bool), "path"]
+    return Untyped(side.label, frozenset(str(path) for path in fallback))
+
+
+def _untyped_row(path: str, counts: tuple[int, int], untyped: tuple[Untyped, Untyped]) -> str:
+    """The name of a file's chunks with no type in the changes table: each side's that has some."""
+    names = {side: f"{sort.name(path)}s" for side, count, sort in zip("AB", counts, untyped, strict=True) if count}
+    if len(set(names.values())) <= 1:
+        return next(iter(names.values()), f"{LINE_WINDOW}s")
+    return ", ".join(f"{name} ({side})" for side, name in names.items())
+
+
 def _chunk_frame(codebase: engine.Codebase, settings: Side) -> pd.DataFrame:
     if not isinstance(settings, Mapping):
         return chunker_frame(codebase, settings)
@@ -155,14 +188,21 @@ def declaration_changes(frame_a: pd.DataFrame, frame_b: pd.DataFrame) -> pd.Data
     return out[list(CHANGE_COLUMNS)]
 
 
-def render_changes(changes: pd.DataFrame, *, limit: int = 40) -> str:
-    """The changed declarations as an HTML table (the first `limit` rows)."""
+def render_changes(
+    changes: pd.DataFrame, *, limit: int = 40, untyped: tuple[Untyped, Untyped] = (CLANKA, CLANKA)
+) -> str:
+    """The changed declarations as an HTML table (the first `limit` rows); chunks with no type are named by what
+    each side calls them (`untyped`: A's and B's; clanka's line windows, or a peer chunker's chunks)."""
     cell = f"padding:1px 8px;border-bottom:1px solid {RULE};white-space:nowrap;text-align:left"
     head = "".join(f'<th style="{cell}">{h}</th>' for h in ("lines", "type", "name", "parent", "A", "B", "change"))
     rows = []
     for row in changes.head(limit).itertuples(index=False):
         chunk_type = None if pd.isna(row.type) else str(row.type)
-        name = "line windows" if pd.isna(row.name) and chunk_type is None else ("" if pd.isna(row.name) else row.name)
+        if pd.isna(row.name):
+            counts = (int(row.chunks_a), int(row.chunks_b))
+            name = _untyped_row(str(row.path), counts, untyped) if chunk_type is None else ""
+        else:
+            name = row.name
         rows.append(
             f'<tr data-path="{escape(row.path)}"><td style="{cell}">{row.start_line}–{row.end_line}</td>'
             f'<td style="{cell}">{type_chip(chunk_type)}</td><td style="{cell}">{escape(str(name))}</td>'
@@ -217,7 +257,8 @@ class CompareModel:
     """Settings A and B on one codebase, and the file shown; either side may be a whole chunker instead.
 
     State: `codebase`, `texts`, `a`, `b` (the settings, checked; or a side's `Chunker`), `files` (those with
-    lines), `frame_a`, `frame_b` (all chunks; a chunker's as `chunker_frame` makes them), `changes` (every
+    lines), `frame_a`, `frame_b` (all chunks; a chunker's as `chunker_frame` makes them), `untyped` (what A and B
+    call their chunks with no type: clanka's line windows or a peer's chunks), `changes` (every
     changed declaration), `path` (the file shown, None when the codebase has no file with lines). Derived:
     `frame` (the changes of `path`), `previews()` (A's and B's).
     """
@@ -233,6 +274,7 @@ class CompareModel:
         if path is not None:
             path = pickable(codebase, path, self.files)  # before chunking twice
         self.frame_a, self.frame_b = _chunk_frame(codebase, self.a), _chunk_frame(codebase, self.b)
+        self.untyped = (untyped_of(self.a, self.frame_a), untyped_of(self.b, self.frame_b))
         self.changes = declaration_changes(self.frame_a, self.frame_b)
         counts = self.changes["path"].value_counts()
         self.counts = {str(p): int(n) for p, n in counts.items()}  # changes per file, most first
@@ -258,12 +300,12 @@ class CompareModel:
         if path is None:
             return None
         previews = []
-        for chunks in (self.frame_a, self.frame_b):
+        for chunks, untyped in zip((self.frame_a, self.frame_b), self.untyped, strict=True):
             file_chunks = chunks[(chunks["path"] == path).to_numpy(dtype=bool)]
             lines, flags, note = file_lines(self.texts, path, file_chunks)
             preview = Preview(
                 lines, file_chunks, path=path, language=engine.language_of(path), meaningful=flags, note=note,
-                height=None, full_legend=True,
+                height=None, full_legend=True, untyped=untyped.name(path),
             )  # fmt: skip
             previews.append(preview)
         left, right = previews
@@ -280,5 +322,5 @@ def render_summary(model: CompareModel, changed: pd.DataFrame) -> str:
         f'<div style="{UI_FONT}"><b>{len(model.changes):,}</b> of {declared:,} declarations change chunks, '
         f"in {changed_files:,} file{'s' * (changed_files != 1)} · A: {len(model.frame_a):,} chunks · "
         f"B: {len(model.frame_b):,} chunks<br><b>{escape(model.path)}</b>: {len(changed):,} changed</div>"
-        f"{render_changes(changed)}"
+        f"{render_changes(changed, untyped=model.untyped)}"
     )

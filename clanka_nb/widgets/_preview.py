@@ -14,6 +14,7 @@ from ..engine.internals import check_file
 from ..engine.settings import Settings, SourceKeywords, TextKeywords, setting_keywords
 from ..engine.source import narrowed, open_resolved, resolve
 from ..frames.chunks import chunk_frame
+from ._bands import LINE_WINDOW
 from ._render import (
     BY_ARGUMENT,
     BY_BUTTONS,
@@ -34,7 +35,8 @@ class Preview:
     """One file with its chunk boundaries; shows itself as HTML (`_repr_html_`) with or without a kernel.
 
     State: `path`, `lines`, `frame` (the file's chunks), `start`, `max_lines`, `html`; `height`
-    is the px height of the scroll box holding the lines (None: as tall as the lines).
+    is the px height of the scroll box holding the lines (None: as tall as the lines); `untyped` names its
+    chunks with no type ("line window", clanka's; a peer chunker's own in a comparison, e.g. "astchunk chunk").
     `page(start)` returns the same preview from another line; `.widget` is a paged widget of it.
     """
 
@@ -53,6 +55,7 @@ class Preview:
         height: int | None = HEIGHT,
         full_legend: bool = False,
         explain: Callable[[pd.DataFrame, int, int], pd.DataFrame] | None = None,
+        untyped: str = LINE_WINDOW,
     ) -> None:
         self.lines = list(lines)
         check_page(start, max_lines, len(self.lines))  # here, not first when shown
@@ -66,6 +69,7 @@ class Preview:
         self.selected = selected
         self.height = height
         self.full_legend = full_legend
+        self.untyped = untyped  # what its chunks with no type are: clanka's line windows, or a peer's chunks
         # Adds `why` to the chunks of the lines shown: a page of a long file explains its own chunks only.
         self._explain = explain
         self._widget: PreviewPane | None = None
@@ -80,7 +84,7 @@ class Preview:
         return render_preview(
             self.lines, self._shown_frame, path=self.path, language=self.language, max_lines=self.max_lines,
             start=self.start, selected=self.selected, meaningful=self.meaningful, note=self.note, height=self.height,
-            full_legend=self.full_legend, page_turns=page_turns,
+            full_legend=self.full_legend, page_turns=page_turns, untyped=self.untyped,
         )  # fmt: skip
 
     @cached_property
@@ -109,7 +113,7 @@ class Preview:
         return Preview(
             self.lines, self.frame, path=self.path, language=self.language, meaningful=self.meaningful,
             note=self.note, start=start, max_lines=self.max_lines, selected=self.selected, height=self.height,
-            full_legend=self.full_legend, explain=self._explain,
+            full_legend=self.full_legend, explain=self._explain, untyped=self.untyped,
         )  # fmt: skip
 
     @property

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import is_meaningful_line
-from ._bands import Band, assign_columns, coverage_counts, page_bands
+from ._bands import LINE_WINDOW, Band, assign_columns, coverage_counts, page_bands
 from ._highlight import MAX_LINE_CHARS, SYNTAX_VARIABLES, highlight_lines
 from ._style import (
     ALERT,
@@ -72,15 +72,18 @@ _TABLE = (
 )
 
 
-def _legend(present: set[str | None], uncovered_code: int, uncovered_blank: int, full: bool) -> str:
-    """Swatches of what the view shows, its chunk types `present` (of everything it can show when `full`)."""
+def _legend(
+    present: set[str | None], uncovered_code: int, uncovered_blank: int, full: bool, untyped: str = LINE_WINDOW
+) -> str:
+    """Swatches of what the view shows, its chunk types `present` (of everything it can show when `full`); chunks
+    with no type are `untyped` (clanka's line windows, or a peer chunker's own chunks)."""
     items = [
         (f"background:{colour}", chunk_type)
         for chunk_type, colour in TYPE_COLOURS.items()
         if full or chunk_type in present
     ]
     if full or None in present or any(t not in TYPE_COLOURS for t in present if t):
-        items.append((f"background:{UNTYPED_COLOUR}", "no type (line window)"))
+        items.append((f"background:{UNTYPED_COLOUR}", f"no type ({untyped})"))
     if full or uncovered_code:
         items.append((f"background:{UNCOVERED_CODE}", "code in no chunk"))
     if full or uncovered_blank:
@@ -97,12 +100,12 @@ def _notice(text: str) -> str:
     return f'<div data-notice="" style="padding:4px 8px;{NOTICE}">{escape(text)}</div>'
 
 
-def _band_cell(band: Band, rowspan: int, selected: bool) -> str:
+def _band_cell(band: Band, rowspan: int, selected: bool, untyped: str) -> str:
     colour = type_colour(band.type)
     outline = f"box-shadow:inset 0 0 0 2px {TEXT};" if selected else ""
     return (
         f'<td rowspan="{rowspan}" data-chunk="{band.index}" data-start="{band.start_line}" '
-        f'data-end="{band.end_line}" data-type="{escape(band.type or "")}" title="{escape(band.title)}" '
+        f'data-end="{band.end_line}" data-type="{escape(band.type or "")}" title="{escape(band.describe(untyped))}" '
         f'style="position:relative;width:{BAND_WIDTH}px;min-width:{BAND_WIDTH}px;padding:0;'
         f'background:{colour};border:1px solid {PAPER};border-radius:4px;{outline}vertical-align:top">'
         # text-align:start keeps the label at the band's top even where the page right-aligns cells.
@@ -137,6 +140,7 @@ def render_preview(
     height: int | None = None,
     full_legend: bool = False,
     page_turns: PageTurns = BY_ARGUMENT,
+    untyped: str = LINE_WINDOW,
 ) -> str:
     """HTML of `lines` with a gutter band for every chunk; inline styles only, same input -> same bytes.
 
@@ -148,7 +152,8 @@ def render_preview(
     `height` (px) makes the lines a scroll box of at most that height, under a fixed header;
     `full_legend` lists every colour and mark, not only those shown (equal headers side by side);
     `page_turns` is what the notices of a long file say to turn the page (`BY_ARGUMENT`: the `start=`
-    argument, `BY_BUTTONS`, `NO_TURNS`).
+    argument, `BY_BUTTONS`, `NO_TURNS`); `untyped` names the chunks with no type (clanka's line windows by
+    default; a peer chunker's own, such as "astchunk chunk", in a comparison).
     """
     check_page(start, max_lines, len(lines))
     total = len(lines)
@@ -163,11 +168,11 @@ def render_preview(
     uncovered_code, uncovered_blank = int((bare & marked).sum()), int((bare & ~marked).sum())
     shown = [b for b in bands if b.start_line <= stop and b.end_line >= start and b.start_line <= b.end_line]
     chosen = next((b for b in shown if b.index == selected), None)
-    gutter = _gutter(shown, start, stop, chosen)
+    gutter = _gutter(shown, start, stop, chosen, untyped)
     rows = _rows(lines, path, language, start, stop, firsts, cover, flags, chosen, gutter)
     parts = [
         _header(path, language, total, len(firsts), uncovered_code),
-        _legend(types, uncovered_code, uncovered_blank, full_legend),
+        _legend(types, uncovered_code, uncovered_blank, full_legend, untyped),
         _why(next((band for band in bands if band.index == selected), None)),
         _notice(note) if note else "",
         _page_notice(start, stop, total, max_lines, page_turns),
@@ -178,7 +183,9 @@ def render_preview(
     return "".join(parts)
 
 
-def _gutter(shown: list[Band], start: int, stop: int, chosen: Band | None) -> list[dict[int, tuple[int, str]]]:
+def _gutter(
+    shown: list[Band], start: int, stop: int, chosen: Band | None, untyped: str
+) -> list[dict[int, tuple[int, str]]]:
     """Per gutter column, the cells starting on each row of the page: a band (clipped to the page) or the gap
     before it, as (rows spanned, html)."""
     columns = assign_columns(shown)
@@ -186,7 +193,7 @@ def _gutter(shown: list[Band], start: int, stop: int, chosen: Band | None) -> li
     starts: list[dict[int, tuple[int, str]]] = [{} for _ in range(width)]
     for band, column in zip(shown, columns, strict=True):
         first, last = max(start, band.start_line), min(stop, band.end_line)
-        starts[column][first] = (last - first + 1, _band_cell(band, last - first + 1, band is chosen))
+        starts[column][first] = (last - first + 1, _band_cell(band, last - first + 1, band is chosen, untyped))
     for cells in starts:
         row = start
         for first in sorted(cells):

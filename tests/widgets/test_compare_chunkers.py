@@ -71,3 +71,48 @@ def test_a_peer_side(folder) -> None:
 def test_a_side_that_is_neither_settings_nor_a_chunker_says_what_to_pass(folder) -> None:
     with pytest.raises(TypeError, match=r"b= must be chunk settings .* or a chunker"):
         compare(folder, b=30)
+
+
+def _untyped_rows(html: str, path: str) -> list[list[str]]:
+    """The changes table's rows of `path`'s chunks with no type, as the text of their cells."""
+    rows = [[cell.text for cell in row.children] for row in parse(html).find_all("data-path", path) if row.tag == "tr"]
+    return [row for row in rows if row[1] == "none"]
+
+
+def _legend(html: str, side: str) -> str:
+    pane = parse(html).find_all("data-side", side)[0]
+    return pane.find_all("data-legend")[0].text
+
+
+def test_a_chunkers_untyped_chunks_are_named_by_it_not_called_line_windows(folder) -> None:
+    # A peer's chunks carry no type, but they are its own cut, not clanka's line windows (issue 46).
+    (folder / "plain.ts").write_text("".join(f"console.log({i});\n" for i in range(40)))  # no declaration
+    view = compare(folder, "ledger.ts", a={"chunk_size": 30}, b=thirds)
+    (row,) = _untyped_rows(view.html, "ledger.ts")
+    assert row[2] == "thirds chunks" and row[-1] == "only chunked in B"
+    assert "no type (thirds chunk)" in _legend(view.html, "B")
+    assert "no type (line window)" in _legend(view.html, "A") and "line window" not in _legend(view.html, "B")
+    titles = [band.attrs["title"] for band in parse(view.html).find_all("data-side", "B")[0].find_all("data-chunk")]
+    assert titles and all(title.startswith("thirds chunk (no declaration)") for title in titles)
+    # A file that A cuts into line windows and the chunker into its own pieces: each side's name.
+    view.file_picker.value = "plain.ts"
+    (row,) = _untyped_rows(view.html, "plain.ts")
+    assert row[2] == "line windows (A), thirds chunks (B)"
+    # The file the chunker does not handle is in clanka's line windows on its side too.
+    assert view.model.untyped[1].name("notes.md") == "line window"
+
+
+def test_the_engines_own_chunkers_still_make_line_windows(folder) -> None:
+    view = compare(folder, "ledger.ts", a={"chunk_size": 30}, b=chunkers.line_windows(10))
+    (row,) = _untyped_rows(view.html, "ledger.ts")
+    assert row[2] == "line windows"
+    assert "no type (line window)" in _legend(view.html, "B")
+
+
+def test_a_peers_chunks_are_named_by_the_peer(folder) -> None:
+    pytest.importorskip("astchunk", reason="astchunk is not installed: pip install -e '.[chunkers]'")
+    view = compare(folder, "ledger.ts", a={"chunk_size": 30}, b=chunkers.astchunk(chunkers.Budget(
+        200, characters_per_non_whitespace=1.3)))  # fmt: skip
+    rows = _untyped_rows(view.html, "ledger.ts")
+    assert rows and all(row[2] == "astchunk chunks" for row in rows)
+    assert "no type (astchunk chunk)" in _legend(view.html, "B")
