@@ -37,7 +37,7 @@ def _pack_has(language: str) -> bool:
     from tree_sitter_language_pack import get_language
 
     try:
-        get_language(language)  # type: ignore[arg-type]
+        get_language(language)  # type: ignore[arg-type]  # probing a name against the pack's Literal list is the point
     except LookupError:
         return False
     return True

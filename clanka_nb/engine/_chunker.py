@@ -204,14 +204,15 @@ def prepare(path: str, content: str, languages: str = "clanka", cache: ParseCach
     if file.status is not FileStatus.CHUNKED:
         return prepared(file, None, [])
     key = None if cache is None else cache_key(file, languages)
-    if key is None:
+    if cache is None or key is None:
         return prepared(file, *parse(file, languages))
-    found = cache.get(key)  # type: ignore[union-attr]
-    if found is None:
-        found = parse(file, languages)
-        if found[0] is not None:
-            cache.put(key, *found)  # type: ignore[union-attr, arg-type]
-    return prepared(file, *found)
+    found = cache.get(key)
+    if found is not None:
+        return prepared(file, *found)
+    grammar, declarations = parse(file, languages)
+    if grammar is not None:
+        cache.put(key, grammar, declarations)
+    return prepared(file, grammar, declarations)
 
 
 def cache_key(file: Front, languages: str) -> bytes | None:

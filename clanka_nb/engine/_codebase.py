@@ -291,20 +291,20 @@ def _outcome(
     """A worker's answer as the outcome of one file (`file` and `report`: what the parent read itself)."""
     row, status_value, grammar, decl_rows, back = answer
     if report is None:
-        report = FileReport(row[0], FileStatus(row[1]), *row[2:])  # type: ignore[index]
+        report = FileReport(row[0], FileStatus(row[1]), *row[2:])  # type: ignore[index]  # a worker's answer is plain tuples (pickled): row holds FileReport's fields
         if status_value == "":
             return report, None, None
     status = FileStatus(status_value)
     report = FileReport(report.path, status, report.bytes, CONTENT_REASONS.get(status), report.binary)
     if settings is not None:
-        return report, None, list(map(chunk_of, back))  # type: ignore[arg-type]
+        return report, None, list(map(chunk_of, back))  # type: ignore[arg-type]  # with settings, the worker sent chunk rows in `back`
     decls = list(map(declaration_of, decl_rows))
     if file is not None:
         return report, prepared(file, grammar, decls), None
     path = normalize_path(report.path)
     if status in (FileStatus.EMPTY, FileStatus.MINIFIED):
         return report, PreparedText(path, [], None, [], status), None
-    return report, _from_text(path, back, status, grammar, decls), None  # type: ignore[arg-type]
+    return report, _from_text(path, back, status, grammar, decls), None  # type: ignore[arg-type]  # without settings, the worker sent the text in `back`
 
 
 def _cached_outcomes(
@@ -316,7 +316,7 @@ def _cached_outcomes(
         file = None if content is None else front(rel, content)
         read.append((report, file, None if file is None else cache_key(file, languages)))
     found = cache.get_many([key for _, _, key in read if key is not None])
-    misses = [(file.path, file.text) for _, file, key in read if key is not None and key not in found]  # type: ignore[union-attr]
+    misses = [(file.path, file.text) for _, file, key in read if key is not None and key not in found]  # type: ignore[union-attr]  # a key is made only for a file read
     pooled = _pool(_Context(root, languages, settings), misses, workers) if _parallel(workers, len(misses)) else None
     puts: list[tuple[bytes, str, list[Declaration]]] = []
     try:

@@ -74,7 +74,7 @@ class GrammarUnavailableError(RuntimeError):
 def parser_for(grammar: str) -> Parser:
     """One language-pack parser per grammar and process (extended mode; the pack bundles its grammars)."""
     try:
-        return get_parser(grammar)  # type: ignore[arg-type]
+        return get_parser(grammar)  # type: ignore[arg-type]  # the pack's grammars, which its Literal type lists
     except ValueError as error:
         # The `exact` extra holds the core at 0.24, which reads grammars of language versions 13-14 only;
         # the C# grammar the pack requires is version 15.

@@ -351,7 +351,7 @@ class Grid:
         """This grid with `values` (a chunk frame's settings) in place of every chunk setting not passed."""
         taken = {name: values[name] for name in CHUNK_SETTING_NAMES
                  if name in values and is_default(getattr(self, name))}  # fmt: skip
-        return dataclasses.replace(self, **taken)  # type: ignore[arg-type]
+        return dataclasses.replace(self, **taken)  # type: ignore[arg-type]  # `taken` holds only this dataclass's field names
 
     def combinations(self) -> list[ChunkSettings]:
         """Every combination, each checked (bad values fail before any parsing)."""
@@ -495,9 +495,9 @@ def _decorated(function: _Function, own_defaults: Mapping[str, object]) -> _Func
             kwargs.setdefault(name, default)
         return function(*args, **kwargs)
 
-    wrapper.__signature__ = signature  # type: ignore[attr-defined]
+    wrapper.__signature__ = signature  # type: ignore[attr-defined]  # a function takes attributes; Callable types none: inspect reads it
     wrapper.setting_group = group  # type: ignore[attr-defined]  # read by tests/test_settings_once.py
-    return wrapper  # type: ignore[return-value]
+    return wrapper  # type: ignore[return-value]  # the wrapper has F's signature, set above
 
 
 def _check_written_out(call: str, group: type, kept: list[inspect.Parameter]) -> None:
@@ -543,7 +543,7 @@ def checked_keywords(function: _Function, /) -> _Function:
             _refuse(function.__qualname__, unknown, accepted)
         return function(*args, **kwargs)
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper  # type: ignore[return-value]  # the wrapper has F's signature
 
 
 def _refuse(call: str, name: str, accepted: frozenset[str]) -> None:

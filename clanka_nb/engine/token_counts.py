@@ -32,7 +32,7 @@ class TokenCounter:
 
 def estimated_tokens(characters: Count) -> Count:
     """The chars/4 estimate of the tokens of `characters` characters (an int, or a numpy array), unrounded."""
-    return characters / CHARACTERS_PER_TOKEN  # type: ignore[operator,return-value]
+    return characters / CHARACTERS_PER_TOKEN  # type: ignore[operator,return-value]  # an int or an array divides the same; numpy types the array case only
 
 
 def _estimate(texts: Sequence[str]) -> list[int]:

@@ -24,7 +24,7 @@ from ._git import BlobReader, Change, ChurnError
 try:
     import fcntl
 except ImportError:  # Windows: no advisory locks; folders of killed runs stay until the system cleans its temp
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # no fcntl on Windows: None means no advisory locks
 
 RULE_FILES = frozenset({".gitignore", ".ignore", ".rgignore"})
 SUBMODULE = "160000"

@@ -151,7 +151,7 @@ class Session:
             msg = f"httpx {httpx.__version__} keeps its connection pool elsewhere; clanka-nb needs httpx>=0.27,<1"
             raise RuntimeError(msg)
         self._backend = DeadlineBackend(inner)
-        pool._network_backend = self._backend  # type: ignore[union-attr]
+        pool._network_backend = self._backend  # type: ignore[union-attr]  # httpx's pool, checked above to hold a network backend
         self._pool = pool
         # trust_env=False: the proxy is chosen above, on this transport; nothing else from the environment applies.
         self._client = httpx.Client(transport=transport, timeout=timeout, trust_env=False, follow_redirects=False)

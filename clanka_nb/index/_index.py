@@ -69,7 +69,7 @@ def _guarded(method: _Method) -> _Method:
         with _db.translated(self.where, self.busy_timeout):
             return method(self, *args, **kwargs)
 
-    return run  # type: ignore[return-value]
+    return run  # type: ignore[return-value]  # functools.wraps keeps the method's signature
 
 
 class IndexView:

@@ -22,7 +22,7 @@ class Model2VecEmbedder:
         self.model_id = f"model2vec:{folder_digest(folder)[:16]}"
 
     def __call__(self, texts: list[str]) -> np.ndarray:
-        return np.asarray(self.model.encode(list(texts), use_multiprocessing=False), dtype=np.float32)  # type: ignore[attr-defined]
+        return np.asarray(self.model.encode(list(texts), use_multiprocessing=False), dtype=np.float32)  # type: ignore[attr-defined]  # the model of an optional, untyped library
 
     def __repr__(self) -> str:
         return f"model2vec({str(self.folder)!r})"

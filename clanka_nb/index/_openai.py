@@ -282,7 +282,7 @@ class OpenAIEmbedder:
                 raise _Cancelled
             session = getattr(local, "session", None)
             if session is None:
-                session = local.session = _http.Session(url, self.timeout)  # type: ignore[arg-type]
+                session = local.session = _http.Session(url, self.timeout)  # type: ignore[arg-type]  # a timeout of None means no deadline, as Session handles
                 with guard:
                     sessions.append(session)
                 if stop.is_set():  # stopped while this session was made: the abort below did not see it
@@ -356,7 +356,7 @@ class OpenAIEmbedder:
             if attempt and stop.is_set():
                 raise _Cancelled
             try:
-                answer = session.post(url, content, headers, auth, cap, _ERROR_BYTES)  # type: ignore[arg-type]
+                answer = session.post(url, content, headers, auth, cap, _ERROR_BYTES)  # type: ignore[arg-type]  # a timeout of None means no deadline, as Session handles
             except httpx.TimeoutException:
                 problem = f"{shown} did not answer within timeout={self.timeout} s"
             except httpx.TransportError as error:

@@ -83,7 +83,7 @@ class IndexSearcher:
                                                                                                   strict=True))),
                 )
         if self._db is not None:
-            self._db.close()  # type: ignore[attr-defined]
+            self._db.close()  # type: ignore[attr-defined]  # an apsw connection (apsw is untyped here)
         self._db, self._count = connection, len(texts)
 
     def search(self, query: str, k: int) -> list[int]:
@@ -98,7 +98,7 @@ class IndexSearcher:
         depth = min(int(k), self._count, MAX_K)
         out = []
         for blob in self._vectors(list(queries)):
-            rows = self._db.execute(  # type: ignore[attr-defined]
+            rows = self._db.execute(  # type: ignore[attr-defined]  # an apsw connection (apsw is untyped here)
                 "SELECT rowid FROM chunk_vectors WHERE vector MATCH ? AND k = ? ORDER BY distance",
                 (blob, depth),
             ).fetchall()

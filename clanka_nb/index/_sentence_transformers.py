@@ -133,7 +133,7 @@ class SentenceTransformersEmbedder:
         """The vector length the model gives."""
         method = getattr(self.model, "get_embedding_dimension", None)
         if method is None:  # sentence-transformers 5's name
-            method = self.model.get_sentence_embedding_dimension  # type: ignore[attr-defined]
+            method = self.model.get_sentence_embedding_dimension  # type: ignore[attr-defined]  # the model of an optional, untyped library
         found = method()
         return int(found) if found is not None else self(["."]).shape[1]
 
@@ -177,7 +177,7 @@ class SentenceTransformersEmbedder:
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32)
         # encode sorts the texts by length into batches (less padding) and returns the vectors in input order.
-        vectors = self.model.encode(  # type: ignore[attr-defined]
+        vectors = self.model.encode(  # type: ignore[attr-defined]  # the model of an optional, untyped library
             list(texts), batch_size=self.batch_size, convert_to_numpy=True, show_progress_bar=False,
         )
         return np.asarray(vectors, dtype=np.float32)

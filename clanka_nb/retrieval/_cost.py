@@ -20,7 +20,7 @@ class ChunkCosts:
     def __init__(self, masked: MaskedText, counter: TokenCounter | None) -> None:
         self.masked = masked
         self.counter = None if counter is None or counter.estimated else remembering(counter)
-        self.name = ESTIMATE.name if self.counter is None else counter.name  # type: ignore[union-attr]
+        self.name = ESTIMATE.name if counter is None or counter.estimated else counter.name
         self._ends: np.ndarray | None = None  # prefix sums of each numbered line's characters, its LF included
         self._headers: dict[tuple, int] = {}
 

@@ -282,9 +282,10 @@ def _hunks(lines: Iterable[str], hunks: dict[str, _Hunks | None]) -> None:
             old_path = None if line[4:] == "/dev/null" else _unquote(line[4:])[2:]
         elif line.startswith("+++ ") and old_path is not None:
             hunks[old_path] = None if line[4:] == "/dev/null" else []
-        elif (hunk := _HUNK.match(line)) is not None and old_path is not None and hunks.get(old_path) is not None:
+        elif (hunk := _HUNK.match(line)) is not None and old_path is not None \
+                and (found := hunks.get(old_path)) is not None:  # fmt: skip
             start, count, new = int(hunk.group(1)), int(hunk.group(2) or 1), int(hunk.group(4) or 1)
-            hunks[old_path].append((start, count, new))  # type: ignore[union-attr]
+            found.append((start, count, new))
 
 
 def _forward(line: int, hunks: list[tuple[int, int, int]]) -> int | None:

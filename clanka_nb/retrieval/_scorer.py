@@ -170,8 +170,8 @@ class ProbeScorer:
         }
         if self.probe.embedded:
             searcher = self.probe.engine
-            out.update(embedded=searcher.embedded - self._counted[0],  # type: ignore[attr-defined]
-                       indexed=searcher.indexed - self._counted[1])  # type: ignore[attr-defined]
+            out.update(embedded=searcher.embedded - self._counted[0],  # type: ignore[attr-defined]  # embedded: the engine is an IndexSearcher
+                       indexed=searcher.indexed - self._counted[1])  # type: ignore[attr-defined]  # the same IndexSearcher
             out.update(self.ahead)
         out["sample"] = self.probe_set.sample
         self.confirm()  # before the breakdowns: confirmed rows replace theirs

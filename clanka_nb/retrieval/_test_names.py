@@ -292,7 +292,7 @@ def scan_test_names(codebase: engine.Codebase, texts: dict[str, engine.PreparedT
                 dropped["short"] += 1
                 continue
             path, name = called.some[0]
-            start, end, declaration = target_of(path, name)  # type: ignore[misc]
+            start, end, declaration = target_of(path, name)  # type: ignore[misc]  # target_of gives a triple for a called name
             rows.append({"query": test.name, "path": path, "start_line": start, "end_line": end,
                          "name": declaration.name, "type": declaration.type, "comment_start": None,
                          "comment_end": None, "test_path": test_path, "test_line": test.line})  # fmt: skip
