@@ -129,7 +129,7 @@ def cosines(run: Run, reference: Run, texts: list[str]) -> np.ndarray:
 
 
 def compare(args: argparse.Namespace) -> None:
-    from clanka_nb.retrieval._probe import prepare_probe  # the benchmark times its parts
+    from clanka_nb.retrieval.scoring._probe import prepare_probe  # the benchmark times its parts
 
     root = args.codebases[0]
     probe_set = prepare_probe(root, progress=False)
@@ -187,7 +187,7 @@ def compare(args: argparse.Namespace) -> None:
 
 
 def one(args: argparse.Namespace) -> None:
-    from clanka_nb.retrieval._probe import prepare_probe
+    from clanka_nb.retrieval.scoring._probe import prepare_probe
 
     root = args.codebases[0]
     print(f"# {root.name}: {args.backend}, chunk_size {args.sizes}, sample {args.sample}, time_budget "
@@ -208,7 +208,7 @@ def one(args: argparse.Namespace) -> None:
 
 def truncation(args: argparse.Namespace) -> None:
     import clanka_nb as cn
-    from clanka_nb.retrieval._probe import prepare_probe
+    from clanka_nb.retrieval.scoring._probe import prepare_probe
 
     embed = cn.embedders.sentence_transformers(model_folder())
     limit = embed.max_input_tokens

@@ -52,8 +52,8 @@ def chunk_inputs(root: Path, count: int) -> list[str]:
     """`count` of the texts the probe embeds at chunk_size 30, spread over their lengths."""
     from clanka_nb.defaults import CHUNK_OVERLAP, NO_LIMIT
     from clanka_nb.engine.settings import Grid
-    from clanka_nb.retrieval._ahead import _spread
-    from clanka_nb.retrieval._probe import prepare_probe  # the benchmark times its parts
+    from clanka_nb.retrieval.scoring._ahead import _spread
+    from clanka_nb.retrieval.scoring._probe import prepare_probe  # the benchmark times its parts
 
     probe_set = prepare_probe(root, progress=False)
     setting = Grid(30, CHUNK_OVERLAP, NO_LIMIT).combinations()[0]
@@ -133,7 +133,7 @@ def _top5(root: Path, embed: object, sample: float | None) -> list[list[int]]:
     from clanka_nb.defaults import CHUNK_OVERLAP, NO_LIMIT
     from clanka_nb.engine.settings import Grid
     from clanka_nb.index import IndexSearcher
-    from clanka_nb.retrieval._probe import prepare_probe  # the benchmark times its parts
+    from clanka_nb.retrieval.scoring._probe import prepare_probe  # the benchmark times its parts
 
     probe_set = prepare_probe(root, progress=False)
     probe_set.sample = sample

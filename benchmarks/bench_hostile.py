@@ -24,9 +24,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from clanka_nb import engine
-from clanka_nb.retrieval._history import _Commit, _reason, message_query
-from clanka_nb.retrieval._queries import scan
-from clanka_nb.retrieval._test_names import scan_test_names
+from clanka_nb.retrieval.queries._history import _Commit, _reason, message_query
+from clanka_nb.retrieval.queries._queries import scan
+from clanka_nb.retrieval.queries._test_names import scan_test_names
 
 REPO = Path(__file__).resolve().parents[1]
 IDENTITY = {"GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@example.org", "GIT_COMMITTER_NAME": "b",

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from clanka_nb import engine
 from clanka_nb.retrieval import Probe
-from clanka_nb.retrieval._probe import ProbeSet, probe_columns
-from clanka_nb.retrieval._search import BM25Searcher
+from clanka_nb.retrieval.scoring._probe import ProbeSet, probe_columns
+from clanka_nb.retrieval.search._search import BM25Searcher
 
 # These figures measure parsing: the persistent parse cache stays off (bench_cache.py measures it).
 os.environ.setdefault("CLANKA_NB_CACHE", "off")

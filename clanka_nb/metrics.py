@@ -10,14 +10,14 @@ A leaf (numpy only): the probe computes them, the sweep's columns and intervals,
 - `budget_found@B`: 1 when a chunk taken within B tokens (in rank order, whole chunks) hits the target;
   `budget_covered@B`: the share of the target's lines those chunks hold.
 
-Adding a metric: one `Family` in `FAMILIES` here, and its per-query array in
-`retrieval._metrics.metric_arrays` (unless it follows from the rank, as recall and MRR do).
+Adding a metric: one `Family` in `FAMILIES` here and its place in `probe_metrics`' column order; a metric that
+follows from the rank gives `of_ranks`, any other its per-query array in `retrieval.scoring._metrics`.
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -28,11 +28,28 @@ PRECISION_AT = 5  # precision looks at the top 5 results, whatever k is
 Parameter = Literal["k", "budget"]
 
 
+RankValues = Callable[[np.ndarray, "int | None"], np.ndarray]
+"""Per-query values from the full ranks of the first hit (floats, np.inf: a miss) and the metric's number."""
+
+
+def _recall(ranks: np.ndarray, at: int | None) -> np.ndarray:
+    assert at is not None
+    values: np.ndarray = (ranks <= at).astype(np.float64)
+    return values
+
+
+def _reciprocal(ranks: np.ndarray, _at: int | None) -> np.ndarray:
+    values: np.ndarray = np.divide(1.0, ranks, out=np.zeros(ranks.shape), where=np.isfinite(ranks))
+    return values
+
+
 @dataclass(frozen=True)
 class Family:
     """A kind of metric: `name` (the column's prefix), what its number after `@` is (`parameter`: a cut-off k,
-    a token budget, or None: no number), which way is better, and whether it is a quality the sweep gives a 95%
-    interval and the verdict may rank settings by (`ranked`; costs and precision are neither)."""
+    a token budget, or None: no number), which way is better, whether it is a quality the sweep gives a 95%
+    interval and the verdict may rank settings by (`ranked`; costs and precision are neither), and for those that
+    follow from the rank of the first hit alone, how (`of_ranks`; None: `retrieval.scoring._metrics` computes it
+    from the ranking)."""
 
     name: str
     parameter: Parameter | None
@@ -40,10 +57,12 @@ class Family:
     ranked: bool
     label: str  # how a sentence names it ("MRR"); "" for the column's own name
     description: str
+    of_ranks: RankValues | None = None
 
 
-RECALL = Family("recall", "k", True, True, "", "the share of queries whose target is in the top k chunks")
-MRR = Family("mrr", None, True, True, "MRR", "the mean of 1/rank of the first chunk that hits the target")
+RECALL = Family("recall", "k", True, True, "", "the share of queries whose target is in the top k chunks", _recall)
+MRR = Family("mrr", None, True, True, "MRR", "the mean of 1/rank of the first chunk that hits the target",
+             _reciprocal)
 PRECISION = Family("precision", None, True, False, "", "the target lines among the lines of the top 5 chunks")
 TOKENS = Family("tokens", "k", False, False, "", "the tokens of the top k chunks' embedding inputs")
 LINES = Family("lines", "k", False, False, "", "the lines of the top k chunks")
@@ -84,7 +103,7 @@ class Metric:
     @property
     def from_rank(self) -> bool:
         """Whether its per-query values follow from the rank of the first hit alone (recall@k, mrr)."""
-        return self.family in (RECALL, MRR)
+        return self.family.of_ranks is not None
 
     @property
     def interval(self) -> tuple[str, str]:
@@ -96,21 +115,15 @@ class Metric:
 
         The one place recall and the reciprocal rank are computed: observed ranks (ints, 0 a miss) and a
         sample's estimated ranks (floats, np.inf a miss) alike."""
+        if self.family.of_ranks is None:
+            msg = f"{self.name} does not follow from the rank alone"
+            raise ValueError(msg)
         ranks = np.asarray(ranks, dtype=np.float64)
-        found = (ranks >= 1) & np.isfinite(ranks)
-        values: np.ndarray
-        if self.family is MRR:
-            values = np.divide(1.0, ranks, out=np.zeros(ranks.shape), where=found)
-            return values
-        if self.family is RECALL:
-            assert self.at is not None
-            values = (found & (ranks <= self.at)).astype(np.float64)
-            return values
-        msg = f"{self.name} does not follow from the rank alone"
-        raise ValueError(msg)
+        full = np.where(ranks >= 1, ranks, np.inf)  # 0 (an observed miss) and np.inf (an estimated one) alike
+        return self.family.of_ranks(full, self.at)
 
     def values(self, arrays: Mapping[str, np.ndarray]) -> np.ndarray:
-        """Its per-query values from a setting's per-query arrays (`retrieval._metrics.metric_arrays`): its own
+        """Its per-query values from a setting's per-query arrays (`retrieval.scoring._metrics.metric_arrays`): its own
         array, or (recall@k, mrr) computed from `rank`."""
         if self.name in arrays:
             return arrays[self.name]

@@ -220,7 +220,7 @@ def private_imports(graph: dict[str, dict[str, int]], packages: set[str]) -> lis
     A `_` module (or a module inside a `_` package) belongs to the package that holds it: only that
     package's own modules, and those of its `_` subpackages, may import it. A public subpackage is
     another package: `clanka_nb.frames.chunks` may not import `clanka_nb._x`, and
-    `clanka_nb.retrieval._probe` may not import `clanka_nb.frames._coverage`.
+    `clanka_nb.retrieval.scoring._probe` may not import `clanka_nb.frames._coverage`.
     """
     out = []
     for module, edges in sorted(graph.items()):
@@ -241,7 +241,8 @@ def private_imports(graph: dict[str, dict[str, int]], packages: set[str]) -> lis
 
 def test_the_graph_is_read_from_every_module() -> None:
     graph = import_graph()
-    assert {"clanka_nb", "clanka_nb.engine._chunker", "clanka_nb.retrieval._search", "clanka_nb.cli"} <= set(graph)
+    known = {"clanka_nb", "clanka_nb.engine._chunker", "clanka_nb.retrieval.search._search", "clanka_nb.cli"}
+    assert known <= set(graph)
     # Relative imports name the most specific module; the top package's lazy table counts as imports.
     assert "clanka_nb.frames.columns" in graph["clanka_nb.frames._coverage"]
     assert "clanka_nb.frames" not in graph["clanka_nb.frames._coverage"]
@@ -275,10 +276,10 @@ def test_no_module_imports_another_packages_private_module() -> None:
         ("clanka_nb.engine", "clanka_nb.engine._api", True),  # the package's __init__
         ("clanka_nb.cli", "clanka_nb._cli._parser", True),  # the root's own module, the root's private package
         ("clanka_nb._cli._values", "clanka_nb._cli._errors", True),
-        ("clanka_nb.retrieval._probe", "clanka_nb.frames._coverage", False),  # another package
+        ("clanka_nb.retrieval.scoring._probe", "clanka_nb.frames._coverage", False),  # another package
         ("clanka_nb.frames.chunks", "clanka_nb._old", False),  # a public subpackage is another package
         ("clanka_nb.frames", "clanka_nb._old", False),
-        ("clanka_nb.retrieval._probe", "clanka_nb.frames.lines", True),  # public
+        ("clanka_nb.retrieval.scoring._probe", "clanka_nb.frames.lines", True),  # public
     ],
 )
 def test_the_private_rule(module: str, target: str, allowed: bool) -> None:
@@ -323,12 +324,12 @@ def test_lazy_and_import_module_cycles_are_found_and_shown(tmp_path: Path) -> No
     [
         ("clanka_nb.engine._chunker", "clanka_nb.frames.lines", False),
         ("clanka_nb.frames.chunks", "clanka_nb.retrieval", False),
-        ("clanka_nb.retrieval._probe", "clanka_nb.sweeps.table", False),
+        ("clanka_nb.retrieval.scoring._probe", "clanka_nb.sweeps.table", False),
         ("clanka_nb.frames.stats", "clanka_nb.widgets._tune", False),
         ("clanka_nb.widgets._tune", "clanka_nb.dask._sweep", False),
         ("clanka_nb.history._churn", "clanka_nb.retrieval", False),
-        ("clanka_nb.retrieval._history", "clanka_nb.history.internals", True),
-        ("clanka_nb.retrieval._probe", "clanka_nb.frames.lines", True),
+        ("clanka_nb.retrieval.queries._history", "clanka_nb.history.internals", True),
+        ("clanka_nb.retrieval.scoring._probe", "clanka_nb.frames.lines", True),
         ("clanka_nb.sweeps.table", "clanka_nb.retrieval", True),
         ("clanka_nb.widgets._tune", "clanka_nb.retrieval", True),
         ("clanka_nb.cli", "clanka_nb.frames", True),
@@ -417,7 +418,7 @@ def test_the_picture_is_read_as_drawn() -> None:
 # `__init__`, only the names of `__all__`, which holds what users call and nothing the floors above alone use.
 INTERNALS = ("clanka_nb.engine", "clanka_nb.history", "clanka_nb.retrieval")
 # The error users catch from `cn.churn`, named in internals too because the probe's commit-message queries
-# (retrieval/_history.py) take it with the git helpers that raise it.
+# (retrieval/queries/_history.py) take it with the git helpers that raise it.
 BOTH = {"clanka_nb.history": {"ChurnError"}}
 
 

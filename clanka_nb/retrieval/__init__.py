@@ -4,15 +4,10 @@
 what the sweep, the tuning panel and Dask build on is in `clanka_nb.retrieval.internals`.
 """
 
-from ._ahead import EmbeddingTimeWarning, SampledProbeWarning
-from ._decision import verdict
-from ._history import history_queries
-from ._options import Probe
-from ._probe import NoProbeQueriesWarning, probe, probe_summary
-from ._queries import dropped_queries, probe_queries
-from ._search import BM25Searcher, Searcher
-from ._test_names import unit_test_queries
-from ._verdict import FlatRecallWarning
+from .queries import dropped_queries, history_queries, probe_queries, unit_test_queries
+from .scoring import EmbeddingTimeWarning, NoProbeQueriesWarning, Probe, SampledProbeWarning, probe, probe_summary
+from .search import BM25Searcher, Searcher
+from .verdict import FlatRecallWarning, verdict
 
 __all__ = [
     "BM25Searcher",

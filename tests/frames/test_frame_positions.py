@@ -8,7 +8,7 @@ import pytest
 
 from clanka_nb import engine, frames, sample_codebase
 from clanka_nb.frames.lines import LineIndex, span_positions
-from clanka_nb.retrieval._index import Chunks
+from clanka_nb.retrieval.search._index import Chunks
 
 
 @pytest.fixture(scope="module")

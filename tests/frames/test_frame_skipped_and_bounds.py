@@ -9,7 +9,7 @@ import pytest
 
 import clanka_nb as cn
 from clanka_nb import engine
-from clanka_nb.retrieval._options import MAX_CUTOFFS
+from clanka_nb.retrieval.scoring._options import MAX_CUTOFFS
 
 TS = "/** Adds two numbers. */\nexport function add(a: number, b: number) {\n  return a + b;\n}\n"
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from clanka_nb.retrieval._search_words import code_tokens
+from clanka_nb.retrieval.search._search_words import code_tokens
 
 DIMENSIONS = 256
 

@@ -12,10 +12,10 @@ from clanka_nb import engine
 from clanka_nb.defaults import DEFAULT_BUDGET
 from clanka_nb.engine.token_counts import token_counter
 from clanka_nb.retrieval import Probe
-from clanka_nb.retrieval._cost import budget_depth, charged
-from clanka_nb.retrieval._index import Chunks
-from clanka_nb.retrieval._metrics import metric_arrays
 from clanka_nb.retrieval.internals import ProbeSet, probe_frame
+from clanka_nb.retrieval.scoring._cost import budget_depth, charged
+from clanka_nb.retrieval.scoring._metrics import metric_arrays
+from clanka_nb.retrieval.search._index import Chunks
 
 from .conftest import ScriptedSearcher
 

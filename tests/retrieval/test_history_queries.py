@@ -13,8 +13,8 @@ import pytest
 from clanka_nb import engine
 from clanka_nb.history import ChurnError
 from clanka_nb.retrieval import history_queries
-from clanka_nb.retrieval._history import HISTORY_REASONS, message_query
-from clanka_nb.retrieval._queries import declared_texts
+from clanka_nb.retrieval.queries._history import HISTORY_REASONS, message_query
+from clanka_nb.retrieval.queries._queries import declared_texts
 from tests._shared import clone_history
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs the git command")

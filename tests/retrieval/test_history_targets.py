@@ -12,8 +12,8 @@ import pytest
 
 from clanka_nb import sweep
 from clanka_nb.retrieval import Probe, history_queries, probe
-from clanka_nb.retrieval._history import HISTORY_REASONS
-from clanka_nb.retrieval._targets import query_groups, target_kind
+from clanka_nb.retrieval.queries._history import HISTORY_REASONS
+from clanka_nb.retrieval.queries._targets import query_groups, target_kind
 from tests.retrieval.test_history_queries import commit, function, run_git
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs the git command")

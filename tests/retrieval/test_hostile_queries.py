@@ -7,9 +7,9 @@ from __future__ import annotations
 import time
 
 from clanka_nb import engine
-from clanka_nb.retrieval._history import _Commit, _reason, message_query
-from clanka_nb.retrieval._queries import scan
-from clanka_nb.retrieval._test_names import scan_test_names
+from clanka_nb.retrieval.queries._history import _Commit, _reason, message_query
+from clanka_nb.retrieval.queries._queries import scan
+from clanka_nb.retrieval.queries._test_names import scan_test_names
 
 BOUND = 5.0  # seconds; each input below takes well under 0.5 s once linear
 
@@ -74,8 +74,8 @@ def test_a_thousand_nested_test_calls():
 
 def test_normal_input_reads_as_before():
     # The linear versions keep what the patterns did on ordinary text.
-    from clanka_nb.retrieval._comments import doc_comment
-    from clanka_nb.retrieval._query_text import judge
+    from clanka_nb.retrieval.queries._comments import doc_comment
+    from clanka_nb.retrieval.queries._query_text import judge
 
     lines = ["/**", " * Returns {@link Vector3 the vector} as a <b>bold</b> value.", " */"]
     assert judge(lines, "block").text == "Returns Vector3 the vector as a bold value."

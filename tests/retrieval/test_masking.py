@@ -9,10 +9,10 @@ import pytest
 
 from clanka_nb import engine
 from clanka_nb.retrieval import Probe
-from clanka_nb.retrieval._index import LineTokens
-from clanka_nb.retrieval._probe import prepare_probe, probe, probe_frame
-from clanka_nb.retrieval._search import BM25Searcher
-from clanka_nb.retrieval._search_words import code_tokens
+from clanka_nb.retrieval.scoring._probe import prepare_probe, probe, probe_frame
+from clanka_nb.retrieval.search._index import LineTokens
+from clanka_nb.retrieval.search._search import BM25Searcher
+from clanka_nb.retrieval.search._search_words import code_tokens
 
 from .conftest import ScriptedSearcher
 

@@ -7,7 +7,7 @@ import pytest
 
 from clanka_nb import engine
 from clanka_nb.retrieval import Probe
-from clanka_nb.retrieval._probe import prepare_probe, probe, probe_summary
+from clanka_nb.retrieval.scoring._probe import prepare_probe, probe, probe_summary
 
 from .conftest import ScriptedSearcher, hashed_embed
 

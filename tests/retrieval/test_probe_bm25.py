@@ -15,11 +15,11 @@ from clanka_nb import engine, sample_codebase
 from clanka_nb.engine._chunker import heads_of
 from clanka_nb.frames.lines import LineIndex
 from clanka_nb.retrieval import BM25Searcher, NoProbeQueriesWarning, Probe
-from clanka_nb.retrieval._bm25 import ChunkBM25
-from clanka_nb.retrieval._index import Chunks, LineTokens, MaskedText
-from clanka_nb.retrieval._queries import scan
-from clanka_nb.retrieval._search_words import code_tokens
 from clanka_nb.retrieval.internals import ProbeSet, probe_frame
+from clanka_nb.retrieval.queries._queries import scan
+from clanka_nb.retrieval.search._bm25 import ChunkBM25
+from clanka_nb.retrieval.search._index import Chunks, LineTokens, MaskedText
+from clanka_nb.retrieval.search._search_words import code_tokens
 
 pytest.importorskip("bm25s")
 

@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 
 from clanka_nb import engine
-from clanka_nb.retrieval._queries import check_queries, probe_queries
-from clanka_nb.retrieval._query_text import first_sentences, query_text
+from clanka_nb.retrieval.queries._queries import check_queries, probe_queries
+from clanka_nb.retrieval.queries._query_text import first_sentences, query_text
 
 JSDOC = """import { Vec } from "./vec"
 

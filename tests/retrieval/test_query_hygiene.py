@@ -9,7 +9,7 @@ import pytest
 
 from clanka_nb import engine
 from clanka_nb.retrieval import dropped_queries, probe_queries
-from clanka_nb.retrieval._query_text import DROP_REASONS, judge, reads_as_code
+from clanka_nb.retrieval.queries._query_text import DROP_REASONS, judge, reads_as_code
 
 # The shapes seen in the newest zod 3.x (`biome-ignore lint: sadf`, `// /** @deprecated ... */`, commented-out
 # type aliases, a `////` banner), written afresh around small declarations, and prose that must stay.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from clanka_nb.retrieval._verdict import Bootstrap, Outcome, decide, row_intervals
+from clanka_nb.retrieval.verdict._verdict import Bootstrap, Outcome, decide, row_intervals
 from tests.retrieval._simulate import sweep_scores, true_means
 
 

@@ -1,5 +1,5 @@
-"""A sampled sweep's verdict is confirmed on the whole codebase (`retrieval._confirm`): it never names a best the
-whole codebase would not, the confirmed rows are the full sweep's exactly, and the sample's estimates of the
+"""A sampled sweep's verdict is confirmed on the whole codebase (`retrieval.scoring._confirm`): it never names a
+best the whole codebase would not, the confirmed rows are the full sweep's exactly, and the sample's estimates of the
 rows it screens out lie within the full sweep's intervals (issue 36)."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import pytest
 
 import clanka_nb as cn
 from clanka_nb import engine
-from clanka_nb.retrieval import _probe
 from clanka_nb.retrieval.internals import ProbeSet
+from clanka_nb.retrieval.scoring import _probe
 
 SIZES = [4, 8, 16, 40]
 WORDS = ("parse token stream buffer header cache record index frame schema value config client server request "

@@ -10,8 +10,8 @@ import pytest
 from clanka_nb.index import IndexSearcher
 from clanka_nb.index._vectors import FILE_NAME
 from clanka_nb.retrieval import Probe
-from clanka_nb.retrieval._search import BM25Searcher, Searcher, resolve_searcher
-from clanka_nb.retrieval._search_words import code_tokens
+from clanka_nb.retrieval.search._search import BM25Searcher, Searcher, resolve_searcher
+from clanka_nb.retrieval.search._search_words import code_tokens
 
 from .conftest import ScriptedSearcher, hashed_embed
 

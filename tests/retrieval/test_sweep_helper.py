@@ -8,8 +8,8 @@ import pytest
 
 from clanka_nb import engine
 from clanka_nb.retrieval import Probe
-from clanka_nb.retrieval._probe import ProbeSet, probe, probe_columns, probe_summary
-from clanka_nb.retrieval._search import BM25Searcher
+from clanka_nb.retrieval.scoring._probe import ProbeSet, probe, probe_columns, probe_summary
+from clanka_nb.retrieval.search._search import BM25Searcher
 
 SAMPLE = Path(__file__).parents[2] / "clanka_nb" / "sample"
 SETTINGS = [(10, 0, None), (30, 0, None), (20, 5, 800), (60, 10, None)]

@@ -11,8 +11,8 @@ import pytest
 import clanka_nb as cn
 from clanka_nb import engine
 from clanka_nb.retrieval import FlatRecallWarning
-from clanka_nb.retrieval._verdict import Bootstrap, Outcome, decide, row_intervals
 from clanka_nb.retrieval.internals import ProbeSet
+from clanka_nb.retrieval.verdict._verdict import Bootstrap, Outcome, decide, row_intervals
 from tests.retrieval.conftest import hashed_embed
 
 SETTINGS = [{"chunk_size": 30, "chunk_overlap": 0, "chunk_max_characters": None},

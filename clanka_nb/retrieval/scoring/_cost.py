@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.embedding import embedding_text
-from ..engine.token_counts import ESTIMATE, TokenCounter, estimated_tokens, remembering
-from ._index import Chunks, MaskedText
+from ...engine.embedding import embedding_text
+from ...engine.token_counts import ESTIMATE, TokenCounter, estimated_tokens, remembering
+from ..search import Chunks, MaskedText
 
 
 class ChunkCosts:

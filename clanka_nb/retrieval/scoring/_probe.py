@@ -11,31 +11,26 @@ from typing import Any, Unpack
 import numpy as np
 import pandas as pd
 
-from .. import engine
-from ..defaults import MAX_FILE_SIZE
-from ..engine.internals import ChunkHead, heads_of
-from ..engine.progress import ProgressBar
-from ..engine.settings import Settings, SourceKeywords, setting_keywords
-from ..engine.source import open_source
-from ..engine.token_counts import TokenCounter
-from ..engine.warn import warn_at_user
-from ..frames import columns as _columns
-from ..frames.chunks import settings_attrs
-from ..frames.cycles import paused_cycle_collection
-from ..frames.lines import LineIndex
-from ..frames.source import Source
-from ..metrics import PRECISION_AT, is_cost, is_metric_column, parse_metric, probe_metrics
-from ._bm25 import ChunkBM25
+from ... import engine
+from ...defaults import MAX_FILE_SIZE
+from ...engine.internals import ChunkHead, heads_of
+from ...engine.progress import ProgressBar
+from ...engine.settings import Settings, SourceKeywords, setting_keywords
+from ...engine.source import open_source
+from ...engine.token_counts import TokenCounter
+from ...engine.warn import warn_at_user
+from ...frames import columns as _columns
+from ...frames.chunks import settings_attrs
+from ...frames.cycles import paused_cycle_collection
+from ...frames.lines import LineIndex
+from ...frames.source import Source
+from ...metrics import PRECISION_AT, is_cost, is_metric_column, parse_metric, probe_metrics
+from ..queries import all_masks, check_queries, default_queries, query_groups, target_arrays, target_kinds
+from ..search import BM25Searcher, ChunkBM25, Chunks, LineTokens, MaskedText, Searcher, code_tokens, search_many
+from ..verdict import SEED, Outcome
 from ._cost import ChunkCosts, budget_depth, charged
-from ._index import Chunks, LineTokens, MaskedText
 from ._metrics import metric_arrays
 from ._options import DEFAULT_K, Probe, check_k, check_sample
-from ._queries import check_queries, target_arrays
-from ._search import BM25Searcher, Searcher, search_many
-from ._search_words import code_tokens
-from ._sources import all_masks, default_queries
-from ._targets import query_groups, target_kinds
-from ._verdict import SEED, Outcome
 
 PROBE: _columns.Schema = {
     "query": _columns.STRING,

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..metrics import MRR, PRECISION_AT, RECALL, Metric
+from ...metrics import MRR, PRECISION_AT, RECALL, Metric
 
 
 def first_hit(rank_hits: np.ndarray) -> np.ndarray:

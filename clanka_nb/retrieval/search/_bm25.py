@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..engine.embedding import embedding_text
+from ...engine.embedding import embedding_text
 from ._index import Chunks, LineTokens
 from ._search_words import code_tokens
 

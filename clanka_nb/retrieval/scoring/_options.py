@@ -10,15 +10,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from ..defaults import DEFAULT_BUDGET
-from ..metrics import Metric, chosen_metric
-from ._decision import MARGIN
-from ._history import TARGETS
-from ._index import HEADERS
-from ._search import Searcher, resolve_searcher, searcher_for
+from ...defaults import DEFAULT_BUDGET
+from ...metrics import Metric, chosen_metric
+from ..queries import TARGETS
+from ..search import HEADERS, Searcher, resolve_searcher, searcher_for
+from ..verdict import MARGIN
 
 if TYPE_CHECKING:
-    from ..index import Embedder
+    from ...index import Embedder
 
 DEFAULT_K = (1, 5, 10)
 # Each cut-off is a recall@k column; more than this is a mistake (k=range(10**6)), not a question.

@@ -6,8 +6,8 @@ from typing import NamedTuple
 
 import pandas as pd
 
-from .. import engine
-from ..history.internals import ChurnError, repository
+from ... import engine
+from ...history.internals import ChurnError, repository
 from ._history import DEFAULT_REVS, HISTORY, history_query_rows
 from ._queries import Masks, declared_texts, scan
 from ._targets import query_groups, target_kinds

@@ -14,7 +14,7 @@ import numpy as np
 from ._search_words import code_tokens
 
 if TYPE_CHECKING:  # the one name of an embedder's type: the semantic index's (importing it loads sqlite-vec)
-    from ..index import Embedder
+    from ...index import Embedder
 
 WordSplitter = Callable[[str], list[str]]  # a text -> its words (not a token counter)
 
@@ -123,7 +123,7 @@ def searcher_for(searcher: str | Searcher, embed: Embedder | None) -> str | Sear
     if not (isinstance(searcher, str) and searcher == "bm25"):
         msg = f"pass either embed= or searcher=, not both (got searcher={searcher!r})"
         raise ValueError(msg)
-    from ..index import IndexSearcher
+    from ...index import IndexSearcher
 
     return IndexSearcher(embed)
 

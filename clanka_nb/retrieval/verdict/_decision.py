@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..defaults import SETTINGS, VERDICT_MARGIN
-from ..metrics import label_of
+from ...defaults import SETTINGS, VERDICT_MARGIN
+from ...metrics import label_of
 from ._holdout import holdout
 from ._pairs import POWER, Pairs, effective_clusters, eliminated, equivalent, simultaneous
 

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..engine import parses_as_code, syntax_tree
+from ...engine import parses_as_code, syntax_tree
 
 MIN_WORDS = 3
 MAX_SENTENCES = 2

@@ -15,13 +15,13 @@ from typing import Any, NamedTuple
 
 import pandas as pd
 
-from .. import engine
-from ..defaults import MAX_FILE_SIZE
-from ..engine.progress import ProgressBar, bar
-from ..engine.settings import Settings, parse_size
-from ..engine.source import open_source
-from ..frames import columns as _columns
-from ..history.internals import BlobReader, ChurnError, git, git_records, repository, resolves, run_git, within_history
+from ... import engine
+from ...defaults import MAX_FILE_SIZE
+from ...engine.progress import ProgressBar, bar
+from ...engine.settings import Settings, parse_size
+from ...engine.source import open_source
+from ...frames import columns as _columns
+from ...history.internals import BlobReader, ChurnError, git, git_records, repository, resolves, run_git, within_history
 from ._comments import doc_comment
 from ._queries import QUERIES, declared_texts
 from ._query_text import MAX_WORDS, MIN_WORDS, first_sentences

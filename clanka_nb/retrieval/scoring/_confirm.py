@@ -33,10 +33,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..metrics import Metric
-from ._decision import MARGIN, verdict
+from ...metrics import Metric
+from ..verdict import CONFIDENCE, MARGIN, Outcome, Verdict, expected, verdict
 from ._probe import ProbeSet
-from ._verdict import CONFIDENCE, Outcome, Verdict, expected
 
 # Rescore one sweep row on a probe set: its probe columns, its per-query outcome and the tokens it indexed.
 Rescore = Callable[[ProbeSet], tuple[dict[str, Any], Outcome, float]]

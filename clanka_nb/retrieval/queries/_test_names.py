@@ -13,13 +13,13 @@ from typing import Any, NamedTuple
 import pandas as pd
 from tree_sitter import Node
 
-from .. import engine
-from ..defaults import MAX_FILE_SIZE
-from ..engine.progress import ProgressBar
-from ..engine.settings import Settings
-from ..engine.source import open_source
-from ..frames import columns as _columns
-from ..frames.source import Source
+from ... import engine
+from ...defaults import MAX_FILE_SIZE
+from ...engine.progress import ProgressBar
+from ...engine.settings import Settings
+from ...engine.source import open_source
+from ...frames import columns as _columns
+from ...frames.source import Source
 from ._comments import doc_comment
 from ._queries import QUERIES, Masks, declared_texts
 from ._query_text import MIN_WORDS

@@ -7,11 +7,11 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from .. import engine
-from ..engine.embedding import input_hash
-from ..engine.progress import ProgressBar, bar
-from ..engine.warn import warn_at_user
-from ..frames.cycles import paused_cycle_collection
+from ... import engine
+from ...engine.embedding import input_hash
+from ...engine.progress import ProgressBar, bar
+from ...engine.warn import warn_at_user
+from ...frames.cycles import paused_cycle_collection
 from ._probe import ProbeSet
 
 # A first run whose embedding is estimated to take longer than this is announced before it starts.

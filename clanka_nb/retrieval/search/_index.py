@@ -6,11 +6,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .. import engine
-from ..engine.embedding import embedding_text, numbered_lines
-from ..engine.internals import ChunkHead
-from ..frames.lines import LineIndex
-from ._queries import Masks
+from ... import engine
+from ...engine.embedding import embedding_text, numbered_lines
+from ...engine.internals import ChunkHead
+from ...frames.lines import LineIndex
+from ..queries import Masks
 from ._search_words import code_tokens
 
 

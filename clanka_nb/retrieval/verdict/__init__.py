@@ -1,0 +1,34 @@
+"""The verdict of a sweep: which setting to use, said so it can be defended. It imports nothing else of the
+probe: any table of per-query scores can be judged (`verdict`), the probe's outcomes too (`decide`).
+
+What the other parts of the probe use is named here; the rest stays in its `_` module.
+"""
+
+from ._decision import CONFIDENCE, MARGIN, SEED, verdict
+from ._verdict import (
+    Bootstrap,
+    FlatRecallWarning,
+    Outcome,
+    Verdict,
+    compared,
+    decide,
+    expected,
+    flat_recall,
+    row_intervals,
+)
+
+__all__ = [
+    "CONFIDENCE",
+    "MARGIN",
+    "SEED",
+    "Bootstrap",
+    "FlatRecallWarning",
+    "Outcome",
+    "Verdict",
+    "compared",
+    "decide",
+    "expected",
+    "flat_recall",
+    "row_intervals",
+    "verdict",
+]
