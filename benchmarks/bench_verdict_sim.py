@@ -49,23 +49,23 @@ def main() -> None:
     for alike in ("independent", "equicorrelated", "neighbours"):
         for settings in (2, 4, 8, 16):
             rng = np.random.default_rng([settings, len(alike), 99])
-            named = sum(verdict(*sweep_scores(rng, settings, 80, 30, "covered", alike=alike), **fast)["separable"]
+            named = sum(verdict(*sweep_scores(rng, settings, 80, 30, "covered", alike=alike), **fast).separable
                         for _ in range(args.sims))  # fmt: skip
             print(f"  {alike:14} {settings:2} settings: {wilson(named, args.sims)}", flush=True)
     print("power at the stated lead (claim: 80% +- 5 points):")
     for settings in (2, 4, 8):
         rng = np.random.default_rng([settings, 98])
-        draws = [verdict(*additive_scores(rng, 0.0, settings), **fast)["detectable"] for _ in range(200)]
+        draws = [verdict(*additive_scores(rng, 0.0, settings), **fast).detectable for _ in range(200)]
         lead = float(np.median(draws))
         found = 0
         for _ in range(args.sims):
-            pairs = verdict(*additive_scores(rng, lead, settings), **fast)["pairs"]
-            found += next(p for p in pairs if (p["a"], p["b"]) == ("s0", "s1"))["low"] > 0
+            pairs = verdict(*additive_scores(rng, lead, settings), **fast).pairs
+            found += next(p for p in pairs if (p.a, p.b) == ("s0", "s1")).low > 0
         print(f"  {settings} settings, lead {lead:.4f}: {wilson(found, args.sims)}", flush=True)
     print("equivalence said at a true difference of the margin (claim: at most 5%):")
     for settings in (2, 4):
         rng = np.random.default_rng([settings, 97])
-        said = sum(len(verdict(*additive_scores(rng, 0.02, settings), margin=0.02, **fast)["equivalent"]) > 1
+        said = sum(len(verdict(*additive_scores(rng, 0.02, settings), margin=0.02, **fast).equivalent) > 1
                    for _ in range(args.sims))  # fmt: skip
         print(f"  {settings} settings: {wilson(said, args.sims)}", flush=True)
     print("every pair's interval covering at once, one cluster holding a quarter of the queries (claim: 95%):")
@@ -75,7 +75,7 @@ def main() -> None:
         rng = np.random.default_rng([17, len(kind), 96])
         covered = 0
         for _ in range(args.sims):
-            pairs = verdict(*heavy_cluster_scores(rng, shift, kind), **fast)["pairs"]
+            pairs = verdict(*heavy_cluster_scores(rng, shift, kind), **fast).pairs
             index = {"s0": 0, "s1": 1, "s2": 2}
             covered += all(p["low"] <= truth[index[p["a"]]] - truth[index[p["b"]]] <= p["high"] for p in pairs)
         print(f"  {kind:7}: {wilson(covered, args.sims)}", flush=True)

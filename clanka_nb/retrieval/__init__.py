@@ -4,10 +4,10 @@
 what the sweep, the tuning panel and Dask build on is in `clanka_nb.retrieval.internals`.
 """
 
+from .decision import FlatRecallWarning, Verdict, verdict
 from .queries import dropped_queries, history_queries, probe_queries, unit_test_queries
 from .scoring import EmbeddingTimeWarning, NoProbeQueriesWarning, Probe, SampledProbeWarning, probe, probe_summary
 from .search import BM25Searcher, Searcher
-from .verdict import FlatRecallWarning, verdict
 
 __all__ = [
     "BM25Searcher",
@@ -17,6 +17,7 @@ __all__ = [
     "Probe",
     "SampledProbeWarning",
     "Searcher",
+    "Verdict",
     "dropped_queries",
     "history_queries",
     "probe",

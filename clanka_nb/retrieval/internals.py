@@ -4,9 +4,9 @@ Not the user's API (that is `clanka_nb.retrieval`'s `__all__`): one place that s
 probe's `_` modules other packages may use, so none of them imports those modules directly.
 """
 
+from .decision import Bootstrap, Outcome, compared, decide
 from .queries import check_queries, query_groups
 from .scoring import ProbeScorer, ProbeSet, as_probe, embed_ahead, frame_outcome, outcome_row, probe_frame, scored_row
-from .verdict import Bootstrap, Outcome, compared, decide
 
 __all__ = [
     "Bootstrap",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from clanka_nb.retrieval.verdict._verdict import Bootstrap, Outcome, decide, row_intervals
+from clanka_nb.retrieval.decision._verdict import Bootstrap, Outcome, decide, row_intervals
 from tests.retrieval._simulate import sweep_scores, true_means
 
 
@@ -37,6 +37,6 @@ def test_the_rows_and_the_verdict_resample_the_same_clusters() -> None:
     bootstrap = Bootstrap(len(ids), groups=ids)
     rows = [row_intervals(outcome, ["mrr"], bootstrap, stream=row) for row, outcome in enumerate(outcomes)]
     found = decide(outcomes, [{"chunk_size": 10}, {"chunk_size": 20}], [5, 5], groups=ids, metric="mrr")
-    assert found["clusters"] == len(set(ids.tolist()))
-    assert np.allclose([row["mrr_low"] for row in rows], found["low"], rtol=0, atol=1e-12)
-    assert np.allclose([row["mrr_high"] for row in rows], found["high"], rtol=0, atol=1e-12)
+    assert found.clusters == len(set(ids.tolist()))
+    assert np.allclose([row["mrr_low"] for row in rows], found.low, rtol=0, atol=1e-12)
+    assert np.allclose([row["mrr_high"] for row in rows], found.high, rtol=0, atol=1e-12)

@@ -11,8 +11,8 @@ import pytest
 import clanka_nb as cn
 from clanka_nb import engine
 from clanka_nb.retrieval import FlatRecallWarning
+from clanka_nb.retrieval.decision._verdict import Bootstrap, Outcome, decide, row_intervals
 from clanka_nb.retrieval.internals import ProbeSet
-from clanka_nb.retrieval.verdict._verdict import Bootstrap, Outcome, decide, row_intervals
 from tests.retrieval.conftest import hashed_embed
 
 SETTINGS = [{"chunk_size": 30, "chunk_overlap": 0, "chunk_max_characters": None},
@@ -29,12 +29,12 @@ def test_two_settings_closer_than_the_noise_are_not_distinguishable():
     b = a.copy()
     b[:2] = np.where(b[:2] == 1, 2, 1)  # two queries of 40 move by one place: far below the noise
     verdict = decide([Outcome(a, 10), Outcome(b, 10)], SETTINGS, [100, 100], metric="mrr")
-    assert not verdict["separable"] and verdict["tied"] == [1 - verdict["best"]] and verdict["worse"] == []
+    assert not verdict.separable and verdict.tied == [1 - verdict.best] and verdict.worse == []
     # The decision first: a tie, and the cheapest of it (equal costs: the first of the set).
-    assert verdict["message"].startswith("2 settings are tied within the noise: take the cheapest, chunk_size=")
-    assert "queries would" not in verdict["message"]  # no observed-power promise
+    assert verdict.message.startswith("2 settings are tied within the noise: take the cheapest, chunk_size=")
+    assert "queries would" not in verdict.message  # no observed-power promise
     assert "cannot be seen" not in str(verdict)  # a power statement instead of a false bound
-    assert verdict["detectable"] > 0 and (f"a true lead of {verdict['detectable']:.3f} over the runner-up would be "
+    assert verdict.detectable > 0 and (f"a true lead of {verdict.detectable:.3f} over the runner-up would be "
                                           "found 80% of the time by the all-pairs test over 2 settings") in str(verdict)
 
 
@@ -43,18 +43,18 @@ def test_a_clearly_better_setting_is_named_best():
     good[::8] = 3
     bad = _ranks(2, 40)
     verdict = decide([Outcome(bad, 10), Outcome(good, 10)], SETTINGS, [100, 100], metric="mrr")
-    assert verdict["best"] == 1 and verdict["separable"] and verdict["worse"] == [0] and verdict["tied"] == []
-    assert verdict["message"].startswith("use chunk_size=40, chunk_overlap=0: it is better than every other setting "
+    assert verdict.best == 1 and verdict.separable and verdict.worse == [0] and verdict.tied == []
+    assert verdict.message.startswith("use chunk_size=40, chunk_overlap=0: it is better than every other setting "
                                          "swept; best: chunk_size=40 (MRR")  # fmt: skip
-    assert verdict["confidence_set"] == [1]
+    assert verdict.confidence_set == [1]
 
 
 def test_settings_every_query_scores_alike_need_other_queries_not_more():
     same = _ranks(3, 30)
     verdict = decide([Outcome(same, 10), Outcome(same.copy(), 10)], SETTINGS, [120, 100], metric="mrr")
-    assert verdict["best"] == 1  # equal scores: the fewer chunks
-    assert not verdict["separable"] and verdict["detectable"] is None  # no pair differs: nothing to detect
-    assert "more queries like these would not either" in verdict["message"]
+    assert verdict.best == 1  # equal scores: the fewer chunks
+    assert not verdict.separable and verdict.detectable is None  # no pair differs: nothing to detect
+    assert "more queries like these would not either" in verdict.message
 
 
 def test_intervals_are_seeded_hold_the_estimate_and_narrow_with_more_queries():

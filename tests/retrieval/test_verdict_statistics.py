@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from clanka_nb.retrieval import verdict
+from clanka_nb.retrieval import Verdict, verdict
+from clanka_nb.retrieval.decision import Edge
 from tests.retrieval._simulate import additive_scores, heavy_cluster_scores, sweep_scores, true_means
 
 FAST = {"resamples": 200, "splits": 0}
@@ -39,7 +40,7 @@ def test_identical_settings_name_a_winner_at_most_five_percent_of_the_time(setti
     named = 0
     for _ in range(sims):
         scores, groups = sweep_scores(rng, settings, 80, 30, kind, alike=alike)
-        named += verdict(scores, groups, **FAST)["separable"]
+        named += verdict(scores, groups, **FAST).separable
     assert named / sims <= 0.05 + _noise(0.05, sims)
 
 
@@ -54,8 +55,8 @@ def test_a_setting_better_by_a_known_amount_is_alone_in_the_set(settings: int) -
     for _ in range(sims):
         scores, groups = sweep_scores(rng, settings, 200, 60, "rr", shift)
         found = verdict(scores, groups, **FAST)
-        alone += found["confidence_set"] == ["s0"]
-        kept += "s0" in found["confidence_set"]
+        alone += found.confidence_set == ["s0"]
+        kept += "s0" in found.confidence_set
     assert alone / sims >= 0.9 and kept == sims
 
 
@@ -70,9 +71,9 @@ def test_the_intervals_cover_with_clustered_queries(kind: str) -> None:
     for _ in range(sims):
         scores, groups = sweep_scores(rng, 3, 200, 60, kind, shift)
         found = verdict(scores, groups, resamples=500, splits=1)
-        rows += np.mean((np.array(found["low"]) <= truth) & (truth <= np.array(found["high"])))
-        best, runner = int(found["best"][1:]), int(found["runner_up"][1:])
-        difference += found["difference_low"] <= truth[best] - truth[runner] <= found["difference_high"]
+        rows += np.mean((np.array(found.low) <= truth) & (truth <= np.array(found.high)))
+        best, runner = int(found.best[1:]), int(found.runner_up[1:])
+        difference += found.difference_low <= truth[best] - truth[runner] <= found.difference_high
     assert rows / sims >= 0.95 - _noise(0.95, sims) - 0.01  # 0.01: 500 resamples' percentile noise
     assert difference / sims >= 0.95 - _noise(0.95, sims) - 0.01
 
@@ -81,14 +82,14 @@ def test_the_detectable_lead_shrinks_as_one_over_root_n_and_ignores_the_effect_s
     rng = np.random.default_rng(5)
     small, groups = sweep_scores(rng, 2, 400, 400, "rr")
     large, groups_large = sweep_scores(rng, 2, 1600, 1600, "rr")
-    few, many = (verdict(s, g, **FAST)["detectable"] for s, g in ((small, groups), (large, groups_large)))
+    few, many = (verdict(s, g, **FAST).detectable for s, g in ((small, groups), (large, groups_large)))
     assert 0.4 < many / few < 0.6  # four times the queries: half the difference
     moved = small.assign(s1=small["s1"] + 0.05)  # a real difference, the same spread of paired differences
     found = verdict(moved, groups, **FAST)
-    assert found["detectable"] == pytest.approx(verdict(small, groups, **FAST)["detectable"])
-    assert f"a true lead of {found['detectable']:.3f} over the runner-up would be found 80% of the time by the" in \
-        found["message"]  # fmt: skip
-    assert "cannot be seen" not in found["message"]
+    assert found.detectable == pytest.approx(verdict(small, groups, **FAST).detectable)
+    assert f"a true lead of {found.detectable:.3f} over the runner-up would be found 80% of the time by the" in \
+        found.message  # fmt: skip
+    assert "cannot be seen" not in found.message
 
 
 @pytest.mark.parametrize("settings", [2, 4, 8])
@@ -96,13 +97,13 @@ def test_a_true_lead_of_the_stated_size_is_found_with_the_power_stated(settings:
     # "A true lead of X over the runner-up would be found 80% of the time": at a true lead of X (the median X of
     # equal-setting draws: X does not depend on the effect), the test tells s0 from s1 80% (+-5 points) of the time.
     rng = np.random.default_rng([3, settings])
-    size = float(np.median([verdict(*additive_scores(rng, 0.0, settings), **FAST)["detectable"] for _ in range(100)]))
+    size = float(np.median([verdict(*additive_scores(rng, 0.0, settings), **FAST).detectable for _ in range(100)]))
     sims = 600
     found = 0
     for _ in range(sims):
         result = verdict(*additive_scores(rng, size, settings), **FAST)
-        pair = next(p for p in result["pairs"] if (p["a"], p["b"]) == ("s0", "s1"))
-        found += pair["low"] > 0
+        pair = next(p for p in result.pairs if (p.a, p.b) == ("s0", "s1"))
+        found += pair.low > 0
     assert abs(found / sims - 0.8) <= 0.05 + _noise(0.8, sims)  # the issue's 5 points, and Monte Carlo noise
 
 
@@ -114,7 +115,7 @@ def test_settings_a_margin_apart_are_called_equivalent_at_most_five_percent_of_t
     said = 0
     for _ in range(sims):
         scores, groups = additive_scores(rng, 0.02, settings)
-        said += len(verdict(scores, groups, margin=0.02, **FAST)["equivalent"]) > 1
+        said += len(verdict(scores, groups, margin=0.02, **FAST).equivalent) > 1
     assert said / sims <= 0.05 + _noise(0.05, sims)
 
 
@@ -124,10 +125,10 @@ def test_settings_truly_alike_are_shown_equivalent_and_the_cheapest_is_taken() -
     base = rng.normal(0.4, 0.15, 400)[ids]
     scores = pd.DataFrame({"a": base + rng.normal(0, 0.01, 800), "b": base + rng.normal(0, 0.01, 800)})
     found = verdict(scores, ids, cost=[200, 100], margin=0.02, **FAST)
-    assert sorted(found["equivalent"]) == ["a", "b"] and found["choice"] == "b"
-    assert found["message"].startswith("use b: 2 settings are equivalent to the best within \u00b10.02 (two one-sided "
+    assert sorted(found.equivalent) == ["a", "b"] and found.choice == "b"
+    assert found.message.startswith("use b: 2 settings are equivalent to the best within \u00b10.02 (two one-sided "
                                        "tests) and it is the cheapest of them")  # fmt: skip
-    assert verdict(scores, ids, cost=[200, 100], margin=None, **FAST)["equivalent"] == []
+    assert verdict(scores, ids, cost=[200, 100], margin=None, **FAST).equivalent == []
 
 
 def test_a_twin_of_the_best_does_not_make_the_detectable_lead_zero() -> None:
@@ -137,12 +138,12 @@ def test_a_twin_of_the_best_does_not_make_the_detectable_lead_zero() -> None:
     twins = scores.assign(twin=scores[best])  # a setting that changes no chunk the queries reach
     alone = verdict(scores, groups, **FAST)
     with_twin = verdict(twins, groups, **FAST)
-    assert with_twin["detectable"] is not None and with_twin["detectable"] > 0
+    assert with_twin.detectable is not None and with_twin.detectable > 0
     # The same pair measured: the twin is skipped, the other setting differs; and the twin's pair, with no spread,
     # adds nothing to the largest |t|, so the critical value and the detectable lead stay what they were.
-    assert with_twin["detectable"] == pytest.approx(alone["detectable"])
-    assert "lead of 0.000" not in with_twin["message"]
-    assert verdict(pd.DataFrame({"a": [0.5, 1.0], "b": [0.5, 1.0]}), **FAST)["detectable"] is None
+    assert with_twin.detectable == pytest.approx(alone.detectable)
+    assert "lead of 0.000" not in with_twin.message
+    assert verdict(pd.DataFrame({"a": [0.5, 1.0], "b": [0.5, 1.0]}), **FAST).detectable is None
 
 
 @pytest.mark.parametrize("kind", ["rr", "covered"])
@@ -157,7 +158,7 @@ def test_every_pairs_interval_covers_at_once_when_one_cluster_holds_a_quarter_of
     for _ in range(sims):
         found = verdict(*heavy_cluster_scores(rng, shift, kind), resamples=400, splits=0)
         index = {"s0": 0, "s1": 1, "s2": 2}
-        covered += all(p["low"] <= truth[index[p["a"]]] - truth[index[p["b"]]] <= p["high"] for p in found["pairs"])
+        covered += all(p.low <= truth[index[p.a]] - truth[index[p.b]] <= p.high for p in found.pairs)
     assert covered / sims >= 0.95 - _noise(0.95, sims) - 0.01  # 0.01: 400 draws' quantile noise
 
 
@@ -166,8 +167,8 @@ def test_queries_piled_in_a_few_clusters_are_said_to_be_too_few() -> None:
     ids = np.concatenate([np.zeros(100, dtype=np.int64), np.ones(60, dtype=np.int64), np.arange(2, 42)])
     scores = pd.DataFrame(rng.random((200, 2)), columns=["a", "b"])
     found = verdict(scores, ids, **FAST)
-    assert found["effective_clusters"] < 8
-    assert "they count as" in found["message"] and "too few for these intervals to be trusted" in found["message"]
+    assert found.effective_clusters < 8
+    assert "they count as" in found.message and "too few for these intervals to be trusted" in found.message
 
 
 def test_the_choice_is_checked_on_newer_commits() -> None:
@@ -178,13 +179,13 @@ def test_the_choice_is_checked_on_newer_commits() -> None:
     base = rng.normal(0.4, 0.1, 120)
     steady = pd.DataFrame({"s0": base + 0.15 + rng.normal(0, 0.05, 120), "s1": base + rng.normal(0, 0.05, 120)})
     found = verdict(steady, when=when, **FAST)
-    assert found["holdout"]["outcome"] == "held" and found["holdout"]["chosen"] == "s0"
+    assert found.holdout.outcome == "held" and found.holdout.chosen == "s0"
     assert "on newer commits: chosen on the older 60 commit-message queries, s0 kept its lead over s1" in \
-        found["message"]  # fmt: skip
+        found.message  # fmt: skip
     fading = steady.assign(s0=np.where(when < 60, steady["s0"], base - 0.15))
-    assert verdict(fading, when=when, **FAST)["holdout"]["outcome"] == "reversed"
+    assert verdict(fading, when=when, **FAST).holdout.outcome == "reversed"
     untimed = verdict(steady, when=np.full(120, np.nan), **FAST)
-    assert untimed["holdout"] is None and "newer commits" not in untimed["message"]
+    assert untimed.holdout is None and "newer commits" not in untimed.message
 
 
 def test_the_message_leads_with_the_cheapest_of_a_tie() -> None:
@@ -192,10 +193,10 @@ def test_the_message_leads_with_the_cheapest_of_a_tie() -> None:
     scores, groups = sweep_scores(rng, 4, 120, 50, "covered")
     settings = {f"s{j}": {"chunk_size": size, "chunk_overlap": 0} for j, size in enumerate((10, 20, 40, 80))}
     found = verdict(scores, groups, settings=settings, cost=[40, 30, 20, 10], **FAST)
-    assert not found["separable"] and found["choice"] == "s3"
-    assert found["message"].startswith("4 settings are tied within the noise: take the cheapest, chunk_size=80, "
+    assert not found.separable and found.choice == "s3"
+    assert found.message.startswith("4 settings are tied within the noise: take the cheapest, chunk_size=80, "
                                        "chunk_overlap=0 (tied: ")  # fmt: skip
-    assert "best:" not in found["message"].split(";")[0]
+    assert "best:" not in found.message.split(";")[0]
 
 
 def test_no_advice_to_sweep_below_a_settings_floor() -> None:
@@ -203,8 +204,8 @@ def test_no_advice_to_sweep_below_a_settings_floor() -> None:
     scores, groups = sweep_scores(rng, 3, 200, 200, "rr", np.array([0.8, 0.4, 0.0]))
     settings = {f"s{j}": {"chunk_size": 30, "chunk_overlap": overlap} for j, overlap in enumerate((0, 5, 10))}
     found = verdict(scores, groups, settings=settings, metric_name="mrr", **FAST)
-    assert found["best"] == "s0" and found["separable"] and found["edge"] == []
-    assert "sweep past it" not in found["message"]
+    assert found.best == "s0" and found.separable and found.edge == []
+    assert "sweep past it" not in found.message
 
 
 def test_a_best_at_the_edge_of_the_range_says_to_sweep_past_it() -> None:
@@ -212,44 +213,45 @@ def test_a_best_at_the_edge_of_the_range_says_to_sweep_past_it() -> None:
     scores, groups = sweep_scores(rng, 3, 200, 200, "rr", np.array([0.0, 0.4, 0.8]))
     settings = {f"s{j}": {"chunk_size": size, "chunk_overlap": 0} for j, size in enumerate((10, 30, 60))}
     found = verdict(scores, groups, settings=settings, metric_name="mrr", **FAST)
-    assert found["best"] == "s2" and found["edge"] == [{"setting": "chunk_size", "value": 60, "side": "largest"}]
-    assert "chunk_size=60 is the largest chunk_size swept: sweep past it" in found["message"]
-    assert "; best: chunk_size=60 (MRR" in found["message"]
-    assert "worse: chunk_size=30 (" in found["message"] and "| chunk_size=10 (by at least" in \
-        found["message"]  # named, not "2 of 3"  # fmt: skip
+    assert found.best == "s2" and found.edge == [Edge("chunk_size", 60, "largest")]
+    assert "chunk_size=60 is the largest chunk_size swept: sweep past it" in found.message
+    assert "; best: chunk_size=60 (MRR" in found.message
+    assert "worse: chunk_size=30 (" in found.message and "| chunk_size=10 (by at least" in \
+        found.message  # named, not "2 of 3"  # fmt: skip
 
 
 def test_halves_are_described_by_what_they_show() -> None:
     scores, groups = sweep_scores(np.random.default_rng(8), 4, 60, 30, "rr")
     found = verdict(scores, groups, resamples=200, splits=10)
-    assert found["split_agree"] < 10
-    assert f"two random halves of the queries picked the same best in {found['split_agree']} of 10 splits" in \
-        found["message"]  # fmt: skip
-    assert "disagree" not in found["message"]
+    assert found.split_agree < 10
+    assert f"two random halves of the queries picked the same best in {found.split_agree} of 10 splits" in \
+        found.message  # fmt: skip
+    assert "disagree" not in found.message
 
 
 def test_the_same_table_gives_the_same_plain_verdict() -> None:
     scores, groups = sweep_scores(np.random.default_rng(4), 5, 100, 40, "hit")
     once = verdict(scores, groups, **FAST)
     assert once == verdict(scores, groups, **FAST)
-    assert json.loads(json.dumps(once)) == once  # plain JSON: lists, no tuples or numpy scalars
+    assert json.loads(json.dumps(once.as_dict())) == once.as_dict()  # plain JSON: lists, no tuples or numpy scalars
+    assert Verdict.from_dict(once.as_dict()) == once  # what a sweep table's attrs keep reads back as the same verdict
 
 
 def test_warnings_for_few_queries_few_clusters_and_a_heavy_cluster() -> None:
     scores = pd.DataFrame({"a": np.linspace(0, 1, 20), "b": np.linspace(1, 0, 20)})
     groups = [0] * 10 + list(range(1, 11))
     found = verdict(scores, groups, **FAST)
-    assert len(found["warnings"]) == 4 and all(f"warning: {text}" in found["message"] for text in found["warnings"])
-    assert "they count as 3.6 independent ones, too few for these intervals to be trusted" in found["message"]
-    assert "one cluster holds 10 of the 20 queries (50%, over 20%)" in found["message"]
+    assert len(found.warnings) == 4 and all(f"warning: {text}" in found.message for text in found.warnings)
+    assert "they count as 3.6 independent ones, too few for these intervals to be trusted" in found.message
+    assert "one cluster holds 10 of the 20 queries (50%, over 20%)" in found.message
 
 
 def test_one_setting_ties_and_bad_input() -> None:
     one = verdict(pd.DataFrame({"a": [0.5, 1.0]}))
-    assert one["best"] == "a" and one["message"].startswith("one setting: nothing to compare")
+    assert one.best == "a" and one.message.startswith("one setting: nothing to compare")
     tied = verdict(pd.DataFrame({"a": [1.0, 0.0], "b": [1.0, 0.0]}), cost=[5, 2], **FAST)
-    assert tied["best"] == "b" and not tied["separable"]  # equal: the cheaper first
-    assert verdict(pd.DataFrame({"a": [], "b": []}))["message"].startswith("no queries")
+    assert tied.best == "b" and not tied.separable  # equal: the cheaper first
+    assert verdict(pd.DataFrame({"a": [], "b": []})).message.startswith("no queries")
     with pytest.raises(ValueError, match="NaN in column"):
         verdict(pd.DataFrame({"a": [1.0, np.nan], "b": [1.0, 0.0]}))
     with pytest.raises(ValueError, match="one cluster id per query"):

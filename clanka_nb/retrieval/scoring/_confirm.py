@@ -25,6 +25,7 @@ its estimates (`scored_on` = "sample"). `tests/retrieval/test_sample_confirmed.p
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from ...metrics import Metric
-from ..verdict import CONFIDENCE, MARGIN, Outcome, Verdict, expected, verdict
+from ..decision import CONFIDENCE, MARGIN, Outcome, Verdict, expected, verdict
 from ._probe import ProbeSet
 
 # Rescore one sweep row on a probe set: its probe columns, its per-query outcome and the tokens it indexed.
@@ -56,7 +57,7 @@ class Confirmation:
 def to_confirm(screen: Verdict) -> list[int]:
     """The rows a sample verdict sends to the whole codebase: all of them when it separates the settings (its
     biased estimates may have screened out the true best: see the module docstring), none when it does not."""
-    return list(range(len(screen["columns"]))) if screen["separable"] else []
+    return list(range(len(screen.columns))) if screen.separable else []
 
 
 def confirmed_verdict(
@@ -71,35 +72,32 @@ def confirmed_verdict(
     out = verdict(scores, groups, settings={row: settings[row] for row in rows},
                   cost={row: confirmation.costs[row] for row in rows}, confidence=confidence, margin=margin,
                   when=when, metric_name=metric.name)  # fmt: skip
-    out["sample"] = share
-    out["scored_on"] = "full"
-    out["confirmed"] = rows
-    out["screened"] = _screened(screen)
-    out["confirmation_embedded"] = confirmation.embedded
     left = [row for row in range(len(settings)) if row not in confirmation.outcomes]
     said = f"a {share:.0%} sample of distractors separates the settings, so they were scored on the whole codebase"
     if left:
         said += f" (but {' | '.join(_text(settings, row) for row in left)}, screened out there)"
     # The decision stays first; what the sample did comes right after it.
-    rest = out["message"].removeprefix(out["decision"]).removeprefix("; ")
-    out["message"] = f"{out['decision']}; {said}; on the whole codebase: {rest}"
-    return Verdict(out)
+    rest = out.message.removeprefix(out.decision or "").removeprefix("; ")
+    return dataclasses.replace(
+        out, sample=share, scored_on="full", confirmed=rows, screened=_screened(screen),
+        confirmation_embedded=confirmation.embedded, message=f"{out.decision}; {said}; on the whole codebase: {rest}",
+    )
 
 
 def unconfirmed_verdict(screen: Verdict) -> Verdict:
     """A sample verdict that cannot separate: said so, with no best named and nothing confirmed."""
-    out = dict(screen)
-    out.update(scored_on="sample", confirmed=[], screened=_screened(screen), confirmation_embedded=0)
-    if screen["queries"] and len(screen["columns"]) > 1:
-        out["message"] += ("; the sample names no best, so none was scored on the whole codebase (sample=None "
-                           "scores every setting there)")  # fmt: skip
-    return Verdict(out)
+    message = screen.message
+    if screen.queries and len(screen.columns) > 1:
+        message += ("; the sample names no best, so none was scored on the whole codebase (sample=None "
+                    "scores every setting there)")  # fmt: skip
+    return dataclasses.replace(screen, scored_on="sample", confirmed=[], screened=_screened(screen),
+                               confirmation_embedded=0, message=message)
 
 
 def _screened(screen: Verdict) -> dict[str, Any]:
     """The sample verdict's answer, kept beside the confirmed one (plain values: the table saves to Parquet)."""
-    return {name: screen[name] for name in ("separable", "best", "confidence_set", "worse", "p_value", "means",
-                                            "message")}  # fmt: skip
+    return {name: getattr(screen, name) for name in ("separable", "best", "confidence_set", "worse", "p_value",
+                                                     "means", "message")}  # fmt: skip
 
 
 def _text(settings: Sequence[dict[str, Any]], row: int) -> str:

@@ -12,9 +12,9 @@ import pandas as pd
 
 from ...defaults import DEFAULT_BUDGET
 from ...metrics import Metric, chosen_metric
+from ..decision import MARGIN
 from ..queries import TARGETS
 from ..search import HEADERS, Searcher, resolve_searcher, searcher_for
-from ..verdict import MARGIN
 
 if TYPE_CHECKING:
     from ...index import Embedder

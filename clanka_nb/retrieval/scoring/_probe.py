@@ -25,9 +25,9 @@ from ...frames.cycles import paused_cycle_collection
 from ...frames.lines import LineIndex
 from ...frames.source import Source
 from ...metrics import PRECISION_AT, is_cost, is_metric_column, parse_metric, probe_metrics
+from ..decision import SEED, Outcome
 from ..queries import all_masks, check_queries, default_queries, query_groups, target_arrays, target_kinds
 from ..search import BM25Searcher, ChunkBM25, Chunks, LineTokens, MaskedText, Searcher, code_tokens, search_many
-from ..verdict import SEED, Outcome
 from ._cost import ChunkCosts, budget_depth, charged
 from ._metrics import metric_arrays
 from ._options import DEFAULT_K, Probe, check_k, check_sample

@@ -34,6 +34,7 @@ from ...defaults import SETTINGS, VERDICT_MARGIN
 from ...metrics import label_of
 from ._holdout import holdout
 from ._pairs import POWER, Pairs, effective_clusters, eliminated, equivalent, simultaneous
+from ._result import Verdict
 
 CONFIDENCE = 0.95
 RESAMPLES = 2000  # cluster bootstrap resamples of the intervals, and wild bootstrap draws of the max-t
@@ -60,8 +61,8 @@ def verdict(
     splits: int = SPLITS,
     seed: int = SEED,
     metric_name: str = "score",
-) -> dict[str, Any]:
-    """What per-query scores say to do about the settings, as a dict of plain values (see the module docstring).
+) -> Verdict:
+    """What per-query scores say to do about the settings (see the module docstring), as a `Verdict`.
 
     `scores`: one row per query, one column per setting, higher is better. `groups`: a cluster id per
     query (queries sharing a target or a commit are one unit); None: each query its own. `settings`: column
@@ -70,15 +71,7 @@ def verdict(
     (None: no equivalence test). `when`: per query, its commit's time (NaN for a query not from a commit), for the
     check on newer commits.
 
-    Keys: message (the decision first), decision, choice (the column it names), metric, queries, clusters,
-    effective_clusters, columns, means, low, high (cluster bootstrap intervals, in column order), best,
-    best_settings, confidence_set (best first), tied (the set without the best), cheapest (by `costs`, the cost as
-    given), worse (excluded, best first), worse_by (each worse setting, the one shown better than it and by at
-    least how much), separable, p_value (of "no pair differs"), critical (the simultaneous |t|), pairs (every
-    pair's difference and simultaneous interval), runner_up, difference, difference_low, difference_high,
-    detectable (the lead over the runner-up found with `power`), power, margin, equivalent (the settings within
-    `margin` of the best, best included), split_agree, splits, holdout, edge, warnings, confidence, resamples,
-    seed.
+    `Verdict` says what each of its fields holds: the message and the decision first, then the numbers.
     """
     values, labels, cluster, costs, named = _checked(scores, groups, settings, cost, confidence)
     queries, columns = values.shape
@@ -98,8 +91,9 @@ def verdict(
              "difference_high": None, "detectable": None, "equivalent": [], "split_agree": None, "holdout": None,
              "edge": [], "warnings": [], "decision": None, "choice": None}  # fmt: skip
     if not queries:
-        return {**out, **empty, "means": [None] * columns, "low": [None] * columns, "high": [None] * columns,
-                "message": "no queries: the scores cannot judge the settings"}  # fmt: skip
+        nothing = [None] * columns
+        return Verdict.from_dict({**out, **empty, "means": nothing, "low": nothing, "high": nothing,
+                                  "message": "no queries: the scores cannot judge the settings"})
     means = sums.sum(axis=0) / queries
     order = sorted(range(columns), key=lambda column: (-means[column], costs[column], column))
     boot = _bootstrap(sums, sizes, resamples, seed)
@@ -115,7 +109,7 @@ def verdict(
         out["decision"] = f"one setting: nothing to compare ({name} {means[best]:.3f}, {level} interval " \
                           f"{low[best]:.3f}-{high[best]:.3f})"  # fmt: skip
         out["message"] = _joined(out["decision"], out["warnings"])
-        return out
+        return Verdict.from_dict(out)
     pairs = simultaneous(sums, sizes, confidence, resamples, seed)
     beaten = _beaten(pairs, eliminated(pairs, order, confidence), order)  # setting -> (shown better than it, by)
     kept = [column for column in order if column not in beaten]
@@ -159,7 +153,7 @@ def verdict(
     text = _Words(labels, named)
     out["decision"] = _decision(out, text, cost is not None, alike)
     out["message"] = _message(out, order, text, name, level, means, low, high, alike)
-    return out
+    return Verdict.from_dict(out)
 
 
 def _beaten(pairs: Pairs, gone: list[int], order: list[int]) -> dict[int, tuple[int, float]]:

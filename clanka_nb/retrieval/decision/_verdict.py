@@ -25,6 +25,7 @@ confirmed on the whole codebase when it separates the settings (`_confirm`).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from statistics import NormalDist
@@ -35,6 +36,7 @@ import pandas as pd
 
 from ...metrics import RECALL, Metric, parse_metric
 from ._decision import MARGIN, cluster_counts, verdict
+from ._result import Verdict
 
 CONFIDENCE = 0.95
 RESAMPLES = 2000
@@ -189,19 +191,6 @@ def row_intervals(outcome: Outcome, metrics: Sequence[Metric | str], bootstrap: 
     return out
 
 
-class Verdict(dict):
-    """The verdict of a sweep: `verdict`'s dict of plain values (see `_decision`), with the columns being row
-    positions in the sweep table (`table.iloc[row]`), and `sample`, the share of distractor chunks indexed
-    (None: the whole codebase). `str(verdict)` says it in words."""
-
-    def __str__(self) -> str:
-        return str(self["message"])
-
-    def as_dict(self) -> dict[str, Any]:
-        """A plain dict: what a sweep table's `attrs["verdict"]` holds, so the table still saves to Parquet."""
-        return dict(self)
-
-
 def settings_text(settings: dict[str, Any]) -> str:
     return ", ".join(f"{name}={value}" for name, value in settings.items() if value is not None)
 
@@ -231,10 +220,10 @@ def decide(
     out = verdict(scores, groups if outcomes else None, settings=dict(enumerate(settings)) if outcomes else None,
                   cost=list(cost) or None, margin=margin, when=when if outcomes else None,
                   confidence=confidence, resamples=resamples, seed=seed, metric_name=str(metric))  # fmt: skip
-    out["sample"] = share
-    if share is not None and share < 1 and out["queries"]:
-        out["message"] += f"; on a {share:.0%} sample of distractors (estimates for the whole codebase)"
-    return Verdict(out)
+    message = out.message
+    if share is not None and share < 1 and out.queries:
+        message += f"; on a {share:.0%} sample of distractors (estimates for the whole codebase)"
+    return dataclasses.replace(out, sample=share, message=message)
 
 
 def paired_p_value(differences: np.ndarray, seed: int = SEED) -> float:

@@ -5,11 +5,11 @@ What the other parts of the probe use is named here; the rest stays in its `_` m
 """
 
 from ._decision import CONFIDENCE, MARGIN, SEED, verdict
+from ._result import Edge, Holdout, PairDifference, Verdict, WorseBy
 from ._verdict import (
     Bootstrap,
     FlatRecallWarning,
     Outcome,
-    Verdict,
     compared,
     decide,
     expected,
@@ -22,9 +22,13 @@ __all__ = [
     "MARGIN",
     "SEED",
     "Bootstrap",
+    "Edge",
     "FlatRecallWarning",
+    "Holdout",
     "Outcome",
+    "PairDifference",
     "Verdict",
+    "WorseBy",
     "compared",
     "decide",
     "expected",
