@@ -1,9 +1,10 @@
 """A griffe extension (mkdocs.yml's mkdocstrings options): a function decorated with `setting_keywords` shows in
-the reference the signature shift-tab shows, one keyword per setting with its default, not `**given`.
+the reference the signature shift-tab shows, one keyword per setting with its default, not `**given`, and the
+docstring `help()` shows, whose `Args:` lines of the settings the decorator generated from the table.
 
-Griffe reads the source, where those keywords are one `**given: Unpack[...]`; the signature `setting_keywords`
-generates from `clanka_nb.defaults.SETTINGS` lives on the imported function, so it is read there (the docs build
-imports clanka_nb anyway, to run the notebooks)."""
+Griffe reads the source, where those keywords are one `**given: Unpack[...]`; the signature and the docstring
+`setting_keywords` generates from `clanka_nb.defaults.SETTINGS` live on the imported function, so they are read there
+(the docs build imports clanka_nb anyway, to run the notebooks)."""
 
 from __future__ import annotations
 
@@ -33,7 +34,8 @@ class SettingKeywords(griffe.Extension):
     def on_function(self, *, func: griffe.Function, **kwargs: Any) -> None:
         if not any(_DECORATOR in str(decorator.value) for decorator in func.decorators):
             return
-        shown = inspect.signature(_runtime(func), follow_wrapped=False)
+        runtime = _runtime(func)
+        shown = inspect.signature(runtime, follow_wrapped=False)
         # The runtime signature's order (where `setting_keywords` put the keywords), griffe's own parameters kept
         # but the settings: one written out beside the group (`workers=`) shows the table's default too, not the
         # name of its marker (`MAX_FILE_SIZE`).
@@ -53,3 +55,10 @@ class SettingKeywords(griffe.Extension):
             msg = f"{func.path} is decorated with {_DECORATOR} but its signature adds no keyword; see engine.settings"
             raise ValueError(msg)
         func.parameters = griffe.Parameters(*parameters)
+        # The docstring too: `setting_keywords` wrote each setting's `Args:` line into it from the table.
+        func.docstring = griffe.Docstring(
+            inspect.getdoc(runtime) or "",
+            lineno=func.docstring.lineno if func.docstring else None,
+            endlineno=func.docstring.endlineno if func.docstring else None,
+            parent=func,
+        )

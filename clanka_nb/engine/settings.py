@@ -33,6 +33,7 @@ from ..defaults import (
     is_default,
 )
 from ._languages import check_languages
+from ._setting_docs import generated_lines, with_setting_lines
 from .warn import warn_at_user
 
 # Beyond 2**53 a JavaScript number is no longer a whole count, and no text is that long: no limit.
@@ -496,6 +497,12 @@ def _decorated(function: _Function, own_defaults: Mapping[str, object]) -> _Func
         return function(*args, **kwargs)
 
     wrapper.__signature__ = signature  # type: ignore[attr-defined]  # a function takes attributes; Callable types none: inspect reads it
+    # Each setting's `Args:` line from the table, so `help()` and the docs' parameter table show the one line.
+    grid = frozenset(names) if group is GridKeywords else frozenset()
+    shown_types = {**{name: annotation for name, (_, annotation) in _SHOWN.items()},
+                   **{name: table[name][1] for name in names}}  # fmt: skip
+    wrapper.__doc__ = with_setting_lines(function.__qualname__, function.__doc__, signature,
+                                         generated_lines(signature, shown_types, grid_names=grid))  # fmt: skip
     wrapper.setting_group = group  # type: ignore[attr-defined]  # read by tests/test_settings_once.py
     return wrapper  # type: ignore[return-value]  # the wrapper has F's signature, set above
 
