@@ -74,4 +74,6 @@ def with_setting_lines(qualname: str, doc: str | None, signature: inspect.Signat
     ordered = sorted(entries, key=lambda name: order.index(name) if name in order else len(order))
     section = [line.rstrip() for name in ordered for line in entries[name] if line.strip()]
     tail = body[end:]
-    return "\n".join([*body[: start + 1], *section, *([""] if tail else []), *tail]).strip() + "\n"
+    # Only the end is stripped: with no summary, the leading empty line keeps `Args:` apart from the indented
+    # entries when the docstring is cleaned again (`inspect.cleandoc` reads the first line's indent apart).
+    return "\n".join([*body[: start + 1], *section, *([""] if tail else []), *tail]).rstrip() + "\n"
