@@ -17,6 +17,7 @@ import griffe
 from clanka_nb.defaults import SETTING_NAMES
 
 _DECORATOR = "setting_keywords"
+_DOCS_ONLY = "setting_docs"  # a function that writes its settings out: only its docstring is generated
 
 
 def _runtime(func: griffe.Function) -> Any:
@@ -32,6 +33,9 @@ class SettingKeywords(griffe.Extension):
     """Expand `**given` into the generated setting keywords, each with its annotation and default."""
 
     def on_function(self, *, func: griffe.Function, **kwargs: Any) -> None:
+        if any(_DOCS_ONLY in str(decorator.value) for decorator in func.decorators):
+            _generated_docstring(func, _runtime(func))
+            return
         if not any(_DECORATOR in str(decorator.value) for decorator in func.decorators):
             return
         runtime = _runtime(func)
@@ -55,10 +59,14 @@ class SettingKeywords(griffe.Extension):
             msg = f"{func.path} is decorated with {_DECORATOR} but its signature adds no keyword; see engine.settings"
             raise ValueError(msg)
         func.parameters = griffe.Parameters(*parameters)
-        # The docstring too: `setting_keywords` wrote each setting's `Args:` line into it from the table.
-        func.docstring = griffe.Docstring(
-            inspect.getdoc(runtime) or "",
-            lineno=func.docstring.lineno if func.docstring else None,
-            endlineno=func.docstring.endlineno if func.docstring else None,
-            parent=func,
-        )
+        _generated_docstring(func, runtime)
+
+
+def _generated_docstring(func: griffe.Function, runtime: Any) -> None:
+    # The imported function's docstring, where the decorator wrote each setting's `Args:` line from the table.
+    func.docstring = griffe.Docstring(
+        inspect.getdoc(runtime) or "",
+        lineno=func.docstring.lineno if func.docstring else None,
+        endlineno=func.docstring.endlineno if func.docstring else None,
+        parent=func,
+    )

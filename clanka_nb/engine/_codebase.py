@@ -44,7 +44,7 @@ from ._reading import (
 )
 from ._text import meaningful_match, normalize_path
 from ._workers import ordered_map
-from .settings import ChunkSettings, Settings, check_workers, path_list
+from .settings import ChunkSettings, Settings, check_workers, path_list, setting_docs
 from .warn import warn_at_user
 
 Progress = Callable[[int], None]
@@ -412,6 +412,7 @@ class Codebase:
     of it then stands for those files alone). A path it does not hold raises `MissingFileError`.
     """
 
+    @setting_docs
     def __init__(
         self,
         root: str | os.PathLike[str],

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from ..defaults import SETTINGS
 
@@ -77,3 +78,19 @@ def with_setting_lines(qualname: str, doc: str | None, signature: inspect.Signat
     # Only the end is stripped: with no summary, the leading empty line keeps `Args:` apart from the indented
     # entries when the docstring is cleaned again (`inspect.cleandoc` reads the first line's indent apart).
     return "\n".join([*body[: start + 1], *section, *([""] if tail else []), *tail]).rstrip() + "\n"
+
+
+_Function = TypeVar("_Function", bound=Callable[..., Any])
+
+
+def setting_docs(function: _Function) -> _Function:
+    """Write the table's `Args:` line of each setting `function` writes out in its own signature (one that takes no
+    group of `**given`: `Codebase`, the query extractors, `compare`) into its docstring, as `setting_keywords` does
+    for a group's; the function itself is unchanged."""
+    signature = inspect.signature(function)
+    annotations = {name: parameter.annotation if isinstance(parameter.annotation, str)
+                   else inspect.formatannotation(parameter.annotation)
+                   for name, parameter in signature.parameters.items() if name in _DOCS}  # fmt: skip
+    lines = {name: setting_line(name, annotation) for name, annotation in annotations.items()}
+    function.__doc__ = with_setting_lines(function.__qualname__, function.__doc__, signature, lines)
+    return function

@@ -34,6 +34,7 @@ from ..defaults import (
 )
 from ._languages import check_languages
 from ._setting_docs import generated_lines, with_setting_lines
+from ._setting_docs import setting_docs as setting_docs  # re-exported: for a function that writes its settings out
 from .warn import warn_at_user
 
 # Beyond 2**53 a JavaScript number is no longer a whole count, and no text is that long: no limit.

@@ -11,7 +11,7 @@ import pandas as pd
 from .. import engine
 from ..chunkers import Chunker
 from ..defaults import MAX_FILE_SIZE
-from ..engine.settings import Settings
+from ..engine.settings import Settings, setting_docs
 from ..engine.source import open_source
 from ._compare_model import CompareModel, declaration_changes, render_side_by_side, render_summary
 from ._preview import Preview
@@ -73,6 +73,7 @@ class Compare(widgets.VBox):
         return self.html
 
 
+@setting_docs
 def compare(
     source: Source = None,
     path: str | None = None,
