@@ -246,6 +246,15 @@ def browse(
     A chunk frame given alone is shown as it is (filtered or not); with settings, its codebase is
     chunked again at them (the frame's own settings for the rest). Any other source is chunked at
     the settings.
+
+    Args:
+        source: A folder, one file, an `engine.Codebase`, a chunk frame, or None for the sample codebase.
+
+    Returns:
+        The browser widget (its table of files, the chunks of the file chosen, the source with its boundaries).
+
+    Examples:
+        >>> cn.browse("my-repo", chunk_size=40)
     """
     settings = Settings(**given).over(settings)
     viewed = open_chunks(source, settings)

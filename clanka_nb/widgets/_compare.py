@@ -92,6 +92,18 @@ def compare(
     `source` is a folder, one file, an `engine.Codebase` or a chunk frame (its codebase; its chunk
     settings are both sides' defaults); the sample when None. `path` is the file shown first (default:
     the one with the most changes); `settings` (languages, max_file_size, workers) open the source.
+
+    Args:
+        source: A folder, one file, an `engine.Codebase`, a chunk frame, or None for the sample codebase.
+        path: The file shown first; None: the one with the most changes.
+        a: One side: a dict of chunk settings (chunk_size, chunk_overlap, chunk_max_characters, languages) or a chunker.
+        b: The other side, as `a`.
+
+    Returns:
+        The comparison widget: the files whose chunks differ, and each file's boundaries side by side.
+
+    Examples:
+        >>> cn.compare("my-repo", a={"languages": "clanka"}, b={"languages": "extended"})
     """
     settings = Settings(languages=languages, max_file_size=max_file_size, workers=workers).warned()
     check_early(source, path)

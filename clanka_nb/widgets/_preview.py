@@ -220,6 +220,18 @@ def preview(
     setting is given) or None for the sample; `path` is relative to its root (default: the
     declaration-chunked file with the most chunks). Long files are shown `max_lines` lines at a time
     from `start`.
+
+    Args:
+        source: A folder, one file, an `engine.Codebase`, a chunk frame, or None for the sample codebase.
+        path: The file, relative to the source's root; None: the declaration-chunked file with the most chunks.
+        start: The first line shown.
+        max_lines: How many lines are shown at a time.
+
+    Returns:
+        The preview: shows as HTML in a notebook, `.widget` for paging.
+
+    Examples:
+        >>> cn.preview("my-repo", "src/app.ts", chunk_size=20)
     """
     settings = Settings(**given).over(settings)
     if isinstance(source, pd.DataFrame) and not settings.passed:
@@ -262,7 +274,23 @@ def preview_text(
     max_lines: int = MAX_LINES,
     settings: Settings | None = None, **given: Unpack[TextKeywords],
 ) -> Preview:
-    """The chunk boundaries of `content` as if it were the file `path` (its extension picks the parser)."""
+    """The chunk boundaries of `content` as if it were the file `path` (its extension picks the parser).
+
+    Args:
+        content: The text (a str).
+        path: The file name it stands for: its extension picks the parser.
+        start: The first line shown.
+        max_lines: How many lines are shown at a time.
+
+    Returns:
+        The preview: shows as HTML in a notebook, `.widget` for paging.
+
+    Raises:
+        TypeError: `content` is not a str (bytes: decode them first).
+
+    Examples:
+        >>> cn.preview_text("export const add = (a: number, b: number) => a + b;", "add.ts")
+    """
     settings = Settings(**given).over(settings)
     if not isinstance(content, str):
         msg = f"content must be str, got {type(content).__name__}; decode bytes first (e.g. data.decode('utf-8'))"

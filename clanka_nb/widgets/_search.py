@@ -115,7 +115,23 @@ class SearchPanel(widgets.VBox):
 
 
 def search_panel(index: IndexView, *, limit: int = 10, query: str = "") -> SearchPanel:
-    """A search box over a `SemanticIndex` (or an `open_index(..., embed=...)`): hits, distances, the hit's chunk."""
+    """A search box over a `SemanticIndex` (or an `open_index(..., embed=...)`): hits, distances, the hit's chunk.
+
+    Args:
+        index: A `SemanticIndex`, or an index opened with `open_index(..., embed=...)`.
+        limit: How many hits are shown.
+        query: The query the box starts with.
+
+    Returns:
+        The search panel widget.
+
+    Raises:
+        TypeError: `index` is not an index (`SemanticIndex`, `open_index`).
+
+    Examples:
+        >>> index = cn.SemanticIndex("my-repo", embed=cn.embedders.hashed_words())
+        >>> cn.search_panel(index, query="parse the config")
+    """
     if not isinstance(index, IndexView):
         msg = f"search_panel takes a cn.SemanticIndex or cn.open_index(...), got {type(index).__name__}"
         raise TypeError(msg)

@@ -327,6 +327,17 @@ def unit_test_queries(
 
     Columns: those of `probe_queries` (comment_start and comment_end NA), `test_path` and `test_line`
     (where the test is). `attrs["source"]` is "test_names".
+
+    Args:
+        source: A folder, one file, an `engine.Codebase`, a chunk frame, or None for the sample codebase.
+        paths: Only these files; None: every file.
+        progress: None shows a bar only for work over a second, False never, True always.
+
+    Returns:
+        One row per query: those of `probe_queries`, `test_path` and `test_line`.
+
+    Examples:
+        >>> cn.unit_test_queries("my-repo")[["query", "path", "test_path"]]
     """
     settings = Settings(languages=languages, max_file_size=max_file_size, workers=workers).warned()
     return scan_test_names(open_source(source, settings, paths=paths, progress=progress).codebase).queries
