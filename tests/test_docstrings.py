@@ -78,10 +78,13 @@ def test_there_are_names_to_check() -> None:
 def test_args_name_every_parameter_in_the_signature_order(name: str) -> None:
     value = DOCUMENTED[name]
     expected = _parameters(value)
-    documented = [parameter.name.lstrip("*") for parameter in _sections(value).get(Kind.parameters, [])]
+    sections = _sections(value)
+    # A record (a dataclass or named tuple read, rarely built, by its user) may name its fields as Attributes.
+    entries = sections.get(Kind.parameters) or (sections.get(Kind.attributes, []) if isinstance(value, type) else [])
+    documented = [entry.name.lstrip("*") for entry in entries]
     assert documented == expected, f"{name}: its Args: section documents {documented}, its signature {expected}"
-    for parameter in _sections(value).get(Kind.parameters, []):
-        assert parameter.description.strip(), f"{name}: {parameter.name} has no description"
+    for entry in entries:
+        assert entry.description.strip(), f"{name}: {entry.name} has no description"
 
 
 @pytest.mark.parametrize("name", sorted(n for n, v in DOCUMENTED.items() if not isinstance(v, type)))

@@ -424,6 +424,22 @@ class Codebase:
         progress: Progress | None = None,
         cache: bool | ParseCache = True,
     ) -> None:
+        """List, read and parse the files of `root` (or the given `paths` alone).
+
+        Args:
+            root: The folder.
+            paths: Only these files (relative to the root, or absolute inside it); None: every listed file.
+            progress: A progress bar to advance per file; None: none.
+            cache: True keeps each parse in the persistent parse cache; a `ParseCache`; False parses everything.
+
+        Raises:
+            FileNotFoundError: `root` is no folder.
+            MissingFileError: A path of `paths` is no file under the root.
+
+        Examples:
+            >>> codebase = cn.Codebase("my-repo", languages="extended")
+            >>> codebase.chunks(40)[:3]
+        """
         self.root = resolve_root(root)
         self.languages = check_languages(DEFAULT_LANGUAGES if languages is None else languages)
         parse_cache = resolve_cache(cache)

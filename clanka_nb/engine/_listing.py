@@ -316,6 +316,18 @@ def list_files(root: str | os.PathLike[str], *, max_file_size: str | int = MAX_F
     above the root too, as in ripgrep); `.gitignore` files and `.git/info/exclude` only inside a git
     work tree. Unlike ripgrep, the user's global git excludes (`core.excludesFile`) are never read, so
     the listing depends on the tree alone. Unreadable folders and files vanishing mid-walk are skipped.
+
+    Args:
+        root: The folder.
+
+    Returns:
+        The listed paths, relative to the root, with forward slashes, in the reference's order.
+
+    Raises:
+        FileNotFoundError: `root` is no folder.
+
+    Examples:
+        >>> cn.list_files("my-repo", max_file_size="500K")[:5]
     """
     return [name.replace("\\", "/") for name in list_file_names(root, max_file_size=max_file_size)]
 

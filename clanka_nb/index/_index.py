@@ -184,6 +184,28 @@ class SemanticIndex(IndexView):
         busy_timeout: float = _db.BUSY_TIMEOUT,
         settings: Settings | None = None, **given: Unpack[TextKeywords],
     ) -> None:
+        """Open (or create) the index of `source` in `db`; `sync()` fills it.
+
+        Args:
+            source: A folder, one file, a `Codebase`, a chunk frame, or None for the sample codebase.
+            embed: The embedder, a callable `list[str] -> (n, d) array` (see `cn.embedders`).
+            db: ":memory:" or the database file (clanka's own is `.clanka/search.sqlite`).
+            batch_size: Inputs embedded per call of `embed`.
+            model_id: The model's id in the vector cache and the database; None: the embedder's own.
+            cache: The vector cache; None: the file in clanka-nb's cache folder.
+            token_counter: Counts each input's tokens (a callable, a tiktoken encoding or "cl100k_base").
+            progress: None shows a bar only for work over a second, False never, True always.
+            busy_timeout: Seconds each step waits while another process writes the same file.
+
+        Raises:
+            TypeError: `embed` is not callable.
+            IndexDatabaseError: `db` is damaged, foreign or locked for longer than `busy_timeout`.
+
+        Examples:
+            >>> index = cn.SemanticIndex("my-repo", embed=cn.embedders.hashed_words(), db="search.sqlite")
+            >>> index.sync()
+            >>> index.search("parse the config", limit=5)
+        """
         settings = Settings(**given).over(settings)
         if not callable(embed):
             msg = f"embed must be a callable list[str] -> (n, d) array, got {type(embed).__name__}; see cn.embedders"

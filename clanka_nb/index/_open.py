@@ -73,6 +73,25 @@ def open_index(
     `root=` compares it with what the chunker gives now at the given settings (clanka's defaults);
     `embed=` (the model it was built with) lets `.search()` run queries. Reads wait up to `busy_timeout`
     seconds while another process commits; a foreign or damaged file raises IndexDatabaseError.
+
+    Args:
+        path: The index file, or the folder holding `.clanka/`.
+        root: The folder the index was built from, to compare it with what the chunker gives now.
+        embed: The embedder the index was built with, so `.search()` can run queries.
+        model_id: The model's id in the vector cache; None: the embedder's own.
+        cache: The vector cache for the queries' vectors; None: the default one.
+        busy_timeout: Seconds a read waits while another process commits.
+
+    Returns:
+        The index, opened read-only: `rows()`, `missing()` (with `root=`), `search()` (with `embed=`).
+
+    Raises:
+        IndexDatabaseError: The file is empty, foreign or damaged.
+        NotADirectoryError: `root` is not a folder.
+
+    Examples:
+        >>> index = cn.open_index("my-repo", root="my-repo")
+        >>> index.missing()
     """
     settings = Settings(**given).over(settings)
     file = Path(path)
