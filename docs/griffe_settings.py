@@ -20,7 +20,7 @@ _DECORATOR = "setting_keywords"
 _DOCS_ONLY = "setting_docs"  # a function that writes its settings out: only its docstring is generated
 
 
-def _runtime(func: griffe.Function) -> Any:
+def _runtime(func: griffe.Function | griffe.Class) -> Any:
     # The imported object of `func`: its module, then its qualified name within it (a method: Class.__init__).
     module = importlib.import_module(func.module.path)
     value: Any = module
@@ -31,6 +31,11 @@ def _runtime(func: griffe.Function) -> Any:
 
 class SettingKeywords(griffe.Extension):
     """Expand `**given` into the generated setting keywords, each with its annotation and default."""
+
+    def on_class(self, *, cls: griffe.Class, **kwargs: Any) -> None:
+        # A record whose fields are settings (`engine.Settings`): its docstring holds their generated lines.
+        if any(_DOCS_ONLY in str(decorator.value) for decorator in cls.decorators):
+            _generated_docstring(cls, _runtime(cls))
 
     def on_function(self, *, func: griffe.Function, **kwargs: Any) -> None:
         if any(_DOCS_ONLY in str(decorator.value) for decorator in func.decorators):
@@ -62,7 +67,7 @@ class SettingKeywords(griffe.Extension):
         _generated_docstring(func, runtime)
 
 
-def _generated_docstring(func: griffe.Function, runtime: Any) -> None:
+def _generated_docstring(func: griffe.Function | griffe.Class, runtime: Any) -> None:
     # The imported function's docstring, where the decorator wrote each setting's `Args:` line from the table.
     func.docstring = griffe.Docstring(
         inspect.getdoc(runtime) or "",

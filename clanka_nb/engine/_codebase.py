@@ -367,6 +367,7 @@ def load_all(
     fates.tell()
 
 
+@setting_docs
 def prepared_texts(
     root: str | os.PathLike[str],
     paths: Iterable[str],
@@ -378,7 +379,17 @@ def prepared_texts(
 ) -> Iterator[tuple[PreparedText | None, FileReport]]:
     """Each file of `paths` (names relative to `root`, e.g. from `list_file_names`) read and prepared, in
     order, in `workers` processes, keeping none: a frame built file by file needs one at a time. A name
-    that resolves outside the root is refused and reported, as everywhere."""
+    that resolves outside the root is refused and reported, as everywhere.
+
+    Args:
+        root: The folder.
+        paths: The files' names, relative to `root` (`list_file_names`).
+        progress: A progress bar to advance per file; None: none.
+        cache: True keeps each parse in the persistent parse cache; a `ParseCache`; False parses everything.
+
+    Returns:
+        For each file, in order, its prepared text (None when it gives none) and its report.
+    """
     base = resolve_root(root)
     languages, workers = check_languages(DEFAULT_LANGUAGES if languages is None else languages), check_workers(workers)
     return load_all(base, list(paths), languages, workers, progress, resolve_cache(cache))

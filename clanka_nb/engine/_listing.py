@@ -332,11 +332,21 @@ def list_files(root: str | os.PathLike[str], *, max_file_size: str | int = MAX_F
     return [name.replace("\\", "/") for name in list_file_names(root, max_file_size=max_file_size)]
 
 
+@setting_docs
 def list_file_names(root: str | os.PathLike[str], *, max_file_size: str | int = MAX_FILE_SIZE) -> list[str]:
     """`list_files`, each file by its own name on disk (relative, a `\\` in a name kept), in the same order.
 
     Two files can have one listed path (`back\\slash.ts` and `back/slash.ts`); reading each by its
     own name, as the reference does, keeps both contents.
+
+    Args:
+        root: The folder.
+
+    Returns:
+        The listed files by their names on disk, relative to the root, in the listing's order.
+
+    Raises:
+        FileNotFoundError: `root` is no folder.
     """
     base = resolve_root(root)
     limit = parse_size(max_file_size)

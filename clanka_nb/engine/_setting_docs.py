@@ -85,8 +85,8 @@ _Function = TypeVar("_Function", bound=Callable[..., Any])
 
 def setting_docs(function: _Function) -> _Function:
     """Write the table's `Args:` line of each setting `function` writes out in its own signature (one that takes no
-    group of `**given`: `Codebase`, the query extractors, `compare`) into its docstring, as `setting_keywords` does
-    for a group's; the function itself is unchanged."""
+    group of `**given`: `Codebase`, the query extractors, `compare`; or a class whose fields are settings, `Settings`)
+    into its docstring, as `setting_keywords` does for a group's; the function itself is unchanged."""
     signature = inspect.signature(function)
     annotations = {name: parameter.annotation if isinstance(parameter.annotation, str)
                    else inspect.formatannotation(parameter.annotation)

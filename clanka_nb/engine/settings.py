@@ -111,7 +111,16 @@ def _warn(message: str) -> None:
 @dataclass(frozen=True, slots=True)
 class ChunkSettings:
     """The chunk settings as asked for (`requested_*`) and as the reference uses them after clamping
-    (`effective_*`: what the engine cuts with). Two names, so no reader mistakes one for the other."""
+    (`effective_*`: what the engine cuts with). Two names, so no reader mistakes one for the other.
+
+    Attributes:
+        effective_size: The chunk size the engine cuts with (at least 1).
+        effective_overlap: The overlap the engine cuts with (0 .. effective_size - 1).
+        effective_max_characters: The character limit the engine cuts with; None for no limit.
+        requested_size: The chunk size as asked for.
+        requested_overlap: The overlap as asked for.
+        requested_max_characters: The character limit as given (a float, inf, None...).
+    """
 
     effective_size: int
     effective_overlap: int
@@ -247,6 +256,7 @@ def path_list(name: str, paths: object) -> list[str | os.PathLike[str]]:
     return list(paths)
 
 
+@setting_docs
 @dataclass(frozen=True)
 class Settings:
     """Every setting, each with its one default (the table `clanka_nb.defaults.SETTINGS` documents each);
