@@ -25,7 +25,18 @@ def clanka(
 ) -> Adapter:
     """The engine as a chunker: for each file exactly the chunks `chunk_file_content` gives at these settings
     (declarations for JS/TS, in `languages="extended"` for more languages; line windows otherwise). Given no
-    `languages` (here or in `settings`), a sweep runs it in the mode of the source it sweeps, as its own rows."""
+    `languages` (here or in `settings`), a sweep runs it in the mode of the source it sweeps, as its own rows.
+
+    Args:
+        settings: All the settings as one object; the chunk settings passed beside it win.
+        label: Its label in tables.
+
+    Returns:
+        The engine as a chunker.
+
+    Examples:
+        >>> chunkers.chunk_with(chunkers.clanka(40), "my-repo").seconds
+    """
     settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).over(settings)
     chunk, mode = settings.chunk, settings.mode
 
@@ -51,7 +62,15 @@ def line_windows(
     label: str = "line windows",
 ) -> Adapter:
     """clanka's fallback for every file, declarations or not: windows of `chunk_size` lines starting at meaningful
-    lines, `chunk_overlap` lines shared, cut shorter to `chunk_max_characters` (the engine's own window rule)."""
+    lines, `chunk_overlap` lines shared, cut shorter to `chunk_max_characters` (the engine's own window rule).
+
+    Args:
+        settings: All the settings as one object; the chunk settings passed beside it win.
+        label: Its label in tables.
+
+    Returns:
+        The line-window chunker.
+    """
     settings = Settings(chunk_size, chunk_overlap, chunk_max_characters).over(settings)
     chunk = settings.chunk
 
