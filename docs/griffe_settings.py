@@ -69,9 +69,13 @@ class SettingKeywords(griffe.Extension):
 
 def _generated_docstring(func: griffe.Function | griffe.Class, runtime: Any) -> None:
     # The imported function's docstring, where the decorator wrote each setting's `Args:` line from the table.
+    # The parser mkdocstrings gave the source's docstring (google), so the sections render as tables.
+    static = func.docstring or (func.parent.docstring if isinstance(func.parent, griffe.Object) else None)
     func.docstring = griffe.Docstring(
         inspect.getdoc(runtime) or "",
         lineno=func.docstring.lineno if func.docstring else None,
         endlineno=func.docstring.endlineno if func.docstring else None,
         parent=func,
+        parser=static.parser if static else None,
+        parser_options=static.parser_options if static else None,
     )

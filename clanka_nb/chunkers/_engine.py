@@ -28,7 +28,6 @@ def clanka(
     `languages` (here or in `settings`), a sweep runs it in the mode of the source it sweeps, as its own rows.
 
     Args:
-        settings: All the settings as one object; the chunk settings passed beside it win.
         label: Its label in tables.
 
     Returns:
@@ -65,7 +64,6 @@ def line_windows(
     lines, `chunk_overlap` lines shared, cut shorter to `chunk_max_characters` (the engine's own window rule).
 
     Args:
-        settings: All the settings as one object; the chunk settings passed beside it win.
         label: Its label in tables.
 
     Returns:

@@ -541,6 +541,7 @@ class Codebase:
             raise MissingFileError(msg)
         return key
 
+    @setting_docs
     def chunks(
         self,
         chunk_size: int = CHUNK_SIZE,
@@ -550,7 +551,15 @@ class Codebase:
         settings: Settings | None = None,
     ) -> list[CodeChunk]:
         """All chunks at these settings (keywords, or one `settings=`), files in `files` order; nothing is parsed
-        again."""
+        again.
+
+        Returns:
+            The chunks, file after file.
+
+        Examples:
+            >>> codebase = cn.Codebase("my-repo")
+            >>> [len(codebase.chunks(size)) for size in (20, 40)]
+        """
         chunking = Settings(chunk_size, chunk_overlap, chunk_max_characters).over(settings).chunk
         out: list[CodeChunk] = []
         with gc_paused():

@@ -91,6 +91,6 @@ def setting_docs(function: _Function) -> _Function:
     annotations = {name: parameter.annotation if isinstance(parameter.annotation, str)
                    else inspect.formatannotation(parameter.annotation)
                    for name, parameter in signature.parameters.items() if name in _DOCS}  # fmt: skip
-    lines = {name: setting_line(name, annotation) for name, annotation in annotations.items()}
+    lines = generated_lines(signature, annotations, grid_names=frozenset())
     function.__doc__ = with_setting_lines(function.__qualname__, function.__doc__, signature, lines)
     return function
