@@ -8,7 +8,6 @@ from __future__ import annotations
 import enum
 import importlib
 import inspect
-import logging
 from collections.abc import Iterator
 from typing import Any, Unpack
 
@@ -52,7 +51,6 @@ DOCUMENTED = dict(_documented())
 
 def _sections(value: Any) -> dict[Kind, Any]:
     """The sections of `value`'s docstring; a class's with its own `__init__`'s (mkdocs.yml merges the two)."""
-    logging.getLogger("griffe").setLevel(logging.ERROR)  # a return's type is the signature's, not the docstring's
     docs = [inspect.getdoc(value) or ""]
     if isinstance(value, type) and "__init__" in vars(value) and value.__init__.__doc__:
         docs.append(inspect.getdoc(value.__init__) or "")
