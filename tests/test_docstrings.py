@@ -27,11 +27,17 @@ def _module(name: str) -> Any:
     return cn.embedders if name == "clanka_nb.embedders" else importlib.import_module(name)
 
 
+# Beside the reference's modules, the public subpackages whose names the top level re-exports in part: their other
+# public names (the widgets' classes, the index's views, the sweep's table) are documented the same way.
+SUBPACKAGES = ("clanka_nb.frames", "clanka_nb.history", "clanka_nb.index", "clanka_nb.retrieval", "clanka_nb.sweeps",
+               "clanka_nb.widgets")  # fmt: skip
+
+
 def _documented() -> Iterator[tuple[str, Any]]:
-    """Each public function and class the reference renders with a signature (constants and the package of
-    embedders have no parameters; an error or warning is raised by the package, never built by its user)."""
+    """Each public function and class with a signature (constants have no parameters; an error or warning is raised
+    by the package, never built by its user)."""
     seen: set[int] = set()
-    for module in PUBLIC:
+    for module in (*PUBLIC, *SUBPACKAGES):
         for name in _module(module).__all__:
             value = getattr(_module(module), name)
             if id(value) in seen or inspect.ismodule(value) or not callable(value):

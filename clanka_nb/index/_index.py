@@ -29,7 +29,20 @@ DEFAULT_MAX_CHARACTERS = INDEX_MAX_CHARACTERS  # clanka's chunkMaxCharacters def
 
 @dataclass(frozen=True)
 class SyncReport:
-    """What one `sync()` or `update_file()` did."""
+    """What one `sync()` or `update_file()` did.
+
+    Attributes:
+        chunks: Chunks the chunker gave.
+        inputs: Distinct embedding inputs among them.
+        embedded: Inputs the embedder computed now.
+        cached: New rows whose vector came from the vector cache (embedded before, by this model).
+        reused: Inputs already in the index (only their syncId changed).
+        deleted: Rows no longer produced, removed.
+        tokens: Tokens of the inputs embedded now.
+        token_counter: What counted them ("chars/4 estimate" when no tokenizer was given).
+        seconds: The sync's wall time.
+        sync_id: The sync's id, as clanka writes it in every row it touched.
+    """
 
     chunks: int  # chunks the chunker gave
     inputs: int  # distinct embedding inputs among them
@@ -73,7 +86,16 @@ def _guarded(method: _Method) -> _Method:
 
 
 class IndexView:
-    """Rows and search of an index database (shared by `SemanticIndex` and `open_index`)."""
+    """Rows and search of an index database (shared by `SemanticIndex` and `open_index`).
+
+    Args:
+        connection: The open database connection (apsw).
+        where: The database's place, as shown.
+        embed: The embedder of queries; None: no search.
+        model_id: The model's id in the vector cache; None: the embedder's own.
+        cache: The vector cache; None: the default one.
+        busy_timeout: Seconds each step waits while another process writes the same file.
+    """
 
     def __init__(self, connection: Any, where: str, embed: Embedder | None, model_id: str | None,
                  cache: VectorCache | None, busy_timeout: float = _db.BUSY_TIMEOUT) -> None:

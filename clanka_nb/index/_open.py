@@ -15,7 +15,18 @@ from ._vectors import Embedder, VectorCache
 
 
 class OpenedIndex(IndexView):
-    """An existing index, opened read-only: `rows()`, `missing()` (with `root=`), `search()` (with `embed=`)."""
+    """An existing index, opened read-only: `rows()`, `missing()` (with `root=`), `search()` (with `embed=`).
+
+    Args:
+        connection: The open database connection (apsw), read-only.
+        where: The database's place, as shown.
+        root: The folder the index was built from; None: no comparison.
+        embed: The embedder of queries; None: no search.
+        model_id: The model's id in the vector cache; None: the embedder's own.
+        cache: The vector cache; None: the default one.
+        settings: The chunk settings `missing()` compares at.
+        busy_timeout: Seconds a read waits while another process commits.
+    """
 
     def __init__(self, connection: Any, where: str, root: Path | None, embed: Embedder | None,
                  model_id: str | None, cache: VectorCache | None, settings: dict[str, Any],

@@ -341,13 +341,21 @@ def cache_switched_off() -> bool:
 
 
 def default_path() -> Path:
-    """The default vector cache's file, in clanka-nb's cache folder (`$CLANKA_NB_CACHE_DIR` moves it)."""
+    """The default vector cache's file, in clanka-nb's cache folder (`$CLANKA_NB_CACHE_DIR` moves it).
+
+    Returns:
+        The file's path.
+    """
     return default_directory() / FILE_NAME
 
 
 def default_cache() -> VectorCache:
     """The cache every index and probe shares unless given another: the file in clanka-nb's cache folder
-    (one object per folder and process), or one in memory for the process with `CLANKA_NB_CACHE=off`."""
+    (one object per folder and process), or one in memory for the process with `CLANKA_NB_CACHE=off`.
+
+    Returns:
+        The shared `VectorCache`.
+    """
     return _shared(MEMORY if cache_switched_off() else str(default_path()))
 
 

@@ -42,6 +42,12 @@ class Browser(widgets.VBox):
     the preview shows it; "(all files)", value "", for every file), `table` (a `ChunkTable`:
     `sort_by`, `descending`, page buttons, `row_picker`) and `preview` (a `PreviewPane`). Setting
     any control's `.value` refreshes the view; `set_filters(...)` sets several with one refresh.
+
+    Args:
+        frame: A chunk frame, or a `BrowserModel`.
+        texts: The files' texts for the preview; None: those the frame's attrs name (its root, read as needed).
+        page_size: Rows per page of the table.
+        preview_height: The preview's height in px.
     """
 
     def __init__(

@@ -29,6 +29,12 @@ class Compare(widgets.VBox):
     declaration), `.model.frame` (the changes of the shown file). Shown here: `.left`, `.right` (the
     `Preview`s; None when the codebase has no file with lines), `.html`. Control: `file_picker` (files
     labelled with their number of changes).
+
+    Args:
+        codebase: The parsed codebase, or a `CompareModel`.
+        a: One side: a dict of chunk settings (and `languages`) or a chunker; None: the defaults.
+        b: The other side, as `a`.
+        path: The file shown first; None: the one with the most changes.
     """
 
     def __init__(

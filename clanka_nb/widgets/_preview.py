@@ -38,6 +38,20 @@ class Preview:
     is the px height of the scroll box holding the lines (None: as tall as the lines); `untyped` names its
     chunks with no type ("line window", clanka's; a peer chunker's own in a comparison, e.g. "astchunk chunk").
     `page(start)` returns the same preview from another line; `.widget` is a paged widget of it.
+
+    Args:
+        lines: The file's lines.
+        frame: The file's chunks (a chunk frame).
+        path: The file's path, as shown.
+        language: Its language, for the highlighting; None: from the path.
+        meaningful: One flag per line; None: the reference's rule.
+        note: Shown above the lines (why a file has no chunks...); None: none.
+        start: The first line shown.
+        max_lines: How many lines are shown at a time.
+        selected: The position of a chunk to outline; None: none.
+        height: The px height of the scroll box holding the lines; None: as tall as the lines.
+        full_legend: List every colour and mark, not only those shown.
+        explain: `(frame, first, last)` -> the rows of `explain` for those lines; None: no explanation.
     """
 
     def __init__(
@@ -129,6 +143,9 @@ class PreviewPane(widgets.VBox):
     """Shows a `Preview` in an HTML widget, with previous/next page buttons for long files.
 
     State: `.preview` (the `Preview` shown, or None) and `.html` (the HTML widget).
+
+    Args:
+        **kwargs: ipywidgets' own keywords of a `VBox` (layout...).
     """
 
     def __init__(self, **kwargs: Any) -> None:

@@ -75,6 +75,14 @@ class Tuner(widgets.VBox):
         token_counter: object = None,
         settings: Settings | None = None, **given: Unpack[ChunkKeywords],
     ) -> None:
+        """Open the panel on a parsed codebase, the sliders at the chunk settings given.
+
+        Args:
+            codebase: The parsed codebase.
+            path: The file to preview; None picks one.
+            probe: True starts with the retrieval probe on; a `Probe` with its options too.
+            token_counter: Counts real tokens of the embedding inputs ("cl100k_base", a tiktoken encoding, a callable).
+        """
         settings = Settings(**given).over(settings)
         chunk = settings.chunk  # the sliders start at the values the engine uses
         files = [p for p in codebase.files if (t := codebase.text(p)) is not None and t.lines]

@@ -63,13 +63,6 @@ def verdict(
 ) -> dict[str, Any]:
     """What per-query scores say to do about the settings, as a dict of plain values (see the module docstring).
 
-    `scores`: one row per query, one column per setting, higher is better. `groups`: a cluster id per
-    query (queries sharing a target or a commit are one unit); None: each query its own. `settings`: column
-    -> its setting values (for the wording and the edge check). `cost`: per column (e.g. tokens indexed): the
-    cheapest of a tie is named, and ties of the mean go to it. `margin`: the smallest difference that matters
-    (None: no equivalence test). `when`: per query, its commit's time (NaN for a query not from a commit), for the
-    check on newer commits.
-
     Keys: message (the decision first), decision, choice (the column it names), metric, queries, clusters,
     effective_clusters, columns, means, low, high (cluster bootstrap intervals, in column order), best,
     best_settings, confidence_set (best first), tied (the set without the best), cheapest (by `costs`, the cost as
@@ -79,6 +72,22 @@ def verdict(
     detectable (the lead over the runner-up found with `power`), power, margin, equivalent (the settings within
     `margin` of the best, best included), split_agree, splits, holdout, edge, warnings, confidence, resamples,
     seed.
+
+    Args:
+        scores: One row per query, one column per setting, higher is better.
+        groups: A cluster id per query (queries sharing a target or a commit are one unit); None: each query its own.
+        settings: Column -> its setting values (for the wording and the edge check).
+        cost: Per column (e.g. tokens indexed): the cheapest of a tie is named, and ties of the mean go to it.
+        confidence: The confidence of the intervals and of the tests.
+        margin: The smallest difference that matters (None: no equivalence test).
+        when: Per query, its commit's time (NaN for a query not from a commit), for the check on newer commits.
+        resamples: The cluster bootstrap's resamples.
+        splits: How many random halves of the clusters are checked for picking the same best (`split_agree`).
+        seed: The seed of every random draw, so a call gives the same answer on every machine.
+        metric_name: The metric's name, for the wording.
+
+    Returns:
+        The verdict, as the keys above.
     """
     values, labels, cluster, costs, named = _checked(scores, groups, settings, cost, confidence)
     queries, columns = values.shape
