@@ -13,7 +13,7 @@ from typing import Any, Unpack
 
 import griffe
 import pytest
-from test_docs_reference import PUBLIC
+from test_docs_reference import PUBLIC, REPO
 
 import clanka_nb as cn
 from clanka_nb.defaults import SETTINGS
@@ -177,3 +177,17 @@ def test_the_lines_are_merged_in_the_signature_order_and_the_section_made_where_
     assert [p.name for p in sections[Kind.parameters]] == ["chunk_size", "chunk_overlap", "chunk_max_characters"]
     assert Kind.returns in sections
     assert sections[Kind.parameters][0].description == _expected_line("chunk_size", grid=True)
+
+
+def test_the_reference_reads_the_generated_lines() -> None:
+    # griffe reads the source, where the settings are one `**given`; the extension in mkdocs.yml gives it the
+    # imported function's docstring, so the site's parameter table holds the settings' lines (a constructor's too).
+    extension = griffe.load_extensions(f"{REPO / 'docs' / 'griffe_settings.py'}:SettingKeywords")
+    loader = griffe.GriffeLoader(extensions=extension, docstring_parser=griffe.Parser.google)
+    for module, path in (("clanka_nb.frames.chunks", "chunk_codebase"), ("clanka_nb.engine._codebase", "Codebase"),
+                         ("clanka_nb.index._index", "SemanticIndex")):  # fmt: skip
+        found = loader.load(module)[path]
+        function = found.members["__init__"] if isinstance(found, griffe.Class) else found
+        documented = [p.name for s in function.docstring.parsed if s.kind is Kind.parameters for p in s.value]
+        value = getattr(importlib.import_module(module), path)
+        assert documented == _parameters(value), (module, path, documented)
