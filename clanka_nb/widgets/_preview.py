@@ -52,6 +52,7 @@ class Preview:
         height: The px height of the scroll box holding the lines; None: as tall as the lines.
         full_legend: List every colour and mark, not only those shown.
         explain: `(frame, first, last)` -> the rows of `explain` for those lines; None: no explanation.
+        untyped: The name of chunks with no type (clanka's line windows by default; a peer's own).
     """
 
     def __init__(
