@@ -32,13 +32,16 @@ def setting_line(name: str, annotation: str, *, grid: bool = False) -> str:
     return f"{name} ({annotation}): {text} {GRID_NOTE}" if grid else f"{name} ({annotation}): {text}"
 
 
-def generated_lines(signature: inspect.Signature, annotations: Mapping[str, str], *, grid_names: frozenset[str]
+def generated_lines(signature: inspect.Signature, annotations: Mapping[str, object], *, grid_names: frozenset[str]
                     ) -> dict[str, str]:  # fmt: skip
-    """The generated `Args:` line of each setting of `signature` (and of its `settings=`), by name."""
+    """The generated `Args:` line of each setting of `signature` (and of its `settings=`), by name; an annotation is
+    shown as written (a string under `from __future__ import annotations`), else as `inspect` formats it."""
     lines = {}
     for name in signature.parameters:
         if name in _DOCS:
-            lines[name] = setting_line(name, annotations[name], grid=name in grid_names)
+            annotation = annotations[name]
+            shown = annotation if isinstance(annotation, str) else inspect.formatannotation(annotation)
+            lines[name] = setting_line(name, shown, grid=name in grid_names)
         elif name == SETTINGS_OBJECT[0]:
             lines[name] = "{} ({}): {}".format(*SETTINGS_OBJECT)
     return lines
@@ -88,9 +91,7 @@ def setting_docs(function: _Function) -> _Function:
     group of `**given`: `Codebase`, the query extractors, `compare`; or a class whose fields are settings, `Settings`)
     into its docstring, as `setting_keywords` does for a group's; the function itself is unchanged."""
     signature = inspect.signature(function)
-    annotations = {name: parameter.annotation if isinstance(parameter.annotation, str)
-                   else inspect.formatannotation(parameter.annotation)
-                   for name, parameter in signature.parameters.items() if name in _DOCS}  # fmt: skip
+    annotations = {name: parameter.annotation for name, parameter in signature.parameters.items() if name in _DOCS}
     lines = generated_lines(signature, annotations, grid_names=frozenset())
     function.__doc__ = with_setting_lines(function.__qualname__, function.__doc__, signature, lines)
     return function
