@@ -8,7 +8,18 @@ import pathlib
 
 
 def sample_codebase() -> pathlib.Path:
-    """Path of the small multi-language codebase that ships with clanka-nb (the default source)."""
+    """Path of the small multi-language codebase that ships with clanka-nb (the default source).
+
+    Returns:
+        The folder of the sample codebase, inside the installed package.
+
+    Raises:
+        RuntimeError: The package's files are not plain files on disk (a zip import).
+        FileNotFoundError: The sample is missing from the installation.
+
+    Examples:
+        >>> cn.chunk_codebase(cn.sample_codebase()).path.nunique()
+    """
     resource = importlib.resources.files("clanka_nb") / "sample"
     if not isinstance(resource, pathlib.Path):
         msg = (

@@ -38,6 +38,16 @@ class Adapter:
     `languages=`), makes it again in a mode: the sweep passes its codebase's, so the row is the engine's row.
     `windows` says its chunks without a type are clanka's line windows (the engine's own adapters); a view names
     a peer's untyped chunks by its label instead.
+
+    Args:
+        label: The chunker's name in tables.
+        split: The function `(path, text)` -> the chunks' spans (None: the file is not handled).
+        parameters: The parameters it runs with, stated for tables.
+        texts: `(path, text)` -> the chunk texts it made, to check what a span covers; None for a chunker with none.
+        file_seconds: Its time limit per file; past it, the file is cut into clanka's line windows.
+        limits: The bounds of the input it is given; None: any.
+        in_mode: For a chunker that takes the source's language mode: the adapter for a mode; None otherwise.
+        windows: Whether its chunks without a type are clanka's line windows (the engine's own adapters).
     """
 
     label: str
@@ -60,7 +70,22 @@ def as_chunker(chunker: object, label: str | None = None, *, file_seconds: float
     """A `Chunker` from what a user passes: one already (kept, relabelled when `label` is given), or any callable
     `(path, text)` returning, per chunk, a `Span`, an object with `start_line` and `end_line` (a `CodeChunk`), a
     `(start_line, end_line)` pair, or the chunk's text (placed on the file's lines, in order); or None.
-    `file_seconds`: its time limit per file (None: the adapter's own, else `FILE_SECONDS`, 10 s)."""
+    `file_seconds`: its time limit per file (None: the adapter's own, else `FILE_SECONDS`, 10 s).
+
+    Args:
+        chunker: A `Chunker`, or a callable `(path, text)` returning spans, `(start_line, end_line)` pairs or texts.
+        label: Its label; None: its own (a function's name).
+        file_seconds: Its time limit per file; None: the adapter's own, else `FILE_SECONDS`.
+
+    Returns:
+        The chunker.
+
+    Raises:
+        TypeError: `chunker` is neither a chunker nor callable.
+
+    Examples:
+        >>> chunkers.as_chunker(lambda path, text: [(1, 10)], label="first ten lines")
+    """
     if not callable(chunker):
         msg = f"a chunker is a callable (path, text) -> spans, got {type(chunker).__name__} {chunker!r}"
         raise TypeError(msg)

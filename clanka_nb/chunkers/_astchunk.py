@@ -24,7 +24,18 @@ def sizes(budget: Budget) -> dict[str, Any]:
 
 def astchunk(budget: Budget | int | None = None, *, label: str = "astchunk") -> Adapter:
     """astchunk's `ASTChunkBuilder`, the cAST paper's own implementation: syntax-tree nodes merged up to
-    `max_chunk_size` non-whitespace characters. Python, Java, C#, TypeScript (and JS/TSX through its TSX grammar)."""
+    `max_chunk_size` non-whitespace characters. Python, Java, C#, TypeScript (and JS/TSX through its TSX grammar).
+
+    Args:
+        budget: The size of a chunk: a `Budget`, or characters; None: `CHUNKER_BUDGET` characters.
+        label: Its label in tables.
+
+    Returns:
+        The chunker (needs the `chunkers` extra when it runs).
+
+    Examples:
+        >>> cn.sweep("my-repo", chunkers={"astchunk": chunkers.astchunk(1500)})
+    """
     require(f"chunkers.astchunk ({label!r})", EXTRA, "astchunk")
     from astchunk import ASTChunkBuilder
 

@@ -22,7 +22,18 @@ _UNIT_WORDS = {"characters": "characters", "non_whitespace": "non-whitespace cha
 
 
 def non_whitespace(text: str) -> int:
-    """How many characters of `text` are not whitespace: the size cAST (and astchunk) give a chunk."""
+    """How many characters of `text` are not whitespace: the size cAST (and astchunk) give a chunk.
+
+    Args:
+        text: The text.
+
+    Returns:
+        How many of its characters are not whitespace.
+
+    Examples:
+        >>> chunkers.non_whitespace("a b c")
+        3
+    """
     return len(text) - sum(map(str.isspace, text))
 
 
@@ -35,6 +46,19 @@ class Budget:
     nothing may download a tokenizer), so a budget is converted: tokens at `characters_per_token` (the engine's
     chars/4 estimate), non-whitespace characters at `characters_per_non_whitespace`, which depends on the code:
     measure it with `measured_on(folder)`, or pass it. A conversion that needs it and lacks it is an error.
+
+    Args:
+        size: How much every chunker may put in one chunk, in `unit`.
+        unit: "characters", "non_whitespace" or "tokens".
+        characters_per_non_whitespace: Characters per non-whitespace character of the code (`measured_on`).
+        characters_per_token: Characters per token (the engine's chars/4 estimate).
+
+    Raises:
+        ValueError: A size, unit or ratio out of range.
+
+    Examples:
+        >>> chunkers.Budget(500, "tokens").characters
+        2000
     """
 
     size: int

@@ -18,7 +18,15 @@ def sizes(budget: Budget) -> dict[str, Any]:
 
 def chonkie(budget: Budget | int | None = None, *, label: str = "chonkie CodeChunker") -> Adapter:
     """chonkie's `CodeChunker` at a character budget (tokenizer "character"), one grammar per language, with its
-    own character offsets."""
+    own character offsets.
+
+    Args:
+        budget: The size of a chunk: a `Budget`, or characters; None: `CHUNKER_BUDGET` characters.
+        label: Its label in tables.
+
+    Returns:
+        The chunker (needs the `chunkers` extra when it runs).
+    """
     require(f"chunkers.chonkie ({label!r})", EXTRA, "chonkie")
     from chonkie import CodeChunker
 

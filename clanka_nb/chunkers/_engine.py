@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, NO_LIMIT
 from ..engine.internals import front, heads_of, prepare, prepared, window_segments
-from ..engine.settings import Settings
+from ..engine.settings import Settings, setting_docs
 from ._adapter import Adapter, Result
 from ._spans import Span
 
@@ -15,6 +15,7 @@ def _stated(settings: Settings) -> dict[str, object]:
             "chunk_max_characters": chunk.effective_max_characters, "unit": "lines (and characters)"}  # fmt: skip
 
 
+@setting_docs
 def clanka(
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
     *,
@@ -24,7 +25,17 @@ def clanka(
 ) -> Adapter:
     """The engine as a chunker: for each file exactly the chunks `chunk_file_content` gives at these settings
     (declarations for JS/TS, in `languages="extended"` for more languages; line windows otherwise). Given no
-    `languages` (here or in `settings`), a sweep runs it in the mode of the source it sweeps, as its own rows."""
+    `languages` (here or in `settings`), a sweep runs it in the mode of the source it sweeps, as its own rows.
+
+    Args:
+        label: Its label in tables.
+
+    Returns:
+        The engine as a chunker.
+
+    Examples:
+        >>> chunkers.chunk_with(chunkers.clanka(40), "my-repo").seconds
+    """
     settings = Settings(chunk_size, chunk_overlap, chunk_max_characters, languages).over(settings)
     chunk, mode = settings.chunk, settings.mode
 
@@ -42,6 +53,7 @@ def clanka(
                    windows=True)  # fmt: skip
 
 
+@setting_docs
 def line_windows(
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
     *,
@@ -49,7 +61,14 @@ def line_windows(
     label: str = "line windows",
 ) -> Adapter:
     """clanka's fallback for every file, declarations or not: windows of `chunk_size` lines starting at meaningful
-    lines, `chunk_overlap` lines shared, cut shorter to `chunk_max_characters` (the engine's own window rule)."""
+    lines, `chunk_overlap` lines shared, cut shorter to `chunk_max_characters` (the engine's own window rule).
+
+    Args:
+        label: Its label in tables.
+
+    Returns:
+        The line-window chunker.
+    """
     settings = Settings(chunk_size, chunk_overlap, chunk_max_characters).over(settings)
     chunk = settings.chunk
 

@@ -48,7 +48,12 @@ class ChunkerAnswerError(TypeError, ValueError):
 
 @dataclass(frozen=True)
 class InputLimits:
-    """What a peer is given at most: brackets nested `depth` deep, lines of `line_characters` characters."""
+    """What a peer is given at most: brackets nested `depth` deep, lines of `line_characters` characters.
+
+    Args:
+        depth: The deepest bracket nesting a peer is given.
+        line_characters: The longest line a peer is given, in characters.
+    """
 
     depth: int = DEPTH
     line_characters: int = LINE_CHARACTERS

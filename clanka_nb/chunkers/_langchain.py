@@ -24,7 +24,15 @@ def sizes(budget: Budget) -> dict[str, Any]:
 def langchain(budget: Budget | int | None = None, *, label: str = "LangChain from_language") -> Adapter:
     """LangChain's `RecursiveCharacterTextSplitter.from_language`: the language's separators tried in turn
     (regular expressions, no parse), chunks of at most `chunk_size` characters, no overlap, with the offsets it
-    finds itself (`add_start_index`)."""
+    finds itself (`add_start_index`).
+
+    Args:
+        budget: The size of a chunk: a `Budget`, or characters; None: `CHUNKER_BUDGET` characters.
+        label: Its label in tables.
+
+    Returns:
+        The chunker (needs the `chunkers` extra when it runs).
+    """
     require(f"chunkers.langchain ({label!r})", EXTRA, "langchain_text_splitters")
     from langchain_text_splitters import Language, RecursiveCharacterTextSplitter
 

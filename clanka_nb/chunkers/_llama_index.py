@@ -18,7 +18,15 @@ def sizes(budget: Budget) -> dict[str, Any]:
 
 def llama_index(budget: Budget | int | None = None, *, label: str = "LlamaIndex CodeSplitter") -> Adapter:
     """LlamaIndex's `CodeSplitter` at `max_chars` characters. It gives texts alone (stripped), so each is found in
-    the file in order; a file whose parse begins with an error it refuses (ValueError): not handled."""
+    the file in order; a file whose parse begins with an error it refuses (ValueError): not handled.
+
+    Args:
+        budget: The size of a chunk: a `Budget`, or characters; None: `CHUNKER_BUDGET` characters.
+        label: Its label in tables.
+
+    Returns:
+        The chunker (needs the `chunkers` extra when it runs).
+    """
     require(f"chunkers.llama_index ({label!r})", EXTRA, "llama_index")
     from llama_index.core.node_parser import CodeSplitter
 

@@ -6,6 +6,7 @@ import dataclasses
 from collections.abc import Callable, Iterable
 
 from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE
+from ..engine.settings import setting_docs
 from ._adapter import Adapter
 from ._budget import Budget
 from ._engine import clanka, line_windows
@@ -36,11 +37,28 @@ NAMED: dict[str, Callable[[Budget], Adapter]] = {
 }
 
 
+@setting_docs
 def named_chunkers(names: Iterable[str], budget: Budget, *, languages: str | None = None,
                    file_seconds: float | None = None) -> dict[str, Adapter]:  # fmt: skip
     """The chunkers `names` name (see `NAMED`), each sized from `budget`, by their labels (a sweep's `chunkers=`).
     A peer whose extra is missing raises `MissingExtraError` naming it. `languages`: clanka's language mode (None:
-    the swept source's); `file_seconds`: each one's time limit per file (None: `FILE_SECONDS`)."""
+    the swept source's); `file_seconds`: each one's time limit per file (None: `FILE_SECONDS`).
+
+    Args:
+        names: The chunkers' names (keys of `NAMED`).
+        budget: The size every one gets.
+        file_seconds: Each one's time limit per file; None: `FILE_SECONDS`.
+
+    Returns:
+        The chunkers by their labels.
+
+    Raises:
+        MissingExtraError: A peer's extra is not installed.
+        ValueError: A name is not one of `NAMED`.
+
+    Examples:
+        >>> chunkers.named_chunkers(["astchunk", "langchain"], chunkers.Budget(1500))
+    """
     out: dict[str, Adapter] = {}
     for name in names:
         key = name.strip().lower().replace("_", "-")

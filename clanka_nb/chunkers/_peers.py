@@ -31,6 +31,13 @@ __all__ = ["PEERS", "pack_language", "peer_parameters"]
 
 def peer_parameters(budget: Budget | int | None = None) -> dict[str, dict[str, Any]]:
     """For one budget, each peer's own size parameters as its adapter passes them, with the unit it counts in
-    (for a table: every chunker at the same size); nothing is imported, so it works without the extra."""
+    (for a table: every chunker at the same size); nothing is imported, so it works without the extra.
+
+    Args:
+        budget: The size: a `Budget`, or characters; None: `CHUNKER_BUDGET` characters.
+
+    Returns:
+        Each peer's size parameters by its name, with the unit it counts in.
+    """
     budget = as_budget(budget)
     return {name: peer.sizes(budget) for name, peer in _REGISTERED.items()}

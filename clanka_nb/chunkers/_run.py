@@ -12,6 +12,7 @@ from typing import Any
 from ..defaults import MAX_FILE_SIZE
 from ..engine import Codebase, list_file_names
 from ..engine.internals import normalize_newlines, normalize_path, one_file, read_text
+from ..engine.settings import setting_docs
 from ..engine.warn import warn_at_user
 from ._adapter import Chunker, as_chunker
 from ._guard import FILE_SECONDS, guarded_call
@@ -35,10 +36,18 @@ class Texts:
     unread: tuple[str, ...] = ()
 
 
+@setting_docs
 def read_source(source: Source, *, max_file_size: str | int = MAX_FILE_SIZE) -> Texts:
     """Every file the engine lists under a folder (or the one file a path names, or a Codebase's files, or
     in-memory texts path -> content), decoded as the engine decodes it (UTF-8, a leading BOM dropped, bad bytes
-    replaced) with its newlines made LF, so that line numbers mean what the engine's do."""
+    replaced) with its newlines made LF, so that line numbers mean what the engine's do.
+
+    Args:
+        source: A folder, one file, a `Codebase`, or texts path -> content.
+
+    Returns:
+        The decoded texts by path, in the listing's order.
+    """
     if isinstance(source, Mapping):
         return Texts({normalize_path(os.fspath(p)): normalize_newlines(t) for p, t in source.items()})
     if isinstance(source, Codebase):
@@ -78,6 +87,15 @@ class ChunkedWith:
     it failed on, each with the reason (it raised, the file was past its input bounds, or it ran past its time
     limit: `_guard.py`), `unread` the listed files no chunker got (unreadable). `seconds` is the time spent in the
     chunker's calls alone (reading the files is not counted: it is the same for every chunker).
+
+    Attributes:
+        label: The chunker's label.
+        spans: Each file the chunker handles, with its chunks' line spans.
+        seconds: The time spent in the chunker's calls alone.
+        unhandled: The files it does not handle.
+        unread: The listed files no chunker got (unreadable).
+        parameters: The chunker's own size parameters.
+        failed: The files it failed on, each with the reason.
     """
 
     label: str
@@ -93,6 +111,7 @@ class ChunkedWith:
         return sum(map(len, self.spans.values()))
 
 
+@setting_docs
 def chunk_with(
     chunker: Chunker | Callable[[str, str], Any],
     source: Source,
@@ -102,14 +121,36 @@ def chunk_with(
 ) -> ChunkedWith:
     """Chunk every file the engine lists under `source` (a folder, one file, a `Codebase`, or texts
     path -> content) with `chunker`: an adapter of this package or any callable `(path, text)` (see
-    `as_chunker`). Every chunker given the same source gets the same files and texts."""
+    `as_chunker`). Every chunker given the same source gets the same files and texts.
+
+    Args:
+        chunker: An adapter of this package, or any callable `(path, text)` (see `as_chunker`).
+        source: A folder, one file, a `Codebase`, or texts path -> content.
+        label: Its label; None: the chunker's own.
+
+    Returns:
+        The chunker's spans of every file, the files it did not handle or failed on, and its time.
+
+    Examples:
+        >>> result = chunkers.chunk_with(chunkers.line_windows(20), "my-repo")
+        >>> len(result.spans)
+    """
     return chunk_texts(as_chunker(chunker, label), read_source(source, max_file_size=max_file_size))
 
 
+@setting_docs
 def chunk_with_each(
     chunkers: Iterable[Chunker | Callable[[str, str], Any]], source: Source, *, max_file_size: str | int = MAX_FILE_SIZE
 ) -> list[ChunkedWith]:
-    """`chunk_with` for several chunkers in turn, the files read once: one result per chunker, in order."""
+    """`chunk_with` for several chunkers in turn, the files read once: one result per chunker, in order.
+
+    Args:
+        chunkers: The chunkers, each an adapter or a callable `(path, text)`.
+        source: A folder, one file, a `Codebase`, or texts path -> content.
+
+    Returns:
+        One result per chunker, in order.
+    """
     texts = read_source(source, max_file_size=max_file_size)
     return [chunk_texts(as_chunker(chunker), texts) for chunker in chunkers]
 

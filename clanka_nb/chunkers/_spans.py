@@ -15,6 +15,13 @@ class Span(NamedTuple):
 
     `name`, `type` and `parent` are the declaration's where the chunker says (clanka's chunks do), else None: the
     embedding input's header carries them, so clanka's chunks are indexed as the engine indexes them.
+
+    Attributes:
+        start_line: The first line the chunk covers (1-based).
+        end_line: The last line it covers (inclusive).
+        name: The declaration's name where the chunker says, else None.
+        type: The declaration's kind where the chunker says, else None.
+        parent: The name of the declaration holding it where the chunker says, else None.
     """
 
     start_line: int
@@ -97,6 +104,13 @@ def place_texts(text: str, pieces: Iterable[str]) -> Placed:
     texts land on their own place), first as given less its outer whitespace, then with any whitespace inside
     it matching any whitespace of the file. A chunk of whitespace alone covers no line and is passed over; one
     found nowhere after the previous is counted in `unplaced`.
+
+    Args:
+        text: The file's text.
+        pieces: The chunks' texts, in order.
+
+    Returns:
+        The spans found, in the chunks' order, and how many could not be placed.
     """
     lines = LineMap(text)
     spans: list[Span] = []

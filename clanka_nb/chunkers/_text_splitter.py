@@ -22,7 +22,15 @@ def sizes(budget: Budget) -> dict[str, Any]:
 def semantic_text_splitter(
     budget: Budget | int | None = None, *, label: str = "semantic-text-splitter CodeSplitter"
 ) -> Adapter:
-    """semantic-text-splitter's `CodeSplitter` at `capacity` characters, with its own character offsets."""
+    """semantic-text-splitter's `CodeSplitter` at `capacity` characters, with its own character offsets.
+
+    Args:
+        budget: The size of a chunk: a `Budget`, or characters; None: `CHUNKER_BUDGET` characters.
+        label: Its label in tables.
+
+    Returns:
+        The chunker (needs the `chunkers` extra when it runs).
+    """
     require(f"chunkers.semantic_text_splitter ({label!r})", EXTRA, "semantic_text_splitter")
     from semantic_text_splitter import CodeSplitter
     from tree_sitter_language_pack import get_binding

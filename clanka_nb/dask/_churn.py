@@ -55,6 +55,19 @@ def churn(
     A repository whose history cannot be walked (not a clone, no commit in `revs`, a damaged object) is left out
     and named with its error line in `attrs["failed"]`; the others finish. Each root's own `attrs` (notes,
     submodules) are per repository: they are in `attrs["notes"]` by root.
+
+    Args:
+        roots: One git clone or several.
+        client: A `distributed.Client`, a scheduler address, or None for the current client (else a new `LocalCluster`).
+        revs: The commits of each repository, as git names a range.
+        token_counter: Adds `tokens_embedded` (a callable that pickles, a tiktoken encoding or "cl100k_base").
+        progress: None shows a bar only for work over a second, False never, True always.
+
+    Returns:
+        `history.churn`'s rows of every root, with a `root` column; the failed roots in `attrs["failed"]`.
+
+    Examples:
+        >>> cnd.churn(["repo-a", "repo-b"], revs="HEAD~20..HEAD", chunk_size=[20, 40])
     """
     Grid(**given)  # bad values fail here, before any task
     Settings(languages=languages, max_file_size=max_file_size)

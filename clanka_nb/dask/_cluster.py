@@ -16,6 +16,15 @@ def local_client(n_workers: int | None = None) -> Client:
     """A client on a new `LocalCluster` of process workers, one single-threaded worker per core by default.
 
     One thread per worker because chunking is pure Python (the GIL would serialise threads).
+
+    Args:
+        n_workers: Worker processes; None: one per core.
+
+    Returns:
+        The client, current until closed.
+
+    Examples:
+        >>> client = cnd.local_client(4)
     """
     count = n_workers or os.cpu_count() or 1
     cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True)

@@ -102,6 +102,22 @@ def chunk_codebases(
     computes on the *current* client, like any Dask collection: with several clients, use
     `with client.as_current(): frame.to_parquet(...)`. Every worker must see the roots at the
     same absolute paths (relative ones are made absolute here), e.g. on a shared filesystem.
+
+    Args:
+        roots: One folder or several; every worker must see them at the same absolute paths.
+        client: A `distributed.Client`, a scheduler address, or None for the current client (else a new `LocalCluster`).
+        files_per_partition: Consecutive files of one root per partition.
+        embedding: Add the `embedding_input` column.
+
+    Returns:
+        The lazy Dask frame of every chunk, with a `root` column.
+
+    Raises:
+        FileNotFoundError: A root is no folder (named).
+
+    Examples:
+        >>> from clanka_nb import dask as cnd
+        >>> cnd.chunk_codebases(["repo-a", "repo-b"], chunk_size=40).to_parquet("chunks/")
     """
     # Bad values fail here, before listing.
     settings = Settings(**given, max_file_size=max_file_size).over(settings)
@@ -121,7 +137,22 @@ def files(
     max_file_size: str | int = MAX_FILE_SIZE,  # a text's settings and the listing's limit: no workers
     settings: Settings | None = None, **given: Unpack[TextKeywords],
 ) -> dd.DataFrame:
-    """One row per listed file of every root, as `frames.files` gives it, plus `root`; batched as `chunk_codebases`."""
+    """One row per listed file of every root, as `frames.files` gives it, plus `root`; batched as `chunk_codebases`.
+
+    Args:
+        roots: One folder or several; every worker must see them at the same absolute paths.
+        client: A `distributed.Client`, a scheduler address, or None for the current client (else a new `LocalCluster`).
+        files_per_partition: Consecutive files of one root per partition.
+
+    Returns:
+        The lazy Dask frame of every listed file, with a `root` column.
+
+    Raises:
+        FileNotFoundError: A root is no folder (named).
+
+    Examples:
+        >>> cnd.files(["repo-a", "repo-b"]).compute()
+    """
     # Bad values fail here, before listing.
     settings = Settings(**given, max_file_size=max_file_size).over(settings)
     work = plan(roots, client, files_per_partition, settings.max_file_size, settings.mode)

@@ -41,7 +41,24 @@ SYNCED, UNCHANGED, FAILED = "synced", "unchanged", "failed"
 
 @dataclass(frozen=True)
 class RepositoryIndex:
-    """What happened to one repository's index."""
+    """What happened to one repository's index.
+
+    Attributes:
+        root: The repository's folder.
+        db: Its index's database file.
+        status: "synced", "unchanged" (nothing listed changed since the last sync: no file read) or "failed".
+        chunks: Chunks in the index.
+        inputs: Distinct embedding inputs.
+        embedded: Inputs the embedder computed for this repository (none came from any cache).
+        cached: New rows whose vector came from the vector cache.
+        reused: Inputs already in this index.
+        deleted: Rows deleted.
+        files: Files listed.
+        seconds: Time on the worker, waiting for embedding leases included.
+        lease_wait: Of which waiting for the cluster's embedding limit.
+        worker: The worker that synced it.
+        error: One line: why the repository failed; None when it did not.
+    """
 
     root: str
     db: str
@@ -61,7 +78,12 @@ class RepositoryIndex:
 
 @dataclass(frozen=True)
 class IndexRun:
-    """Every repository's `RepositoryIndex`, in the order given, and the run's wall time."""
+    """Every repository's `RepositoryIndex`, in the order given, and the run's wall time.
+
+    Attributes:
+        repositories: Each repository's outcome, in the order given.
+        seconds: The run's wall time.
+    """
 
     repositories: tuple[RepositoryIndex, ...]
     seconds: float
@@ -279,6 +301,26 @@ def sync_indexes(
     locked database, an embedding server that keeps failing) is `failed` with its error line; the others finish.
     Each sync is one transaction and a new database appears only complete, so an interrupt or a killed worker
     (Dask runs its repository again) leaves every database as it was or complete.
+
+    Args:
+        roots: One folder or several; every worker must see them at the same absolute paths.
+        embed: The embedder (it must pickle), as `SemanticIndex`'s.
+        client: A `distributed.Client`, a scheduler address, or None for the current client (else a new `LocalCluster`).
+        db: Where each index goes: None for each root's `.clanka/search.sqlite`, a dict root -> path, or a function.
+        model_id: The model's id in the vector cache; None: the embedder's own.
+        cache: The vector cache's file every worker opens; None: each machine's clanka-nb vector cache.
+        embed_concurrency: Embedder calls in flight at most, on the whole cluster.
+        embed_rate: Embedder calls started per second at most; None: no limit.
+        batch_size: Inputs per embedder call.
+        busy_timeout: Seconds each step waits while another process writes the same database.
+        progress: None shows a bar only for work over a second, False never, True always.
+
+    Returns:
+        Each repository's outcome (`RepositoryIndex`) and the run's wall time.
+
+    Examples:
+        >>> run = cnd.sync_indexes(["repo-a", "repo-b"], embed=cn.embedders.hashed_words())
+        >>> [(r.root, r.status, r.embedded) for r in run.repositories]
     """
     settings = Settings(**given).over(settings)
     if not callable(embed):

@@ -139,6 +139,25 @@ def sweep(
 
     `chunkers=` (whole chunkers compared with the engine) is `cn.sweep`'s alone: it is refused here, as the
     workers merge the engine's own statistics; sweep each root with `cn.sweep(root, chunkers=...)` instead.
+
+    Args:
+        roots: One folder or several; every worker must see them at the same absolute paths.
+        client: A `distributed.Client`, a scheduler address, or None for the current client (else a new `LocalCluster`).
+        token_counter: Counts each chunk's embedding input on the workers (it must pickle).
+        token_limit: Adds `over_limit`, the share of chunks over that many tokens.
+        files_per_partition: Files parsed per task (with a probe, a task is a whole root).
+        probe: True scores retrieval with the defaults; a `Probe` with its options (not queries, embed, sample).
+        chunkers: Refused here (a TypeError naming `cn.sweep(root, chunkers=...)`).
+
+    Returns:
+        `cn.sweep`'s table for all the roots taken together.
+
+    Raises:
+        TypeError: `chunkers=` is given.
+        ValueError: A setting is out of range.
+
+    Examples:
+        >>> cnd.sweep(["repo-a", "repo-b"], chunk_size=[20, 30, 40], probe=True)
     """
     if chunkers is not None:
         # The workers send back the engine's histograms per setting; a peer's cut would need its own partials.

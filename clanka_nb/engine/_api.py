@@ -23,7 +23,21 @@ def chunk_file_content(
     path: str, content: str, *,
     settings: Settings | None = None, **given: Unpack[TextKeywords],
 ) -> list[CodeChunk]:
-    """Chunk one file's text exactly as the reference's `chunkFileContent` does."""
+    """Chunk one file's text exactly as the reference's `chunkFileContent` does.
+
+    Args:
+        path: The file name it stands for: its extension picks the parser.
+        content: The file's text.
+
+    Returns:
+        The chunks.
+
+    Raises:
+        TypeError: `content` is not a str (bytes: decode them first).
+
+    Examples:
+        >>> engine.chunk_file_content("add.ts", "export const add = (a: number, b: number) => a + b;")
+    """
     settings = Settings(**given).over(settings)
     if not isinstance(content, str):
         msg = f"content must be str, got {type(content).__name__}; decode bytes first (e.g. data.decode('utf-8'))"
@@ -45,6 +59,20 @@ def chunk_files(
 
     Files outside the root or with names the reference never indexes give nothing; files that
     cannot be read give nothing here and are reported by `Codebase.reports`.
+
+    Args:
+        root: The folder.
+        paths: The files, relative to `root` (or absolute inside it); one path alone is a list of one.
+        cache: True keeps each parse in the persistent parse cache; a `ParseCache`; False parses everything.
+
+    Returns:
+        The chunks, lazily, file after file in the order given.
+
+    Raises:
+        FileNotFoundError: `root` is no folder.
+
+    Examples:
+        >>> list(engine.chunk_files("my-repo", ["src/a.ts", "src/b.ts"], workers=2))
     """
     settings = Settings(**given, workers=workers).over(settings)
     return _chunks_of_files(root, paths, cache, settings)
@@ -75,6 +103,21 @@ def chunk_file(
     """Chunks of one file, read from `root / path` as the reference's `chunkFile` does.
 
     `chunk_file(path_to_one_file)` chunks that file alone, as `chunk_file(its_folder, its_name)`.
+
+    Args:
+        root: The folder, or the path of one file alone.
+        path: The file, relative to `root`; None when `root` is the file itself.
+        cache: True keeps each parse in the persistent parse cache; a `ParseCache`; False parses everything.
+
+    Returns:
+        The file's chunks.
+
+    Raises:
+        TypeError: `root` is a folder and no `path` is given.
+        FileNotFoundError: The file does not exist.
+
+    Examples:
+        >>> engine.chunk_file("my-repo", "src/app.ts", chunk_size=20)
     """
     settings = Settings(**given).over(settings)
     root, path = one_file(root, path)
@@ -88,7 +131,22 @@ def chunk_codebase(
     cache: bool | ParseCache = True,
     settings: Settings | None = None, **given: Unpack[SourceKeywords],
 ) -> Iterator[CodeChunk]:
-    """Chunks of every file `list_files` gives, in its order, each read by its own name."""
+    """Chunks of every file `list_files` gives, in its order, each read by its own name.
+
+    Args:
+        root: The folder.
+        cache: True keeps each parse in the persistent parse cache; a `ParseCache`; False parses everything.
+
+    Returns:
+        The chunks, lazily, file after file.
+
+    Raises:
+        FileNotFoundError: `root` is no folder.
+
+    Examples:
+        >>> from clanka_nb import engine
+        >>> chunks = list(engine.chunk_codebase("my-repo", chunk_size=40))
+    """
     settings = Settings(**given).over(settings)
     base = resolve_root(root)
     files = warn_if_nothing_listed(base, list_file_names(base, max_file_size=settings.max_file_size))

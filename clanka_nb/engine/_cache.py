@@ -158,7 +158,18 @@ def _well_formed(rows: list) -> bool:
 
 
 class ParseCache:
-    """The cache in one folder, opened on first use in each process (it pickles as its settings)."""
+    """The cache in one folder, opened on first use in each process (it pickles as its settings).
+
+    Args:
+        directory: The cache's folder; None: `$CLANKA_NB_CACHE_DIR`, else the user's cache folder for clanka-nb.
+        max_bytes: About the most bytes the cache holds; the least recently used entries go first.
+
+    Raises:
+        ValueError: `max_bytes` is not a whole number of bytes >= 0.
+
+    Examples:
+        >>> codebase = cn.Codebase("my-repo", cache=cn.engine.ParseCache("/tmp/parses"))
+    """
 
     def __init__(self, directory: str | os.PathLike[str] | None = None, *, max_bytes: int = DEFAULT_MAX_BYTES):
         if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 0:

@@ -36,7 +36,16 @@ _SIDE_FILES = ("-wal", "-shm", "-journal")  # SQLite makes them with the databas
 @dataclass(frozen=True)
 class CacheInfo:
     """What a cache holds (`ParseCache.info()`, `VectorCache.info()`): its file, its entries and their bytes,
-    the bytes of its files on disk (the write-ahead log too), its bound, and whether its file is usable."""
+    the bytes of its files on disk (the write-ahead log too), its bound, and whether its file is usable.
+
+    Attributes:
+        path: The cache's file.
+        entries: Its entries.
+        bytes: Their bytes.
+        file_bytes: The bytes of its files on disk (the write-ahead log too).
+        max_bytes: Its bound.
+        usable: Whether its file can be opened, read and written.
+    """
 
     path: str
     entries: int

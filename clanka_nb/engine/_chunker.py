@@ -25,6 +25,15 @@ class CodeChunk(NamedTuple):
     A named tuple, immutable as a frozen dataclass: a codebase makes tens of thousands at once, and a
     tuple of strings and numbers is made at a third of the cost, and left alone by Python's cycle
     collector once it has seen it.
+
+    Attributes:
+        path: The file's path, relative to the root, with forward slashes.
+        start_line: The chunk's first line (1-based).
+        end_line: Its last line (inclusive).
+        name: The declaration's name; None for a line window or an unnamed range.
+        type: The declaration's kind ("function", "class"...); None for a line window.
+        parent: The name of the declaration holding it (a method's class); None when none does.
+        content: The chunk's text, its lines joined with LF.
     """
 
     path: str
@@ -45,6 +54,14 @@ class PreparedText:
 
     Everything here is independent of the chunk settings, so re-chunking at new settings only
     does arithmetic on these arrays and joins lines.
+
+    Args:
+        path: The file's path, relative to the root.
+        lines: The file's lines, as the reference splits them.
+        grammar: The tree-sitter grammar that parsed it; None for a file chunked in line windows.
+        decls: The declaration ranges the parse gave.
+        status: Why the file gives chunks or none.
+        meaningful: Whether the file has a meaningful line; None: computed from `lines`.
     """
 
     __slots__ = ("_char_ends", "_meaningful_before", "_plan", "declarations", "grammar", "lines", "path", "status")
@@ -412,6 +429,12 @@ class FileChunking:
     for a syntax error in extended mode), "window" when it fell back to line windows, and None when
     the file gives no chunks, `status` saying why. `spans` are the chunks' (start_line, end_line),
     in the chunks' order when made with them (`chunked`), else in no particular order.
+
+    Attributes:
+        path: The file's path, relative to the root.
+        status: Why the file gives chunks or none.
+        chunker: "ast", "window", or None when the file gives no chunks.
+        spans: The chunks' (start_line, end_line).
     """
 
     path: str

@@ -44,7 +44,7 @@ from ._reading import (
 )
 from ._text import meaningful_match, normalize_path
 from ._workers import ordered_map
-from .settings import ChunkSettings, Settings, check_workers, path_list
+from .settings import ChunkSettings, Settings, check_workers, path_list, setting_docs
 from .warn import warn_at_user
 
 Progress = Callable[[int], None]
@@ -367,6 +367,7 @@ def load_all(
     fates.tell()
 
 
+@setting_docs
 def prepared_texts(
     root: str | os.PathLike[str],
     paths: Iterable[str],
@@ -378,7 +379,17 @@ def prepared_texts(
 ) -> Iterator[tuple[PreparedText | None, FileReport]]:
     """Each file of `paths` (names relative to `root`, e.g. from `list_file_names`) read and prepared, in
     order, in `workers` processes, keeping none: a frame built file by file needs one at a time. A name
-    that resolves outside the root is refused and reported, as everywhere."""
+    that resolves outside the root is refused and reported, as everywhere.
+
+    Args:
+        root: The folder.
+        paths: The files' names, relative to `root` (`list_file_names`).
+        progress: A progress bar to advance per file; None: none.
+        cache: True keeps each parse in the persistent parse cache; a `ParseCache`; False parses everything.
+
+    Returns:
+        For each file, in order, its prepared text (None when it gives none) and its report.
+    """
     base = resolve_root(root)
     languages, workers = check_languages(DEFAULT_LANGUAGES if languages is None else languages), check_workers(workers)
     return load_all(base, list(paths), languages, workers, progress, resolve_cache(cache))
@@ -412,6 +423,7 @@ class Codebase:
     of it then stands for those files alone). A path it does not hold raises `MissingFileError`.
     """
 
+    @setting_docs
     def __init__(
         self,
         root: str | os.PathLike[str],
@@ -423,6 +435,22 @@ class Codebase:
         progress: Progress | None = None,
         cache: bool | ParseCache = True,
     ) -> None:
+        """List, read and parse the files of `root` (or the given `paths` alone).
+
+        Args:
+            root: The folder.
+            paths: Only these files (relative to the root, or absolute inside it); None: every listed file.
+            progress: A progress bar to advance per file; None: none.
+            cache: True keeps each parse in the persistent parse cache; a `ParseCache`; False parses everything.
+
+        Raises:
+            FileNotFoundError: `root` is no folder.
+            MissingFileError: A path of `paths` is no file under the root.
+
+        Examples:
+            >>> codebase = cn.Codebase("my-repo", languages="extended")
+            >>> codebase.chunks(40)[:3]
+        """
         self.root = resolve_root(root)
         self.languages = check_languages(DEFAULT_LANGUAGES if languages is None else languages)
         parse_cache = resolve_cache(cache)
@@ -513,6 +541,7 @@ class Codebase:
             raise MissingFileError(msg)
         return key
 
+    @setting_docs
     def chunks(
         self,
         chunk_size: int = CHUNK_SIZE,
@@ -522,7 +551,15 @@ class Codebase:
         settings: Settings | None = None,
     ) -> list[CodeChunk]:
         """All chunks at these settings (keywords, or one `settings=`), files in `files` order; nothing is parsed
-        again."""
+        again.
+
+        Returns:
+            The chunks, file after file.
+
+        Examples:
+            >>> codebase = cn.Codebase("my-repo")
+            >>> [len(codebase.chunks(size)) for size in (20, 40)]
+        """
         chunking = Settings(chunk_size, chunk_overlap, chunk_max_characters).over(settings).chunk
         out: list[CodeChunk] = []
         with gc_paused():

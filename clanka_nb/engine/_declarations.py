@@ -20,7 +20,16 @@ from ._text import collapse_whitespace, to_utf16, trim
 
 
 class Declaration(NamedTuple):
-    """One recorded range: 1-based inclusive lines, and the metadata its chunks carry."""
+    """One recorded range: 1-based inclusive lines, and the metadata its chunks carry.
+
+    Attributes:
+        start_line: The range's first line (1-based).
+        end_line: Its last line (inclusive).
+        name: The declaration's name; None when it has none.
+        type: Its kind ("function", "class"...).
+        parent: The name of the declaration holding it; None when none does.
+        body_start: Its own first line, after the leading comments its range takes in; None when not recorded.
+    """
 
     start_line: int
     end_line: int

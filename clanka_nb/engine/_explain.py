@@ -19,7 +19,13 @@ RULES = ("declaration", "class-head", "declaration-piece", "character-split", "w
 
 @dataclass(frozen=True, slots=True)
 class ExplainedChunk:
-    """A chunk, the rule that made it (one of RULES) and why it starts and ends where it does."""
+    """A chunk, the rule that made it (one of RULES) and why it starts and ends where it does.
+
+    Attributes:
+        chunk: The chunk.
+        rule: The rule that made it, one of `RULES`.
+        why: A sentence with the numbers: why it starts and ends where it does.
+    """
 
     chunk: CodeChunk
     rule: str
@@ -33,6 +39,14 @@ def explain_file(
 
     `lines=(first, last)` keeps only the chunks that overlap those lines (a preview's page): the cutting
     runs over the whole file as ever, but no sentence or content is made for a chunk outside them.
+
+    Args:
+        text: A prepared file (`prepared_texts`, `Codebase.texts`).
+        settings: The chunk settings (`ChunkSettings.build(...)`).
+        lines: Only the chunks that overlap these lines (first, last); None: every chunk.
+
+    Returns:
+        One entry per chunk: the chunk, its rule and why.
     """
     first, last = (1, text.line_count) if lines is None else lines
     cuts: list[Cut] = []

@@ -35,12 +35,34 @@ def extension(path: str) -> str:
 
 
 def language_of(path: str) -> str:
-    """A display name for the file's language ('other' when unknown)."""
+    """A display name for the file's language ('other' when unknown).
+
+    Args:
+        path: The file's path or name.
+
+    Returns:
+        The language's name, or "other".
+
+    Examples:
+        >>> engine.language_of("src/app.ts")
+        'typescript'
+    """
     return _LANGUAGES.get(extension(path), "other")
 
 
 def is_meaningful_file(path: str) -> bool:
-    """True when the reference would index this path (by name alone)."""
+    """True when the reference would index this path (by name alone).
+
+    Args:
+        path: The file's path or name.
+
+    Returns:
+        Whether the reference indexes it.
+
+    Examples:
+        >>> engine.is_meaningful_file("src/app.ts"), engine.is_meaningful_file("logo.png")
+        (True, False)
+    """
     lowered = path.replace("\\", "/").lower()
     segments = lowered.split("/")
     name = segments[-1]
@@ -54,7 +76,14 @@ def is_meaningful_file(path: str) -> bool:
 
 
 def is_probably_minified(content: str) -> bool:
-    """The reference's guess that content is a bundle: long and on very few, very long lines."""
+    """The reference's guess that content is a bundle: long and on very few, very long lines.
+
+    Args:
+        content: A file's text.
+
+    Returns:
+        Whether the reference takes it for minified (and gives it no chunks).
+    """
     text = normalize_newlines(content)
     return looks_minified(text, text.split("\n"))
 

@@ -14,7 +14,7 @@ import pathspec
 from ..defaults import MAX_FILE_SIZE
 from ._collation import collation_key
 from ._files import IGNORED_SEGMENTS, is_meaningful_file
-from .settings import parse_size
+from .settings import parse_size, setting_docs
 from .warn import warn_at_user
 
 # pathspec captures the `/` that means "this path is a directory" in a group of this name. A pattern
@@ -304,6 +304,7 @@ def _rules_here(folder: str, entries: list[os.DirEntry[str]], above: _Rules, str
     return above.inside(folder, names.intersection(_RULE_FILES), dot_git, strip, "")
 
 
+@setting_docs
 def list_files(root: str | os.PathLike[str], *, max_file_size: str | int = MAX_FILE_SIZE) -> list[str]:
     """The meaningful files `rg --files --hidden --max-filesize 1M --glob '!.git'` lists in `root`.
 
@@ -315,15 +316,37 @@ def list_files(root: str | os.PathLike[str], *, max_file_size: str | int = MAX_F
     above the root too, as in ripgrep); `.gitignore` files and `.git/info/exclude` only inside a git
     work tree. Unlike ripgrep, the user's global git excludes (`core.excludesFile`) are never read, so
     the listing depends on the tree alone. Unreadable folders and files vanishing mid-walk are skipped.
+
+    Args:
+        root: The folder.
+
+    Returns:
+        The listed paths, relative to the root, with forward slashes, in the reference's order.
+
+    Raises:
+        FileNotFoundError: `root` is no folder.
+
+    Examples:
+        >>> cn.list_files("my-repo", max_file_size="500K")[:5]
     """
     return [name.replace("\\", "/") for name in list_file_names(root, max_file_size=max_file_size)]
 
 
+@setting_docs
 def list_file_names(root: str | os.PathLike[str], *, max_file_size: str | int = MAX_FILE_SIZE) -> list[str]:
     """`list_files`, each file by its own name on disk (relative, a `\\` in a name kept), in the same order.
 
     Two files can have one listed path (`back\\slash.ts` and `back/slash.ts`); reading each by its
     own name, as the reference does, keeps both contents.
+
+    Args:
+        root: The folder.
+
+    Returns:
+        The listed files by their names on disk, relative to the root, in the listing's order.
+
+    Raises:
+        FileNotFoundError: `root` is no folder.
     """
     base = resolve_root(root)
     limit = parse_size(max_file_size)

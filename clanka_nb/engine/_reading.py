@@ -36,7 +36,15 @@ CONTENT_REASONS = {
 @dataclass(frozen=True, slots=True)
 class FileReport:
     """One file's fate: its status, its size in bytes, a human reason when it gives no chunks, and whether
-    its content looks binary."""
+    its content looks binary.
+
+    Attributes:
+        path: The file's path, relative to the root.
+        status: Why the file gives chunks or none.
+        bytes: Its size in bytes.
+        reason: Why it gives no chunks, in words; None when it gives some.
+        binary: Whether its content looks binary (a NUL byte, or mostly bytes that are not UTF-8).
+    """
 
     path: str
     status: FileStatus

@@ -9,7 +9,7 @@ from ..defaults import MAX_FILE_SIZE
 from ._collation import sorted_like_js
 from ._files import IGNORED_SEGMENTS, MEANINGFUL_EXTENSIONS, extension, is_meaningful_file
 from ._listing import _Rules, _rules_above, _rules_here, resolve_root
-from .settings import parse_size
+from .settings import parse_size, setting_docs
 
 
 def _shown(source: str, root: Path) -> str:
@@ -36,6 +36,7 @@ def _name_reason(rel: str) -> str:
     return "a name the reference never indexes"
 
 
+@setting_docs
 def skipped_files(
     root: str | os.PathLike[str], *, max_file_size: str | int = MAX_FILE_SIZE
 ) -> list[tuple[str, str]]:
@@ -46,6 +47,18 @@ def skipped_files(
     regular file. Excluded and ignored folders are walked too, so each of their files has a row; only
     the `.git` folder is not walked (ripgrep's `--glob '!.git'`; its objects are not source files).
     Paths are relative to the root with `/`, in the same order as `list_files`.
+
+    Args:
+        root: The folder.
+
+    Returns:
+        (path, reason) for each file left out, in the listing's order.
+
+    Raises:
+        FileNotFoundError: `root` is no folder.
+
+    Examples:
+        >>> engine.skipped_files("my-repo")[:3]
     """
     base = resolve_root(root)
     limit = parse_size(max_file_size)

@@ -10,7 +10,15 @@ from ._parsing import c_locale
 
 def syntax_tree(text: str, grammar: str) -> Node | None:
     """The root node of `text` parsed with the grammar (e.g. "typescript", "python"); None when this install
-    cannot load that grammar. Positions are UTF-8 bytes; rows are the text's lines (0-based)."""
+    cannot load that grammar. Positions are UTF-8 bytes; rows are the text's lines (0-based).
+
+    Args:
+        text: The text.
+        grammar: The tree-sitter grammar's name ("typescript", "python"...).
+
+    Returns:
+        The root node; None when this install cannot load the grammar.
+    """
     try:
         parser = reference_parser(grammar) if grammar in _REFERENCE_LANGUAGES else parser_for(grammar)
     except (GrammarUnavailableError, LookupError, ValueError):
@@ -27,6 +35,13 @@ def parses_as_code(text: str, grammar: str) -> bool:
 
     This alone does not make a text code: prose such as a single word or "cache or recompute" (a Python
     boolean expression) parses too, so callers weigh it with what the text looks like.
+
+    Args:
+        text: The text.
+        grammar: The tree-sitter grammar's name ("typescript", "python"...).
+
+    Returns:
+        Whether it parses with no error and holds more than comments.
     """
     root = syntax_tree(text, grammar)
     return root is not None and not root.has_error and any(child.type != "comment" for child in root.named_children)

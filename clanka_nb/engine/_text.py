@@ -43,7 +43,18 @@ _encode_utf16 = codecs.utf_16_le_encode
 
 
 def js_length(text: str) -> int:
-    """Length in UTF-16 code units, as JavaScript's `String.prototype.length`."""
+    """Length in UTF-16 code units, as JavaScript's `String.prototype.length`.
+
+    Args:
+        text: The text.
+
+    Returns:
+        Its length in UTF-16 code units.
+
+    Examples:
+        >>> engine.js_length("a😀")
+        3
+    """
     if text.isascii():
         return len(text)
     # Counting the units the encoder writes is a copy in C: ten times faster than finding astral characters.
@@ -76,7 +87,18 @@ meaningful_match = _MEANINGFUL.search
 
 
 def is_meaningful_line(line: str) -> bool:
-    """True when the line has a character that is neither whitespace nor Unicode punctuation."""
+    """True when the line has a character that is neither whitespace nor Unicode punctuation.
+
+    Args:
+        line: One line of text.
+
+    Returns:
+        Whether it counts as meaningful.
+
+    Examples:
+        >>> engine.is_meaningful_line("  });"), engine.is_meaningful_line("return x;")
+        (False, True)
+    """
     return _MEANINGFUL.search(line) is not None
 
 

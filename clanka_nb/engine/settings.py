@@ -33,6 +33,8 @@ from ..defaults import (
     is_default,
 )
 from ._languages import check_languages
+from ._setting_docs import generated_lines, with_setting_lines
+from ._setting_docs import setting_docs as setting_docs  # re-exported: for a function that writes its settings out
 from .warn import warn_at_user
 
 # Beyond 2**53 a JavaScript number is no longer a whole count, and no text is that long: no limit.
@@ -109,7 +111,16 @@ def _warn(message: str) -> None:
 @dataclass(frozen=True, slots=True)
 class ChunkSettings:
     """The chunk settings as asked for (`requested_*`) and as the reference uses them after clamping
-    (`effective_*`: what the engine cuts with). Two names, so no reader mistakes one for the other."""
+    (`effective_*`: what the engine cuts with). Two names, so no reader mistakes one for the other.
+
+    Attributes:
+        effective_size: The chunk size the engine cuts with (at least 1).
+        effective_overlap: The overlap the engine cuts with (0 .. effective_size - 1).
+        effective_max_characters: The character limit the engine cuts with; None for no limit.
+        requested_size: The chunk size as asked for.
+        requested_overlap: The overlap as asked for.
+        requested_max_characters: The character limit as given (a float, inf, None...).
+    """
 
     effective_size: int
     effective_overlap: int
@@ -245,6 +256,7 @@ def path_list(name: str, paths: object) -> list[str | os.PathLike[str]]:
     return list(paths)
 
 
+@setting_docs
 @dataclass(frozen=True)
 class Settings:
     """Every setting, each with its one default (the table `clanka_nb.defaults.SETTINGS` documents each);
@@ -496,6 +508,12 @@ def _decorated(function: _Function, own_defaults: Mapping[str, object]) -> _Func
         return function(*args, **kwargs)
 
     wrapper.__signature__ = signature  # type: ignore[attr-defined]  # a function takes attributes; Callable types none: inspect reads it
+    # Each setting's `Args:` line from the table, so `help()` and the docs' parameter table show the one line.
+    grid = frozenset(names) if group is GridKeywords else frozenset()
+    shown_types = {**{name: annotation for name, (_, annotation) in _SHOWN.items()},
+                   **{name: table[name][1] for name in names}}  # fmt: skip
+    wrapper.__doc__ = with_setting_lines(function.__qualname__, function.__doc__, signature,
+                                         generated_lines(signature, shown_types, grid_names=grid))  # fmt: skip
     wrapper.setting_group = group  # type: ignore[attr-defined]  # read by tests/test_settings_once.py
     return wrapper  # type: ignore[return-value]  # the wrapper has F's signature, set above
 

@@ -135,6 +135,16 @@ def coverage(
     are never indexed), overlapped_lines (in two or more: overlap, or a class and its method),
     coverage (covered / meaningful) and missed (the missed line numbers as "3, 7-9"). Counts are
     NA for files whose lines the engine never read (empty, minified, unreadable).
+
+    Args:
+        source: A folder, the path of one file, an `engine.Codebase`, a chunk frame, or None for the sample codebase.
+        progress: None shows a bar only for work over a second, False never, True always.
+
+    Returns:
+        One row per listed file: its meaningful, covered, missed and overlapped lines.
+
+    Examples:
+        >>> cn.coverage(chunk_size=40).sort_values("coverage").head()
     """
     settings = Settings(**given).over(settings)
     measured = measure_source(source, settings, progress)
@@ -150,6 +160,17 @@ def line_coverage(
 
     `status` is "missed" (no chunk: never indexed), "covered" (one chunk) or "overlapped" (several).
     Filter `frame[frame.status == "missed"]` to see what semantic search can never find.
+
+    Args:
+        source: A folder, the path of one file, an `engine.Codebase`, a chunk frame, or None for the sample codebase.
+        progress: None shows a bar only for work over a second, False never, True always.
+
+    Returns:
+        One row per meaningful line: path, line, text, chunks and status.
+
+    Examples:
+        >>> lines = cn.line_coverage()
+        >>> lines[lines.status == "missed"].head()
     """
     settings = Settings(**given).over(settings)
     measured = measure_source(source, settings, progress)

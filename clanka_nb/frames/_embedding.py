@@ -23,6 +23,15 @@ def embedding_input(chunk: pd.Series | engine.CodeChunk | Mapping[str, Any]) -> 
 
     `---`, `file: <path>`, then `name:`, `type:`, `parent:` where present (not NA), `---`, a blank line,
     and each content line as `<line number>: <text>`, joined with LF.
+
+    Args:
+        chunk: A chunk-frame row, an `engine.CodeChunk` or a mapping with the same keys.
+
+    Returns:
+        The text clanka embeds for the chunk, lines joined with LF.
+
+    Examples:
+        >>> print(cn.embedding_input(cn.chunk_codebase().iloc[0]))
     """
     if isinstance(chunk, engine.CodeChunk):
         values = [getattr(chunk, field) for field in _FIELDS]

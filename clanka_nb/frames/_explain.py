@@ -32,6 +32,19 @@ def explain(
     `source` is a folder (with `path` inside it), the path of one file alone, a `Codebase` or a chunk
     frame (with one of its paths; a frame's settings are the defaults), or None for the sample
     codebase. A file with no chunks gives no rows, and `frame.attrs["reason"]` says why.
+
+    Args:
+        source: A folder (with `path`), the path of one file alone, a `Codebase`, a chunk frame, or None for the sample.
+        path: The file, relative to the source's root; None when `source` is the file itself.
+
+    Returns:
+        One row per chunk of the file, with the rule that cut it and why.
+
+    Raises:
+        TypeError: `source` is a folder or a Codebase and no `path` is given.
+
+    Examples:
+        >>> cn.explain(path="src/chunker.ts", chunk_size=20)[["start_line", "end_line", "rule", "why"]]
     """
     settings = Settings(**given).over(settings)
     if isinstance(source, str | os.PathLike):

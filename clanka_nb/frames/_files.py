@@ -108,6 +108,18 @@ def files(
     "skipped" and the reason `list_files` leaves it out (an excluded folder, which ignore file and
     pattern, an extension not indexed, over `max_file_size`, a symbolic link, not a regular file);
     see `engine.skipped_files`. Without it the table holds exactly the files the reference lists.
+
+    Args:
+        source: A folder, the path of one file, an `engine.Codebase`, a chunk frame, or None for the sample codebase.
+        include_skipped: Also a row for every file the listing leaves out, with status "skipped" and why.
+        progress: None shows a bar only for work over a second, False never, True always.
+
+    Returns:
+        One row per file, with its status, reason, chunker, chunks and coverage.
+
+    Examples:
+        >>> table = cn.files("my-repo", include_skipped=True)
+        >>> table[table.status != "ok"][["path", "status", "reason"]]
     """
     settings = Settings(**given).over(settings)
     if not isinstance(include_skipped, bool):

@@ -161,6 +161,26 @@ def chunk_codebase(
     `frame.attrs`. `languages=None` is the source's own mode (a Codebase's, a frame's), else
     "clanka"; `max_file_size` and `workers` only matter for a folder (workers=None: one per core,
     none for a few files); `progress=None` shows a bar only for work over a second, False never.
+
+    Args:
+        source: A folder, the path of one file, an `engine.Codebase`, a chunk frame, or None for the sample codebase.
+        progress: None shows a bar only for work over a second, False never, True always.
+        embedding: Add the `embedding_input` column, the text clanka embeds for each chunk.
+        token_counter: A callable, a tiktoken encoding, a `tokenizers.Tokenizer` or "cl100k_base": adds `tokens`.
+        token_limit: Adds `over_limit`, whether a chunk's embedding input is over that many tokens.
+
+    Returns:
+        The chunk frame, one row per chunk; the settings and the root in `frame.attrs`.
+
+    Raises:
+        FileNotFoundError: The source is no folder or file.
+        TypeError: A setting or the source is of the wrong type (the message names the fix).
+        ValueError: A setting is out of its range (NaN, a size that is no size...).
+
+    Examples:
+        >>> import clanka_nb as cn
+        >>> frame = cn.chunk_codebase(chunk_size=40)
+        >>> frame[["path", "start_line", "end_line", "type"]].head()
     """
     settings = Settings(**given).over(settings)
     resolved = resolve(source, settings)
@@ -191,6 +211,23 @@ def chunk_files(
     Files with names the reference never indexes give no rows, as in the engine; a path that is no
     file under the root (missing, a folder, outside it), or that a Codebase does not hold, raises
     `engine.MissingFileError` (a FileNotFoundError) naming the path, the root and the fix.
+
+    Args:
+        source: A folder, an `engine.Codebase` or a chunk frame.
+        paths: The files, relative to the source's root (or absolute inside it); one path alone is a list of one.
+        progress: None shows a bar only for work over a second, False never, True always.
+        embedding: Add the `embedding_input` column.
+        token_counter: Counts each chunk's embedding input into `tokens` (a callable, an encoding or "cl100k_base").
+        token_limit: Adds `over_limit`, whether a chunk's embedding input is over that many tokens.
+
+    Returns:
+        The chunk frame of those files, in the order given.
+
+    Raises:
+        engine.MissingFileError: A path is no file under the root, or not one the Codebase holds.
+
+    Examples:
+        >>> cn.chunk_files("my-repo", ["src/app.ts", "src/util.ts"], chunk_size=40)
     """
     settings = Settings(**given).over(settings)
     resolved = resolve(source, settings)
@@ -222,6 +259,23 @@ def chunk_file(
     """The chunks of one file (relative to the source's root, or a path of a Codebase) as a frame.
 
     `chunk_file(path_to_one_file)` chunks that file alone, as `chunk_file(its_folder, its_name)`.
+
+    Args:
+        source: A folder, an `engine.Codebase`, a chunk frame, or the path of one file alone.
+        path: The file, relative to the source's root; None when `source` is the file itself.
+        embedding: Add the `embedding_input` column.
+        token_counter: Counts each chunk's embedding input into `tokens` (a callable, an encoding or "cl100k_base").
+        token_limit: Adds `over_limit`, whether a chunk's embedding input is over that many tokens.
+
+    Returns:
+        The chunk frame of that file.
+
+    Raises:
+        TypeError: `source` is a folder or a Codebase and no `path` is given.
+        engine.MissingFileError: The file is not there.
+
+    Examples:
+        >>> cn.chunk_file("my-repo/src/app.ts", chunk_size=20)
     """
     settings = Settings(**given).over(settings)
     alone = dataclasses.replace(settings, workers=1)
@@ -243,7 +297,24 @@ def chunk_text(
     token_limit: int | None = None,
     settings: Settings | None = None, **given: Unpack[TextKeywords],
 ) -> pd.DataFrame:
-    """The chunks of one text, as if it were the file `path` (its extension picks the parser)."""
+    """The chunks of one text, as if it were the file `path` (its extension picks the parser).
+
+    Args:
+        content: The text to chunk.
+        path: The file name it stands for: its extension picks the parser.
+        embedding: Add the `embedding_input` column.
+        token_counter: Counts each chunk's embedding input into `tokens` (a callable, an encoding or "cl100k_base").
+        token_limit: Adds `over_limit`, whether a chunk's embedding input is over that many tokens.
+
+    Returns:
+        The chunk frame of the text.
+
+    Raises:
+        TypeError: `content` is not a str (bytes: decode them first).
+
+    Examples:
+        >>> cn.chunk_text("export function add(a: number, b: number) { return a + b; }", "math.ts")
+    """
     settings = Settings(**given).over(settings)
     if not isinstance(content, str):
         msg = f"content must be str, got {type(content).__name__}; decode bytes first (e.g. data.decode('utf-8'))"

@@ -33,6 +33,21 @@ def plot_chunk_sizes(frame: pd.DataFrame, by: str | None = "type", metric: str =
 
     `by` is any column of a chunk frame ("type", "language", "chunker", "path"...) or None for one
     series; missing values (e.g. window chunks have no type) are shown as "(none)".
+
+    Args:
+        frame: A chunk frame (`chunk_codebase`...).
+        by: The column whose values get a colour each ("type", "language", "chunker", "path"...), None for one series.
+        metric: "lines" or "characters".
+        bins: How many bins.
+
+    Returns:
+        The matplotlib figure.
+
+    Raises:
+        ValueError: `metric` or `by` is not a column of the frame.
+
+    Examples:
+        >>> cn.plot_chunk_sizes(cn.chunk_codebase(), by="language")
     """
     sizes = [name for name in frame.columns if pd.api.types.is_numeric_dtype(frame[name])]
     _require(frame, metric, "metric", sizes)
@@ -64,6 +79,21 @@ def plot_sweep(sweep_frame: pd.DataFrame, metric: str = "chunks", x: str = "chun
     95% interval as a bar where the frame has `<metric>_low` / `<metric>_high`, and the frontier marked: the
     settings no other setting beats on both (as good or better for no more cost). E.g.
     `plot_sweep(table, "recall@5", x="tokens@5")`.
+
+    Args:
+        sweep_frame: A `sweep()` frame.
+        metric: The column to plot ("chunks", "coverage", "recall@5"...).
+        x: The column along x: a setting (chunk_size) or a cost (`tokens@<k>`, `lines@<k>`) for the trade-off plot.
+
+    Returns:
+        The matplotlib figure.
+
+    Raises:
+        ValueError: `metric` or `x` is not a column of the frame.
+
+    Examples:
+        >>> table = cn.sweep(chunk_size=[20, 30, 40])
+        >>> cn.plot_sweep(table, "recall@5", x="tokens@5")
     """
     numeric = [name for name in sweep_frame.columns if pd.api.types.is_numeric_dtype(sweep_frame[name])]
     _require(sweep_frame, metric, "metric", numeric)

@@ -65,6 +65,9 @@ class CodebaseStats:
 
     `sweep` builds one per call; the tuning panel keeps one for its whole life, so a slider move
     only costs the chunking and a few numpy operations.
+
+    Args:
+        codebase: The parsed codebase.
     """
 
     def __init__(self, codebase: engine.Codebase) -> None:

@@ -54,6 +54,23 @@ def churn(
     says so when there are any. Run `churn` on a submodule's own folder for its history. A path this
     file system cannot hold (a name too long) is left out, as a checkout leaves it out: listed in
     `attrs["unwritable"]`, noted, and warned about (`ChurnWarning`).
+
+    Args:
+        repo: A git clone, or a folder inside one (a monorepo's package).
+        revs: The commits, as git names a range; the commit before it is the baseline.
+        token_counter: Adds `tokens_embedded` (a callable, a tiktoken encoding, a `tokenizers.Tokenizer`, or
+            "cl100k_base").
+        cache: Reuse parses across runs (True: the parse cache on disk; a `ParseCache`; False: none).
+        progress: None shows a bar only for work over a second, False never, True always.
+
+    Returns:
+        One row per (commit, setting): what a sync after that commit embeds, reuses and deletes.
+
+    Raises:
+        ChurnError: `repo` is no git clone, the range is empty, or the folder holds no tracked file.
+
+    Examples:
+        >>> cn.churn("my-repo", revs="HEAD~20..HEAD", chunk_size=[20, 40])
     """
     grid = Grid(**given)
     opening = Settings(languages=languages, max_file_size=max_file_size)
@@ -78,6 +95,21 @@ def churn_files(
     unlisted counts as added or deleted); `embedded` splits into `new_file`, `edited` and `line_shift`.
     Rows of one commit and setting come most embedded first. For a folder inside a clone, only its
     files appear, with paths relative to it (as in `churn`). Submodules are not counted (see `churn`).
+
+    Args:
+        repo: A git clone, or a folder inside one (a monorepo's package).
+        revs: The commits, as git names a range; the commit before it is the baseline.
+        cache: Reuse parses across runs (True: the parse cache on disk; a `ParseCache`; False: none).
+        progress: None shows a bar only for work over a second, False never, True always.
+
+    Returns:
+        One row per (commit, setting, file) whose inputs a sync embeds or deletes.
+
+    Raises:
+        ChurnError: `repo` is no git clone, the range is empty, or the folder holds no tracked file.
+
+    Examples:
+        >>> cn.churn_files("my-repo", revs="HEAD~5..HEAD").head()
     """
     grid = Grid(**given)
     opening = Settings(languages=languages, max_file_size=max_file_size)
@@ -127,7 +159,17 @@ def _shown(items: list[str]) -> str:
 
 def churn_summary(frame: pd.DataFrame) -> pd.DataFrame:
     """Per setting of a `churn` frame: commits, mean and 95th-percentile inputs embedded per commit,
-    the total, and the share of embedded inputs that were re-embedded only because their lines moved."""
+    the total, and the share of embedded inputs that were re-embedded only because their lines moved.
+
+    Args:
+        frame: A `churn` frame.
+
+    Returns:
+        One row per setting.
+
+    Examples:
+        >>> cn.churn_summary(cn.churn("my-repo", chunk_size=[20, 40]))
+    """
     missing = [c for c in [*SETTING_COLUMNS, "embedded", "line_shift"] if c not in frame.columns]
     if missing:
         msg = f"not a churn frame (no {', '.join(missing)}); pass what cn.churn(...) returns"
@@ -149,7 +191,17 @@ def churn_summary(frame: pd.DataFrame) -> pd.DataFrame:
 
 def plot_churn(frame: pd.DataFrame) -> Figure:
     """Two panels: inputs embedded at each commit, one line per setting; and the running total of what was
-    embedded (tokens when the frame has `tokens_embedded`, else inputs)."""
+    embedded (tokens when the frame has `tokens_embedded`, else inputs).
+
+    Args:
+        frame: A `churn` frame.
+
+    Returns:
+        The matplotlib figure.
+
+    Examples:
+        >>> cn.plot_churn(cn.churn("my-repo", chunk_size=[20, 40]))
+    """
     from matplotlib.ticker import MaxNLocator
 
     churn_summary(frame)  # the same check of the frame's columns

@@ -49,7 +49,20 @@ _EDITS: list[tuple[str, list[tuple[str, str, object]]]] = [
 def demo_repository(folder: str | os.PathLike[str]) -> Path:
     """A git repository in `folder` (created; must not exist) holding the sample codebase, then ten small
     commits: a header line on top of a file, value edits, a new function, a new file, a deleted file.
-    Churn over `HEAD~10..HEAD` shows every kind of re-embedding."""
+    Churn over `HEAD~10..HEAD` shows every kind of re-embedding.
+
+    Args:
+        folder: Where the repository goes (created; must not exist).
+
+    Returns:
+        The repository's folder.
+
+    Raises:
+        ChurnError: `folder` exists, or git is missing or fails.
+
+    Examples:
+        >>> cn.churn(history.demo_repository("/tmp/demo"), revs="HEAD~10..HEAD")
+    """
     target = Path(folder).expanduser()
     if target.exists():
         msg = f"{str(target)!r} exists; pass a folder that does not exist yet, e.g. a new one in a temporary folder"
@@ -97,7 +110,21 @@ def _edit(path: Path, action: str, text: object) -> None:
 def clanka_history(folder: str | os.PathLike[str] | None = None) -> Path:
     """A clone of clanka's own repository (427 commits of TypeScript, MIT) in `folder` (created; must not exist;
     default: a new temporary folder), from the git bundle that ships in the package: real commit messages for
-    the probe's history queries and real edits for churn, wherever clanka-nb is installed."""
+    the probe's history queries and real edits for churn, wherever clanka-nb is installed.
+
+    Args:
+        folder: Where the clone goes (created; must not exist); None: a new temporary folder.
+
+    Returns:
+        The clone's folder.
+
+    Raises:
+        ChurnError: `folder` exists, or git is missing or fails.
+
+    Examples:
+        >>> from clanka_nb import history
+        >>> cn.churn(history.clanka_history(), revs="HEAD~20..HEAD")
+    """
     if folder is None:
         target = Path(tempfile.mkdtemp(prefix="clanka-history-")) / "clanka"
     else:

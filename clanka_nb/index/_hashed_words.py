@@ -51,5 +51,15 @@ class HashedWords:
 
 
 def hashed_words(dimensions: int = 256) -> HashedWords:
-    """The offline stand-in embedder (hashed bag of words) used by the tests, notebook and benchmarks."""
+    """The offline stand-in embedder (hashed bag of words) used by the tests, notebook and benchmarks.
+
+    Args:
+        dimensions: The vectors' width.
+
+    Returns:
+        The embedder, a callable `list[str] -> (n, dimensions) array`.
+
+    Examples:
+        >>> index = cn.SemanticIndex(embed=cn.embedders.hashed_words())
+    """
     return HashedWords(dimensions)

@@ -29,7 +29,20 @@ DEFAULT_MAX_CHARACTERS = INDEX_MAX_CHARACTERS  # clanka's chunkMaxCharacters def
 
 @dataclass(frozen=True)
 class SyncReport:
-    """What one `sync()` or `update_file()` did."""
+    """What one `sync()` or `update_file()` did.
+
+    Attributes:
+        chunks: Chunks the chunker gave.
+        inputs: Distinct embedding inputs among them.
+        embedded: Inputs the embedder computed now.
+        cached: New rows whose vector came from the vector cache (embedded before, by this model).
+        reused: Inputs already in the index (only their syncId changed).
+        deleted: Rows no longer produced, removed.
+        tokens: Tokens of the inputs embedded now.
+        token_counter: What counted them ("chars/4 estimate" when no tokenizer was given).
+        seconds: The sync's wall time.
+        sync_id: The sync's id, as clanka writes it in every row it touched.
+    """
 
     chunks: int  # chunks the chunker gave
     inputs: int  # distinct embedding inputs among them
@@ -73,7 +86,16 @@ def _guarded(method: _Method) -> _Method:
 
 
 class IndexView:
-    """Rows and search of an index database (shared by `SemanticIndex` and `open_index`)."""
+    """Rows and search of an index database (shared by `SemanticIndex` and `open_index`).
+
+    Args:
+        connection: The open database connection (apsw).
+        where: The database's place, as shown.
+        embed: The embedder of queries; None: no search.
+        model_id: The model's id in the vector cache; None: the embedder's own.
+        cache: The vector cache; None: the default one.
+        busy_timeout: Seconds each step waits while another process writes the same file.
+    """
 
     def __init__(self, connection: Any, where: str, embed: Embedder | None, model_id: str | None,
                  cache: VectorCache | None, busy_timeout: float = _db.BUSY_TIMEOUT) -> None:
@@ -184,6 +206,28 @@ class SemanticIndex(IndexView):
         busy_timeout: float = _db.BUSY_TIMEOUT,
         settings: Settings | None = None, **given: Unpack[TextKeywords],
     ) -> None:
+        """Open (or create) the index of `source` in `db`; `sync()` fills it.
+
+        Args:
+            source: A folder, one file, a `Codebase`, a chunk frame, or None for the sample codebase.
+            embed: The embedder, a callable `list[str] -> (n, d) array` (see `cn.embedders`).
+            db: ":memory:" or the database file (clanka's own is `.clanka/search.sqlite`).
+            batch_size: Inputs embedded per call of `embed`.
+            model_id: The model's id in the vector cache and the database; None: the embedder's own.
+            cache: The vector cache; None: the file in clanka-nb's cache folder.
+            token_counter: Counts each input's tokens (a callable, a tiktoken encoding or "cl100k_base").
+            progress: None shows a bar only for work over a second, False never, True always.
+            busy_timeout: Seconds each step waits while another process writes the same file.
+
+        Raises:
+            TypeError: `embed` is not callable.
+            IndexDatabaseError: `db` is damaged, foreign or locked for longer than `busy_timeout`.
+
+        Examples:
+            >>> index = cn.SemanticIndex("my-repo", embed=cn.embedders.hashed_words(), db="search.sqlite")
+            >>> index.sync()
+            >>> index.search("parse the config", limit=5)
+        """
         settings = Settings(**given).over(settings)
         if not callable(embed):
             msg = f"embed must be a callable list[str] -> (n, d) array, got {type(embed).__name__}; see cn.embedders"

@@ -12,7 +12,12 @@ from ._model_folder import folder_digest
 
 
 class Model2VecEmbedder:
-    """A model2vec static embedding model loaded from a local folder (see `model2vec()`)."""
+    """A model2vec static embedding model loaded from a local folder (see `model2vec()`).
+
+    Args:
+        folder: The model's folder.
+        model: The loaded `StaticModel`.
+    """
 
     def __init__(self, folder: Path, model: object) -> None:
         self.folder = folder
@@ -32,6 +37,19 @@ def model2vec(folder: str | os.PathLike[str]) -> Model2VecEmbedder:
     """A model2vec model from a local folder (as `StaticModel.save_pretrained` writes it); never downloads.
 
     Needs `pip install model2vec`. Fetch a model once with the Hugging Face tools, then pass its folder.
+
+    Args:
+        folder: The model's folder.
+
+    Returns:
+        The embedder.
+
+    Raises:
+        FileNotFoundError: `folder` is no model2vec folder (no config.json).
+        ImportError: model2vec is not installed.
+
+    Examples:
+        >>> embed = cn.embedders.model2vec("models/potion-base-8M")
     """
     path = Path(folder).expanduser()
     if not (path / "config.json").is_file():

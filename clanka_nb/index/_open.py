@@ -15,7 +15,18 @@ from ._vectors import Embedder, VectorCache
 
 
 class OpenedIndex(IndexView):
-    """An existing index, opened read-only: `rows()`, `missing()` (with `root=`), `search()` (with `embed=`)."""
+    """An existing index, opened read-only: `rows()`, `missing()` (with `root=`), `search()` (with `embed=`).
+
+    Args:
+        connection: The open database connection (apsw), read-only.
+        where: The database's place, as shown.
+        root: The folder the index was built from; None: no comparison.
+        embed: The embedder of queries; None: no search.
+        model_id: The model's id in the vector cache; None: the embedder's own.
+        cache: The vector cache; None: the default one.
+        settings: The chunk settings `missing()` compares at.
+        busy_timeout: Seconds a read waits while another process commits.
+    """
 
     def __init__(self, connection: Any, where: str, root: Path | None, embed: Embedder | None,
                  model_id: str | None, cache: VectorCache | None, settings: dict[str, Any],
@@ -73,6 +84,25 @@ def open_index(
     `root=` compares it with what the chunker gives now at the given settings (clanka's defaults);
     `embed=` (the model it was built with) lets `.search()` run queries. Reads wait up to `busy_timeout`
     seconds while another process commits; a foreign or damaged file raises IndexDatabaseError.
+
+    Args:
+        path: The index file, or the folder holding `.clanka/`.
+        root: The folder the index was built from, to compare it with what the chunker gives now.
+        embed: The embedder the index was built with, so `.search()` can run queries.
+        model_id: The model's id in the vector cache; None: the embedder's own.
+        cache: The vector cache for the queries' vectors; None: the default one.
+        busy_timeout: Seconds a read waits while another process commits.
+
+    Returns:
+        The index, opened read-only: `rows()`, `missing()` (with `root=`), `search()` (with `embed=`).
+
+    Raises:
+        IndexDatabaseError: The file is empty, foreign or damaged.
+        NotADirectoryError: `root` is not a folder.
+
+    Examples:
+        >>> index = cn.open_index("my-repo", root="my-repo")
+        >>> index.missing()
     """
     settings = Settings(**given).over(settings)
     file = Path(path)

@@ -174,6 +174,19 @@ class OpenAIEmbedder:
 
     The key never appears in its repr, its `model_id` or an error; neither does a password in `base_url`, nor
     the values of its query (`?api-key=...`) or its fragment.
+
+    Args:
+        model: The model's name at the endpoint.
+        base_url: The endpoint's base URL.
+        api_key: The key; None: none sent.
+        batch_size: Inputs per request at most.
+        dimensions: The vectors' width to ask for; None: the model's.
+        timeout: Seconds each request may take, connection to last byte; None: no deadline.
+        max_retries: Retries of a 429 or 5xx answer.
+        backoff: The first retry's wait in seconds, doubled at each retry.
+        max_wait: The longest wait before a retry, in seconds.
+        requests: Requests sent so far (a counter).
+        concurrency: Batches in flight at once.
     """
 
     model: str
@@ -444,6 +457,23 @@ def openai(
     caps and retries; the vectors come back in input order whatever order the answers arrive in. Unless
     `dimensions=` is given, the embedder's first batch goes alone: its width bounds the size of every later answer
     (and is kept, so later calls send all their batches at once).
+
+    Args:
+        model: The model's name at the endpoint.
+        base_url: The endpoint; None: $OPENAI_BASE_URL, else https://api.openai.com/v1.
+        api_key: The key; None: $OPENAI_API_KEY.
+        batch_size: Inputs per request at most.
+        dimensions: The vectors' width to ask for; None: the model's.
+        timeout: Seconds each request may take, connection to last byte; None: no deadline.
+        max_retries: Retries of a 429 or 5xx answer.
+        max_wait: The longest wait before a retry, in seconds.
+        concurrency: Batches in flight at once (1 sends one at a time).
+
+    Returns:
+        The embedder.
+
+    Examples:
+        >>> embed = cn.embedders.openai("nomic-embed-text", base_url="http://127.0.0.1:11434/v1")
     """
     if batch_size < 1:
         msg = f"batch_size must be at least 1, got {batch_size}; clanka sends 300"

@@ -16,6 +16,15 @@ class IndexSearcher:
     Vectors go through `cache` keyed by (model id, SHA-256 of the text), so texts shared between the
     settings of a sweep, and the queries, are embedded once; `embedded` counts texts the model computed
     and `indexed` the texts indexed over all settings.
+
+    Args:
+        embed: The embedder, a callable `list[str] -> (n, d) array`.
+        cache: The vector cache; None: the default one.
+        model_id: The model's id in the vector cache; None: the embedder's own.
+        batch_size: Texts embedded per call of `embed`.
+
+    Examples:
+        >>> cn.probe("my-repo", cn.Probe(searcher=cn.IndexSearcher(cn.embedders.hashed_words())))
     """
 
     def __init__(self, embed: Embedder, *, cache: VectorCache | None = None, model_id: str | None = None,

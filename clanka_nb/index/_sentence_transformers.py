@@ -114,6 +114,15 @@ class SentenceTransformersEmbedder:
 
     `max_input_tokens` is the model's input limit and `count_tokens(texts)` each text's length in the model's
     own tokens: together they say which chunks the model truncates (`truncated_share(texts)`).
+
+    Args:
+        folder: The model's folder.
+        model: The loaded `SentenceTransformer`.
+        batch_size: Texts through the model at once.
+        backend: "torch", "onnx" or "openvino".
+        quantize: "int8" (ONNX only) or None.
+        device: torch's device; None: its choice.
+        threads: The runtime's threads at most; None: the CPUs this process may use.
     """
 
     def __init__(self, folder: Path, model: object, batch_size: int, backend: str = "torch",
@@ -209,6 +218,20 @@ def sentence_transformers(
     `model_id` names the backend and quantization, so the vector cache never mixes vectors of two runtimes.
     `threads` bounds ONNX Runtime's and OpenVINO's threads (default: the CPUs this process may use, affinity
     and container quota counted); torch's pool is lowered to that only when it is larger or `threads` is given.
+
+    Args:
+        name_or_path: The model's folder.
+        batch_size: Texts through the model at once.
+        device: torch's device ("cuda", "mps"...); None: its choice.
+        backend: "torch", "onnx" or "openvino".
+        quantize: "int8" (ONNX only) or None.
+        threads: ONNX Runtime's and OpenVINO's threads at most; None: the CPUs this process may use.
+
+    Returns:
+        The embedder.
+
+    Examples:
+        >>> embed = cn.embedders.sentence_transformers("models/all-MiniLM-L6-v2", backend="onnx")
     """
     if batch_size < 1:
         msg = f"batch_size must be at least 1, got {batch_size}"

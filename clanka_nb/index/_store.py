@@ -27,7 +27,18 @@ _EMPTY = ParsedInput(None, None, None, None, None, None, None)
 
 
 def parse_input(text: str) -> ParsedInput:
-    """Invert clanka's `chunkEmbeddingInput`; all None when the text is not in that form."""
+    """Invert clanka's `chunkEmbeddingInput`; all None when the text is not in that form.
+
+    Args:
+        text: An embedding input, as clanka's `chunkEmbeddingInput` writes it.
+
+    Returns:
+        Its path, lines, name, type, parent and content; all None when the text is not in that form.
+
+    Examples:
+        >>> from clanka_nb.index import parse_input
+        >>> parse_input(cn.embedding_input(cn.chunk_codebase().iloc[0])).path
+    """
     lines = text.split("\n")
     if not lines or lines[0] != "---":
         return _EMPTY

@@ -123,6 +123,14 @@ class VectorCache:
     `VectorCacheWarning` per file and process says so. Vectors of a model whose id was made up from
     its name (no `model_id` on the embedder and no `model_id=`: the id starts with "local:") stay in
     memory: a function edited and run again keeps its name, and must not get its old vectors.
+
+    Args:
+        path: A SQLite file, or ":memory:" for this object's life.
+        max_bytes: About the most bytes of vectors the file holds; the least recently used go first.
+
+    Examples:
+        >>> cache = cn.VectorCache("vectors.sqlite")
+        >>> index = cn.SemanticIndex("my-repo", embed=cn.embedders.hashed_words(), cache=cache)
     """
 
     def __init__(self, path: str | PathLike[str] = MEMORY, *, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
@@ -333,13 +341,21 @@ def cache_switched_off() -> bool:
 
 
 def default_path() -> Path:
-    """The default vector cache's file, in clanka-nb's cache folder (`$CLANKA_NB_CACHE_DIR` moves it)."""
+    """The default vector cache's file, in clanka-nb's cache folder (`$CLANKA_NB_CACHE_DIR` moves it).
+
+    Returns:
+        The file's path.
+    """
     return default_directory() / FILE_NAME
 
 
 def default_cache() -> VectorCache:
     """The cache every index and probe shares unless given another: the file in clanka-nb's cache folder
-    (one object per folder and process), or one in memory for the process with `CLANKA_NB_CACHE=off`."""
+    (one object per folder and process), or one in memory for the process with `CLANKA_NB_CACHE=off`.
+
+    Returns:
+        The shared `VectorCache`.
+    """
     return _shared(MEMORY if cache_switched_off() else str(default_path()))
 
 

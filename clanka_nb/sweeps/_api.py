@@ -115,6 +115,24 @@ def sweep(
     `attrs["confirmation_embedded"]` counts what confirming added): the rows take those values (`scored_on` =
     "full") and the verdict is the full sweep's, so a sampled verdict never names a best the whole codebase
     would not (docs/tuning-verdict.md, "Probing on a sample").
+
+    Args:
+        source: A folder, one file, an `engine.Codebase`, a chunk frame, or None for the sample codebase.
+        token_counter: Counts each chunk's embedding input (a callable, a tiktoken encoding or "cl100k_base").
+        token_limit: Adds `over_limit`, the share of chunks over that many tokens.
+        probe: True scores retrieval at each setting with the defaults; a `Probe` with its options.
+        chunkers: Whole chunkers to compare with the engine, by label (adapters of `clanka_nb.chunkers` or callables).
+        progress: None shows a bar only for work over a second, False never, True always.
+
+    Returns:
+        One row per combination of the settings (and one per chunker); the verdict in `attrs["verdict"]`.
+
+    Raises:
+        ValueError: A setting's list of values is empty, or a value is out of range.
+
+    Examples:
+        >>> table = cn.sweep("my-repo", chunk_size=[20, 30, 40], chunk_overlap=[0, 5], probe=True)
+        >>> table.attrs["verdict"]["message"]
     """
     peers = check_chunkers(chunkers)  # before the source is opened: a bad value fails at once
     grid = Grid(**given)

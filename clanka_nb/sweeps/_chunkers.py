@@ -43,7 +43,16 @@ def engine_chunker_columns(settings: engine.ChunkSettings) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class ChunkerRun:
-    """One chunker's cut of a codebase: its chunks per file (in the codebase's file order) and what it cost."""
+    """One chunker's cut of a codebase: its chunks per file (in the codebase's file order) and what it cost.
+
+    Attributes:
+        label: The chunker's label.
+        parameters: Its own size parameters.
+        heads: Per file (in the codebase's order), its chunks' heads.
+        seconds: Time in the chunker's own calls (and the fallback windows'), not reading the files.
+        fallback_files: How many files were cut into clanka's line windows instead.
+        fallen: Those files.
+    """
 
     label: str
     parameters: Mapping[str, Any]
@@ -86,7 +95,18 @@ def run_chunker(codebase: engine.Codebase, paths: list[str], chunker: Chunker, f
     """`chunker` over every file of `paths` (the codebase's readable files, in order), as the probe's chunks.
     `texts`: the files as every chunker gets them (`read_source(codebase).texts`), read once for several
     chunkers; None reads them here. A chunker that follows its source's language mode (clanka's, given no
-    `languages=`) runs in the codebase's."""
+    `languages=`) runs in the codebase's.
+
+    Args:
+        codebase: The parsed codebase.
+        paths: Its readable files, in order.
+        chunker: The chunker.
+        fallback: The settings of the line windows a file the chunker does not handle is cut into.
+        texts: The files as every chunker gets them (`read_source(codebase).texts`); None reads them here.
+
+    Returns:
+        The chunker's cut of every file, and what it cost.
+    """
     in_mode = getattr(chunker, "in_mode", None)
     if in_mode is not None:  # the same chunker under its own label, in the swept codebase's mode
         chunker = dataclasses.replace(in_mode(codebase.languages), label=chunker.label,

@@ -133,6 +133,19 @@ def sweep_table(
 
     `started` is the `time.perf_counter()` at which opening the codebase began: `attrs["parse_seconds"]`
     counts from there to the first setting.
+
+    Args:
+        codebase: The opened codebase.
+        settings: The chunk settings, one row each.
+        counter: The token counter; None: the chars/4 estimate.
+        limit: Adds `over_limit` for chunks over that many tokens; None: no column.
+        progress: None shows a bar only for work over a second, False never, True always.
+        started: The `time.perf_counter()` at which opening the codebase began.
+        scorer: The probe's scorer; None: no probe columns.
+        chunkers: Whole chunkers to compare, by label; None: none.
+
+    Returns:
+        The sweep's table.
     """
     stats = CodebaseStats(codebase)
     parse_seconds = time.perf_counter() - started

@@ -185,6 +185,12 @@ def assign_columns(bands: Sequence[Band]) -> list[int]:
 
     Greedy interval colouring: by start (longest first), each band takes the lowest column whose
     last band ended above it. Outer declarations therefore sit left of what they contain.
+
+    Args:
+        bands: The chunks as the preview draws them, each with its first and last line.
+
+    Returns:
+        One column per band, in the bands' order.
     """
     order = sorted(range(len(bands)), key=lambda i: (bands[i].start_line, -bands[i].end_line, i))
     column_ends: list[int] = []

@@ -42,6 +42,12 @@ class Browser(widgets.VBox):
     the preview shows it; "(all files)", value "", for every file), `table` (a `ChunkTable`:
     `sort_by`, `descending`, page buttons, `row_picker`) and `preview` (a `PreviewPane`). Setting
     any control's `.value` refreshes the view; `set_filters(...)` sets several with one refresh.
+
+    Args:
+        frame: A chunk frame, or a `BrowserModel`.
+        texts: The files' texts for the preview; None: those the frame's attrs name (its root, read as needed).
+        page_size: Rows per page of the table.
+        preview_height: The preview's height in px.
     """
 
     def __init__(
@@ -246,6 +252,15 @@ def browse(
     A chunk frame given alone is shown as it is (filtered or not); with settings, its codebase is
     chunked again at them (the frame's own settings for the rest). Any other source is chunked at
     the settings.
+
+    Args:
+        source: A folder, one file, an `engine.Codebase`, a chunk frame, or None for the sample codebase.
+
+    Returns:
+        The browser widget (its table of files, the chunks of the file chosen, the source with its boundaries).
+
+    Examples:
+        >>> cn.browse("my-repo", chunk_size=40)
     """
     settings = Settings(**given).over(settings)
     viewed = open_chunks(source, settings)

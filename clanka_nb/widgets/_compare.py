@@ -11,7 +11,7 @@ import pandas as pd
 from .. import engine
 from ..chunkers import Chunker
 from ..defaults import MAX_FILE_SIZE
-from ..engine.settings import Settings
+from ..engine.settings import Settings, setting_docs
 from ..engine.source import open_source
 from ._compare_model import CompareModel, declaration_changes, render_side_by_side, render_summary
 from ._preview import Preview
@@ -29,6 +29,12 @@ class Compare(widgets.VBox):
     declaration), `.model.frame` (the changes of the shown file). Shown here: `.left`, `.right` (the
     `Preview`s; None when the codebase has no file with lines), `.html`. Control: `file_picker` (files
     labelled with their number of changes).
+
+    Args:
+        codebase: The parsed codebase, or a `CompareModel`.
+        a: One side: a dict of chunk settings (and `languages`) or a chunker; None: the defaults.
+        b: The other side, as `a`.
+        path: The file shown first; None: the one with the most changes.
     """
 
     def __init__(
@@ -73,6 +79,7 @@ class Compare(widgets.VBox):
         return self.html
 
 
+@setting_docs
 def compare(
     source: Source = None,
     path: str | None = None,
@@ -91,6 +98,18 @@ def compare(
     `source` is a folder, one file, an `engine.Codebase` or a chunk frame (its codebase; its chunk
     settings are both sides' defaults); the sample when None. `path` is the file shown first (default:
     the one with the most changes); `settings` (languages, max_file_size, workers) open the source.
+
+    Args:
+        source: A folder, one file, an `engine.Codebase`, a chunk frame, or None for the sample codebase.
+        path: The file shown first; None: the one with the most changes.
+        a: One side: a dict of chunk settings (chunk_size, chunk_overlap, chunk_max_characters, languages) or a chunker.
+        b: The other side, as `a`.
+
+    Returns:
+        The comparison widget: the files whose chunks differ, and each file's boundaries side by side.
+
+    Examples:
+        >>> cn.compare("my-repo", a={"languages": "clanka"}, b={"languages": "extended"})
     """
     settings = Settings(languages=languages, max_file_size=max_file_size, workers=workers).warned()
     check_early(source, path)

@@ -172,7 +172,15 @@ def _change(row: pd.Series) -> str:
 
 
 def declaration_changes(frame_a: pd.DataFrame, frame_b: pd.DataFrame) -> pd.DataFrame:
-    """The declarations (and files' line windows) whose chunks differ between two chunk frames."""
+    """The declarations (and files' line windows) whose chunks differ between two chunk frames.
+
+    Args:
+        frame_a: One side's chunk frame.
+        frame_b: The other's.
+
+    Returns:
+        One row per declaration or line window whose chunks differ.
+    """
     a, b = _ranges(frame_a), _ranges(frame_b)
     both = pd.merge(a, b, how="outer", left_index=True, right_index=True, suffixes=("_a", "_b"))
     both = both[both["ranges_a"].fillna("") != both["ranges_b"].fillna("")].copy()

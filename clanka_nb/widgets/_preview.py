@@ -38,6 +38,21 @@ class Preview:
     is the px height of the scroll box holding the lines (None: as tall as the lines); `untyped` names its
     chunks with no type ("line window", clanka's; a peer chunker's own in a comparison, e.g. "astchunk chunk").
     `page(start)` returns the same preview from another line; `.widget` is a paged widget of it.
+
+    Args:
+        lines: The file's lines.
+        frame: The file's chunks (a chunk frame).
+        path: The file's path, as shown.
+        language: Its language, for the highlighting; None: from the path.
+        meaningful: One flag per line; None: the reference's rule.
+        note: Shown above the lines (why a file has no chunks...); None: none.
+        start: The first line shown.
+        max_lines: How many lines are shown at a time.
+        selected: The position of a chunk to outline; None: none.
+        height: The px height of the scroll box holding the lines; None: as tall as the lines.
+        full_legend: List every colour and mark, not only those shown.
+        explain: `(frame, first, last)` -> the rows of `explain` for those lines; None: no explanation.
+        untyped: The name of chunks with no type (clanka's line windows by default; a peer's own).
     """
 
     def __init__(
@@ -129,6 +144,9 @@ class PreviewPane(widgets.VBox):
     """Shows a `Preview` in an HTML widget, with previous/next page buttons for long files.
 
     State: `.preview` (the `Preview` shown, or None) and `.html` (the HTML widget).
+
+    Args:
+        **kwargs: ipywidgets' own keywords of a `VBox` (layout...).
     """
 
     def __init__(self, **kwargs: Any) -> None:
@@ -220,6 +238,18 @@ def preview(
     setting is given) or None for the sample; `path` is relative to its root (default: the
     declaration-chunked file with the most chunks). Long files are shown `max_lines` lines at a time
     from `start`.
+
+    Args:
+        source: A folder, one file, an `engine.Codebase`, a chunk frame, or None for the sample codebase.
+        path: The file, relative to the source's root; None: the declaration-chunked file with the most chunks.
+        start: The first line shown.
+        max_lines: How many lines are shown at a time.
+
+    Returns:
+        The preview: shows as HTML in a notebook, `.widget` for paging.
+
+    Examples:
+        >>> cn.preview("my-repo", "src/app.ts", chunk_size=20)
     """
     settings = Settings(**given).over(settings)
     if isinstance(source, pd.DataFrame) and not settings.passed:
@@ -262,7 +292,23 @@ def preview_text(
     max_lines: int = MAX_LINES,
     settings: Settings | None = None, **given: Unpack[TextKeywords],
 ) -> Preview:
-    """The chunk boundaries of `content` as if it were the file `path` (its extension picks the parser)."""
+    """The chunk boundaries of `content` as if it were the file `path` (its extension picks the parser).
+
+    Args:
+        content: The text (a str).
+        path: The file name it stands for: its extension picks the parser.
+        start: The first line shown.
+        max_lines: How many lines are shown at a time.
+
+    Returns:
+        The preview: shows as HTML in a notebook, `.widget` for paging.
+
+    Raises:
+        TypeError: `content` is not a str (bytes: decode them first).
+
+    Examples:
+        >>> cn.preview_text("export const add = (a: number, b: number) => a + b;", "add.ts")
+    """
     settings = Settings(**given).over(settings)
     if not isinstance(content, str):
         msg = f"content must be str, got {type(content).__name__}; decode bytes first (e.g. data.decode('utf-8'))"

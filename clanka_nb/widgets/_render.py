@@ -154,6 +154,24 @@ def render_preview(
     `page_turns` is what the notices of a long file say to turn the page (`BY_ARGUMENT`: the `start=`
     argument, `BY_BUTTONS`, `NO_TURNS`); `untyped` names the chunks with no type (clanka's line windows by
     default; a peer chunker's own, such as "astchunk chunk", in a comparison).
+
+    Args:
+        lines: The file's lines.
+        chunks: A chunk frame, a list of `CodeChunk`s, or dicts with `start_line` and `end_line`.
+        path: The file's path; rows of other paths are left out.
+        language: Its language, for the highlighting; None: from the path.
+        max_lines: How many lines are shown.
+        start: The first line shown.
+        selected: The position in `chunks` of a chunk to outline; None: none.
+        meaningful: One flag per line; None: the reference's rule.
+        note: Shown above the lines; None: none.
+        height: The px height of the scroll box holding the lines; None: as tall as the lines.
+        full_legend: List every colour and mark, not only those shown.
+        page_turns: What the notices of a long file say to turn the page.
+        untyped: The name of chunks with no type (clanka's line windows by default).
+
+    Returns:
+        The HTML; the same input gives the same bytes.
     """
     check_page(start, max_lines, len(lines))
     total = len(lines)

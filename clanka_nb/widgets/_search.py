@@ -16,7 +16,15 @@ _CELL = "padding:2px 8px;border:none;border-bottom:1px solid #eaeef2;white-space
 
 
 def render_hits(hits: pd.DataFrame, selected: int | None = None) -> str:
-    """The ranked hits as an HTML table: rank, distance, path:lines, type, name (inline styles)."""
+    """The ranked hits as an HTML table: rank, distance, path:lines, type, name (inline styles).
+
+    Args:
+        hits: The search's hits (`SemanticIndex.search`).
+        selected: The row to highlight; None: none.
+
+    Returns:
+        The HTML.
+    """
     if hits.empty:
         return f'<div style="color:{MUTED};padding:4px">no hits</div>'
     head = "".join(f'<th style="{_CELL};text-align:left;background:#f6f8fa">{name}</th>'
@@ -43,6 +51,11 @@ class SearchPanel(widgets.VBox):
 
     State: `index`, `hits` (the last search's DataFrame), `selected` (row of `hits` shown) and the
     widgets `query`, `limit`, `results`, `pick`, `pane`. `search(text)` runs a query as the box does.
+
+    Args:
+        index: A `SemanticIndex`, or an index opened with `open_index(..., embed=...)`.
+        limit: How many hits are shown.
+        query: The query the box starts with.
     """
 
     def __init__(self, index: IndexView, *, limit: int = 10, query: str = "") -> None:
@@ -115,7 +128,23 @@ class SearchPanel(widgets.VBox):
 
 
 def search_panel(index: IndexView, *, limit: int = 10, query: str = "") -> SearchPanel:
-    """A search box over a `SemanticIndex` (or an `open_index(..., embed=...)`): hits, distances, the hit's chunk."""
+    """A search box over a `SemanticIndex` (or an `open_index(..., embed=...)`): hits, distances, the hit's chunk.
+
+    Args:
+        index: A `SemanticIndex`, or an index opened with `open_index(..., embed=...)`.
+        limit: How many hits are shown.
+        query: The query the box starts with.
+
+    Returns:
+        The search panel widget.
+
+    Raises:
+        TypeError: `index` is not an index (`SemanticIndex`, `open_index`).
+
+    Examples:
+        >>> index = cn.SemanticIndex("my-repo", embed=cn.embedders.hashed_words())
+        >>> cn.search_panel(index, query="parse the config")
+    """
     if not isinstance(index, IndexView):
         msg = f"search_panel takes a cn.SemanticIndex or cn.open_index(...), got {type(index).__name__}"
         raise TypeError(msg)

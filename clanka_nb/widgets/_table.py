@@ -49,6 +49,16 @@ def render_table(
 
     `offset` is the position of the page's first row among all `total` rows, so the "#" column
     counts from there; `selected` is a position among all rows, drawn highlighted.
+
+    Args:
+        page: The rows of the page.
+        offset: The position of the page's first row among all rows.
+        total: How many rows there are in all; None: the page's.
+        selected: A position among all rows, drawn highlighted; None: none.
+        columns: The columns shown.
+
+    Returns:
+        The HTML.
     """
     total = len(page) if total is None else total
     shown = [c for c in columns if c in page.columns]
@@ -133,6 +143,11 @@ class ChunkTable(widgets.VBox):
     State: `.positions` (row positions of the data, filtered and sorted), `.page` (0-based),
     `.frame` (the rows on the current page), `.selected` (position among `.positions` or None).
     Controls: `sort_by`, `descending`, `prev_button`, `next_button`, `row_picker`.
+
+    Args:
+        data: The chunk frame.
+        page_size: Rows per page.
+        on_select: Called with a row's position when one is picked; None: nothing.
     """
 
     def __init__(self, data: pd.DataFrame, *, page_size: int = 15, on_select: Callable[[int], None] | None = None):

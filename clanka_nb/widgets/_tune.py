@@ -75,6 +75,14 @@ class Tuner(widgets.VBox):
         token_counter: object = None,
         settings: Settings | None = None, **given: Unpack[ChunkKeywords],
     ) -> None:
+        """Open the panel on a parsed codebase, the sliders at the chunk settings given.
+
+        Args:
+            codebase: The parsed codebase.
+            path: The file to preview; None picks one.
+            probe: True starts with the retrieval probe on; a `Probe` with its options too.
+            token_counter: Counts real tokens of the embedding inputs ("cl100k_base", a tiktoken encoding, a callable).
+        """
         settings = Settings(**given).over(settings)
         chunk = settings.chunk  # the sliders start at the values the engine uses
         files = [p for p in codebase.files if (t := codebase.text(p)) is not None and t.lines]
@@ -251,6 +259,18 @@ def tune(
     `token_counter=` ("cl100k_base", a tiktoken encoding, a callable...) counts real tokens of the
     embedding inputs instead of the chars/4 estimate. The chunk settings are where the sliders start
     (a chunk frame's own where none is given).
+
+    Args:
+        source: A folder, one file, an `engine.Codebase`, a chunk frame, or None for the sample codebase.
+        path: The file to preview; None picks one.
+        probe: True starts with the retrieval probe on; a `Probe` with its options too.
+        token_counter: Counts real tokens of the embedding inputs ("cl100k_base", a tiktoken encoding, a callable).
+
+    Returns:
+        The tuning panel: sliders for the chunk settings, the statistics and the preview, redrawn as they move.
+
+    Examples:
+        >>> cn.tune("my-repo", probe=True)
     """
     # The Tuner warns when a chunk setting is clamped.
     settings = Settings(**given).over(settings, warn=False)

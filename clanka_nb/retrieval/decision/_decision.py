@@ -64,14 +64,21 @@ def verdict(
 ) -> Verdict:
     """What per-query scores say to do about the settings (see the module docstring), as a `Verdict`.
 
-    `scores`: one row per query, one column per setting, higher is better. `groups`: a cluster id per
-    query (queries sharing a target or a commit are one unit); None: each query its own. `settings`: column
-    -> its setting values (for the wording and the edge check). `cost`: per column (e.g. tokens indexed): the
-    cheapest of a tie is named, and ties of the mean go to it. `margin`: the smallest difference that matters
-    (None: no equivalence test). `when`: per query, its commit's time (NaN for a query not from a commit), for the
-    check on newer commits.
+    Args:
+        scores: One row per query, one column per setting, higher is better.
+        groups: A cluster id per query (queries sharing a target or a commit are one unit); None: each query its own.
+        settings: Column -> its setting values (for the wording and the edge check).
+        cost: Per column (e.g. tokens indexed): the cheapest of a tie is named, and ties of the mean go to it.
+        confidence: The confidence of the intervals and of the tests.
+        margin: The smallest difference that matters (None: no equivalence test).
+        when: Per query, its commit's time (NaN for a query not from a commit), for the check on newer commits.
+        resamples: The cluster bootstrap's resamples.
+        splits: How many random halves of the clusters are checked for picking the same best (`split_agree`).
+        seed: The seed of every random draw, so a call gives the same answer on every machine.
+        metric_name: The metric's name, for the wording.
 
-    `Verdict` says what each of its fields holds: the message and the decision first, then the numbers.
+    Returns:
+        The verdict: `Verdict` says what each of its fields holds, the message and the decision first.
     """
     values, labels, cluster, costs, named = _checked(scores, groups, settings, cost, confidence)
     queries, columns = values.shape

@@ -18,7 +18,7 @@ import pandas as pd
 from ... import engine
 from ...defaults import MAX_FILE_SIZE
 from ...engine.progress import ProgressBar, bar
-from ...engine.settings import Settings, parse_size
+from ...engine.settings import Settings, parse_size, setting_docs
 from ...engine.source import open_source
 from ...frames import columns as _columns
 from ...history.internals import BlobReader, ChurnError, git, git_records, repository, resolves, run_git, within_history
@@ -522,6 +522,7 @@ def history_query_rows(
     return frame, dropped
 
 
+@setting_docs
 def history_queries(
     repo: str | os.PathLike[str] | engine.Codebase,
     *,
@@ -561,6 +562,23 @@ def history_queries(
     mask), `commit`, `target_kind` and `group` (queries sharing a target are one cluster of the verdict's
     test and intervals). `attrs["source"]` is "history". Pass it as `probe(..., Probe(queries=...))` or
     `sweep(..., probe=Probe(queries=...))`, alone or concatenated with `probe_queries(...)`.
+
+    Args:
+        repo: A folder in a git clone, or a Codebase of one.
+        revs: The commits read, as git names a range.
+        max_files: Commits changing more files are left out; None: no limit.
+        progress: None shows a bar only for work over a second, False never, True always.
+        targets: "code" keeps targets in code only; "all" also tests, docs and changelogs.
+
+    Returns:
+        One row per query: those of `probe_queries`, `commit`, `target_kind` and `group`.
+
+    Raises:
+        ChurnError: `repo` is in no git clone.
+
+    Examples:
+        >>> queries = cn.history_queries("my-repo", revs="HEAD~200..HEAD")
+        >>> cn.sweep("my-repo", chunk_size=[20, 40], probe=cn.Probe(queries=queries))
     """
     settings = Settings(languages=languages, max_file_size=max_file_size, workers=workers).warned()
     codebase = repo if isinstance(repo, engine.Codebase) else open_source(repo, settings, progress=progress).codebase

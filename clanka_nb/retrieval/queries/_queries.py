@@ -13,7 +13,7 @@ import pandas as pd
 from ... import engine
 from ...defaults import MAX_FILE_SIZE
 from ...engine.progress import ProgressBar
-from ...engine.settings import Settings
+from ...engine.settings import Settings, setting_docs
 from ...engine.source import open_source
 from ...frames import columns as _columns
 from ...frames.source import Source
@@ -147,6 +147,7 @@ def scan(codebase: engine.Codebase, texts: dict[str, engine.PreparedText] | None
     return Scan(frame, dropped_frame, masks, reason)
 
 
+@setting_docs
 def probe_queries(
     source: Source = None,
     *,
@@ -177,11 +178,24 @@ def probe_queries(
     Columns: query, path, start_line, end_line (the target), name and type (of the declaration),
     comment_start, comment_end (the comment's lines, which the probe masks out of the index).
     `attrs["source"]` is "doc_comments". Pass this frame, filtered or edited, as `Probe(queries=...)`.
+
+    Args:
+        source: A folder, one file, an `engine.Codebase`, a chunk frame, or None for the sample codebase.
+        paths: Only these files; None: every file.
+        progress: None shows a bar only for work over a second, False never, True always.
+
+    Returns:
+        One row per query: query, path, start_line, end_line, name, type, comment_start, comment_end.
+
+    Examples:
+        >>> queries = cn.probe_queries("my-repo")
+        >>> cn.probe("my-repo", cn.Probe(queries=queries[queries.path.str.startswith("src/")]))
     """
     settings = Settings(languages=languages, max_file_size=max_file_size, workers=workers).warned()
     return scan(open_source(source, settings, paths=paths, progress=progress).codebase).queries
 
 
+@setting_docs
 def dropped_queries(
     source: Source = None,
     *,
@@ -194,6 +208,17 @@ def dropped_queries(
     The columns of `probe_queries` (`query` holds the comment's text as far as it was read) and `reason`,
     one of: license, directive, banner, markers, code, short, duplicate (see `probe_queries`).
     `frame.value_counts("reason")` gives `probe_queries(...).attrs["dropped"]`.
+
+    Args:
+        source: A folder, one file, an `engine.Codebase`, a chunk frame, or None for the sample codebase.
+        paths: Only these files; None: every file.
+        progress: None shows a bar only for work over a second, False never, True always.
+
+    Returns:
+        One row per doc comment left out, with the columns of `probe_queries` and `reason`.
+
+    Examples:
+        >>> cn.dropped_queries("my-repo").value_counts("reason")
     """
     settings = Settings(languages=languages, max_file_size=max_file_size, workers=workers).warned()
     return scan(open_source(source, settings, paths=paths, progress=progress).codebase).dropped

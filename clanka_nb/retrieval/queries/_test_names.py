@@ -16,7 +16,7 @@ from tree_sitter import Node
 from ... import engine
 from ...defaults import MAX_FILE_SIZE
 from ...engine.progress import ProgressBar
-from ...engine.settings import Settings
+from ...engine.settings import Settings, setting_docs
 from ...engine.source import open_source
 from ...frames import columns as _columns
 from ...frames.source import Source
@@ -305,6 +305,7 @@ def scan_test_names(codebase: engine.Codebase, texts: dict[str, engine.PreparedT
     return TestNames(frame, masks, dropped)
 
 
+@setting_docs
 def unit_test_queries(
     source: Source = None,
     *,
@@ -326,6 +327,17 @@ def unit_test_queries(
 
     Columns: those of `probe_queries` (comment_start and comment_end NA), `test_path` and `test_line`
     (where the test is). `attrs["source"]` is "test_names".
+
+    Args:
+        source: A folder, one file, an `engine.Codebase`, a chunk frame, or None for the sample codebase.
+        paths: Only these files; None: every file.
+        progress: None shows a bar only for work over a second, False never, True always.
+
+    Returns:
+        One row per query: those of `probe_queries`, `test_path` and `test_line`.
+
+    Examples:
+        >>> cn.unit_test_queries("my-repo")[["query", "path", "test_path"]]
     """
     settings = Settings(languages=languages, max_file_size=max_file_size, workers=workers).warned()
     return scan_test_names(open_source(source, settings, paths=paths, progress=progress).codebase).queries

@@ -103,29 +103,33 @@ class Probe:
     probe=Probe(...))`, Dask's `sweep(roots, probe=Probe(...))` and `clanka-nb sweep --probe` take it;
     `probe=True` is `Probe()`.
 
-    - `searcher`: "bm25" (BM25 over code-aware tokens) or any object with `index(texts)` and `search(query, k)`;
-      to search by vectors pass `embed=` instead.
-    - `k`: the cut-offs of recall@k, tokens@k and lines@k (default 1, 5, 10).
-    - `embed`: an embedder (`list[str] -> (n, d)`, e.g. one of `cn.embedders`): search a real index of each setting
-      instead, the one way to search by vectors (an `IndexSearcher`: sqlite-vec KNN over clanka's schema, every
-      vector in the on-disk vector cache); not with `searcher=`.
-    - `queries`: a frame with query, path, start_line, end_line (default: doc comments, test names and, at the
-      top of a git clone, commit messages).
-    - `sample`: the share of the other chunks indexed beside every query's target, in (0, 1], or None (all).
-    - `time_budget`: seconds the embedding may take (with `embed` only); over it the probe runs on a sample.
-    - `budget`: tokens of retrieved chunks a query may spend, one int or several (default `DEFAULT_BUDGET`,
-      2000): the columns budget_found@B and budget_covered@B.
-    - `metric`: the verdict's measure: "mrr", "recall@k", "budget_found@B" or "budget_covered@B" (default
-      budget_covered at the smallest budget: every setting pays the same tokens).
-    - `targets`: which commit targets the default queries keep, "code" (default) or "all" (tests, docs,
-      changelogs too), as `history_queries(targets=)`; not with `queries=` (filter those yourself).
-    - `mask`: blank doc comments and test names out of the index (default True), so a hit is the code.
-    - `header`: what each indexed chunk's header holds: "chunker" (default: as clanka indexes it, the path and
-      the name, type and parent its chunker gave; a peer gives none), "path" (the path alone, for every chunker:
-      a bake-off then credits the cutting alone) or "none" (the numbered lines alone).
-    - `margin`: the smallest difference of the metric that matters (default `MARGIN`, 0.02): settings whose
-      difference from the best is shown to lie within it (two one-sided tests) are equivalent, and the verdict picks
-      the cheapest of them; None: no equivalence test.
+    Args:
+        searcher: "bm25" (BM25 over code-aware tokens) or any object with `index(texts)` and `search(query, k)`;
+            to search by vectors pass `embed=` instead.
+        k: The cut-offs of recall@k, tokens@k and lines@k (default 1, 5, 10).
+        embed: An embedder (`list[str] -> (n, d)`, e.g. one of `cn.embedders`): search a real index of each setting
+            instead, the one way to search by vectors (an `IndexSearcher`: sqlite-vec KNN over clanka's schema, every
+            vector in the on-disk vector cache); not with `searcher=`.
+        queries: A frame with query, path, start_line, end_line (default: doc comments, test names and, at the
+            top of a git clone, commit messages).
+        sample: The share of the other chunks indexed beside every query's target, in (0, 1], or None (all).
+        time_budget: Seconds the embedding may take (with `embed` only); over it the probe runs on a sample.
+        budget: Tokens of retrieved chunks a query may spend, one int or several (default `DEFAULT_BUDGET`,
+            2000): the columns budget_found@B and budget_covered@B.
+        metric: The verdict's measure: "mrr", "recall@k", "budget_found@B" or "budget_covered@B" (default
+            budget_covered at the smallest budget: every setting pays the same tokens).
+        targets: Which commit targets the default queries keep, "code" (default) or "all" (tests, docs,
+            changelogs too), as `history_queries(targets=)`; not with `queries=` (filter those yourself).
+        mask: Blank doc comments and test names out of the index (default True), so a hit is the code.
+        margin: The smallest difference of the metric that matters (default `MARGIN`, 0.02): settings whose
+            difference from the best is shown to lie within it (two one-sided tests) are equivalent, and the verdict
+            picks the cheapest of them; None: no equivalence test.
+        header: What each indexed chunk's header holds: "chunker" (default: as clanka indexes it, the path and
+            the name, type and parent its chunker gave; a peer gives none), "path" (the path alone, for every chunker:
+            a bake-off then credits the cutting alone) or "none" (the numbered lines alone).
+
+    Examples:
+        >>> cn.sweep("my-repo", chunk_size=[20, 40], probe=cn.Probe(k=[1, 5], budget=1000))
     """
 
     searcher: str | Searcher = "bm25"

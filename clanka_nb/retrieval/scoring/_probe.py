@@ -309,6 +309,19 @@ def probe_summary(frame: pd.DataFrame, k: int | Iterable[int] | None = None) -> 
     (0 for a query whose target is not in the top max(k)); the rest the means of the per-query columns
     (see `probe`). `k` defaults to the frame's own cut-offs (`frame.attrs["k"]`), else (1, 5, 10);
     none may exceed the depth the frame was searched to. All are NA when there are no queries.
+
+    Args:
+        frame: A `probe` frame.
+        k: The cut-offs of recall@k; None: the frame's own (`frame.attrs["k"]`), else (1, 5, 10).
+
+    Returns:
+        One row: queries, recall@k, mrr, precision and the means of the cost and budget columns.
+
+    Raises:
+        ValueError: A cut-off exceeds the depth the frame was searched to.
+
+    Examples:
+        >>> cn.probe_summary(cn.probe(chunk_size=40), k=[1, 5])
     """
     missing = [name for name in ("rank", "precision") if name not in frame.columns]
     if missing:
@@ -377,6 +390,19 @@ def probe(
     for each budget B, budget_found@<B> (1 when a chunk taken within B tokens, in rank order, hits the
     target) and budget_covered@<B> (the share of the target's lines those chunks hold).
     `probe_summary(frame)` sums it up.
+
+    Args:
+        source: A folder, one file, an `engine.Codebase`, a chunk frame, or None for the sample codebase.
+        options: The probe's options (`Probe`); None is `Probe()`.
+        paths: Only the queries whose targets are in these files; None: every file.
+        progress: None shows a bar only for work over a second, False never, True always.
+
+    Returns:
+        One row per query: its target, the rank of the first chunk that holds it, and what the top chunks cost.
+
+    Examples:
+        >>> frame = cn.probe("my-repo", chunk_size=40)
+        >>> cn.probe_summary(frame)
     """
     probe = _checked(options)
     settings = Settings(**given).over(settings)

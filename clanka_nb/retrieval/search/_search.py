@@ -54,6 +54,14 @@ class BM25Searcher:
     `tokenizer` turns a text into tokens (default: `code_tokens`, which splits camelCase and
     snake_case and keeps the compound too). Texts sharing no token with a query are not returned.
     Needs the `probe` extra: `pip install "clanka-nb[probe]"`.
+
+    Args:
+        tokenizer: Turns a text into tokens (default `code_tokens`).
+        k1: BM25's term-frequency saturation.
+        b: BM25's length normalisation, 0 (none) to 1 (full).
+
+    Examples:
+        >>> cn.probe("my-repo", cn.Probe(searcher=cn.BM25Searcher(k1=1.2)))
     """
 
     def __init__(self, tokenizer: WordSplitter = code_tokens, *, k1: float = 1.5, b: float = 0.75) -> None:
