@@ -63,31 +63,50 @@ class Verdict:
     The settings are named by their column labels (in a sweep, row positions: `table.iloc[row]`).
 
     Attributes:
-        message: the decision first, then what it rests on, in words.
-        decision: the headline: which setting to use, or that the settings are tied (and the cheapest of them).
-        choice: the column the decision names (None without queries).
-        metric: the score's name ("budget_covered@2000", or the name given to `verdict`).
-        queries: queries scored; clusters: clusters of queries (the unit of every test and interval);
-            effective_clusters: how many independent ones the clusters' sizes are worth.
-        columns: the settings' labels, in the scores' column order; means, low, high: each one's mean and cluster
-            bootstrap interval, in that order.
-        best: the column with the highest mean; best_settings: its setting values (None when not given).
-        confidence_set: every setting no other is shown better than, best first; tied: the set without the best.
-        cheapest: the cheapest of the confidence set by `costs` (the cost per column as given, or None).
-        worse: the settings shown worse, best first; worse_by: for each, who beats it and by at least how much.
-        separable: whether any setting is shown worse; p_value: of "no pair differs"; critical: the simultaneous
-            |t| every pair is held to; pairs: every pair's difference and simultaneous interval.
-        runner_up, difference, difference_low, difference_high: the second best and the best's lead over it.
-        detectable: the lead over the runner-up this test finds with probability `power` (None: no pair differs).
-        margin: the smallest difference that matters; equivalent: the settings within it of the best, best
-            included (two one-sided tests).
-        split_agree: in how many of `splits` random halves of the clusters both halves name the same best.
-        holdout: the check on newer commits (None without commit times); edge: bests at the end of a swept range.
-        warnings: what limits the verdict (few queries, heavy clusters); confidence, resamples, seed: its options.
-        sample: on a sampled sweep, the share of distractor chunks indexed (None: the whole codebase).
+        message: The decision first, then what it rests on, in words.
+        decision: The headline: which setting to use, or that the settings are tied (and the cheapest of them).
+        choice: The column the decision names (None without queries).
+        metric: The score's name ("budget_covered@2000", or the name given to `verdict`).
+        queries: The queries scored.
+        clusters: The clusters of queries: the unit of every test and interval.
+        effective_clusters: How many independent clusters the clusters' sizes are worth.
+        columns: The settings' labels, in the scores' column order.
+        means: Each setting's mean score, in column order.
+        low: The low end of each setting's cluster bootstrap interval.
+        high: The high end of each setting's cluster bootstrap interval.
+        best: The column with the highest mean.
+        best_settings: Its setting values (None when not given).
+        confidence_set: Every setting no other is shown better than, best first.
+        tied: The confidence set without the best.
+        cheapest: The cheapest of the confidence set by `costs`.
+        costs: The cost per column as given (None: not given).
+        worse: The settings shown worse, best first.
+        worse_by: For each setting shown worse, who beats it and by at least how much.
+        separable: Whether any setting is shown worse.
+        p_value: The p-value of "no pair differs".
+        critical: The simultaneous |t| every pair is held to.
+        pairs: Every pair's difference and simultaneous interval.
+        runner_up: The second best.
+        difference: The best's lead over the runner-up.
+        difference_low: The low end of that lead's simultaneous interval.
+        difference_high: The high end of that lead's simultaneous interval.
+        detectable: The lead over the runner-up this test finds with probability `power` (None: no pair differs).
+        power: The power `detectable` is computed at (0.8).
+        margin: The smallest difference that matters (None: no equivalence test).
+        equivalent: The settings within `margin` of the best, best included (two one-sided tests).
+        split_agree: In how many of `splits` random halves of the clusters both halves name the same best.
+        splits: The split-half checks made.
+        holdout: The check on newer commits (None without commit times).
+        edge: The bests at the end of a swept range.
+        warnings: What limits the verdict (few queries, heavy clusters), in words.
+        confidence: The confidence of the intervals and tests.
+        resamples: The cluster bootstrap's resamples.
+        seed: The seed of every random draw.
+        sample: On a sampled sweep, the share of distractor chunks indexed (None: the whole codebase).
         scored_on: "full" when a sample's verdict was confirmed on the whole codebase, "sample" when it was not.
-        confirmed: the rows scored again on the whole codebase; screened: what the sample's verdict said;
-            confirmation_embedded: the inputs embedded to confirm.
+        confirmed: The rows scored again on the whole codebase.
+        screened: What the sample's verdict said, kept beside the confirmed one.
+        confirmation_embedded: The inputs embedded to confirm.
     """
 
     message: str
