@@ -49,3 +49,13 @@ def test_every_package_has_its_tests_folder() -> None:
     missing = [f"tests/{TEST_FOLDERS.get(name, name)}/" for name in names
                if not (REPO / "tests" / TEST_FOLDERS.get(name, name)).is_dir()]  # fmt: skip
     assert missing == [], f"each package's tests go in a folder of its name: make {missing}"
+
+
+# A module past this many lines holds more than one concern: split it (issue 43: one file per plug-in and part).
+MOST_LINES = 600
+
+
+def test_no_module_is_over_600_lines() -> None:
+    long = {str(path.relative_to(REPO)): count for path in sorted(PACKAGE.rglob("*.py"))
+            if (count := len(path.read_text(encoding="utf-8").splitlines())) > MOST_LINES}  # fmt: skip
+    assert long == {}, f"split these modules (at most {MOST_LINES} lines each): {long}"
