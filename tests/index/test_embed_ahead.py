@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 import clanka_nb as cn
-from clanka_nb.retrieval import EmbeddingTimeWarning, SampledProbeWarning, _ahead
+from clanka_nb.retrieval import EmbeddingTimeWarning, SampledProbeWarning
+from clanka_nb.retrieval.scoring import _ahead
 
 from .conftest import Counting
 
