@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, SupportsIndex, runtime_checkable
 
+from ..engine.settings import checked_keywords
 from ._guard import FILE_SECONDS, ChunkerAnswerError, InputLimits, check_file_seconds
 from ._spans import Span, place_texts, warn_unplaced
 
@@ -66,6 +67,7 @@ class Adapter:
         return self.split(path, text)
 
 
+@checked_keywords
 def as_chunker(chunker: object, label: str | None = None, *, file_seconds: float | None = None) -> Chunker:
     """A `Chunker` from what a user passes: one already (kept, relabelled when `label` is given), or any callable
     `(path, text)` returning, per chunk, a `Span`, an object with `start_line` and `end_line` (a `CodeChunk`), a

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import language_of
+from ..engine.settings import checked_keywords
 from ..extras import require
 from ._adapter import Adapter, Result
 from ._budget import Budget, as_budget
@@ -22,6 +23,7 @@ def sizes(budget: Budget) -> dict[str, Any]:
     return {"max_chunk_size": budget.non_whitespace, "unit": "non-whitespace characters"}
 
 
+@checked_keywords
 def astchunk(budget: Budget | int | None = None, *, label: str = "astchunk") -> Adapter:
     """astchunk's `ASTChunkBuilder`, the cAST paper's own implementation: syntax-tree nodes merged up to
     `max_chunk_size` non-whitespace characters. Python, Java, C#, TypeScript (and JS/TSX through its TSX grammar).

@@ -14,13 +14,14 @@ from pathlib import Path
 from ..bundled import sample_codebase
 from ..defaults import CHUNKER_BUDGET
 from ..engine import Codebase, list_files
-from ..engine.settings import whole_number
+from ..engine.settings import checked_init, checked_keywords, whole_number
 from ..engine.token_counts import CHARACTERS_PER_TOKEN
 
 UNITS = ("characters", "non_whitespace", "tokens")
 _UNIT_WORDS = {"characters": "characters", "non_whitespace": "non-whitespace characters", "tokens": "tokens"}
 
 
+@checked_keywords
 def non_whitespace(text: str) -> int:
     """How many characters of `text` are not whitespace: the size cAST (and astchunk) give a chunk.
 
@@ -37,6 +38,7 @@ def non_whitespace(text: str) -> int:
     return len(text) - sum(map(str.isspace, text))
 
 
+@checked_init
 @dataclass(frozen=True, slots=True)
 class Budget:
     """The size every chunker gets, in one unit: `characters`, `non_whitespace` characters (as the cAST paper

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..engine.settings import checked_keywords
 from ..extras import require
 from ._adapter import Adapter, Result
 from ._budget import Budget, as_budget
@@ -16,6 +17,7 @@ def sizes(budget: Budget) -> dict[str, Any]:
     return {"chunk_size": budget.characters, "tokenizer": "character", "unit": "characters"}
 
 
+@checked_keywords
 def chonkie(budget: Budget | int | None = None, *, label: str = "chonkie CodeChunker") -> Adapter:
     """chonkie's `CodeChunker` at a character budget (tokenizer "character"), one grammar per language, with its
     own character offsets.

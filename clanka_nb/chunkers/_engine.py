@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, NO_LIMIT
 from ..engine.internals import front, heads_of, prepare, prepared, window_segments
-from ..engine.settings import Settings, setting_docs
+from ..engine.settings import Settings, checked_keywords, setting_docs
 from ._adapter import Adapter, Result
 from ._spans import Span
 
@@ -15,6 +15,7 @@ def _stated(settings: Settings) -> dict[str, object]:
             "chunk_max_characters": chunk.effective_max_characters, "unit": "lines (and characters)"}  # fmt: skip
 
 
+@checked_keywords
 @setting_docs
 def clanka(
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,
@@ -53,6 +54,7 @@ def clanka(
                    windows=True)  # fmt: skip
 
 
+@checked_keywords
 @setting_docs
 def line_windows(
     chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP, chunk_max_characters: float | None = NO_LIMIT,

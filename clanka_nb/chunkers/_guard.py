@@ -34,6 +34,7 @@ from types import FrameType
 from typing import Any
 
 from ..defaults import CHUNKER_SECONDS
+from ..engine.settings import checked_init
 
 FILE_SECONDS = CHUNKER_SECONDS  # the default time limit of one chunker on one file
 DEPTH = 256  # brackets nested deeper than this: not given to a peer
@@ -46,6 +47,7 @@ class ChunkerAnswerError(TypeError, ValueError):
     """A chunker answered a file with something that is not its chunks (the adapter's defect, not the file's)."""
 
 
+@checked_init
 @dataclass(frozen=True)
 class InputLimits:
     """What a peer is given at most: brackets nested `depth` deep, lines of `line_characters` characters.

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import language_of
+from ..engine.settings import checked_keywords
 from ..extras import require
 from ._adapter import Adapter, Result
 from ._budget import Budget, as_budget
@@ -21,6 +22,7 @@ def sizes(budget: Budget) -> dict[str, Any]:
     return {"chunk_size": budget.characters, "chunk_overlap": 0, "length_function": "len", "unit": "characters"}
 
 
+@checked_keywords
 def langchain(budget: Budget | int | None = None, *, label: str = "LangChain from_language") -> Adapter:
     """LangChain's `RecursiveCharacterTextSplitter.from_language`: the language's separators tried in turn
     (regular expressions, no parse), chunks of at most `chunk_size` characters, no overlap, with the offsets it

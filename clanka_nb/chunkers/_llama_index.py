@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..engine.settings import checked_keywords
 from ..extras import require
 from ._adapter import Adapter, Result
 from ._budget import Budget, as_budget
@@ -16,6 +17,7 @@ def sizes(budget: Budget) -> dict[str, Any]:
     return {"max_chars": budget.characters, "count_mode": "char", "unit": "characters"}
 
 
+@checked_keywords
 def llama_index(budget: Budget | int | None = None, *, label: str = "LlamaIndex CodeSplitter") -> Adapter:
     """LlamaIndex's `CodeSplitter` at `max_chars` characters. It gives texts alone (stripped), so each is found in
     the file in order; a file whose parse begins with an error it refuses (ValueError): not handled.

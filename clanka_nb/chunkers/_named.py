@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Callable, Iterable
 
 from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE
-from ..engine.settings import setting_docs
+from ..engine.settings import checked_keywords, setting_docs
 from ._adapter import Adapter
 from ._budget import Budget
 from ._engine import clanka, line_windows
@@ -37,6 +37,7 @@ NAMED: dict[str, Callable[[Budget], Adapter]] = {
 }
 
 
+@checked_keywords
 @setting_docs
 def named_chunkers(names: Iterable[str], budget: Budget, *, languages: str | None = None,
                    file_seconds: float | None = None) -> dict[str, Adapter]:  # fmt: skip

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..engine.settings import checked_keywords
 from . import _astchunk, _chonkie, _langchain, _llama_index, _text_splitter
 from ._adapter import Adapter
 from ._budget import Budget, as_budget
@@ -29,6 +30,7 @@ PEERS: dict[str, Callable[..., Adapter]] = {name: peer.factory for name, peer in
 __all__ = ["PEERS", "pack_language", "peer_parameters"]
 
 
+@checked_keywords
 def peer_parameters(budget: Budget | int | None = None) -> dict[str, dict[str, Any]]:
     """For one budget, each peer's own size parameters as its adapter passes them, with the unit it counts in
     (for a table: every chunker at the same size); nothing is imported, so it works without the extra.

@@ -12,7 +12,7 @@ from typing import Any
 from ..defaults import MAX_FILE_SIZE
 from ..engine import Codebase, list_file_names
 from ..engine.internals import normalize_newlines, normalize_path, one_file, read_text
-from ..engine.settings import setting_docs
+from ..engine.settings import checked_keywords, setting_docs
 from ..engine.warn import warn_at_user
 from ._adapter import Chunker, as_chunker
 from ._guard import FILE_SECONDS, guarded_call
@@ -36,6 +36,7 @@ class Texts:
     unread: tuple[str, ...] = ()
 
 
+@checked_keywords
 @setting_docs
 def read_source(source: Source, *, max_file_size: str | int = MAX_FILE_SIZE) -> Texts:
     """Every file the engine lists under a folder (or the one file a path names, or a Codebase's files, or
@@ -111,6 +112,7 @@ class ChunkedWith:
         return sum(map(len, self.spans.values()))
 
 
+@checked_keywords
 @setting_docs
 def chunk_with(
     chunker: Chunker | Callable[[str, str], Any],
@@ -138,6 +140,7 @@ def chunk_with(
     return chunk_texts(as_chunker(chunker, label), read_source(source, max_file_size=max_file_size))
 
 
+@checked_keywords
 @setting_docs
 def chunk_with_each(
     chunkers: Iterable[Chunker | Callable[[str, str], Any]], source: Source, *, max_file_size: str | int = MAX_FILE_SIZE

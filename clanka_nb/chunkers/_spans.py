@@ -7,6 +7,7 @@ from bisect import bisect_right
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from ..engine.settings import checked_keywords
 from ..engine.warn import warn_at_user
 
 
@@ -97,6 +98,7 @@ class Placed(NamedTuple):
     unplaced: int
 
 
+@checked_keywords
 def place_texts(text: str, pieces: Iterable[str]) -> Placed:
     """Find each chunk's text in `text`, in order, and give the lines it covers.
 

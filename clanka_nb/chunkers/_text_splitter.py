@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
+from ..engine.settings import checked_keywords
 from ..extras import require
 from ._adapter import Adapter, Result
 from ._budget import Budget, as_budget
@@ -19,6 +20,7 @@ def sizes(budget: Budget) -> dict[str, Any]:
     return {"capacity": budget.characters, "unit": "characters"}
 
 
+@checked_keywords
 def semantic_text_splitter(
     budget: Budget | int | None = None, *, label: str = "semantic-text-splitter CodeSplitter"
 ) -> Adapter:

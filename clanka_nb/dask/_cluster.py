@@ -6,12 +6,15 @@ import os
 
 from distributed import Client, LocalCluster, get_client
 
+from ..engine.settings import checked_keywords
+
 ClientLike = Client | str | None
 
 # The cluster started for `client=None` when no client exists: one per Python process, reused.
 _started: Client | None = None
 
 
+@checked_keywords
 def local_client(n_workers: int | None = None) -> Client:
     """A client on a new `LocalCluster` of process workers, one single-threaded worker per core by default.
 

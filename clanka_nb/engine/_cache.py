@@ -48,6 +48,7 @@ from ._cache_files import (
     write,
 )
 from ._declarations import Declaration, declaration_of
+from .settings import checked_init
 
 __all__ = [  # the key file's names stay importable from here, where they were first
     "CACHE_DIR_ENV", "CONFIG_DIR_ENV", "KEY_FILE_NAME", "CacheFileError", "KeyFileError", "key_path", "load_secret",
@@ -157,6 +158,7 @@ def _well_formed(rows: list) -> bool:
     return True
 
 
+@checked_init
 class ParseCache:
     """The cache in one folder, opened on first use in each process (it pickles as its settings).
 

@@ -44,7 +44,7 @@ from ._reading import (
 )
 from ._text import meaningful_match, normalize_path
 from ._workers import ordered_map
-from .settings import ChunkSettings, Settings, check_workers, path_list, setting_docs
+from .settings import ChunkSettings, Settings, check_workers, checked_init, checked_keywords, path_list, setting_docs
 from .warn import warn_at_user
 
 Progress = Callable[[int], None]
@@ -367,6 +367,7 @@ def load_all(
     fates.tell()
 
 
+@checked_keywords
 @setting_docs
 def prepared_texts(
     root: str | os.PathLike[str],
@@ -412,6 +413,7 @@ def chunk_all(
     fates.tell()
 
 
+@checked_init
 class Codebase:
     """Every listed file of `root`, read and parsed once; `.chunks(...)` re-chunks without parsing.
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from ._chunker import CodeChunk, Cut, PreparedText, chosen_segments, in_reference_order
 from ._declarations import GRAMMARS, REFERENCE_PARSER_LIMIT, parent_label
 from ._files import extension
-from .settings import ChunkSettings
+from .settings import ChunkSettings, checked_keywords
 
 # The rules `explain` names (docs/explaining-chunks.md says what each means).
 RULES = ("declaration", "class-head", "declaration-piece", "character-split", "window")
@@ -32,6 +32,7 @@ class ExplainedChunk:
     why: str
 
 
+@checked_keywords
 def explain_file(
     text: PreparedText, settings: ChunkSettings, *, lines: tuple[int, int] | None = None
 ) -> list[ExplainedChunk]:

@@ -14,7 +14,7 @@ import pathspec
 from ..defaults import MAX_FILE_SIZE
 from ._collation import collation_key
 from ._files import IGNORED_SEGMENTS, is_meaningful_file
-from .settings import parse_size, setting_docs
+from .settings import checked_keywords, parse_size, setting_docs
 from .warn import warn_at_user
 
 # pathspec captures the `/` that means "this path is a directory" in a group of this name. A pattern
@@ -304,6 +304,7 @@ def _rules_here(folder: str, entries: list[os.DirEntry[str]], above: _Rules, str
     return above.inside(folder, names.intersection(_RULE_FILES), dot_git, strip, "")
 
 
+@checked_keywords
 @setting_docs
 def list_files(root: str | os.PathLike[str], *, max_file_size: str | int = MAX_FILE_SIZE) -> list[str]:
     """The meaningful files `rg --files --hidden --max-filesize 1M --glob '!.git'` lists in `root`.
@@ -332,6 +333,7 @@ def list_files(root: str | os.PathLike[str], *, max_file_size: str | int = MAX_F
     return [name.replace("\\", "/") for name in list_file_names(root, max_file_size=max_file_size)]
 
 
+@checked_keywords
 @setting_docs
 def list_file_names(root: str | os.PathLike[str], *, max_file_size: str | int = MAX_FILE_SIZE) -> list[str]:
     """`list_files`, each file by its own name on disk (relative, a `\\` in a name kept), in the same order.

@@ -9,7 +9,7 @@ from ..defaults import MAX_FILE_SIZE
 from ._collation import sorted_like_js
 from ._files import IGNORED_SEGMENTS, MEANINGFUL_EXTENSIONS, extension, is_meaningful_file
 from ._listing import _Rules, _rules_above, _rules_here, resolve_root
-from .settings import parse_size, setting_docs
+from .settings import checked_keywords, parse_size, setting_docs
 
 
 def _shown(source: str, root: Path) -> str:
@@ -36,6 +36,7 @@ def _name_reason(rel: str) -> str:
     return "a name the reference never indexes"
 
 
+@checked_keywords
 @setting_docs
 def skipped_files(
     root: str | os.PathLike[str], *, max_file_size: str | int = MAX_FILE_SIZE

@@ -6,8 +6,10 @@ from tree_sitter import Node
 
 from ._declarations import _REFERENCE_LANGUAGES, GrammarUnavailableError, parser_for, reference_parser
 from ._parsing import c_locale
+from .settings import checked_keywords
 
 
+@checked_keywords
 def syntax_tree(text: str, grammar: str) -> Node | None:
     """The root node of `text` parsed with the grammar (e.g. "typescript", "python"); None when this install
     cannot load that grammar. Positions are UTF-8 bytes; rows are the text's lines (0-based).
@@ -29,6 +31,7 @@ def syntax_tree(text: str, grammar: str) -> Node | None:
         return parser.parse(text.encode("utf-8", "surrogatepass")).root_node
 
 
+@checked_keywords
 def parses_as_code(text: str, grammar: str) -> bool:
     """True when `text` parses with the grammar (e.g. "typescript", "python") with no error or missing node,
     and holds something besides comments. A grammar this install cannot load gives False.

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import difflib
 import functools
 import inspect
 import itertools
@@ -32,6 +31,9 @@ from ..defaults import (
     SWEEP_CHUNK_SIZES,
     is_default,
 )
+from ._keywords import checked_init as checked_init  # re-exported: the floors above import it from here
+from ._keywords import checked_keywords as checked_keywords
+from ._keywords import refuse
 from ._languages import check_languages
 from ._setting_docs import generated_lines, with_setting_lines
 from ._setting_docs import setting_docs as setting_docs  # re-exported: for a function that writes its settings out
@@ -256,6 +258,7 @@ def path_list(name: str, paths: object) -> list[str | os.PathLike[str]]:
     return list(paths)
 
 
+@checked_init
 @setting_docs
 @dataclass(frozen=True)
 class Settings:
@@ -502,7 +505,7 @@ def _decorated(function: _Function, own_defaults: Mapping[str, object]) -> _Func
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         if not accepted.issuperset(kwargs):
-            _refuse(function.__qualname__, next(name for name in kwargs if name not in accepted), accepted)
+            refuse(function.__qualname__, next(name for name in kwargs if name not in accepted), accepted)
         for name, default in own_defaults.items():
             kwargs.setdefault(name, default)
         return function(*args, **kwargs)
@@ -541,31 +544,3 @@ def _check_written_out(call: str, group: type, kept: list[inspect.Parameter]) ->
         msg = (f"{call} writes out {written}; write them in the table's order "
                f"{[name for name in SETTING_NAMES if name in written]}, all after those of {group.__name__}")
         raise TypeError(msg)
-
-
-def checked_keywords(function: _Function, /) -> _Function:
-    """`function` with its keyword arguments checked by name first: one it does not take is a TypeError naming the
-    closest (`got an unexpected keyword argument 'type'; did you mean 'types'?`), as for the settings keywords, where
-    Python 3.11's own error names none. For a viewer's methods (`Browser.set_filters`); `self` is never suggested."""
-    parameters = list(inspect.signature(function).parameters.values())
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
-        msg = f"{function.__qualname__} takes **kwargs: every keyword is accepted, so none can be checked"
-        raise TypeError(msg)
-    named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-    accepted = frozenset(p.name for p in parameters if p.kind in named and p.name != "self")
-
-    @functools.wraps(function)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        unknown = next((name for name in kwargs if name not in accepted), None)
-        if unknown is not None:
-            _refuse(function.__qualname__, unknown, accepted)
-        return function(*args, **kwargs)
-
-    return wrapper  # type: ignore[return-value]  # the wrapper has F's signature
-
-
-def _refuse(call: str, name: str, accepted: frozenset[str]) -> None:
-    close = difflib.get_close_matches(name, sorted(accepted), n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    msg = f"{call}() got an unexpected keyword argument {name!r}{hint}"
-    raise TypeError(msg)

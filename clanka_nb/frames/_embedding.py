@@ -9,6 +9,7 @@ import pandas as pd
 
 from .. import engine
 from ..engine.embedding import embedding_text
+from ..engine.settings import checked_keywords
 
 _FIELDS = ("path", "start_line", "name", "type", "parent", "content")
 _REQUIRED = ("path", "start_line", "content")
@@ -18,6 +19,7 @@ def _present(value: Any) -> Any:
     return None if value is None or value is pd.NA or (isinstance(value, float) and value != value) else value
 
 
+@checked_keywords
 def embedding_input(chunk: pd.Series | engine.CodeChunk | Mapping[str, Any]) -> str:
     """What clanka embeds for this chunk (a chunk-frame row, an `engine.CodeChunk` or a mapping).
 

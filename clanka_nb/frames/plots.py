@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from ..engine.settings import checked_keywords
 from ..figures import literal_text, new_figure
 from ..metrics import is_cost, is_metric_column
 
@@ -28,6 +29,7 @@ def _numeric(series: pd.Series) -> np.ndarray:
     return series.to_numpy(dtype=float, na_value=np.nan)
 
 
+@checked_keywords
 def plot_chunk_sizes(frame: pd.DataFrame, by: str | None = "type", metric: str = "lines", bins: int = 30) -> Figure:
     """A stacked histogram of chunk sizes (`metric`: "lines" or "characters"), one colour per value of `by`.
 
@@ -71,6 +73,7 @@ def plot_chunk_sizes(frame: pd.DataFrame, by: str | None = "type", metric: str =
     return literal_text(figure)
 
 
+@checked_keywords
 def plot_sweep(sweep_frame: pd.DataFrame, metric: str = "chunks", x: str = "chunk_size") -> Figure:
     """A metric of a `sweep()` frame against `x` (chunk_size), one line per chunk_overlap (and max characters).
 

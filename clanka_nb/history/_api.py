@@ -11,7 +11,7 @@ import pandas as pd
 from ..defaults import CHUNK_SETTING_NAMES, CHUNK_SIZE, INDEX_MAX_CHARACTERS, MAX_FILE_SIZE
 from ..engine import ParseCache
 from ..engine.progress import ProgressBar
-from ..engine.settings import Grid, GridKeywords, Settings, setting_keywords
+from ..engine.settings import Grid, GridKeywords, Settings, checked_keywords, setting_keywords
 from ..engine.warn import warn_at_user
 from ..figures import literal_text, new_figure
 from ._churn import REASONS, _Step, _walk
@@ -157,6 +157,7 @@ def _shown(items: list[str]) -> str:
     return ", ".join(repr(item) for item in items[:5]) + (", ..." if len(items) > 5 else "")
 
 
+@checked_keywords
 def churn_summary(frame: pd.DataFrame) -> pd.DataFrame:
     """Per setting of a `churn` frame: commits, mean and 95th-percentile inputs embedded per commit,
     the total, and the share of embedded inputs that were re-embedded only because their lines moved.
@@ -189,6 +190,7 @@ def churn_summary(frame: pd.DataFrame) -> pd.DataFrame:
     return summary.drop(columns="line_shift").reset_index()
 
 
+@checked_keywords
 def plot_churn(frame: pd.DataFrame) -> Figure:
     """Two panels: inputs embedded at each commit, one line per setting; and the running total of what was
     embedded (tokens when the frame has `tokens_embedded`, else inputs).

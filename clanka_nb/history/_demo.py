@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 from ..bundled import clanka_history_bundle, sample_codebase
+from ..engine.settings import checked_keywords
 from ._git import ChurnError, git_command
 
 _CSV = """
@@ -46,6 +47,7 @@ _EDITS: list[tuple[str, list[tuple[str, str, object]]]] = [
 ]
 
 
+@checked_keywords
 def demo_repository(folder: str | os.PathLike[str]) -> Path:
     """A git repository in `folder` (created; must not exist) holding the sample codebase, then ten small
     commits: a header line on top of a file, value edits, a new function, a new file, a deleted file.
@@ -107,6 +109,7 @@ def _edit(path: Path, action: str, text: object) -> None:
         path.write_text(content.replace(old, new, 1), encoding="utf-8")
 
 
+@checked_keywords
 def clanka_history(folder: str | os.PathLike[str] | None = None) -> Path:
     """A clone of clanka's own repository (427 commits of TypeScript, MIT) in `folder` (created; must not exist;
     default: a new temporary folder), from the git bundle that ships in the package: real commit messages for

@@ -10,6 +10,8 @@ import re
 
 import numpy as np
 
+from ..engine.settings import checked_keywords
+
 _WORD = re.compile(r"[A-Za-z][a-z]*|[A-Z]+(?![a-z])|\d+")
 
 
@@ -50,6 +52,7 @@ class HashedWords:
         return f"hashed_words(dimensions={self.dimensions})  # stand-in, not a language model"
 
 
+@checked_keywords
 def hashed_words(dimensions: int = 256) -> HashedWords:
     """The offline stand-in embedder (hashed bag of words) used by the tests, notebook and benchmarks.
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..engine.settings import checked_keywords
 from ._model_folder import folder_digest
 
 
@@ -33,6 +34,7 @@ class Model2VecEmbedder:
         return f"model2vec({str(self.folder)!r})"
 
 
+@checked_keywords
 def model2vec(folder: str | os.PathLike[str]) -> Model2VecEmbedder:
     """A model2vec model from a local folder (as `StaticModel.save_pretrained` writes it); never downloads.
 

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..engine.settings import checked_keywords
+
 _RETRIED = {408, 409, 425, 429, 500, 502, 503, 504}
 
 
@@ -432,6 +434,7 @@ class OpenAIEmbedder:
         return vectors
 
 
+@checked_keywords
 def openai(
     model: str = "text-embedding-3-small",
     *,

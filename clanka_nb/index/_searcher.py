@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from ..engine.embedding import input_hash
+from ..engine.settings import checked_init
 from . import _db
 from ._store import MAX_K
 from ._vectors import Embedder, VectorCache, default_cache, embed_texts, model_id_of
 
 
+@checked_init
 class IndexSearcher:
     """Index texts into an in-memory index with clanka's schema and rank by sqlite-vec KNN (L2), as clanka searches.
 

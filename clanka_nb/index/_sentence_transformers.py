@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..engine.settings import checked_keywords
 from ._exports import check_modules, ensured, exports_root
 from ._model_folder import folder_digest
 
@@ -198,6 +199,7 @@ class SentenceTransformersEmbedder:
         return f"sentence_transformers({str(self.folder)!r}, batch_size={self.batch_size}{extra})"
 
 
+@checked_keywords
 def sentence_transformers(
     name_or_path: str | os.PathLike[str], *, batch_size: int = 32, device: str | None = None,
     backend: str = "torch", quantize: str | None = None, threads: int | None = None,

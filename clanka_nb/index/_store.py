@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.settings import checked_keywords
+
 MAX_K = 4096  # sqlite-vec's limit on k in a KNN query
 
 SEARCH_COLUMNS = ("path", "start_line", "end_line", "name", "type", "parent", "distance", "input", "content")
@@ -26,6 +28,7 @@ class ParsedInput:
 _EMPTY = ParsedInput(None, None, None, None, None, None, None)
 
 
+@checked_keywords
 def parse_input(text: str) -> ParsedInput:
     """Invert clanka's `chunkEmbeddingInput`; all None when the text is not in that form.
 

@@ -32,6 +32,7 @@ from ..engine.internals import (
     open_cache_file,
     write,
 )
+from ..engine.settings import checked_init
 from ..engine.warn import warn_at_user
 
 Embedder = Callable[[list[str]], object]
@@ -110,6 +111,7 @@ class VectorCacheError(OSError):
     """`VectorCache.clear()` left vectors behind; the message says why and what to do."""
 
 
+@checked_init
 class VectorCache:
     """Vectors by (model id, SHA-256 of the input), so no input is embedded twice by one model.
 

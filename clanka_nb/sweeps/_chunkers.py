@@ -20,6 +20,7 @@ from typing import Any
 from .. import engine
 from ..chunkers import FILE_SECONDS, Chunker, as_chunker, chunk_with
 from ..engine.internals import ChunkHead, heads_of
+from ..engine.settings import checked_keywords
 from ..frames import columns as _columns
 from ..frames.lines import span_positions
 from ..frames.stats import CodebaseStats
@@ -90,6 +91,7 @@ def check_chunkers(chunkers: object) -> dict[str, Chunker]:
     return out
 
 
+@checked_keywords
 def run_chunker(codebase: engine.Codebase, paths: list[str], chunker: Chunker, fallback: engine.ChunkSettings,
                 texts: Mapping[str, str] | None = None) -> ChunkerRun:  # fmt: skip
     """`chunker` over every file of `paths` (the codebase's readable files, in order), as the probe's chunks.

@@ -16,6 +16,7 @@ from ..chunkers import Chunker, read_source
 from ..engine.embedding import embedding_text
 from ..engine.internals import ChunkHead
 from ..engine.progress import ProgressBar, bar
+from ..engine.settings import checked_keywords
 from ..engine.token_counts import ESTIMATE, TokenCounter, check_limit, remembering
 from ..engine.token_counts import token_counter as resolve_counter
 from ..frames import columns as _columns
@@ -117,6 +118,7 @@ def _chunker_row(
     return row
 
 
+@checked_keywords
 def sweep_table(
     codebase: engine.Codebase,
     settings: list[engine.ChunkSettings],

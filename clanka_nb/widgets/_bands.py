@@ -11,6 +11,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..engine.settings import checked_keywords
+
 # What clanka calls a chunk with no type; a peer chunker's own untyped chunks are named by its label instead.
 LINE_WINDOW = "line window"
 
@@ -180,6 +182,7 @@ def _frame_bands(chunks: pd.DataFrame, path: str | None, rows: np.ndarray | None
     ]  # fmt: skip
 
 
+@checked_keywords
 def assign_columns(bands: Sequence[Band]) -> list[int]:
     """A gutter column per band such that bands sharing a line never share a column.
 

@@ -7,7 +7,7 @@ from typing import Any, Unpack, cast
 import ipywidgets as widgets
 import pandas as pd
 
-from ..engine.settings import Settings, SourceKeywords, checked_keywords, setting_keywords
+from ..engine.settings import Settings, SourceKeywords, checked_init, checked_keywords, setting_keywords
 from ._browser_model import (
     ALL_FILES,
     BrowserModel,
@@ -30,6 +30,7 @@ def _label(text: str, width: str = "70px") -> dict[str, Any]:
     return {"description": text, "style": {"description_width": width}}
 
 
+@checked_init
 class Browser(widgets.VBox):
     """Browse a chunk frame: filter, sort and page its chunks, and see any file with its boundaries.
 

@@ -11,7 +11,7 @@ import pandas as pd
 from .. import engine
 from ..chunkers import Chunker
 from ..defaults import MAX_FILE_SIZE
-from ..engine.settings import Settings, setting_docs
+from ..engine.settings import Settings, checked_init, checked_keywords, setting_docs
 from ..engine.source import open_source
 from ._compare_model import CompareModel, declaration_changes, render_side_by_side, render_summary
 from ._preview import Preview
@@ -20,6 +20,7 @@ from ._source import Source, check_early
 __all__ = ["Compare", "CompareModel", "compare", "declaration_changes"]
 
 
+@checked_init
 class Compare(widgets.VBox):
     """Settings A and B on the same codebase: side-by-side previews and the declarations that change.
 
@@ -79,6 +80,7 @@ class Compare(widgets.VBox):
         return self.html
 
 
+@checked_keywords
 @setting_docs
 def compare(
     source: Source = None,

@@ -13,7 +13,7 @@ import pandas as pd
 
 from .. import engine, frames
 from ..chunkers import Chunker, as_chunker
-from ..engine.settings import CHUNK_SETTING_NAMES, TEXT_SETTING_NAMES
+from ..engine.settings import CHUNK_SETTING_NAMES, TEXT_SETTING_NAMES, checked_keywords
 from ..frames import columns as _columns
 from ..sweeps import run_chunker
 from ._bands import LINE_WINDOW
@@ -171,6 +171,7 @@ def _change(row: pd.Series) -> str:
     return "cut differently"
 
 
+@checked_keywords
 def declaration_changes(frame_a: pd.DataFrame, frame_b: pd.DataFrame) -> pd.DataFrame:
     """The declarations (and files' line windows) whose chunks differ between two chunk frames.
 

@@ -11,7 +11,7 @@ import pandas as pd
 
 from .. import engine
 from ..engine.internals import check_file
-from ..engine.settings import Settings, SourceKeywords, TextKeywords, setting_keywords
+from ..engine.settings import Settings, SourceKeywords, TextKeywords, checked_init, setting_keywords
 from ..engine.source import narrowed, open_resolved, resolve
 from ..frames.chunks import chunk_frame
 from ._bands import LINE_WINDOW
@@ -31,6 +31,7 @@ from ._source import Source, Texts, busiest_file, file_lines, inside_root, open_
 HEIGHT = 560  # px: a preview scrolls inside the notebook instead of making the page very long
 
 
+@checked_init
 class Preview:
     """One file with its chunk boundaries; shows itself as HTML (`_repr_html_`) with or without a kernel.
 

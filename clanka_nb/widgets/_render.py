@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import is_meaningful_line
+from ..engine.settings import checked_keywords
 from ._bands import LINE_WINDOW, Band, assign_columns, coverage_counts, page_bands
 from ._highlight import MAX_LINE_CHARS, SYNTAX_VARIABLES, highlight_lines
 from ._style import (
@@ -126,6 +127,7 @@ def check_page(start: object, max_lines: object, total: int) -> None:
         raise ValueError(msg)
 
 
+@checked_keywords
 def render_preview(
     lines: Sequence[str],
     chunks: Any,

@@ -8,6 +8,7 @@ from pathlib import Path
 import ipywidgets as widgets
 import pandas as pd
 
+from ..engine.settings import checked_init, checked_keywords
 from ..index import IndexView
 from ._preview import Preview, PreviewPane, preview
 from ._style import MUTED, type_chip
@@ -15,6 +16,7 @@ from ._style import MUTED, type_chip
 _CELL = "padding:2px 8px;border:none;border-bottom:1px solid #eaeef2;white-space:nowrap;vertical-align:top"
 
 
+@checked_keywords
 def render_hits(hits: pd.DataFrame, selected: int | None = None) -> str:
     """The ranked hits as an HTML table: rank, distance, path:lines, type, name (inline styles).
 
@@ -46,6 +48,7 @@ def render_hits(hits: pd.DataFrame, selected: int | None = None) -> str:
             f"</thead><tbody>{''.join(rows)}</tbody></table>")
 
 
+@checked_init
 class SearchPanel(widgets.VBox):
     """Query box, ranked hits with distance, and the preview of the picked hit's chunk boundaries.
 
@@ -127,6 +130,7 @@ class SearchPanel(widgets.VBox):
                        selected=0)
 
 
+@checked_keywords
 def search_panel(index: IndexView, *, limit: int = 10, query: str = "") -> SearchPanel:
     """A search box over a `SemanticIndex` (or an `open_index(..., embed=...)`): hits, distances, the hit's chunk.
 

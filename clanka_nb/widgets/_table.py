@@ -10,6 +10,7 @@ import ipywidgets as widgets
 import numpy as np
 import pandas as pd
 
+from ..engine.settings import checked_init, checked_keywords
 from ._style import FONT, MUTED, PAPER, RULE, SELECTED, SURFACE, TEXT, UI_FONT, type_chip
 
 TABLE_COLUMNS = ("path", "start_line", "end_line", "type", "name", "parent", "lines", "characters")
@@ -37,6 +38,7 @@ def _first_line(content: Any, width: int = 60) -> str:
     return line if len(line) <= width else line[: width - 1] + "…"
 
 
+@checked_keywords
 def render_table(
     page: pd.DataFrame,
     *,
@@ -137,6 +139,7 @@ def _row_label(position: int, row: Any) -> str:
     return f"#{position + 1} {kind}{name} · {where}:{row.start_line}–{row.end_line}"
 
 
+@checked_init
 class ChunkTable(widgets.VBox):
     """Pages through rows of a chunk frame given as positions, sorted by a column.
 

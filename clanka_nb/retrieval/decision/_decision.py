@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ...defaults import SETTINGS, VERDICT_MARGIN
+from ...engine.settings import checked_keywords
 from ...metrics import label_of
 from ._holdout import holdout
 from ._pairs import POWER, Pairs, effective_clusters, eliminated, equivalent, simultaneous
@@ -48,6 +49,7 @@ FEW_EFFECTIVE = 8  # fewer effective clusters than this: the intervals may cover
 FLOORS = {setting.name: setting.floor for setting in SETTINGS if setting.floor is not None}
 
 
+@checked_keywords
 def verdict(
     scores: pd.DataFrame,
     groups: Sequence[Hashable] | np.ndarray | pd.Series | None = None,

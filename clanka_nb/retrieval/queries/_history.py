@@ -18,7 +18,7 @@ import pandas as pd
 from ... import engine
 from ...defaults import MAX_FILE_SIZE
 from ...engine.progress import ProgressBar, bar
-from ...engine.settings import Settings, parse_size, setting_docs
+from ...engine.settings import Settings, checked_keywords, parse_size, setting_docs
 from ...engine.source import open_source
 from ...frames import columns as _columns
 from ...history.internals import BlobReader, ChurnError, git, git_records, repository, resolves, run_git, within_history
@@ -522,6 +522,7 @@ def history_query_rows(
     return frame, dropped
 
 
+@checked_keywords
 @setting_docs
 def history_queries(
     repo: str | os.PathLike[str] | engine.Codebase,

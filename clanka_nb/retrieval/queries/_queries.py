@@ -13,7 +13,7 @@ import pandas as pd
 from ... import engine
 from ...defaults import MAX_FILE_SIZE
 from ...engine.progress import ProgressBar
-from ...engine.settings import Settings, setting_docs
+from ...engine.settings import Settings, checked_keywords, setting_docs
 from ...engine.source import open_source
 from ...frames import columns as _columns
 from ...frames.source import Source
@@ -147,6 +147,7 @@ def scan(codebase: engine.Codebase, texts: dict[str, engine.PreparedText] | None
     return Scan(frame, dropped_frame, masks, reason)
 
 
+@checked_keywords
 @setting_docs
 def probe_queries(
     source: Source = None,
@@ -195,6 +196,7 @@ def probe_queries(
     return scan(open_source(source, settings, paths=paths, progress=progress).codebase).queries
 
 
+@checked_keywords
 @setting_docs
 def dropped_queries(
     source: Source = None,

@@ -16,7 +16,7 @@ from tree_sitter import Node
 from ... import engine
 from ...defaults import MAX_FILE_SIZE
 from ...engine.progress import ProgressBar
-from ...engine.settings import Settings, setting_docs
+from ...engine.settings import Settings, checked_keywords, setting_docs
 from ...engine.source import open_source
 from ...frames import columns as _columns
 from ...frames.source import Source
@@ -305,6 +305,7 @@ def scan_test_names(codebase: engine.Codebase, texts: dict[str, engine.PreparedT
     return TestNames(frame, masks, dropped)
 
 
+@checked_keywords
 @setting_docs
 def unit_test_queries(
     source: Source = None,

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ...defaults import DEFAULT_BUDGET
+from ...engine.settings import checked_init
 from ...metrics import Metric, chosen_metric
 from ..decision import MARGIN
 from ..queries import TARGETS
@@ -95,6 +96,7 @@ def check_budget(budget: int | Iterable[int]) -> tuple[int, ...]:
     return tuple(sorted({int(v) for v in values if isinstance(v, int | np.integer)}))  # all of them, checked above
 
 
+@checked_init
 @dataclass(frozen=True, eq=False)
 class Probe:
     """The retrieval probe's options, checked once here (one clear error per bad value).

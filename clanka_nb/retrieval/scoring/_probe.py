@@ -15,7 +15,7 @@ from ... import engine
 from ...defaults import MAX_FILE_SIZE
 from ...engine.internals import ChunkHead, heads_of
 from ...engine.progress import ProgressBar
-from ...engine.settings import Settings, SourceKeywords, setting_keywords
+from ...engine.settings import Settings, SourceKeywords, checked_keywords, setting_keywords
 from ...engine.source import open_source
 from ...engine.token_counts import TokenCounter
 from ...engine.warn import warn_at_user
@@ -301,6 +301,7 @@ def chunks_outcome(
     return _columns.build(columns, schema, attrs), outcome
 
 
+@checked_keywords
 def probe_summary(frame: pd.DataFrame, k: int | Iterable[int] | None = None) -> pd.DataFrame:
     """One row: queries, recall@k for every cut-off, mrr, precision, and the means of the frame's tokens@k,
     lines@k, budget_found@B and budget_covered@B columns, of a `probe` frame.

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from ...engine.settings import checked_init
 from ._search_words import code_tokens
 
 if TYPE_CHECKING:  # the one name of an embedder's type: the semantic index's (importing it loads sqlite-vec)
@@ -48,6 +49,7 @@ def _check_k(k: object) -> int:
     return int(k)
 
 
+@checked_init
 class BM25Searcher:
     """Lexical search: BM25 (Lucene's variant, by the `bm25s` library) over code-aware tokens.
 
