@@ -21,10 +21,16 @@ import time
 import urllib.parse
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..engine.settings import checked_keywords
+
+if TYPE_CHECKING:  # httpx is imported when a call is made, not with the package
+    import httpx
+
+    from . import _http
 
 _RETRIED = {408, 409, 425, 429, 500, 502, 503, 504}
 
@@ -273,7 +279,7 @@ class OpenAIEmbedder:
         rows += self._concurrently(url, auth, batches, width)
         return np.concatenate(rows)
 
-    def _concurrently(self, url: object, auth: tuple[str, str] | None, batches: list[list[str]],
+    def _concurrently(self, url: httpx.URL, auth: tuple[str, str] | None, batches: list[list[str]],
                       width: int) -> list[np.ndarray]:
         """The vectors of `batches`, in their order, at most `concurrency` requests in flight at once.
 
@@ -297,7 +303,7 @@ class OpenAIEmbedder:
                 raise _Cancelled
             session = getattr(local, "session", None)
             if session is None:
-                session = local.session = _http.Session(url, self.timeout)  # type: ignore[arg-type]  # a timeout of None means no deadline, as Session handles
+                session = local.session = _http.Session(url, self.timeout)
                 with guard:
                     sessions.append(session)
                 if stop.is_set():  # stopped while this session was made: the abort below did not see it
@@ -347,13 +353,12 @@ class OpenAIEmbedder:
         # Longest first, so a secret is never left half shown because a shorter one inside it was replaced first.
         return tuple(sorted({secret for secret in found if secret}, key=len, reverse=True))
 
-    def _batch(self, session: object, url: object, auth: tuple[str, str] | None, texts: list[str],
+    def _batch(self, session: _http.Session, url: httpx.URL, auth: tuple[str, str] | None, texts: list[str],
                width: int | None, stop: threading.Event) -> np.ndarray:
         import httpx
 
         from . import _http
 
-        assert isinstance(session, _http.Session)
         body: dict[str, object] = {"model": self.model, "input": texts, "encoding_format": "float"}
         if self.dimensions is not None:
             body["dimensions"] = self.dimensions
@@ -371,7 +376,7 @@ class OpenAIEmbedder:
             if attempt and stop.is_set():
                 raise _Cancelled
             try:
-                answer = session.post(url, content, headers, auth, cap, _ERROR_BYTES)  # type: ignore[arg-type]  # a timeout of None means no deadline, as Session handles
+                answer = session.post(url, content, headers, auth, cap, _ERROR_BYTES)
             except httpx.TimeoutException:
                 problem = f"{shown} did not answer within timeout={self.timeout} s"
             except httpx.TransportError as error:
