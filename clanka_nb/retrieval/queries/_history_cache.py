@@ -76,6 +76,10 @@ _ROW: dict[str, tuple[type, ...]] = {
 }  # fmt: skip
 
 
+class HistoryCacheError(OSError):
+    """Clearing the history cache left entries behind; the message says why and what to do."""
+
+
 class HistoryCacheWarning(UserWarning):
     """The history cache could not be used, or held an entry it does not trust: the history is read again
     (the queries are unaffected)."""
@@ -266,18 +270,37 @@ class HistoryCache:
         except sqlite3.Error as exc:
             self._fail(exc)
 
-    def clear(self) -> int:
-        """Delete every entry; returns how many there were (0 when there is no file)."""
-        self.close()
-        if not self.path.exists():
+    def count(self) -> int:
+        """How many histories' queries the file holds (0 when there is none or it cannot be read)."""
+        db = self._connection() if self.path.exists() else None  # `cache info` makes no file
+        if db is None:
             return 0
-        db = open_cache_file(self.path, _SCHEMA, timeout=_BUSY_SECONDS)  # refuses a foreign file or schema
         try:
-            removed = db.execute("DELETE FROM histories").rowcount
-            with contextlib.suppress(sqlite3.Error):  # the entries are gone; only the free pages stay
-                db.execute("VACUUM")
-        finally:
-            db.close()
+            return int(db.execute("SELECT count(*) FROM histories").fetchone()[0])
+        except sqlite3.Error as exc:
+            self._fail(exc)
+            return 0
+
+    def clear(self) -> int:
+        """Delete every entry; returns how many there were (0 when there is no file).
+
+        Raises `HistoryCacheError` when they stay behind (a foreign file or schema, a full disk), saying what to do.
+        """
+        self.close()
+        if not self.path.exists() and not self.path.is_symlink():
+            return 0
+        try:
+            db = open_cache_file(self.path, _SCHEMA, timeout=_BUSY_SECONDS)  # refuses a foreign file or schema
+            try:
+                removed = db.execute("DELETE FROM histories").rowcount
+                with contextlib.suppress(sqlite3.Error):  # the entries are gone; only the free pages stay
+                    db.execute("VACUUM")
+            finally:
+                db.close()
+        except (sqlite3.Error, OSError) as exc:
+            msg = (f"could not clear the history cache {str(self.path)!r}: {exc}; delete it (and any -wal/-shm beside "
+                   "it) by hand: it holds only a cache")  # fmt: skip
+            raise HistoryCacheError(msg) from None
         return int(removed)
 
     def close(self) -> None:
@@ -314,7 +337,7 @@ class HistoryCache:
 _warned: set[str] = set()  # one warning per cache file and process
 
 
-def default_path() -> Path:
+def history_cache_path() -> Path:
     """The history cache's file in clanka-nb's cache folder (`$CLANKA_NB_CACHE_DIR` moves it)."""
     return default_directory() / FILE_NAME
 
@@ -323,7 +346,7 @@ def history_cache() -> HistoryCache | None:
     """The shared history cache of this process (one per folder), or None with `CLANKA_NB_CACHE=off`."""
     if os.environ.get(CACHE_SWITCH_ENV, "").strip().lower() in ("off", "0", "false", "no"):
         return None
-    return _shared(str(default_path()))
+    return _shared(str(history_cache_path()))
 
 
 @cache
