@@ -202,3 +202,17 @@ def test_a_foreign_cache_file_is_left_alone_with_one_warning(tmp_path, cache_dir
     pd.testing.assert_frame_equal(got, _uncached(root, monkeypatch))
     with sqlite3.connect(cache_dir / FILE_NAME) as check:
         assert check.execute("SELECT count(*) FROM histories").fetchone()[0] == 0  # nothing written
+
+
+def test_deepening_a_shallow_clone_misses_the_cache(tmp_path, cache_dir, calls, monkeypatch):
+    # The same HEAD, but more history behind it: the shallow boundary is in the key.
+    source = _repo(tmp_path)
+    clone = tmp_path / "clone"
+    run_git(tmp_path, "clone", "-q", "--depth", "1", f"file://{source}", str(clone))
+    shallow = history_queries(clone, progress=False)
+    run_git(clone, "fetch", "-q", "--deepen", "2")
+    calls.clear()
+    deeper = history_queries(clone, progress=False)
+    assert calls["log"] == 1
+    assert len(deeper) > len(shallow)
+    pd.testing.assert_frame_equal(deeper, _uncached(clone, monkeypatch))

@@ -25,6 +25,7 @@ import importlib.metadata
 import json
 import os
 import sqlite3
+import stat
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -118,13 +119,20 @@ def _state_file(repo: Path, name: str) -> bytes | None:
         return None
     path = Path(found.stdout.rstrip("\n"))
     path = path if path.is_absolute() else repo / path
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(_MAX_STATE_FILE + 1)
+    try:  # without blocking: a FIFO in its place would wait for a writer forever
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         return b""
-    except OSError:  # a folder, a FIFO's refusal, a permission: not cached, never guessed
+    except OSError:  # a permission, a link loop: not cached, never guessed
         return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a folder, a FIFO, a device
+            return None
+        data = os.read(fd, _MAX_STATE_FILE + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
     return data if len(data) <= _MAX_STATE_FILE else None
 
 
