@@ -491,10 +491,13 @@ def history_query_rows(
     head = git(repo, "rev-parse", "--verify", "--end-of-options", "HEAD^{commit}").strip()
     limit = parse_size(max_file_size)
     range_args = _range(repo, revs)
-    # The same commit, range, options and files give the same queries: read once, then kept (_history_cache).
+
+    def reading() -> HistoryRead:  # the same commit, range, options and files: read once, then kept (_history_cache)
+        tree = _Tree(repo, prefix, head, codebase, limit)
+        return _read_history(tree, _commits(repo, range_args, revs, prefix), max_files, targets, progress)
+
     read = cached_read(repo, prefix, head, revs, range_args, codebase, max_files=max_files, limit=limit,
-                       targets=targets, read=lambda: _read_history(_Tree(repo, prefix, head, codebase, limit),
-                       _commits(repo, range_args, revs, prefix), max_files, targets, progress))  # fmt: skip
+                       targets=targets, read=reading)  # fmt: skip
     attrs = {"root": str(codebase.root), "languages": codebase.languages, "source": "history", "revs": revs,
              "commits": read.commits, "targets": targets,
              "dropped": {r: read.dropped[r] for r in HISTORY_REASONS if read.dropped[r]}}  # fmt: skip
