@@ -301,15 +301,19 @@ def _cache(args: argparse.Namespace) -> int:
 
     parse = ParseCache()
     vectors = _vector_cache()
+    histories = _history_cache()
     if args.action == "clear":
         try:
             removed = parse.clear()
             cleared = None if vectors is None else vectors.clear()
-        except OSError as error:  # ParseCacheError, VectorCacheError: entries left behind, said with the fix
+            forgotten = None if histories is None else histories.clear()
+        except OSError as error:  # ParseCacheError, VectorCacheError, HistoryCacheError: said with the fix
             raise CommandError(str(error), exit_code=1) from None
         print(f"removed {removed:,} entries from {parse.path}")
         if vectors is not None:
             print(f"removed {cleared:,} vectors from {vectors.path}")
+        if histories is not None:
+            print(f"removed {forgotten:,} histories from {histories.path}")
         return 0
     info = parse.info()
     print(f"path: {info.path}")
@@ -321,8 +325,19 @@ def _cache(args: argparse.Namespace) -> int:
         print(f"vectors path: {stored.path}")
         print(f"vectors: {stored.entries:,}, "
               f"{stored.bytes / 2**20:.1f} MiB of {stored.max_bytes / 2**20:.0f} MiB")
+    if histories is not None:
+        print(f"histories path: {histories.path} ({histories.count():,} histories' queries)")
     print("set CLANKA_NB_CACHE_DIR to move them, CLANKA_NB_CACHE=off to work without them")
     return 0
+
+
+def _history_cache() -> Any:
+    """The history cache's file (None without pandas, which the probe's queries need anyway)."""
+    try:
+        from .retrieval.internals import HistoryCache, history_cache_path
+    except ImportError:  # the probe's extra missing: no history was ever read through it
+        return None
+    return HistoryCache(history_cache_path())
 
 
 def _vector_cache() -> Any:

@@ -47,11 +47,12 @@ class SweepTask:
     counter: TokenCounter | None  # pickled with the task (a tiktoken encoding travels by its name)
     probe: Probe | None  # set only when probing: then a batch is a whole root
 
-    def __call__(self, batch: Batch) -> tuple[list[Partial], list[pd.DataFrame], float, list[str]]:
+    def __call__(self, batch: Batch) -> tuple[list[Partial], list[pd.DataFrame], float, float, list[str]]:
         started = time.perf_counter()
         codebase, failed = parse(batch)  # a file the engine fails on is left out, and named in attrs
+        parsed = time.perf_counter()
         probe_set = ProbeSet.of(codebase, self.probe, self.counter) if self.probe is not None else None
-        parsed = time.perf_counter() - started
+        queried = time.perf_counter() - parsed  # the queries (a history read included) and masks
         partials = measure(codebase, list(self.settings), self.counter)
         probes = []
         if probe_set is not None:
@@ -62,7 +63,7 @@ class SweepTask:
         failures = [f"{batch.root}/{path}: {why}" for path, why in failed.items()]
         if probe_set is not None and probe_set.history_error is not None:  # its other queries are probed
             failures.append(f"{batch.root}: commit messages left out: {probe_set.history_error}")
-        return partials, probes, parsed, failures
+        return partials, probes, parsed - started, queried, failures
 
 
 def pooled_groups(frames: list[pd.DataFrame]) -> np.ndarray:
@@ -126,7 +127,8 @@ def sweep(
     intervals and `attrs["verdict"]` as in `cn.sweep` (the queries of all roots pooled). A file the engine fails on
     is left out and named in `attrs["failed"]`, and so is a root whose history git cannot read when probing
     (no commit yet, a damaged commit: its commit messages are left out, its other queries probed);
-    `attrs["roots"]` lists the roots as resolved.
+    `attrs["roots"]` lists the roots as resolved. `attrs["parse_seconds"]` adds up the workers' parses alone, and
+    when probing `attrs["queries_seconds"]` their finding the queries (a history read included).
 
     `token_counter=` (a callable, a tiktoken encoding, a `tokenizers.Tokenizer` or "cl100k_base")
     counts the tokens of each chunk's embedding input on the workers, and `token_limit=` adds
@@ -176,12 +178,13 @@ def sweep(
     task = SweepTask(grid, counter, options)
     merged = [Partial() for _ in grid]
     probes: list[list[pd.DataFrame]] = [[] for _ in grid]
-    parse_seconds = 0.0
+    parse_seconds = queries_seconds = 0.0
     failed: list[str] = []
     running = resolve_client(client)
     for done, future in enumerate(as_completed(running.map(task, work, pure=False)), start=1):
-        partials, probe_frames, parsed, failures = future.result()
+        partials, probe_frames, parsed, queried, failures = future.result()
         parse_seconds += parsed
+        queries_seconds += queried
         failed += failures
         merged = [total + part for total, part in zip(merged, partials, strict=True)]
         for kept, frame in zip(probes, probe_frames, strict=False):  # no frames unless probing
@@ -213,6 +216,8 @@ def sweep(
         "parse_seconds": parse_seconds,
         "failed": sorted(failed),  # files the engine failed on, and roots whose history could not be read
     }
+    if options is not None:
+        attrs["queries_seconds"] = queries_seconds
     if options is not None and rows:
         settings_of = [{name: r[name] for name in CHUNK_SETTING_NAMES} for r in rows]
         attrs["budget"] = list(options.budgets)  # priced by attrs["token_counter"], as the token columns

@@ -5,7 +5,7 @@ engine's `_` modules other packages may use, so none of them imports those modul
 """
 
 from ._api import one_file
-from ._cache import CACHE_SWITCH_ENV, default_directory, resolve_cache
+from ._cache import CACHE_SWITCH_ENV, default_directory, fingerprint, resolve_cache
 from ._cache_files import (
     CACHE_DIR_ENV,
     CacheFileError,
@@ -42,6 +42,7 @@ __all__ = [
     "chunks_of",
     "default_directory",
     "evict_if_over",
+    "fingerprint",
     "foreign_schema",
     "front",
     "heads_of",

@@ -5,7 +5,7 @@ what the sweep, the tuning panel and Dask build on is in `clanka_nb.retrieval.in
 """
 
 from .decision import FlatRecallWarning, Verdict, verdict
-from .queries import dropped_queries, history_queries, probe_queries, unit_test_queries
+from .queries import HistoryCacheWarning, dropped_queries, history_queries, probe_queries, unit_test_queries
 from .scoring import EmbeddingTimeWarning, NoProbeQueriesWarning, Probe, SampledProbeWarning, probe, probe_summary
 from .search import BM25Searcher, Searcher
 
@@ -13,6 +13,7 @@ __all__ = [
     "BM25Searcher",
     "EmbeddingTimeWarning",
     "FlatRecallWarning",
+    "HistoryCacheWarning",
     "NoProbeQueriesWarning",
     "Probe",
     "SampledProbeWarning",

@@ -5,11 +5,12 @@ probe's `_` modules other packages may use, so none of them imports those module
 """
 
 from .decision import Bootstrap, Outcome, compared, decide
-from .queries import check_queries, query_groups
+from .queries import HistoryCache, check_queries, history_cache_path, query_groups
 from .scoring import ProbeScorer, ProbeSet, as_probe, embed_ahead, frame_outcome, outcome_row, probe_frame, scored_row
 
 __all__ = [
     "Bootstrap",
+    "HistoryCache",
     "Outcome",
     "ProbeScorer",
     "ProbeSet",
@@ -19,6 +20,7 @@ __all__ = [
     "decide",
     "embed_ahead",
     "frame_outcome",
+    "history_cache_path",
     "outcome_row",
     "probe_frame",
     "query_groups",

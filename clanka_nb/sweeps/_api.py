@@ -59,6 +59,8 @@ def sweep(
     (whose line windows are then what is scored), from test names, and, when the source's root is the top
     of a git clone, from its commit messages (`history_queries`, its `targets=` as the Probe's);
     `attrs["query_sources"]` counts the queries of each source and `attrs["probe_note"]` says it in words.
+    `attrs["parse_seconds"]` is the parse alone; a probed sweep's `attrs["queries_seconds"]` is finding the
+    queries, a history read included (kept per commit in the cache folder: the same commit is read once).
     Or pass `Probe(queries=...)`, a frame with query, path, start_line, end_line (`probe_queries`,
     `history_queries`, both concatenated, or your own). With no query the probe columns are NA, a
     `NoProbeQueriesWarning` says why, and so does `attrs["probe_reason"]`.
@@ -145,10 +147,12 @@ def sweep(
     options = as_probe(probe)
     started = time.perf_counter()
     codebase = open_resolved(resolved, progress=progress).codebase
+    parsed = time.perf_counter()
     scorer = None if options is None else ProbeScorer(codebase, options, counter)
+    queried = None if scorer is None else time.perf_counter() - parsed  # the queries (a history read) and masks
     if scorer is not None and options is not None and options.embedded:
         scorer.ahead = embed_ahead(scorer.probe_set, chunk_settings, options.engine, options.time_budget, progress)
     return sweep_table(
         codebase, chunk_settings, counter=counter, limit=limit, progress=progress,
-        started=started, scorer=scorer, chunkers=peers,
+        parse_seconds=parsed - started, queries_seconds=queried, scorer=scorer, chunkers=peers,
     )

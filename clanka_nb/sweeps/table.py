@@ -126,15 +126,16 @@ def sweep_table(
     counter: TokenCounter | None,
     limit: int | None,
     progress: ProgressBar,
-    started: float,
+    parse_seconds: float,
+    queries_seconds: float | None = None,
     scorer: ProbeScorer | None = None,
     chunkers: Mapping[str, Chunker] | None = None,
 ) -> pd.DataFrame:
     """The sweep of an opened codebase: one row per setting (see `clanka_nb.sweeps.sweep` for the columns), then
     one per chunker of `chunkers` (label -> chunker, checked: `check_chunkers`) with the chunker columns.
 
-    `started` is the `time.perf_counter()` at which opening the codebase began: `attrs["parse_seconds"]`
-    counts from there to the first setting.
+    `parse_seconds` (opening and parsing the codebase) and `queries_seconds` (the probe's queries and masks, a
+    git history read included; None: not probed) are timed by the caller and kept in the attrs as they are.
 
     Args:
         codebase: The opened codebase.
@@ -142,7 +143,8 @@ def sweep_table(
         counter: The token counter; None: the chars/4 estimate.
         limit: Adds `over_limit` for chunks over that many tokens; None: no column.
         progress: None shows a bar only for work over a second, False never, True always.
-        started: The `time.perf_counter()` at which opening the codebase began.
+        parse_seconds: Seconds opening and parsing the codebase took.
+        queries_seconds: Seconds the probe's queries and masks took; None: not probed.
         scorer: The probe's scorer; None: no probe columns.
         chunkers: Whole chunkers to compare, by label; None: none.
 
@@ -150,7 +152,6 @@ def sweep_table(
         The sweep's table.
     """
     stats = CodebaseStats(codebase)
-    parse_seconds = time.perf_counter() - started
     rows = []
     whole: dict[int, engine.FileChunking] = {}
     counting = None if counter is None else remembering(counter)  # inputs shared by settings: counted once
@@ -198,6 +199,8 @@ def sweep_table(
         "token_counter": token_counter_name(counter),
         "parse_seconds": parse_seconds,
     }
+    if queries_seconds is not None:
+        attrs["queries_seconds"] = queries_seconds
     if scorer is not None:
         attrs.update(scorer.attrs())
     return _columns.build(columns, schema, attrs)

@@ -94,3 +94,25 @@ def test_clear_on_a_full_disk_reports_the_entries_left_and_fails(
     assert "entries: 1\n" in capsys.readouterr().out
     assert main(["cache", "clear"]) == 0
     assert "removed 1 entries" in capsys.readouterr().out
+
+
+def test_cache_info_and_clear_cover_the_history_cache(capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("pandas")
+    from clanka_nb.retrieval import history_queries
+    from tests.retrieval.test_history_queries import commit, function, run_git
+
+    monkeypatch.setenv("CLANKA_NB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("CLANKA_NB_CACHE", raising=False)
+    root = tmp_path / "repo"
+    root.mkdir()
+    run_git(root, "init", "-q", "-b", "main")
+    commit(root, "Add the parser of price labels", {"src/price.ts": function("parse", "value += 1;")})
+    history_queries(root, progress=False)
+    history_queries(root, progress=False, targets="all")
+    assert main(["cache", "info"]) == 0
+    info = capsys.readouterr().out
+    assert f"histories path: {tmp_path / 'cache' / 'history-cache.sqlite3'} (2 histories' queries)" in info
+    assert main(["cache", "clear"]) == 0
+    assert "removed 2 histories" in capsys.readouterr().out
+    assert main(["cache", "info"]) == 0
+    assert "(0 histories' queries)" in capsys.readouterr().out

@@ -23,6 +23,7 @@ from ...engine.source import open_source
 from ...frames import columns as _columns
 from ...history.internals import BlobReader, ChurnError, git, git_records, repository, resolves, run_git, within_history
 from ._comments import doc_comment
+from ._history_cache import HistoryRead, cached_read
 from ._queries import QUERIES, declared_texts
 from ._query_text import MAX_WORDS, MIN_WORDS, first_sentences
 from ._targets import TARGET_KINDS, query_groups, target_kind
@@ -167,13 +168,13 @@ def _range(repo: Path, revs: str) -> list[str]:
     return [within_history(repo, revs)]
 
 
-def _commits(repo: Path, revs: str, prefix: str) -> list[_Commit]:
+def _commits(repo: Path, range_args: list[str], revs: str, prefix: str) -> list[_Commit]:
     # Records start with a marker no commit message can know in advance, so a message cannot forge one.
     nonce = secrets.token_hex(16)
     marker = f"\x1e{nonce}\x00"
     pathspec = [prefix] if prefix else []  # literal: the runner sets GIT_LITERAL_PATHSPECS
     layout = f"--format=%x1e{nonce}%x00%H%x00%ct%x00%P%x00%an <%ae>%x00%B%x00"
-    listed = run_git(repo, "log", "--no-renames", "--name-only", "-z", layout, "--end-of-options", *_range(repo, revs),
+    listed = run_git(repo, "log", "--no-renames", "--name-only", "-z", layout, "--end-of-options", *range_args,
                      "--", *pathspec, check=False)  # fmt: skip
     if listed.returncode != 0:
         problem = (listed.stderr.strip().splitlines() or ["unknown revision"])[0]
@@ -488,11 +489,30 @@ def history_query_rows(
         )  # fmt: skip
         raise ChurnError(msg)
     head = git(repo, "rev-parse", "--verify", "--end-of-options", "HEAD^{commit}").strip()
-    tree = _Tree(repo, prefix, head, codebase, parse_size(max_file_size))
+    limit = parse_size(max_file_size)
+    range_args = _range(repo, revs)
+
+    def reading() -> HistoryRead:  # the same commit, range, options and files: read once, then kept (_history_cache)
+        tree = _Tree(repo, prefix, head, codebase, limit)
+        return _read_history(tree, _commits(repo, range_args, revs, prefix), max_files, targets, progress)
+
+    read = cached_read(repo, prefix, head, revs, range_args, codebase, max_files=max_files, limit=limit,
+                       targets=targets, read=reading)  # fmt: skip
+    attrs = {"root": str(codebase.root), "languages": codebase.languages, "source": "history", "revs": revs,
+             "commits": read.commits, "targets": targets,
+             "dropped": {r: read.dropped[r] for r in HISTORY_REASONS if read.dropped[r]}}  # fmt: skip
+    columns = {name: [row[name] for row in read.rows] for name in HISTORY if name != "group"}
+    columns["group"] = query_groups(pd.DataFrame(columns)).tolist() if read.rows else []
+    frame = _columns.build(columns, HISTORY, attrs)
+    return frame, Counter(read.dropped)
+
+
+def _read_history(tree: _Tree, commits: list[_Commit], max_files: int | None, targets: str,
+                  progress: ProgressBar) -> HistoryRead:  # fmt: skip
+    """Each commit's query and target, or why it has none: the git work of reading a history."""
     dropped: Counter[str] = Counter()
     rows: list[dict[str, Any]] = []
-    commits = _commits(repo, revs, prefix)
-    with bar(progress, len(commits), "reading commits", unit="commit") as handle, BlobReader(repo) as sizes:
+    with bar(progress, len(commits), "reading commits", unit="commit") as handle, BlobReader(tree.repo) as sizes:
         for commit in commits:
             if handle is not None:
                 handle.update(1)
@@ -512,14 +532,7 @@ def history_query_rows(
                          "target_kind": found.kind})  # fmt: skip
     seen = Counter(row["query"] for row in rows)
     dropped["duplicate"] += sum(count for count in seen.values() if count > 1)
-    rows = [row for row in rows if seen[row["query"]] == 1]
-    attrs = {"root": str(codebase.root), "languages": codebase.languages, "source": "history", "revs": revs,
-             "commits": len(commits), "targets": targets,
-             "dropped": {r: dropped[r] for r in HISTORY_REASONS if dropped[r]}}  # fmt: skip
-    columns = {name: [row[name] for row in rows] for name in HISTORY if name != "group"}
-    columns["group"] = query_groups(pd.DataFrame(columns)).tolist() if rows else []
-    frame = _columns.build(columns, HISTORY, attrs)
-    return frame, dropped
+    return HistoryRead([row for row in rows if seen[row["query"]] == 1], dropped, len(commits))
 
 
 @checked_keywords
