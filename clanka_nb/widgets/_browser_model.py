@@ -83,6 +83,10 @@ class BrowserModel:
                                                                           strict=True)), default=0)
         return min(LIST_MAX_CHARS, max(len(_ALL_FILES_LABEL), longest))
 
+    def __repr__(self) -> str:
+        files = len(self.chunk_filter.path.categories)
+        return f"Browser({len(self.data):,} chunks in {files:,} files, {int(self.mask.sum()):,} match the filters)"
+
     def type_options(self) -> list[tuple[str, str]]:
         """(label with its count, type) of each type present; NO_TYPE last when untyped chunks are there."""
         types = self.chunk_filter.type

@@ -135,7 +135,12 @@ def test_the_file_list_keeps_its_counts_in_view(chunks: pd.DataFrame) -> None:
     holder = next(box for box in browser.children[3].children if browser.file_list in box.children)
     width = re.search(r"(\d+)ch", holder.layout.min_width or "")
     assert width is not None, f"the file list's min_width is {holder.layout.min_width!r}, not in characters"
-    assert max(len(label) for label, _ in browser.file_list.options) <= int(width.group(1)) <= LIST_MAX_CHARS
+    chars = int(width.group(1))
+    labels = [label for label, _ in browser.file_list.options]
+    assert chars <= LIST_MAX_CHARS  # wider, it would push the table under the list on most screens
+    # Every label up to that cap fits whole ("…/next-prisma-websockets-starter/…/trpc.ts  (1/2)" is over it).
+    assert all(len(label) <= chars for label in labels if len(label) <= LIST_MAX_CHARS)
+    assert sum(len(label) <= chars for label in labels) >= 0.9 * len(labels)
 
 
 def test_the_tuning_panel_does_not_open_on_a_generated_file(monorepo: Path) -> None:
