@@ -101,7 +101,10 @@ class Browser(widgets.VBox):
             [widgets.HTML(f'<b style="{UI_FONT}">files</b> <span style="{UI_FONT};color:{MUTED}">(chunks) · '
                           "pick one to list only its chunks</span>"),
              self.file_list],
-            layout=widgets.Layout(flex="1 1 auto", width="26%", min_width="260px", max_width="100%"),
+            # At least as wide as its longest label (a "ch" is as wide as a digit, wider than most letters), so
+            # the select does not cut off the counts at the labels' end.
+            layout=widgets.Layout(flex="1 1 auto", width="26%", min_width=f"calc({model.list_chars}ch + 16px)",
+                                  max_width="100%"),
         )  # fmt: skip
         # Side by side where there is room; in a narrow output area (JupyterLab's file browser open) the file
         # list goes above the table and each takes the whole width. min_width=0: the table shrinks its
@@ -181,7 +184,7 @@ class Browser(widgets.VBox):
     def _choose_file(self, path: str) -> None:
         """Pick `path` in the file list, adding it to the list if the filters had left it out."""
         if path and path not in {value for _, value in self.file_list.options}:
-            self.file_list.options = [*self.file_list.options, (path, path)]
+            self.file_list.options = [*self.file_list.options, (self.model.listed_paths.get(path, path), path)]
         self.file_list.value = path
 
     def _on_filter(self, _change: Any) -> None:

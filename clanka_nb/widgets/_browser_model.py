@@ -15,10 +15,10 @@ from .. import engine
 from ..engine.settings import NONE_IS_NO_LIMIT
 from ..engine.source import FrameSource, read_frame
 from ._filters import NO_TYPE, TOP_LEVEL, ChunkFilter
+from ._paths import LIST_MAX_CHARS, LIST_PATH_CHARS, fit_paths
 from ._preview import Preview
 from ._source import Texts, file_lines
 from ._style import MUTED, UI_FONT, type_chip
-from ._table import short_path
 
 _CONTEXT_LINES = 3  # lines shown above a chosen chunk
 _PARENT_SUGGESTIONS = 1000  # the parent box suggests the most common parents; any text still filters
@@ -63,6 +63,25 @@ class BrowserModel:
         self.filters = Filters()
         self.mask = np.ones(len(frame), dtype=bool)
         self.matching = self.mask
+        self._listed: dict[str, str] | None = None
+
+    @property
+    def listed_paths(self) -> dict[str, str]:
+        """How the file list shows each file's path (`fit_paths` over every file, so a file reads the same
+        whatever the filters); made when first asked for."""
+        if self._listed is None:
+            self._listed = fit_paths(self.chunk_filter.path.categories, LIST_PATH_CHARS)
+        return self._listed
+
+    @property
+    def list_chars(self) -> int:
+        """The characters of the file list's longest label, its count "(n/m)" at its widest, up to
+        `LIST_MAX_CHARS` (about 400 px): the list is at least that wide, so no count is cut off at its end."""
+        files = self.files
+        shown = self.listed_paths
+        longest = max((len(shown[p]) + 2 * len(str(t)) + 5 for p, t in zip(files["path"], files["total_chunks"],
+                                                                          strict=True)), default=0)
+        return min(LIST_MAX_CHARS, max(len(_ALL_FILES_LABEL), longest))
 
     def __repr__(self) -> str:
         files = len(self.chunk_filter.path.categories)
@@ -201,7 +220,8 @@ def file_options(model: BrowserModel, files: pd.DataFrame) -> list[tuple[str, st
     filtered = bool(model.matching.size) and not model.matching.all()
     rows = files[(files["chunks"] > 0) | (files["path"] == chosen)] if filtered else files
     triples = zip(rows["path"], rows["chunks"], rows["total_chunks"], strict=True)
-    labels = [f"{short_path(p)}  ({n}/{t})" if filtered else f"{short_path(p)}  ({t})" for p, n, t in triples]
+    shown = model.listed_paths
+    labels = [f"{shown[p]}  ({n}/{t})" if filtered else f"{shown[p]}  ({t})" for p, n, t in triples]
     options = list(zip(labels, rows["path"].tolist(), strict=True))
     if options:
         options.insert(0, (_ALL_FILES_LABEL, ALL_FILES))

@@ -18,8 +18,9 @@ from ..frames import columns as _columns
 from ..sweeps import run_chunker
 from ._bands import LINE_WINDOW
 from ._browser_model import settings_text
+from ._paths import COMPARE_PATH_CHARS, fit_paths
 from ._preview import Preview
-from ._source import Texts, file_lines, pickable
+from ._source import Texts, file_lines, first_made_by_hand, pickable
 from ._style import MUTED, RULE, TEXT, UI_FONT, type_chip
 
 PANE_MIN_WIDTH = 400  # px: narrower than this, the panes go one above the other
@@ -288,7 +289,9 @@ class CompareModel:
         counts = self.changes["path"].value_counts()
         self.counts = {str(p): int(n) for p, n in counts.items()}  # changes per file, most first
         if path is None:
-            path = str(counts.index[0]) if len(counts) else (self.files[0] if self.files else None)
+            # The file with the most changes that is no tool's output (types.gen.ts); else the first file.
+            busiest = first_made_by_hand((str(p) for p in counts.index), self.texts)
+            path = busiest or (self.files[0] if self.files else None)
         self.path: str | None = path
 
     def __repr__(self) -> str:
@@ -296,7 +299,8 @@ class CompareModel:
 
     def file_options(self) -> list[tuple[str, str]]:
         """The file picker's (label with its number of changes, path)."""
-        return [(f"{p}  ({self.counts.get(p, 0)} changed)", p) for p in self.files]
+        shown = fit_paths(self.files, COMPARE_PATH_CHARS)  # cut in the middle: the file name and its package show
+        return [(f"{shown[p]}  ({self.counts.get(p, 0)} changed)", p) for p in self.files]
 
     @property
     def frame(self) -> pd.DataFrame:

@@ -237,12 +237,12 @@ def preview(
 
     `source` is a folder, one file, an `engine.Codebase`, a chunk frame (shown as it is when no
     setting is given) or None for the sample; `path` is relative to its root (default: the
-    declaration-chunked file with the most chunks). Long files are shown `max_lines` lines at a time
+    file with the most declarations that no tool generated). Long files are shown `max_lines` lines at a time
     from `start`.
 
     Args:
         source: A folder, one file, an `engine.Codebase`, a chunk frame, or None for the sample codebase.
-        path: The file, relative to the source's root; None: the declaration-chunked file with the most chunks.
+        path: The file, relative to the source's root; None: the file with the most declarations that no tool generated.
         start: The first line shown.
         max_lines: How many lines are shown at a time.
 
@@ -256,7 +256,7 @@ def preview(
     if isinstance(source, pd.DataFrame) and not settings.passed:
         viewed = open_chunks(source, settings)
         root = viewed.texts.root  # the frame's root, as the one reader of its attrs gave it
-        path = inside_root(path, None if root is None else str(root)) or busiest_file(viewed.frame)
+        path = inside_root(path, None if root is None else str(root)) or busiest_file(viewed.frame, viewed.texts)
         if path is None:
             msg = "the chunk frame has no rows, so no file to preview; pass preview(frame, path) or a frame with chunks"
             raise ValueError(msg)
@@ -274,7 +274,7 @@ def preview(
     frame = chunk_frame(codebase, None, opened)
     texts = Texts(codebase=codebase, languages=codebase.languages)
     if path is None:
-        path = busiest_file(frame) or next((p for p in codebase.files if _has_lines(codebase, p)), None)
+        path = busiest_file(frame, texts) or next((p for p in codebase.files if _has_lines(codebase, p)), None)
         if path is None:
             msg = f"{codebase!r} has no file with lines to preview"
             raise ValueError(msg)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from ..engine.internals import check_file
 from ..engine.source import FrameSource, open_resolved, open_source, read_frame, resolve
 from ..frames.chunks import chunk_frame
 from ..frames.source import Source
+from ._paths import HEADER_LINES, is_generated
 
 __all__ = ["Source"]
 
@@ -137,10 +139,29 @@ def file_lines(texts: Texts, path: str, chunks: pd.DataFrame) -> tuple[list[str]
     return lines, None, note
 
 
-def busiest_file(frame: pd.DataFrame) -> str | None:
-    """The declaration-chunked file with the most chunks (else the file with the most): it shows the most."""
+def first_made_by_hand(candidates: Iterable[str], texts: Texts | None = None) -> str | None:
+    """The first of `candidates` that is no generated file (by its name, and by its header when `texts` has
+    it: `_paths.is_generated`); the first candidate when all are generated; None when there is none.
+
+    A viewer opens on it: a tool's output (`types.gen.ts`, 2,619 lines of types) has the most chunks of a
+    monorepo and says nothing of how its own code is cut."""
+    first = None
+    for path in candidates:
+        first = path if first is None else first
+        text = texts.text(path) if texts is not None else None
+        if not is_generated(path, text.lines[:HEADER_LINES] if text is not None else ()):
+            return path
+    return first
+
+
+def busiest_file(frame: pd.DataFrame, texts: Texts | None = None) -> str | None:
+    """The file with the most declarations (the pieces of a split declaration counted once; with no
+    declaration anywhere, the file with the most chunks), generated files last (`first_made_by_hand`): it
+    shows the most of how code is cut. A data file of one huge constant split into 87 pieces shows little."""
     if frame.empty:
         return None
     ast = frame[(frame["chunker"] == "ast").to_numpy(dtype=bool)] if "chunker" in frame.columns else frame.iloc[:0]
+    if len(ast):
+        ast = ast.drop_duplicates([c for c in ("path", "type", "name", "parent") if c in ast.columns])
     counts = (ast if len(ast) else frame)["path"].value_counts(sort=True)
-    return str(counts.index[0])
+    return first_made_by_hand((str(p) for p in counts.index), texts)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from html import escape
 from typing import Any
 
@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine.settings import checked_init, checked_keywords
+from ._paths import TABLE_PATH_CHARS, fit_paths
 from ._style import FONT, MUTED, PAPER, RULE, SELECTED, SURFACE, TEXT, UI_FONT, type_chip
 
 TABLE_COLUMNS = ("path", "start_line", "end_line", "type", "name", "parent", "lines", "characters")
@@ -21,8 +22,9 @@ _HEADINGS = {"start_line": "start", "end_line": "end"}
 _COMMENT_STARTS = ("//", "/*", "*")  # a doc comment says less about a chunk than its first statement
 _NUMERIC = frozenset({"start_line", "end_line", "lines", "characters"})
 # Fixed widths of the short columns; the text columns (path, name, parent, first line) share the rest.
+# The path gets a larger share than the other text columns: about TABLE_PATH_CHARS characters at 1,000 px.
 _WIDTHS = {"#": "3.5em", "start_line": "4.5em", "end_line": "4.5em", "lines": "4.5em", "characters": "6.5em",
-           "type": "7.5em", "language": "7em"}  # fmt: skip
+           "type": "7.5em", "language": "7em", "path": "24%"}  # fmt: skip
 
 
 def _missing(value: Any) -> bool:
@@ -46,6 +48,7 @@ def render_table(
     total: int | None = None,
     selected: int | None = None,
     columns: Sequence[str] = TABLE_COLUMNS,
+    paths: Mapping[str, str] | None = None,
 ) -> str:
     """One page of chunk rows as an HTML table (inline styles; each cell has `data-col`).
 
@@ -58,6 +61,8 @@ def render_table(
         total: How many rows there are in all; None: the page's.
         selected: A position among all rows, drawn highlighted; None: none.
         columns: The columns shown.
+        paths: How each path is shown (`fit_paths`: cut in the middle, the file name whole); None: the fit of
+            the page's own paths.
 
     Returns:
         The HTML.
@@ -78,6 +83,8 @@ def render_table(
         for c in ("#", *shown, "first line")
     )
     values = {c: page[c].tolist() for c in shown}
+    if "path" in values and paths is None:
+        paths = fit_paths((str(p) for p in values["path"] if not _missing(p)), TABLE_PATH_CHARS)
     contents = page["content"].tolist() if "content" in page.columns else [None] * len(page)
     rows = []
     for i in range(len(page)):
@@ -90,9 +97,15 @@ def render_table(
                 text = type_chip(None if _missing(value) else str(value))
             elif _missing(value):
                 text = f'<span style="color:{MUTED}">–</span>'
+            elif c == "path" and paths is not None:
+                # Cut in the middle already; narrower still, the cell cuts at its left (right to left, the text
+                # isolated in <bdi> so its slashes stay in place), so the file name always shows.
+                text = f"<bdi>{escape(paths.get(str(value), str(value)))}</bdi>"
             else:
                 text = escape(f"{value:,}" if c in {"lines", "characters"} else str(value))
             align = "text-align:right;" if c in _NUMERIC else "text-align:left;"
+            if c == "path":
+                align += "direction:rtl;"
             title = "" if c in _NUMERIC or c == "type" or _missing(value) else f' title="{escape(str(value))}"'
             cells.append(f'<td data-col="{c}"{title} style="{cell};{align}">{text}</td>')
         first = escape(_first_line(contents[i]))
@@ -109,33 +122,15 @@ def render_table(
     )
 
 
-# The longest file name a list shows whole (a list's width follows its longest entry), and the longest
-# declaration name in the row picker, whose entries also hold the path.
-_LIST_NAME = 56
+# The longest declaration name in the row picker, whose entries also hold the path.
 _PICKED_NAME = 32
 
 
-def short_path(path: str, limit: int = _LIST_NAME) -> str:
-    """`path` as a list shows it: whole when short, else its last folders and file name after "…/"."""
-    if len(path) <= limit:
-        return path
-    tail = path.rsplit("/", 1)[-1]
-    if len(tail) + 2 > limit:
-        return "…" + tail[-(limit - 1) :]
-    parts = path.split("/")
-    kept = parts[-1]
-    for part in reversed(parts[:-1]):
-        if len(part) + len(kept) + 3 > limit:
-            break
-        kept = f"{part}/{kept}"
-    return "…/" + kept
-
-
-def _row_label(position: int, row: Any) -> str:
+def _row_label(position: int, row: Any, paths: Mapping[str, str]) -> str:
     kind = row.type if not _missing(row.type) else "lines"
     name = "" if _missing(row.name) else str(row.name)
     name = f" {name if len(name) <= _PICKED_NAME else name[: _PICKED_NAME - 1] + '…'}" if name else ""
-    where = short_path(str(row.path), _PICKED_NAME + 8)
+    where = paths.get(str(row.path), str(row.path))
     return f"#{position + 1} {kind}{name} · {where}:{row.start_line}–{row.end_line}"
 
 
@@ -163,6 +158,7 @@ class ChunkTable(widgets.VBox):
         self.selected: int | None = None
         self._mask: np.ndarray | None = None
         self._ranks: dict[tuple[str, bool], np.ndarray] = {}
+        self._paths: dict[str, str] | None = None
         sortable = [c for c in SORTABLE if c in data.columns]
         self.sort_by = widgets.Dropdown(
             options=[ENGINE_ORDER, *sortable], value=ENGINE_ORDER, description="sort by",
@@ -203,6 +199,15 @@ class ChunkTable(widgets.VBox):
         """The rows on the current page, in the shown order."""
         first = self.page * self.page_size
         return self.data.iloc[self.positions[first : first + self.page_size]]
+
+    @property
+    def paths(self) -> dict[str, str]:
+        """How each path is shown (`fit_paths` over every file of the data, so a file reads the same on every
+        page and in the row picker); made when first asked for."""
+        if self._paths is None:
+            column = self.data["path"] if "path" in self.data.columns else pd.Series([], dtype=object)
+            self._paths = fit_paths((str(p) for p in pd.unique(column.dropna())), TABLE_PATH_CHARS)
+        return self._paths
 
     def show(self, mask: np.ndarray | None = None) -> None:
         """Show the rows where `mask` is true (all when None), sorted by the current sort, from page 1."""
@@ -252,7 +257,9 @@ class ChunkTable(widgets.VBox):
     def _render(self) -> None:
         first = self.page * self.page_size
         page = self.frame
-        self.html.value = render_table(page, offset=first, total=len(self.positions), selected=self.selected)
+        self.html.value = render_table(
+            page, offset=first, total=len(self.positions), selected=self.selected, paths=self.paths
+        )
         self.prev_button.disabled = self.page == 0
         self.next_button.disabled = self.page >= self.pages - 1
         count = len(self.positions)
@@ -261,7 +268,9 @@ class ChunkTable(widgets.VBox):
             f"{count:,} row{'s' * (count != 1)}</span>"
         )
         options: list[tuple[str, int]] = [(_PICK, -1)]
-        options += [(_row_label(first + i, row), first + i) for i, row in enumerate(page.itertuples(index=False))]
+        paths = self.paths
+        rows = enumerate(page.itertuples(index=False))
+        options += [(_row_label(first + i, row, paths), first + i) for i, row in rows]
         self._syncing = True
         try:
             self.row_picker.options = options

@@ -17,6 +17,7 @@ from ..frames.cycles import paused_cycle_collection
 from ..retrieval import Probe
 from ..retrieval.internals import as_probe, check_queries
 from ._charts import render_histogram, render_trade_off
+from ._paths import PICKER_PATH_CHARS, fit_paths
 from ._preview import PreviewPane
 from ._source import Source, busiest_file, check_early, pickable
 from ._style import MUTED, UI_FONT
@@ -116,8 +117,10 @@ class Tuner(widgets.VBox):
             value=limit if limit is not None else 2000, min=100, max=max(20000, limit or 0), step=100,
             description="max characters", disabled=limit is None, layout=widgets.Layout(width="300px"), **slider,
         )  # fmt: skip
+        shown = fit_paths(files, PICKER_PATH_CHARS)  # cut in the middle: the file name and its package show
         self.file_picker = widgets.Dropdown(
-            options=files, value=None, description="file", style={"description_width": "110px"},
+            options=[(shown[p], p) for p in files], value=None, description="file",
+            style={"description_width": "110px"},
             layout=widgets.Layout(width="400px"),
         )  # fmt: skip
         # Off by default: scoring search costs about as much as chunking again (BM25 over every chunk).
@@ -149,7 +152,7 @@ class Tuner(widgets.VBox):
         self._busy = True
         try:
             if path is None:
-                path = busiest_file(self.model.frame) or (files[0] if files else None)
+                path = busiest_file(self.model.frame, self.model.texts) or (files[0] if files else None)
             self.file_picker.value = path
         finally:
             self._busy = False
