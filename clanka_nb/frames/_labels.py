@@ -61,6 +61,23 @@ class _Cells:
         self.count[j0:j1, i0:i1] += 1
         self._sums = None
 
+    def add_lines(self, segments: np.ndarray) -> None:
+        """Take the cells along each segment (n, 2, 2: from, to), one cell either side (a line of a point or so)."""
+        for start, end in segments:
+            if not np.isfinite([start, end]).all():
+                continue
+            steps = int(min(np.ceil(np.hypot(*(end - start)) / self.cell * 2), 100_000)) + 1
+            along = start + np.linspace(0.0, 1.0, steps)[:, None] * (end - start)
+            cells = np.floor((along - self.origin) / self.cell).astype(np.int64)
+            mask = np.zeros(self.shape, dtype=bool)  # each cell once per line, however many samples fall in it
+            for dj in (-1, 0, 1):
+                for di in (-1, 0, 1):
+                    j, i = cells[:, 1] + dj, cells[:, 0] + di
+                    keep = (j >= 0) & (j < self.shape[0]) & (i >= 0) & (i < self.shape[1])
+                    mask[j[keep], i[keep]] = True
+            self.count += mask
+        self._sums = None
+
     def taken(self, spans: np.ndarray) -> np.ndarray:
         """How many taken cells (counted once per box that took them) each span holds."""
         if self._sums is None:
@@ -91,33 +108,36 @@ def _candidates(w: float, h: float, scale: float, area: np.ndarray, point: np.nd
     return np.concatenate([point + np.array(near), grid])
 
 
-def place(axes: Axes, labels: list[Annotation], points: np.ndarray, note: Text, renderer: RendererBase) -> np.ndarray:
+def place(axes: Axes, labels: list[Annotation], points: np.ndarray, lines: np.ndarray, note: Text,
+          renderer: RendererBase) -> np.ndarray:  # fmt: skip
     """Place `labels` (annotations at `points`, data coordinates, in order of importance) so no two boxes overlap,
-    none covers a point, all inside the axes; `note` says when some had to be left out. The leader lines, in display
-    pixels (n, 2, 2), of the labels placed away from their point."""
+    none covers a point or crosses one of the `lines` (n, 2, 2, data coordinates: the frontier, the intervals), all
+    inside the axes; `note` says when some had to be left out. The leader lines, in display pixels (n, 2, 2), of the
+    labels placed away from their point."""
     scale = axes.figure.dpi / 72.0  # pixels per point
     box = axes.get_window_extent(renderer)
     area = np.array([box.x0, box.y0, box.x1, box.y1]) + np.array([0.5, 0.5, -0.5, -0.5])  # clear of the spines
     at = axes.transData.transform(points) if len(points) else np.empty((0, 2))
     # One box per point, in the labels' order (a point not drawn, NaN, overlaps nothing).
     marks = np.concatenate([at - POINT * scale, at + POINT * scale], axis=1)
+    drawn = axes.transData.transform(lines.reshape(-1, 2)).reshape(-1, 2, 2) if len(lines) else lines
     sizes = []
     for label in labels:
         label.set_visible(True)
         extent = label.get_window_extent(renderer)
         sizes.append((extent.width, extent.height))
     note.set_visible(False)
-    left_out, leaders = _place_all(labels, at, sizes, area, marks, scale)
+    left_out, leaders = _place_all(labels, at, sizes, area, marks, drawn, scale)
     if left_out:  # the note takes the top-left corner, and the labels are placed again around it
         note.set_visible(True)
         note_box = note.get_window_extent(renderer)
         marks = np.concatenate([marks, [[note_box.x0, note_box.y0, note_box.x1, note_box.y1]]])
-        left_out, leaders = _place_all(labels, at, sizes, area, marks, scale)
+        left_out, leaders = _place_all(labels, at, sizes, area, marks, drawn, scale)
     return np.array(leaders).reshape(-1, 2, 2)
 
 
 def _place_all(labels: list[Annotation], at: np.ndarray, sizes: list[tuple[float, float]], area: np.ndarray,
-               marks: np.ndarray, scale: float) -> tuple[int, list[np.ndarray]]:  # fmt: skip
+               marks: np.ndarray, lines: np.ndarray, scale: float) -> tuple[int, list[np.ndarray]]:  # fmt: skip
     """Place each label in turn (the boxes placed so far and `marks` are obstacles: the points' boxes, in the
     labels' order, then any other); how many found no room, and the leader lines of those placed away."""
     cells = _Cells(area, cell=scale)
@@ -125,6 +145,7 @@ def _place_all(labels: list[Annotation], at: np.ndarray, sizes: list[tuple[float
     for mark in marks:
         if np.isfinite(mark).all():
             cells.add(mark)
+    cells.add_lines(lines)
     points = cells.span(marks[: len(at)])
     left_out, leaders = 0, []
     for label, point, own, (w, h) in zip(labels, at, points, sizes, strict=True):
@@ -162,12 +183,12 @@ class LabelPlacer(Artist):
     """An artist of the axes that places the labels each time the figure is drawn, before they are drawn (its
     zorder is below every other artist's), once the layout has fixed where the axes are."""
 
-    def __init__(self, axes: Axes, labels: list[Annotation], points: np.ndarray, note: Text) -> None:
+    def __init__(self, axes: Axes, labels: list[Annotation], points: np.ndarray, lines: np.ndarray, note: Text) -> None:
         from matplotlib.collections import LineCollection
         from matplotlib.transforms import IdentityTransform
 
         super().__init__()
-        self._axes, self._labels, self._points, self._note = axes, labels, points, note
+        self._axes, self._labels, self._points, self._lines, self._note = axes, labels, points, lines, note
         self.set_zorder(-100)
         self.set_in_layout(False)
         # Drawn from the places found at each draw, in display pixels; under the points and the texts. (matplotlib's
@@ -179,4 +200,5 @@ class LabelPlacer(Artist):
 
     def draw(self, renderer: RendererBase) -> None:
         if self.get_visible():
-            self.leaders.set_segments(list(place(self._axes, self._labels, self._points, self._note, renderer)))
+            self.leaders.set_segments(list(place(self._axes, self._labels, self._points, self._lines, self._note,
+                                                  renderer)))

@@ -84,7 +84,9 @@ def plot_sweep(sweep_frame: pd.DataFrame, metric: str | None = None, x: str | No
     instead: quality against cost paid, one point per setting (labelled with the settings that vary), its
     95% interval as a bar where the frame has `<metric>_low` / `<metric>_high`, and the frontier marked: the
     settings no other setting beats on both (as good or better for no more cost). E.g.
-    `plot_sweep(table, "recall@5", x="tokens@5")`.
+    `plot_sweep(table, "recall@5", x="tokens@5")`. The labels are placed each time the figure is drawn, so that
+    none prints over another, a point or the frontier (away from a crowded point with a leader line; left out,
+    with a note, when the axes have no room).
 
     Args:
         sweep_frame: A `sweep()` frame.
@@ -194,7 +196,10 @@ def _trade_off(axes: Axes, frame: pd.DataFrame, metric: str, cost: str) -> None:
     axes.scatter(x[~on], y[~on], color="0.45", zorder=3, label="beaten on both")
     order = np.argsort(x[on], kind="stable")
     axes.plot(x[on][order], y[on][order], marker="o", color="C0", zorder=4, label="frontier")
-    _label_points(axes, frame, x, y, on)
+    # The labels keep clear of the points and of the frontier's segments; they may cross the thin grey bars of the
+    # intervals (settings a few tokens apart have bars closer than a label is wide: kept clear, labels went far).
+    joined = np.column_stack([x[on][order], y[on][order]])
+    _label_points(axes, frame, x, y, on, np.stack([joined[:-1], joined[1:]], axis=1))
     # Beside the axes, not in them: a legend inside would sit where the labels are placed (it avoids points only).
     axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     title = f"{metric.replace('_', ' ')} against {cost.replace('_', ' ')} paid (one point per setting)"
@@ -203,9 +208,11 @@ def _trade_off(axes: Axes, frame: pd.DataFrame, metric: str, cost: str) -> None:
     axes.set_ylabel(metric.replace("_", " "))
 
 
-def _label_points(axes: Axes, frame: pd.DataFrame, x: np.ndarray, y: np.ndarray, on: np.ndarray) -> None:
+def _label_points(axes: Axes, frame: pd.DataFrame, x: np.ndarray, y: np.ndarray, on: np.ndarray,
+                  lines: np.ndarray) -> None:  # fmt: skip
     """Each point labelled with its setting; the places are chosen when the figure is drawn (`_labels`), so that no
-    label prints over another or over a point, the frontier's first, then the others by quality."""
+    label prints over another, over a point or across one of the `lines` (n, 2, 2: the frontier's segments), the
+    frontier's first, then the others by quality."""
     from . import _labels
 
     labels = [axes.annotate(label, (x[row], y[row]), textcoords="offset points", xytext=(_labels.GAP, _labels.GAP),
@@ -218,7 +225,8 @@ def _label_points(axes: Axes, frame: pd.DataFrame, x: np.ndarray, y: np.ndarray,
     # A text of the figure, not of the axes (whose texts are the labels), shown only when labels were left out.
     note = figure.text(0.01, 0.99, _labels.LEFT_OUT, transform=axes.transAxes, ha="left", va="top",
                        fontsize="x-small", color="0.35", visible=False)  # fmt: skip
-    axes.add_artist(_labels.LabelPlacer(axes, [labels[row] for row in order], np.column_stack([x, y])[order], note))
+    axes.add_artist(_labels.LabelPlacer(axes, [labels[row] for row in order], np.column_stack([x, y])[order], lines,
+                                            note))
 
 
 def _figure_of(axes: Axes) -> Figure:

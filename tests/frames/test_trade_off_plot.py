@@ -123,6 +123,15 @@ def test_labels_of_ten_close_settings_never_overprint(dpi: float) -> None:
     inside = figure.axes[0].get_window_extent(renderer)
     assert all(inside.x0 <= box.x0 and box.x1 <= inside.x1 and inside.y0 <= box.y0 and box.y1 <= inside.y1
                for box in boxes.values())  # fmt: skip
+    # Nor over a point or across the frontier: no box holds a point, or a point along the frontier's segments.
+    axes = figure.axes[0]
+    (front,) = [line for line in axes.lines if line.get_label() == "frontier"]
+    joined = axes.transData.transform(np.column_stack([front.get_xdata(), front.get_ydata()]))
+    along = np.concatenate([a + np.linspace(0, 1, 200)[:, None] * (b - a) for a, b in itertools.pairwise(joined)])
+    frame = ten_close_settings()
+    dots = axes.transData.transform(frame[["tokens@5", "budget_covered@2000"]].to_numpy())
+    for name, box in boxes.items():
+        assert not any(box.contains(*spot) for spot in np.concatenate([along, dots])), name
 
 
 def test_labels_of_settings_at_one_point_are_spread_around_it() -> None:
