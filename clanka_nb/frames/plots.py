@@ -215,12 +215,14 @@ def _label_points(axes: Axes, frame: pd.DataFrame, x: np.ndarray, y: np.ndarray,
     frontier's first, then the others by quality."""
     from . import _labels
 
-    labels = [axes.annotate(label, (x[row], y[row]), textcoords="offset points", xytext=(_labels.GAP, _labels.GAP),
-                            fontsize="small", ha="left", va="bottom")
-              for row, label in enumerate(_setting_labels(frame))]  # fmt: skip
-    for label in labels:
+    drawn = np.isfinite(x) & np.isfinite(y)  # a setting with no score has no point, so no label
+    labels = {row: axes.annotate(label, (x[row], y[row]), textcoords="offset points", xytext=(_labels.GAP, _labels.GAP),
+                                 fontsize="small", ha="left", va="bottom")
+              for row, label in enumerate(_setting_labels(frame)) if drawn[row]}  # fmt: skip
+    for label in labels.values():
         label.set_in_layout(False)  # placed inside the axes when drawn: the layout need not measure them
-    order = np.lexsort((-np.nan_to_num(y, nan=-np.inf), ~on)).tolist()  # the frontier first, better first
+    # The frontier first, better first.
+    order = [row for row in np.lexsort((-np.nan_to_num(y, nan=-np.inf), ~on)).tolist() if drawn[row]]
     figure = _figure_of(axes)
     # A text of the figure, not of the axes (whose texts are the labels), shown only when labels were left out.
     note = figure.text(0.01, 0.99, _labels.LEFT_OUT, transform=axes.transAxes, ha="left", va="top",

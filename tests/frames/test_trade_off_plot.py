@@ -190,3 +190,10 @@ def test_chunker_labels_are_drawn_as_written_never_as_math() -> None:
     drawn = {t.get_text() for t in figure.axes[0].texts}
     assert drawn == set(labels)
     assert not any(text.get_parse_math() for text in figure.findobj(lambda a: hasattr(a, "get_parse_math")))
+
+
+def test_a_setting_without_a_score_has_no_point_and_no_label() -> None:
+    frame = table().assign(**{"recall@5": [0.40, np.nan, 0.55, 0.55]})
+    figure = frames.plot_sweep(frame, "recall@5", x="tokens@5")
+    assert sorted(t.get_text() for t in figure.axes[0].texts) == ["size 10", "size 30", "size 60"]
+    assert sorted(label_boxes(figure, drawn(figure))) == ["size 10", "size 30", "size 60"]
