@@ -20,6 +20,39 @@ def new_figure() -> Figure:
     return Figure(figsize=(7, 4), layout="constrained")
 
 
+def fitted_title(figure: Figure, title: str, share: float = 0.85) -> str:
+    """`title` broken into lines at spaces (inside a word too long for a line) so that each line is at most `share`
+    of the figure's width in the axes' title font: a title longer than the figure would be cut at both ends (the
+    layout can move the axes, not shrink a line). The share leaves room for the axes sitting right of centre."""
+    import matplotlib as mpl
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextToPath
+
+    font = FontProperties(size=mpl.rcParams["axes.titlesize"], weight=mpl.rcParams["axes.titleweight"])
+    measure = TextToPath()
+    room = figure.get_figwidth() * 72 * share  # points
+
+    def fits(text: str) -> bool:
+        return bool(measure.get_text_width_height_descent(text, font, ismath=False)[0] <= room)
+
+    lines: list[str] = []
+    for word in title.split(" "):
+        joined = f"{lines[-1]} {word}" if lines else word
+        if lines and fits(joined):
+            lines[-1] = joined
+            continue
+        while not fits(word) and len(word) > 1:  # one word wider than the line: cut it where it stops fitting
+            low, high = 1, len(word) - 1  # the longest head that fits (at least one character), by halving
+            while low < high:
+                middle = (low + high + 1) // 2
+                low, high = (middle, high) if fits(word[:middle]) else (low, middle - 1)
+            cut = low
+            lines.append(word[:cut])
+            word = word[cut:]
+        lines.append(word)
+    return "\n".join(lines)
+
+
 def literal_text(figure: Figure) -> Figure:
     """Every text of `figure` drawn as written: labels come from users' data (chunker labels, file types), and
     matplotlib would set `$...$` as math (2,000 nested braces between dollars: a RecursionError while drawing).

@@ -209,6 +209,13 @@ def is_cost(name: str) -> bool:
     return is_metric_column(name) and not parse_metric(name).higher_is_better
 
 
+def trade_off_cost(cutoffs: Sequence[int]) -> str:
+    """The cost a trade-off puts on x (the tuning panel's chart, `plot_sweep`'s default on a probed table): tokens@5,
+    or the largest cut-off under 5 (else the smallest one)."""
+    under = [k for k in cutoffs if k <= 5]
+    return Metric(TOKENS, max(under) if under else min(cutoffs)).name
+
+
 def names(metrics: Iterable[Metric]) -> list[str]:
     return [metric.name for metric in metrics]
 

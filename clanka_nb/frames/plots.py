@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 
 from ..engine.settings import checked_keywords
-from ..figures import literal_text, new_figure
-from ..metrics import is_cost, is_metric_column
+from ..figures import fitted_title, literal_text, new_figure
+from ..metrics import TOKENS, is_cost, is_metric_column, parse_metric, trade_off_cost
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -74,19 +74,26 @@ def plot_chunk_sizes(frame: pd.DataFrame, by: str | None = "type", metric: str =
 
 
 @checked_keywords
-def plot_sweep(sweep_frame: pd.DataFrame, metric: str = "chunks", x: str = "chunk_size") -> Figure:
+def plot_sweep(sweep_frame: pd.DataFrame, metric: str | None = None, x: str | None = None) -> Figure:
     """A metric of a `sweep()` frame against `x` (chunk_size), one line per chunk_overlap (and max characters).
+
+    By default, a probed sweep (one with `attrs["verdict"]`) draws the verdict's metric against its cost (the
+    trade-off below: `tokens@5`, or the largest cut-off under 5), any other sweep `chunks` against chunk_size.
 
     With a cost as `x` (`tokens@<k>` or `lines@<k>`: what a top-k answer costs) it is the trade-off plot
     instead: quality against cost paid, one point per setting (labelled with the settings that vary), its
     95% interval as a bar where the frame has `<metric>_low` / `<metric>_high`, and the frontier marked: the
     settings no other setting beats on both (as good or better for no more cost). E.g.
-    `plot_sweep(table, "recall@5", x="tokens@5")`.
+    `plot_sweep(table, "recall@5", x="tokens@5")`. The labels are placed each time the figure is drawn, so that
+    none prints over another, a point or the frontier (away from a crowded point with a leader line; left out,
+    with a note, when the axes have no room).
 
     Args:
         sweep_frame: A `sweep()` frame.
-        metric: The column to plot ("chunks", "coverage", "recall@5"...).
-        x: The column along x: a setting (chunk_size) or a cost (`tokens@<k>`, `lines@<k>`) for the trade-off plot.
+        metric: The column to plot ("chunks", "coverage", "recall@5"...); None: the verdict's metric on a probed
+            sweep, else "chunks".
+        x: The column along x: a setting (chunk_size) or a cost (`tokens@<k>`, `lines@<k>`) for the trade-off plot;
+            None: the cost when `metric` is the verdict's by default, else "chunk_size".
 
     Returns:
         The matplotlib figure.
@@ -98,19 +105,20 @@ def plot_sweep(sweep_frame: pd.DataFrame, metric: str = "chunks", x: str = "chun
         >>> table = cn.sweep(chunk_size=[20, 30, 40])
         >>> cn.plot_sweep(table, "recall@5", x="tokens@5")
     """
+    metric, x = _default_axes(sweep_frame, metric, x)
     numeric = [name for name in sweep_frame.columns if pd.api.types.is_numeric_dtype(sweep_frame[name])]
     _require(sweep_frame, metric, "metric", numeric)
     _require(sweep_frame, x, "x", numeric)
     figure = new_figure()
     axes = figure.add_subplot()
     if not np.isfinite(_numeric(sweep_frame[metric])).any():
-        axes.set_title(f"{metric.replace('_', ' ')} by {x.replace('_', ' ')}")
+        axes.set_title(fitted_title(figure, f"{metric.replace('_', ' ')} by {x.replace('_', ' ')}"))
         _say_nothing_to_plot(axes, sweep_frame, metric)
         return literal_text(figure)
     if _is_cost(x):
         _trade_off(axes, sweep_frame, metric, x)
         return literal_text(figure)
-    axes.set_title(f"{metric.replace('_', ' ')} by {x.replace('_', ' ')}")
+    axes.set_title(fitted_title(figure, f"{metric.replace('_', ' ')} by {x.replace('_', ' ')}"))
     limits = sweep_frame.get("chunk_max_characters")
     several_limits = limits is not None and limits.nunique(dropna=False) > 1
     keys = ["chunk_overlap", "chunk_max_characters"] if several_limits else ["chunk_overlap"]
@@ -126,6 +134,18 @@ def plot_sweep(sweep_frame: pd.DataFrame, metric: str = "chunks", x: str = "chun
     axes.set_xlabel(x.replace("_", " "))
     axes.set_ylabel(metric.replace("_", " "))
     return literal_text(figure)
+
+
+def _default_axes(frame: pd.DataFrame, metric: str | None, x: str | None) -> tuple[str, str]:
+    """What `plot_sweep` draws when not told: on a probed sweep the verdict's metric against the cost the trade-off
+    puts on x (as the tuning panel's chart), on any other `chunks` against chunk_size."""
+    verdict = frame.attrs.get("verdict")
+    chosen = verdict.get("metric") if isinstance(verdict, dict) else None
+    costs = [parse_metric(name).at for name in frame.columns
+             if isinstance(name, str) and is_cost(name) and parse_metric(name).family is TOKENS]  # fmt: skip
+    if metric is None and isinstance(chosen, str) and chosen in frame.columns and costs:
+        return chosen, x if x is not None else trade_off_cost([at for at in costs if at is not None])
+    return metric if metric is not None else "chunks", x if x is not None else "chunk_size"
 
 
 def _is_cost(name: str) -> bool:
@@ -176,20 +196,47 @@ def _trade_off(axes: Axes, frame: pd.DataFrame, metric: str, cost: str) -> None:
     axes.scatter(x[~on], y[~on], color="0.45", zorder=3, label="beaten on both")
     order = np.argsort(x[on], kind="stable")
     axes.plot(x[on][order], y[on][order], marker="o", color="C0", zorder=4, label="frontier")
-    # Points close together (settings of like cost and quality) would print their labels on top of each other:
-    # taken by quality, each label goes a line lower than the ones already placed near it.
-    near_x, near_y = 0.04 * (np.nanmax(x) - np.nanmin(x) or 1), 0.04 * (np.nanmax(y) - np.nanmin(y) or 1)
-    steps: dict[int, int] = {}
-    for row in np.argsort(-np.nan_to_num(y, nan=-np.inf), kind="stable").tolist():
-        steps[row] = sum(1 for other in steps if abs(x[other] - x[row]) <= near_x and abs(y[other] - y[row]) <= near_y)
-    for row, label in enumerate(_setting_labels(frame)):
-        if np.isfinite(x[row]) and np.isfinite(y[row]):
-            axes.annotate(label, (x[row], y[row]), textcoords="offset points", xytext=(4, 4 - 10 * steps[row]),
-                          fontsize="small")  # fmt: skip
-    axes.legend(fontsize="small")
-    axes.set_title(f"{metric.replace('_', ' ')} against {cost.replace('_', ' ')} paid (one point per setting)")
+    # The labels keep clear of the points and of the frontier's segments; they may cross the thin grey bars of the
+    # intervals (settings a few tokens apart have bars closer than a label is wide: kept clear, labels went far).
+    joined = np.column_stack([x[on][order], y[on][order]])
+    _label_points(axes, frame, x, y, on, np.stack([joined[:-1], joined[1:]], axis=1))
+    # Beside the axes, not in them: a legend inside would sit where the labels are placed (it avoids points only).
+    axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    title = f"{metric.replace('_', ' ')} against {cost.replace('_', ' ')} paid (one point per setting)"
+    axes.set_title(fitted_title(_figure_of(axes), title))
     axes.set_xlabel(f"{cost} (cost of a top-k answer)")
     axes.set_ylabel(metric.replace("_", " "))
+
+
+def _label_points(axes: Axes, frame: pd.DataFrame, x: np.ndarray, y: np.ndarray, on: np.ndarray,
+                  lines: np.ndarray) -> None:  # fmt: skip
+    """Each point labelled with its setting; the places are chosen when the figure is drawn (`_labels`), so that no
+    label prints over another, over a point or across one of the `lines` (n, 2, 2: the frontier's segments), the
+    frontier's first, then the others by quality."""
+    from . import _labels
+
+    drawn = np.isfinite(x) & np.isfinite(y)  # a setting with no score has no point, so no label
+    labels = {row: axes.annotate(label, (x[row], y[row]), textcoords="offset points", xytext=(_labels.GAP, _labels.GAP),
+                                 fontsize="small", ha="left", va="bottom")
+              for row, label in enumerate(_setting_labels(frame)) if drawn[row]}  # fmt: skip
+    for label in labels.values():
+        label.set_in_layout(False)  # placed inside the axes when drawn: the layout need not measure them
+    # The frontier first, better first.
+    order = [row for row in np.lexsort((-np.nan_to_num(y, nan=-np.inf), ~on)).tolist() if drawn[row]]
+    figure = _figure_of(axes)
+    # A text of the figure, not of the axes (whose texts are the labels), shown only when labels were left out.
+    note = figure.text(0.01, 0.99, _labels.LEFT_OUT, transform=axes.transAxes, ha="left", va="top",
+                       fontsize="x-small", color="0.35", visible=False)  # fmt: skip
+    axes.add_artist(_labels.LabelPlacer(axes, [labels[row] for row in order], np.column_stack([x, y])[order], lines,
+                                            note))
+
+
+def _figure_of(axes: Axes) -> Figure:
+    from matplotlib.figure import Figure
+
+    figure = axes.figure
+    assert isinstance(figure, Figure)  # every plot here draws on a figure of `new_figure`, never a subfigure
+    return figure
 
 
 def _is_probe_metric(name: str) -> bool:

@@ -14,6 +14,7 @@ from ..frames.plots import frontier
 from ._style import ALERT, MUTED, PAPER, TEXT, UI_FONT
 
 _BAR = "#4e79a7"
+_TITLE_X = 6  # px from the left edge (and at least as much room on the right) for a chart's title
 
 
 def bin_edges(values: np.ndarray, most: int = 40, include: int | None = None) -> np.ndarray:
@@ -82,6 +83,36 @@ def render_histogram(
     return "".join(parts)
 
 
+# Widths in em of the characters a chart's title may hold, each at least its width in DejaVu Sans (wider than the
+# usual system UI fonts), so that a title measured with them is never longer than the browser draws it.
+_NARROW = frozenset("ijlrtf.,:;'!|() /\\-")
+_WIDE = frozenset("mwMW@%#&+=~<>^")
+
+
+def text_width(text: str, size: float) -> float:
+    """An upper bound of `text`'s width in pixels at font size `size` (px): the SVG cannot be measured here."""
+    ems = sum(0.42 if c in _NARROW else 1.0 if c in _WIDE else 1.2 if not c.isascii()
+              else 0.8 if c.isupper() else 0.64 for c in text)  # fmt: skip
+    return ems * size
+
+
+def wrapped(words: list[str], room: float, size: float) -> list[str]:
+    """`words` (each kept whole on a line where it fits: "(4 settings)" is one) in lines at most `room` pixels wide at
+    font size `size`, a space between two words on a line; a word wider than a line is cut where it stops fitting."""
+    lines: list[str] = []
+    for word in words:
+        if lines and text_width(f"{lines[-1]} {word}", size) <= room:
+            lines[-1] = f"{lines[-1]} {word}"
+            continue
+        while len(word) > 1 and text_width(word, size) > room:
+            widths = np.cumsum([text_width(c, size) for c in word])  # widths add up: each head's in one pass
+            cut = max(1, int(np.searchsorted(widths, room, side="right")))
+            lines.append(word[:cut])
+            word = word[cut:]
+        lines.append(word)
+    return lines
+
+
 def render_trade_off(
     points: list[tuple[str, float, float]], *, current: str | None = None, cost: str = "tokens@5",
     quality: str = "quality", width: int = 380, height: int = 184,
@@ -91,13 +122,17 @@ def render_trade_off(
 
     Empty (a note) until a setting has been probed: the panel adds a point each time the probe runs.
     """
-    left, right, top, bottom = 44, 14, 22, 28
+    # The title starts at the left edge, not the plot's, and takes as many lines as the names need: a metric's
+    # name such as budget_covered@2000 made one line longer than the chart, cut off at its right edge.
+    title = [quality, "against", cost, "paid", f"({len(points)} setting{'' if len(points) == 1 else 's'})"]
+    lines = wrapped(title, width - 2 * _TITLE_X, 12)
+    left, right, top, bottom = 44, 14, 22 + 15 * (len(lines) - 1), 28
     plot_w, plot_h = width - left - right, height - top - bottom
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
         f'data-clanka="trade-off" style="{UI_FONT};background:{PAPER}">',
-        f'<text x="{left}" y="13" font-size="12" style="fill:{TEXT}">{escape(quality)} against {escape(cost)} '
-        f'paid ({len(points)} setting{"" if len(points) == 1 else "s"})</text>',
+        *(f'<text data-title="" x="{_TITLE_X}" y="{13 + 15 * number}" font-size="12" style="fill:{TEXT}">'
+          f'{escape(line)}</text>' for number, line in enumerate(lines)),
     ]
     finite = [(label, c, q) for label, c, q in points if np.isfinite(c) and np.isfinite(q)]
     if not finite:

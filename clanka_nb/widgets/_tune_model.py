@@ -17,7 +17,7 @@ from ..engine.settings import Settings
 from ..frames.columns import TOKEN_STATS, token_stat, token_stat_in
 from ..frames.cycles import paused_cycle_collection
 from ..frames.stats import token_stats
-from ..metrics import BUDGET_COVERED, BUDGET_FOUND, TOKENS, Metric, is_metric_column, parse_metric
+from ..metrics import BUDGET_COVERED, BUDGET_FOUND, is_metric_column, parse_metric, trade_off_cost
 from ..retrieval import NoProbeQueriesWarning, Probe
 from ..retrieval.internals import Bootstrap, Outcome, ProbeSet, compared, scored_row
 from ._browser_model import settings_text
@@ -65,12 +65,6 @@ def _probe_stat(key: str) -> bool:
 # Lines of the preview's page: every move redraws it, and the browser takes about 0.5 ms a line
 # (a page of 2,000 lines of three.js was 1.7 MB of HTML and 0.9 s in Chromium); the page buttons turn it.
 PAGE_LINES = 300
-
-
-def trade_off_cost(cutoffs: tuple[int, ...]) -> str:
-    """The cost the trade-off chart puts on x: tokens@5, or the largest cut-off under 5 (else the smallest one)."""
-    under = [k for k in cutoffs if k <= 5]
-    return Metric(TOKENS, max(under) if under else min(cutoffs)).name
 
 
 def _number(value: Any) -> float:

@@ -100,3 +100,23 @@ def test_sweep_metric_that_is_all_na_shows_why_instead_of_an_empty_plot(tmp_path
     assert not axes.lines and not axes.axison  # no empty axes running from -0.04 to 0.04
     empty = frames.plot_sweep(sweep.iloc[:0], metric="chunks").axes[0]
     assert [t.get_text() for t in empty.texts] == ["Nothing to plot: the sweep has no rows."]
+
+
+def test_a_probed_sweep_plots_the_verdict_s_metric_against_its_cost_by_default() -> None:
+    # Issue 46 item 8: plot_sweep(table) on a probed sweep drew `chunks`, not what the verdict ranks by.
+    table = cn.sweep(cn.sample_codebase(), chunk_size=[20, 40], probe=True, progress=False)
+    metric = table.attrs["verdict"]["metric"]
+    axes = frames.plot_sweep(table).axes[0]
+    assert axes.get_ylabel() == metric.replace("_", " ")
+    assert axes.get_xlabel().startswith("tokens@5")  # the trade-off's cost, as the tuning panel's chart
+    (front,) = [line for line in axes.lines if line.get_label() == "frontier"]
+    points = {(x, y) for x, y in zip(table["tokens@5"], table[metric], strict=True)}
+    assert {(x, y) for x, y in zip(front.get_xdata(), front.get_ydata(), strict=True)} <= points
+    # A metric asked for keeps chunk_size on x; x alone asked for keeps the verdict's metric.
+    assert frames.plot_sweep(table, "recall@5").axes[0].get_xlabel() == "chunk size"
+    assert frames.plot_sweep(table, x="lines@5").axes[0].get_ylabel() == metric.replace("_", " ")
+
+
+def test_an_unprobed_sweep_keeps_chunks_against_chunk_size_by_default(codebase: engine.Codebase) -> None:
+    axes = frames.plot_sweep(cn.sweep(codebase, chunk_size=[2, 4])).axes[0]
+    assert (axes.get_ylabel(), axes.get_xlabel()) == ("chunks", "chunk size")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 import xml.etree.ElementTree as ET
 
+import pytest
+
 from clanka_nb.widgets._charts import render_trade_off
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -49,3 +51,29 @@ def test_one_setting_or_equal_costs_still_draw_inside_the_plot() -> None:
     root = parse(render_trade_off([("a", 500.0, 0.2), ("b", 500.0, 0.3)], width=380))
     for dot in root.findall(f"{SVG}circle"):
         assert 0 < float(dot.get("cx")) < 380
+
+
+@pytest.mark.parametrize("quality", ["recall@5", "budget_covered@2000", "budget_covered@123456789012345678901234"])
+def test_the_title_fits_the_chart_for_long_metric_names(quality: str) -> None:
+    # Issue 46 item 8: "budget_covered@2000 against tokens@5 paid (0 settin" was cut at the chart's right edge.
+    # Measured in DejaVu Sans, wider than the usual UI fonts the browser draws it in.
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextToPath
+
+    for points in ([], POINTS):
+        root = parse(render_trade_off(points, quality=quality, width=380, height=184))
+        width, height = float(root.get("width")), float(root.get("height"))
+        texts = root.findall(f"{SVG}text")
+        titles = [text for text in texts if text.get("data-title") is not None] or texts[:1]
+        for title in titles:
+            size = float(title.get("font-size"))
+            measured, _, _ = TextToPath().get_text_width_height_descent(title.text, FontProperties(
+                family="DejaVu Sans", size=size), ismath=False)  # fmt: skip
+            x, y = float(title.get("x")), float(title.get("y"))
+            assert x >= 0 and x + measured <= width, f"{title.text!r} runs {x + measured - width:.0f} px past the edge"
+            assert size <= y <= height
+        shown = " ".join(title.text for title in titles)
+        assert "".join(shown.split()) == "".join(f"{quality} against tokens@5 paid ({len(points)} settings)".split())
+        # The plot starts below the title's last line.
+        lowest = max(float(title.get("y")) for title in titles)
+        assert all(float(dot.get("cy")) - 4 > lowest for dot in root.findall(f"{SVG}circle"))
