@@ -114,7 +114,8 @@ def _chunk(args: argparse.Namespace) -> int:
         frame = frames.chunk_codebase(_source(args), **_options(args))
     except engine.FileTooLargeError as error:
         raise CommandError(str(error), exit_code=1) from None
-    _output.write(frame, args.format, args.output, table=_output.chunk_table(frame))
+    _output.write(frame, args.format, args.output, table=_output.chunk_table(frame),
+                  essential=_output.CHUNK_TABLE_COLUMNS)  # fmt: skip
     return 0
 
 
@@ -124,7 +125,8 @@ def _files(args: argparse.Namespace) -> int:
 
     source = _source(args)  # one file is listed alone, as by cn.files
     frame = frames.files(source, **_options(args), include_skipped=args.include_skipped)
-    _output.write(frame, args.format, args.output)
+    _output.write(frame, args.format, args.output, essential=_output.FILES_ESSENTIAL,
+                  priority=_output.FILES_PRIORITY)  # fmt: skip
     return 0
 
 
@@ -185,7 +187,9 @@ def _sweep(args: argparse.Namespace) -> int:
     frame = sweep(source, **_options(args), probe=probe, chunkers=chunkers)
     if args.probe and not args.quiet and frame.attrs.get("probe_note"):
         print(f"{_parser.PROG}: note: {frame.attrs['probe_note']}", file=sys.stderr)  # which queries, how many
-    _output.write(frame, args.format, args.output, table=_output.sweep_table(frame))
+    table = _output.sweep_table(frame)
+    essential, priority = _output.sweep_priority(table)
+    _output.write(frame, args.format, args.output, table=table, essential=essential, priority=priority)
     verdict = frame.attrs.get("verdict")
     if verdict is not None and verdict["queries"] and not args.quiet:  # no query: a note said so already
         print(f"{_parser.PROG}: note: verdict: {verdict['message']}", file=sys.stderr)
@@ -215,7 +219,8 @@ def _explain(args: argparse.Namespace) -> int:
         why = frame.attrs.get("reason") or f"its status is {frame.attrs.get('status')}"
         print(f"{_parser.PROG}: note: {frame.attrs.get('path')} has no chunks: {why}", file=sys.stderr)
     table = frame.assign(lines=frame["start_line"].astype(str) + "-" + frame["end_line"].astype(str))
-    _output.write(frame, args.format, args.output, table=table[["lines", "type", "name", "rule", "why"]])
+    _output.write(frame, args.format, args.output, table=table[list(_output.EXPLAIN_ESSENTIAL)],
+                  essential=_output.EXPLAIN_ESSENTIAL)  # fmt: skip
     return 0
 
 
@@ -235,7 +240,8 @@ def _churn(args: argparse.Namespace) -> int:
     table = frame if args.by_file else frame.drop(columns=["date", "subject", "seconds"])
     if "commit" in table.columns:
         table = table.assign(commit=table["commit"].str.slice(0, 10))
-    _output.write(frame, args.format, args.output, table=table)
+    _output.write(frame, args.format, args.output, table=table, essential=_output.CHURN_ESSENTIAL,
+                  priority=_output.CHURN_PRIORITY)  # fmt: skip
     return 0
 
 
@@ -273,7 +279,8 @@ def _index(args: argparse.Namespace) -> int:
         for repo in run.failed:
             print(f"{_parser.PROG}: note: {repo.root}: {repo.error}", file=sys.stderr)
     table = frame.drop(columns=["db", "worker", "lease_wait"])
-    _output.write(frame, args.format, args.output, table=table)
+    _output.write(frame, args.format, args.output, table=table, essential=_output.INDEX_ESSENTIAL,
+                  priority=_output.INDEX_PRIORITY)  # fmt: skip
     return 1 if run.failed else 0  # the others finished and are in the table
 
 

@@ -8,7 +8,7 @@ import os
 import secrets
 import stat
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -17,11 +17,11 @@ import pandas as pd
 from ..defaults import CHUNK_SETTING_NAMES
 from ..metrics import BUDGET_COVERED, BUDGET_FOUND, RECALL, TOKENS, is_metric_column, parse_metric
 from ._errors import CommandError
+from ._fit import TABLE_WIDTH, render
 from ._terminal import json_safe, visible
 
 # The chunk table on a terminal: where each chunk is and what it is, not its content.
 CHUNK_TABLE_COLUMNS = ("path", "line_range", "type", "name", "parent")
-_WIDEST_CELL = 60
 # The sweep table on a terminal: the settings and the numbers that decide between them (csv/jsonl have all).
 # TOKENS_P95 stands for the sweep's own p95 column: `est_tokens_p95` (chars/4) or `tokens_p95` (counted).
 TOKENS_P95 = "tokens_p95"
@@ -29,6 +29,16 @@ SWEEP_TABLE_COLUMNS = (
     *CHUNK_SETTING_NAMES, "chunks", "lines_median", "lines_p95",
     "characters_p95", TOKENS_P95, "split_declarations", "coverage", "duplication",
 )
+
+# What a table on the terminal keeps when 100 columns cannot hold it all (`_fit.render`): the essential columns
+# are left out last, the others in the reverse of their priority. Files written with -o have every column.
+FILES_ESSENTIAL = ("path", "status", "chunks", "coverage")
+FILES_PRIORITY = ("language", "reason", "lines", "chunker", "meaningful_lines", "covered_lines", "bytes", "binary")
+EXPLAIN_ESSENTIAL = ("lines", "type", "name", "rule", "why")
+CHURN_ESSENTIAL = ("commit", "path", "change", *CHUNK_SETTING_NAMES, "embedded")
+CHURN_PRIORITY = ("inputs", "reused", "deleted", "files_changed", "new_file", "edited", "line_shift")
+INDEX_ESSENTIAL = ("root", "status", "error")
+INDEX_PRIORITY = ("chunks", "embedded", "inputs", "cached", "reused", "deleted", "files", "seconds")
 
 
 # The format an output file's extension asks for; any other extension is written as the plain table.
@@ -184,8 +194,30 @@ def sweep_table(sweep: pd.DataFrame) -> pd.DataFrame:
     return sweep.loc[:, columns]
 
 
-def write(frame: pd.DataFrame, fmt: str, output: str | None, *, table: pd.DataFrame | None = None) -> None:
-    """Write `frame` in `fmt`; `table` replaces it for the table format (a shorter view)."""
+def sweep_priority(table: pd.DataFrame) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The sweep table's essential columns and the others by importance: which row it is (chunker, settings) and
+    the verdict's measure, then the chunker's fallback, the count of chunks, the measure's interval, MRR and
+    the costs (coverage, size), then the rest. A chunker's label is never cut for a column of numbers."""
+    metric = (table.attrs.get("verdict") or {}).get("metric")
+    essential = ("chunker_label", *CHUNK_SETTING_NAMES, "effective_size", "effective_overlap", metric)
+    tokens = [name for name in table.columns if name.endswith(TOKENS_P95)]
+    priority = ("fallback_files", "chunks", f"{metric}_low", f"{metric}_high", "mrr", "coverage", *tokens,
+                "lines_p95",
+                *(name for name in table.columns if is_metric_column(name)), "mrr_low", "mrr_high",
+                "split_declarations", "duplication", "lines_median", "characters_p95")  # fmt: skip
+    return tuple(name for name in essential if name), priority
+
+
+def write(
+    frame: pd.DataFrame, fmt: str, output: str | None, *, table: pd.DataFrame | None = None,
+    essential: Sequence[str] = (), priority: Sequence[str] = (),
+) -> None:
+    """Write `frame` in `fmt`; `table` replaces it for the table format (a shorter view).
+
+    The table fits `TABLE_WIDTH` columns, on the terminal as in a .txt file: `essential` names the columns left
+    out last, `priority` orders the others by importance (`_fit.render`); a footer names those left out. CSV,
+    JSON lines, JSON and Parquet get every column of `frame`.
+    """
     check_destination(fmt, output)
     if fmt == "parquet":
         def dump(handle: IO[bytes]) -> None:
@@ -198,7 +230,9 @@ def write(frame: pd.DataFrame, fmt: str, output: str | None, *, table: pd.DataFr
         elif fmt == "csv":
             text = csv_safe(frame).to_csv(index=False)
         else:
-            text = fixed_width(frame if table is None else table)
+            shown = frame if table is None else table
+            # -o FILE.txt is what the terminal shows (tested); the data formats have every column.
+            text = render(shown, width=TABLE_WIDTH, essential=essential, priority=priority)
         if output is None:
             sys.stdout.write(text)
             return
@@ -270,33 +304,3 @@ def _json_value(value: object) -> object:
         return value.isoformat()
     msg = f"{type(value).__name__} cannot be written as JSON"
     raise TypeError(msg)
-
-
-def fixed_width(frame: pd.DataFrame) -> str:
-    """Columns padded to their widest cell: text to the left, numbers to the right."""
-    if frame.empty:
-        return "(no rows)\n"
-    columns = []
-    for name in frame.columns:
-        values = frame[name]
-        cells = ["" if _missing(v) else _shorten(_cell(v)) for v in values]
-        width = max(len(str(name)), *(len(c) for c in cells))
-        pad = str.rjust if values.dtype.kind in "iuf" else str.ljust
-        columns.append([pad(str(name), width), *(pad(c, width) for c in cells)])
-    return "".join("  ".join(row).rstrip() + "\n" for row in zip(*columns, strict=True))
-
-
-def _missing(value: object) -> bool:
-    return not isinstance(value, (list, tuple, dict)) and bool(pd.isna(value))
-
-
-def _cell(value: object) -> str:
-    if isinstance(value, float):
-        return f"{value:.4g}" if abs(value) < 1e4 else f"{value:.0f}"
-    return str(value)
-
-
-def _shorten(text: str) -> str:
-    # Escaped before it is measured, so the columns stay aligned (the stream would escape it anyway).
-    text = visible(" ".join(text.split()))
-    return text if len(text) <= _WIDEST_CELL else text[: _WIDEST_CELL - 1] + "…"

@@ -23,10 +23,12 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def table_rows(text: str) -> list[list[str]]:
-    """Rows of the fixed-width table, cells split on runs of two or more spaces."""
+    """Rows of the fixed-width table, cells split on runs of two or more spaces; the footer after a blank line
+    (the columns left out to fit the width) is no row."""
     import re
 
-    return [re.split(r"\s{2,}", line.strip()) for line in text.splitlines()]
+    rows = text.split("\n\n", 1)[0]
+    return [re.split(r"\s{2,}", line.strip()) for line in rows.splitlines()]
 
 
 def test_chunk_table_shows_where_and_what_without_content(capsys, code: Path) -> None:
