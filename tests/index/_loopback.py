@@ -12,6 +12,17 @@ from clanka_nb.index import embedders
 MODEL = embedders.hashed_words(16)
 
 
+class _Threaded(ThreadingHTTPServer):
+    daemon_threads = True  # a handler still holding its answer never keeps the test process alive
+
+
+def serve(handler: type[BaseHTTPRequestHandler]) -> tuple[ThreadingHTTPServer, str]:
+    """`handler` served on a free loopback port from a daemon thread; the server and its /v1 base URL."""
+    httpd = _Threaded(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+
+
 class Server:
     """An HTTP/1.1 (keep-alive) /embeddings server: `hold` seconds per answer (bounded), `extra` sends each answer
     twice in one write (the second with another request's vectors), counting the requests in flight."""
@@ -54,12 +65,7 @@ class Server:
             def log_message(self, *args: object) -> None:
                 pass
 
-        class Threaded(ThreadingHTTPServer):
-            daemon_threads = True
-
-        self.httpd = Threaded(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.httpd, self.url = serve(Handler)
 
     def close(self) -> None:
         self.release.set()

@@ -8,13 +8,14 @@ from __future__ import annotations
 import json
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import numpy as np
 import pytest
 
 from clanka_nb.index import embedders
 from clanka_nb.index.embedders import EmbeddingServerError
+from tests.index._loopback import serve
 
 pytest.importorskip("httpx")
 
@@ -63,13 +64,7 @@ class SlowServer:
             def log_message(self, *args: object) -> None:
                 pass
 
-        class Threaded(ThreadingHTTPServer):
-            daemon_threads = True
-
-        self.httpd = Threaded(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
+        self.httpd, self.url = serve(Handler)
 
     def close(self) -> None:
         self.httpd.shutdown()
