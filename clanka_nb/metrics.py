@@ -136,18 +136,31 @@ class Metric:
         return self.name
 
 
-def parse_metric(name: str | Metric) -> Metric:
-    """The metric a column name names ("recall@5", "mrr", "budget_covered@2000"); a ValueError naming the closest
-    known name otherwise."""
+def metric_of(name: object) -> Metric | None:
+    """The metric a column name names ("recall@5", "mrr", "budget_covered@2000"), None for any other column (an
+    interval, a count, a label that is no str): the one reading of a name, which `parse_metric` refuses loudly."""
     if isinstance(name, Metric):
         return name
     if not isinstance(name, str):
-        msg = f"a metric is named by a string such as 'recall@5' or 'budget_covered@2000', got {type(name).__name__}"
-        raise TypeError(msg)
+        return None
     prefix, at, number = name.partition("@")
     family = _BY_NAME.get(prefix)
-    if family is not None and (family.parameter is None) == (not at) and (not at or _whole(number)):
-        return Metric(family, int(number) if at else None)
+    if family is None or (family.parameter is None) != (not at) or (at and not _whole(number)):
+        return None
+    return Metric(family, int(number) if at else None)
+
+
+def parse_metric(name: str | Metric) -> Metric:
+    """The metric a column name names ("recall@5", "mrr", "budget_covered@2000"); a ValueError naming the closest
+    known name otherwise."""
+    if not isinstance(name, str | Metric):
+        msg = f"a metric is named by a string such as 'recall@5' or 'budget_covered@2000', got {type(name).__name__}"
+        raise TypeError(msg)
+    found = metric_of(name)
+    if found is not None:
+        return found
+    assert isinstance(name, str)
+    prefix, at, number = name.partition("@")
     known = [family.name if family.parameter is None else f"{family.name}@" for family in FAMILIES]
     close = difflib.get_close_matches(prefix + at, known, n=1, cutoff=0.6)
     hint = f"; did you mean {close[0] + (number if close[0].endswith('@') else '')!r}?" if close else ""
@@ -195,18 +208,15 @@ def chosen_metric(metric: str | Metric | None, cutoffs: Sequence[int], budgets: 
     raise ValueError(msg)
 
 
-def is_metric_column(name: str) -> bool:
+def is_metric_column(name: object) -> bool:
     """Whether a sweep column is one of the probe's metrics (not an interval, not a count)."""
-    try:
-        parse_metric(name)
-    except ValueError:
-        return False
-    return True
+    return metric_of(name) is not None
 
 
-def is_cost(name: str) -> bool:
+def is_cost(name: object) -> bool:
     """Whether a column is a cost of an answer (tokens@k, lines@k): lower is better, and a plot's x."""
-    return is_metric_column(name) and not parse_metric(name).higher_is_better
+    metric = metric_of(name)
+    return metric is not None and not metric.higher_is_better
 
 
 def trade_off_cost(cutoffs: Sequence[int]) -> str:
@@ -222,7 +232,5 @@ def names(metrics: Iterable[Metric]) -> list[str]:
 
 def label_of(name: str) -> str:
     """How a sentence names a column or score: a metric's label ("MRR"), any other name as it is."""
-    try:
-        return parse_metric(name).label
-    except (TypeError, ValueError):
-        return name
+    metric = metric_of(name)
+    return name if metric is None else metric.label

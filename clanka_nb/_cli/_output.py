@@ -15,7 +15,7 @@ from typing import IO, Any
 import pandas as pd
 
 from ..defaults import CHUNK_SETTING_NAMES
-from ..metrics import BUDGET_COVERED, BUDGET_FOUND, RECALL, TOKENS, is_metric_column, parse_metric
+from ..metrics import BUDGET_COVERED, BUDGET_FOUND, RECALL, TOKENS, is_metric_column, metric_of
 from ._errors import CommandError
 from ._fit import TABLE_WIDTH, render
 from ._terminal import json_safe, visible
@@ -189,8 +189,8 @@ def sweep_table(sweep: pd.DataFrame) -> pd.DataFrame:
     shown = {"queries", "scored_on", "mrr", "mrr_low", "mrr_high",
              *((f"{metric}_low", f"{metric}_high") if metric else ())}
     listed = (RECALL, TOKENS, BUDGET_FOUND, BUDGET_COVERED)  # each at every cut-off or budget; lines@k only in -o
-    columns += [name for name in sweep.columns
-                if name in shown or (is_metric_column(name) and parse_metric(name).family in listed)]
+    columns += [name for name, found in zip(sweep.columns, map(metric_of, sweep.columns), strict=True)
+                if name in shown or (found is not None and found.family in listed)]
     return sweep.loc[:, columns]
 
 

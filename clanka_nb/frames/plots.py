@@ -10,7 +10,7 @@ import pandas as pd
 
 from ..engine.settings import checked_keywords
 from ..figures import fitted_title, literal_text, new_figure
-from ..metrics import TOKENS, is_cost, is_metric_column, parse_metric, trade_off_cost
+from ..metrics import TOKENS, is_cost, is_metric_column, metric_of, trade_off_cost
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -141,8 +141,7 @@ def _default_axes(frame: pd.DataFrame, metric: str | None, x: str | None) -> tup
     puts on x (as the tuning panel's chart), on any other `chunks` against chunk_size."""
     verdict = frame.attrs.get("verdict")
     chosen = verdict.get("metric") if isinstance(verdict, dict) else None
-    costs = [parse_metric(name).at for name in frame.columns
-             if isinstance(name, str) and is_cost(name) and parse_metric(name).family is TOKENS]  # fmt: skip
+    costs = [metric.at for metric in map(metric_of, frame.columns) if metric is not None and metric.family is TOKENS]
     if metric is None and isinstance(chosen, str) and chosen in frame.columns and costs:
         return chosen, x if x is not None else trade_off_cost([at for at in costs if at is not None])
     return metric if metric is not None else "chunks", x if x is not None else "chunk_size"

@@ -17,7 +17,7 @@ from ..engine.settings import Settings
 from ..frames.columns import TOKEN_STATS, token_stat, token_stat_in
 from ..frames.cycles import paused_cycle_collection
 from ..frames.stats import token_stats
-from ..metrics import BUDGET_COVERED, BUDGET_FOUND, is_metric_column, parse_metric, trade_off_cost
+from ..metrics import BUDGET_COVERED, BUDGET_FOUND, metric_of, trade_off_cost
 from ..retrieval import NoProbeQueriesWarning, Probe
 from ..retrieval.internals import Bootstrap, Outcome, ProbeSet, compared, scored_row
 from ._browser_model import settings_text
@@ -60,7 +60,8 @@ def _stat_rows(stats: dict[str, Any]) -> list[tuple[str, str, str]]:
 
 
 def _probe_stat(key: str) -> bool:
-    return key in PROBE_STATS or (is_metric_column(key) and parse_metric(key).family in (BUDGET_FOUND, BUDGET_COVERED))
+    metric = metric_of(key)
+    return key in PROBE_STATS or (metric is not None and metric.family in (BUDGET_FOUND, BUDGET_COVERED))
 
 # Lines of the preview's page: every move redraws it, and the browser takes about 0.5 ms a line
 # (a page of 2,000 lines of three.js was 1.7 MB of HTML and 0.9 s in Chromium); the page buttons turn it.

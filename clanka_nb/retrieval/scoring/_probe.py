@@ -24,7 +24,7 @@ from ...frames.chunks import settings_attrs
 from ...frames.cycles import paused_cycle_collection
 from ...frames.lines import LineIndex
 from ...frames.source import Source
-from ...metrics import PRECISION_AT, is_cost, is_metric_column, parse_metric, probe_metrics
+from ...metrics import PRECISION_AT, metric_of, parse_metric, probe_metrics
 from ..decision import SEED, Outcome
 from ..queries import all_masks, check_queries, default_queries, query_groups, target_arrays, target_kinds
 from ..search import BM25Searcher, ChunkBM25, Chunks, LineTokens, MaskedText, Searcher, code_tokens, search_many
@@ -340,8 +340,9 @@ def probe_summary(frame: pd.DataFrame, k: int | Iterable[int] | None = None) -> 
         if metric.from_rank:
             row[metric.name] = float(metric.of_ranks(rank).mean()) if count else None
     # The frame's own per-query columns: precision, its budgets', and the costs at the cut-offs asked for.
-    kept = [name for name in frame.columns if is_metric_column(name) and not parse_metric(name).from_rank
-            and (not is_cost(name) or parse_metric(name).at in cutoffs)]  # fmt: skip
+    kept = [name for name, metric in zip(frame.columns, map(metric_of, frame.columns), strict=True)
+            if metric is not None and not metric.from_rank
+            and (metric.higher_is_better or metric.at in cutoffs)]  # fmt: skip
     for name in kept:
         row[name] = float(frame[name].astype("float64").mean()) if count else None
     schema = {name: _columns.INT if name == "queries" else _columns.FLOAT for name in row}
