@@ -17,7 +17,6 @@ Nothing is ever unpickled (docs/security.md, "Parse cache").
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
 import importlib.metadata
@@ -39,7 +38,9 @@ from ._cache_files import (
     CacheInfo,
     KeyFileError,
     check_schema,
+    emptied,
     evict_if_over,
+    failure_text,
     key_path,
     keyed_check,
     load_secret,
@@ -285,10 +286,7 @@ class ParseCache:
             db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
             try:
                 check_schema(db, self.path, _SCHEMA)  # a planted trigger would run on every row deleted
-                removed = db.execute("DELETE FROM entries").rowcount
-                # If this fails the entries are gone all the same; only the file's free pages are not given back.
-                with contextlib.suppress(sqlite3.Error):
-                    db.execute("VACUUM")
+                removed = emptied(db, "entries")
             finally:
                 db.close()
         except sqlite3.Error as exc:
@@ -344,9 +342,7 @@ class ParseCache:
     def _fail(self, exc: Exception) -> None:
         self._broken = True
         self.close()
-        # Our own refusals say what is wrong and what to do; SQLite's and the OS's get their type's name.
-        said = str(exc) if isinstance(exc, (CacheFileError, KeyFileError)) else f"{type(exc).__name__}: {exc}"
-        self._warn(f"{said}; parsing without it from now on")
+        self._warn(f"{failure_text(exc)}; parsing without it from now on")
 
     def _warn(self, what: str) -> None:
         if not _warned:

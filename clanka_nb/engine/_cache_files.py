@@ -313,3 +313,18 @@ def evict_if_over(db: sqlite3.Connection, table: str, keys: tuple[str, ...], max
 
 
 _EMPTY_PAGES = 3  # the schema page and the root pages of a cache's table and its index
+
+
+def emptied(db: sqlite3.Connection, table: str) -> int:
+    """Delete every row of one of the caches' tables (`cache clear`) and give the file's pages back; how many rows
+    there were. `table` is the cache's own name, never a caller's text; the caller checked the schema first."""
+    removed = int(db.execute(f"DELETE FROM {table}").rowcount)
+    with contextlib.suppress(sqlite3.Error):  # the rows are gone all the same; only the free pages stay in the file
+        db.execute("VACUUM")
+    return removed
+
+
+def failure_text(exc: Exception) -> str:
+    """How a cache's warning names what made it stop using its file: our own refusals (a foreign file, a bad key
+    file) say what is wrong and what to do; SQLite's and the OS's errors get their type's name."""
+    return str(exc) if isinstance(exc, (CacheFileError, KeyFileError)) else f"{type(exc).__name__}: {exc}"

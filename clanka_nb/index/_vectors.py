@@ -21,11 +21,11 @@ from ..engine import CacheInfo
 from ..engine.internals import (
     CACHE_DIR_ENV,
     CACHE_SWITCH_ENV,
-    CacheFileError,
-    KeyFileError,
     check_schema,
     default_directory,
+    emptied,
     evict_if_over,
+    failure_text,
     key_path,
     keyed_check,
     load_secret,
@@ -206,9 +206,7 @@ class VectorCache:
                 db = sqlite3.connect(self.path, timeout=_BUSY_SECONDS, isolation_level=None)
                 try:
                     check_schema(db, self.path, _SCHEMA)  # a planted trigger would run on every row deleted
-                    removed += db.execute("DELETE FROM vectors").rowcount if _has_vectors(db) else 0
-                    with contextlib.suppress(sqlite3.Error):  # the vectors are gone; only free pages stay
-                        db.execute("VACUUM")
+                    removed += emptied(db, "vectors") if _has_vectors(db) else 0
                 finally:
                     db.close()
             except sqlite3.Error as exc:
@@ -296,9 +294,7 @@ class VectorCache:
             with contextlib.suppress(sqlite3.Error):
                 self._db.close()
             self._db = None
-        # Our own refusals say what is wrong and what to do; SQLite's and the OS's get their type's name.
-        said = str(exc) if isinstance(exc, (CacheFileError, KeyFileError)) else f"{type(exc).__name__}: {exc}"
-        self._warn(f"{said}; vectors are kept in memory for this process from now on")
+        self._warn(f"{failure_text(exc)}; vectors are kept in memory for this process from now on")
 
     def _warn(self, what: str) -> None:
         if self.path in _warned:

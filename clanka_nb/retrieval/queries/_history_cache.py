@@ -38,10 +38,10 @@ from ... import engine
 from ...engine.internals import (
     CACHE_DIR_ENV,
     CACHE_SWITCH_ENV,
-    CacheFileError,
-    KeyFileError,
     default_directory,
+    emptied,
     evict_if_over,
+    failure_text,
     fingerprint,
     key_path,
     keyed_check,
@@ -300,9 +300,7 @@ class HistoryCache:
         try:
             db = open_cache_file(self.path, _SCHEMA, timeout=_BUSY_SECONDS)  # refuses a foreign file or schema
             try:
-                removed = db.execute("DELETE FROM histories").rowcount
-                with contextlib.suppress(sqlite3.Error):  # the entries are gone; only the free pages stay
-                    db.execute("VACUUM")
+                removed = emptied(db, "histories")
             finally:
                 db.close()
         except (sqlite3.Error, OSError) as exc:
@@ -330,8 +328,7 @@ class HistoryCache:
         self._broken = True
         with contextlib.suppress(sqlite3.Error):
             self.close()
-        said = str(exc) if isinstance(exc, (CacheFileError, KeyFileError)) else f"{type(exc).__name__}: {exc}"
-        self._warn(f"{said}; the history is read without it from now on")
+        self._warn(f"{failure_text(exc)}; the history is read without it from now on")
 
     def _warn(self, what: str) -> None:
         if str(self.path) in _warned:
