@@ -7,6 +7,7 @@ import os
 import shutil
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +16,7 @@ import pytest
 import clanka_nb as cn
 from clanka_nb import dask as cd
 from clanka_nb.dask import _indexes
-from clanka_nb.dask._indexes import STATE_SUFFIX, IndexTask
+from clanka_nb.dask._indexes import STATE_SUFFIX, IndexTask, RepositoryIndex
 from clanka_nb.dask._limit import EmbedLimit, portable
 from clanka_nb.engine.settings import Settings
 from clanka_nb.index import embedders
@@ -141,9 +142,9 @@ def test_a_planted_schema_is_that_repositorys_failed_row(tmp_path) -> None:
     assert done.status == "failed" and "index 'planted' is not clanka's" in done.error, done
 
 
-def _run_within(call, seconds: float = 60.0):  # noqa: ANN001, ANN202
+def _run_within(call: Callable[[], RepositoryIndex], seconds: float = 60.0) -> RepositoryIndex | None:
     """Run `call` in a thread; its result, or None when it has not returned (a hang) by then."""
-    out: list[object] = []
+    out: list[RepositoryIndex] = []
     worker = threading.Thread(target=lambda: out.append(call()), daemon=True)
     worker.start()
     worker.join(seconds)
