@@ -12,6 +12,15 @@ Usage: python benchmarks/bench_faults.py [--files N] [--delay SECONDS]
                loopback server that answers each request after DELAY (default 0.1 s), batches of BATCH_SIZE
                inputs (default 32), with the embedder's concurrency=4 against concurrency=1, after one warm
                build (parse cache, imports): the ratio of their times. Target: at most 0.4x.
+  linked       (issue 50) a clone whose `.clanka` links to another repository's `.clanka`, synced as
+               `sync_indexes` syncs each repository (its task, in this process): seconds until it is refused,
+               against the honest sync of the same clone, and whether the other index kept every byte.
+  model switch (issue 50) clanka's own source indexed with one stand-in model, then with another of the same
+               width: the rows holding the new model's vectors (target: all of them), the switch's seconds
+               against the first build's, and a third sync (target: nothing embedded).
+  planted      (issue 50) a built index given an index on an expression costing SECONDS per row (about 2 s
+               here): seconds until `SemanticIndex(...).sync()` refuses it (target: under 1 s) against what
+               inserting the new rows would cost through it.
 """
 
 from __future__ import annotations
@@ -28,9 +37,14 @@ import time
 import warnings
 from pathlib import Path
 
+import numpy as np
+
 import clanka_nb as cn
 from clanka_nb import chunkers
-from clanka_nb.index import SemanticIndex, VectorCache, embedders
+from clanka_nb.dask._indexes import IndexTask
+from clanka_nb.dask._limit import EmbedLimit
+from clanka_nb.engine.settings import Settings
+from clanka_nb.index import IndexDatabaseError, SemanticIndex, VectorCache, embedders
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # the tests' loopback server
@@ -125,11 +139,109 @@ def index(delay: float, batch_size: int) -> None:
         print(f"  ratio concurrency 4 / 1: x{seconds[4] / seconds[1]:.2f} (target: at most 0.4)")
 
 
+def _clone(folder: Path) -> Path:
+    subprocess.run(["git", "clone", "-q", str(BUNDLE), str(folder)], check=True,
+                   env={**os.environ, "GIT_CONFIG_GLOBAL": os.devnull})  # fmt: skip
+    return folder
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def linked() -> None:
+    task = IndexTask(MODEL, MODEL.model_id, Settings(chunk_max_characters=10_000), None, "", EmbedLimit(), 300, 30.0)
+    with tempfile.TemporaryDirectory() as temporary:
+        victim, attacker = _clone(Path(temporary) / "victim"), _clone(Path(temporary) / "attacker")
+        task(str(victim), str(victim / ".clanka" / "search.sqlite"))
+        started = time.perf_counter()
+        honest = task(str(attacker), str(attacker / ".clanka" / "search.sqlite"))
+        seconds = time.perf_counter() - started
+        shutil.rmtree(attacker / ".clanka")
+        (attacker / "planted.ts").write_text("export const planted = 1;\n")
+        os.symlink(victim / ".clanka", attacker / ".clanka")
+        before = _files(victim / ".clanka")
+        started = time.perf_counter()
+        refused = task(str(attacker), str(attacker / ".clanka" / "search.sqlite"))
+        took = time.perf_counter() - started
+        kept = _files(victim / ".clanka") == before
+    print(f"  honest sync of the clone: {honest.status}, {honest.inputs} inputs, {seconds:6.2f} s")
+    print(f"  .clanka linked to another repository's: {refused.status} in {took * 1000:.1f} ms "
+          f"(x{took / seconds:.3f} of the honest sync), the other index kept byte for byte: {kept}")
+    print(f"  error: {refused.error}")
+
+
+class _Negated:
+    model_id = "stand-in/negated-64"
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        return -MODEL(texts)
+
+
+def model_switch() -> None:
+    with tempfile.TemporaryDirectory() as temporary:
+        source = _clone(Path(temporary) / "clanka")
+        db = Path(temporary) / "search.sqlite"
+        seconds = []
+        for model in (MODEL, _Negated()):
+            with SemanticIndex(source, embed=model, db=db, cache=VectorCache(), progress=False) as index:
+                started = time.perf_counter()
+                report = index.sync()
+                seconds.append(time.perf_counter() - started)
+                print(f"  {model.model_id:28} {report!r}")
+        with SemanticIndex(source, embed=_Negated(), db=db, cache=VectorCache(), progress=False) as index:
+            third = index.sync()
+            _, vectors = index.vectors()
+            texts = list(index.rows()["input"])
+        new = int((vectors == -MODEL(texts)).all(axis=1).sum())
+    print(f"  rows holding the new model's vectors: {new} of {len(texts)} (target: all); the switch took "
+          f"{seconds[1]:.2f} s against the first build's {seconds[0]:.2f} s (x{seconds[1] / seconds[0]:.2f}); "
+          f"a third sync embedded {third.embedded} (target: 0)")
+
+
+def planted(per_row: float) -> None:
+    import apsw
+
+    size = 1_000_000
+    probe = apsw.Connection(":memory:")
+    started = time.perf_counter()
+    probe.execute(f"SELECT length(replace(hex(zeroblob({size})), '0', 'ab'))").fetchall()
+    unit = max(time.perf_counter() - started, 1e-6)
+    size = max(1, int(size * per_row / unit))
+    started = time.perf_counter()
+    probe.execute(f"SELECT length(replace(hex(zeroblob({size})), '0', 'ab'))").fetchall()
+    cost = time.perf_counter() - started
+    probe.close()
+    with tempfile.TemporaryDirectory() as temporary:
+        source = _clone(Path(temporary) / "clanka")
+        db = source / ".clanka" / "search.sqlite"
+        with SemanticIndex(source, embed=MODEL, db=db, cache=VectorCache(), progress=False) as index:
+            rows = index.sync().inputs
+        connection = apsw.Connection(str(db))
+        connection.execute(f"CREATE INDEX planted ON chunks (length(replace(hex(zeroblob({size})), '0', 'ab')))")
+        connection.close()
+        for path in sorted(source.rglob("*.ts")):
+            path.write_text("// shifted\n" + path.read_text())  # every input new: each row pays the expression
+        started = time.perf_counter()
+        try:
+            SemanticIndex(source, embed=MODEL, db=db, cache=VectorCache(), progress=False).sync()
+            outcome = "synced (not refused)"
+        except IndexDatabaseError as error:
+            outcome = f"refused: {str(error)[:140]}..."
+        took = time.perf_counter() - started
+    print(f"  planted index expression: {cost:.2f} s per row, {rows} rows to write: about {cost * rows / 3600:.1f} h "
+          f"holding the write lock")
+    print(f"  {outcome}")
+    print(f"  in {took:.2f} s (target: under 1 s), x{took / (cost * rows):.5f} of the planted cost")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=textwrap.dedent(__doc__ or "").splitlines()[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     parser.add_argument("--files", type=int, default=30, help="ordinary files in the bake-off (default 30)")
     parser.add_argument("--delay", type=float, default=0.1, help="the index server's answer time (default 0.1 s)")
+    parser.add_argument("--seconds", type=float, default=2.0,
+                        help="what the planted index expression costs per row (default 2 s)")
     parser.add_argument("--batch-size", type=int, default=32,
                         help="inputs per request of the index's embedder (default 32, a local server's usual batch)")
     args = parser.parse_args()
@@ -139,6 +251,12 @@ def main() -> None:
     ctrl_c()
     print("index build against a slow server:")
     index(args.delay, args.batch_size)
+    print("a clone whose .clanka links to another repository's:")
+    linked()
+    print("a model switch of the same width:")
+    model_switch()
+    print("a planted slow schema:")
+    planted(args.seconds)
 
 
 if __name__ == "__main__":

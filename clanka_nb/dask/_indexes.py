@@ -311,8 +311,10 @@ def sync_indexes(
     """Build or re-sync clanka's semantic index of every root on the cluster, one repository per task.
 
     Each worker runs `SemanticIndex(root, embed=..., db=...).sync()`: the same chunks, rows and schema as that call
-    in this process, written to `db` (default: each root's `.clanka/search.sqlite`, where clanka reads it; or a dict
-    root -> path, or a function of the absolute root). Vectors go through `cache` (a path every worker opens;
+    in this process, written to `db` (default: each root's `.clanka/search.sqlite`, where clanka reads it, under the
+    root's real path: a repository whose `.clanka`, database, journal or state file is a symbolic link fails; or a
+    dict root -> path, or a function of the absolute root, used as named). Two roots whose databases are one real
+    file are refused before any work. Vectors go through `cache` (a path every worker opens;
     default: each machine's clanka-nb vector cache, one SQLite file its workers share), keyed by model and input,
     so an input embedded by any worker is not embedded again; `model_id=` (else the embedder's own) keys it, and
     an embedder without a stable id (a lambda) caches in each worker's memory only. All workers' embedder calls
