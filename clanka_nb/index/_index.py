@@ -354,7 +354,8 @@ class SemanticIndex(IndexView):
             self._db.execute("DELETE FROM chunks WHERE syncId != ?", (sync_id,))
             deleted = self._db.changes() + replaced
             self._db.execute("DROP TABLE temp.current_hashes")
-            self._record()
+            if new or deleted:  # else the rows are as the record found them (syncId aside, which it leaves out)
+                self._record()
         self._written()
         used = sum(digest in new for digest in computed)
         return SyncReport(
