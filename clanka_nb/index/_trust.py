@@ -70,7 +70,7 @@ def _checksum(connection: Any, model: str) -> tuple[int, bytes]:
     for table in _VECTOR_STORE:  # the vec0 table's own storage, read as plain tables (through vec0: minutes)
         if table in found:
             _feed(mac.update, (table,))
-            for row in connection.execute(f"SELECT * FROM {table} ORDER BY rowid"):  # noqa: S608 (our own names)
+            for row in connection.execute(f"SELECT * FROM {table} ORDER BY rowid"):  # our own names, never a file's
                 _feed(mac.update, row)
     return rows, mac.digest()
 
