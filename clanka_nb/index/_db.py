@@ -225,8 +225,8 @@ def check_clanka(connection: Any, where: str) -> None:
     """Raise IndexDatabaseError unless the database is new or holds clanka's tables in a usable state; reads only.
 
     Checks what would otherwise fail later inside SQLite (or, worse, be written into): the `chunks` columns, a
-    `chunk_vectors` that is clanka's vec0 table, and stored vectors that are whole float32 numbers of one
-    length, the length the vec0 table holds.
+    `chunk_vectors` that is clanka's vec0 table, no schema object but clanka's (and SQLite's, and clanka-nb's
+    record), and stored vectors that are whole float32 numbers of one length, the length the vec0 table holds.
     """
     found = tables(connection)
     if not found:
