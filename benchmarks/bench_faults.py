@@ -1,6 +1,6 @@
-"""Faults of issue 42, each measured against its own baseline in one run.
+"""Faults of issues 42 and 50, each measured against its own baseline in one run.
 
-Usage: python benchmarks/bench_faults.py [--files N] [--delay SECONDS]
+Usage: python benchmarks/bench_faults.py [--files N] [--delay SECONDS] [--seconds SECONDS]
 
   bake-off     a sweep with every installed chunker (clanka, line windows and the peers of the `chunkers` extra)
                over N ordinary files (default 30, taken from this package's own source) and the same with one

@@ -172,6 +172,9 @@ def translated(where: str, busy_timeout: float = BUSY_TIMEOUT) -> Iterator[None]
     except apsw.FullError as error:
         msg = f"the disk holding {where} is full ({error}); nothing was written: free some space and try again"
         raise IndexDatabaseError(msg) from None
+    except apsw.ConnectionClosedError:
+        msg = f"the index on {where} was closed (close() or a with block ended); open it again to use it"
+        raise IndexDatabaseError(msg) from None
     except apsw.Error as error:  # any other refusal (a constraint the file declares): this file's, one line
         msg = (
             f"SQLite refused to use {where} ({type(error).__name__}: {shown(str(error))}); nothing was written: "

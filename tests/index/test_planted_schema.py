@@ -115,3 +115,11 @@ def test_a_write_that_runs_past_the_deadline_is_stopped_and_rolled_back(sample, 
     with pytest.raises(IndexDatabaseError, match=r"longer than 0.05 s and was stopped"):
         SemanticIndex(sample, embed=Counting(8), db=db, cache=VectorCache()).sync()
     assert _state(db) == before
+
+
+def test_an_index_used_after_close_says_so(sample, tmp_path):
+    db = _built(sample, tmp_path)
+    index = SemanticIndex(sample, embed=Counting(8), db=db, cache=VectorCache())
+    index.close()
+    with pytest.raises(IndexDatabaseError, match=r"was closed .*open it again"):
+        index.sync()
