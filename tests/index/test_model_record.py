@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import apsw
+import pytest
 import numpy as np
 import sqlite_vec
 
@@ -162,3 +163,19 @@ def test_clanka_still_reads_the_index_and_finds_only_its_own_schema_beside_the_r
           ORDER BY chunk_vectors.distance""", (query.astype(np.float32).tobytes(), 5)).fetchall()
     connection.close()
     assert len(found) == 5
+
+
+def test_an_unsafe_key_file_stops_a_sync_with_its_own_error_and_writes_nothing(sample, tmp_path, monkeypatch):
+    from clanka_nb.engine._cache_files import KEY_FILE_NAME
+
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / KEY_FILE_NAME).write_bytes(bytes(32))
+    (config / KEY_FILE_NAME).chmod(0o644)  # others may read it: they could forge a record
+    monkeypatch.setenv("CLANKA_NB_CONFIG_DIR", str(config))
+    monkeypatch.setenv("CLANKA_NB_CACHE", "off")  # the parse cache would refuse the key too (and warn)
+    db = tmp_path / "search.sqlite"
+    with SemanticIndex(sample, embed=Counting(16), db=db, cache=VectorCache()) as index:
+        with pytest.raises(OSError, match=r"open to others.*chmod 600"):
+            index.sync()
+        assert len(index) == 0
