@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import apsw
-import pytest
 import numpy as np
+import pytest
 import sqlite_vec
 
 import clanka_nb as cn
