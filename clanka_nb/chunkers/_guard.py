@@ -7,12 +7,14 @@ windows instead (the sweep's fallback) and the reason is kept, so one warning ca
 
 Four guards, in the order they act:
 
-1. **Input bounds, before the call** (`InputLimits`, peers only): a file whose syntax tree (the file parsed with
-   its language's grammar, as the peers parse it) is more than `depth` levels deep, or with a line longer than
-   `line_characters`, is not given to the peer at all. semantic-text-splitter's time grows about x8 per doubling
-   of the tree's depth (3 s at 1,000 levels: 500 `else if` links, one bracket deep), and astchunk takes 7.7 s and
-   453 MB on one 980 KB line; the bound refuses such a file in milliseconds instead of a time limit's seconds.
-   Real code stays far below it (the deepest of 7,300 files of the standard library, pandas and numpy: 42).
+1. **Input bounds, before the call** (`InputLimits`, peers only): a file whose syntax tree (the file parsed with its
+   language's grammar, as the peers parse it) is more than `depth` levels deep, or with a line longer than
+   `line_characters`, is not given to the peer at all. The tree's depth, not the brackets': 1,000 `else if` links
+   are one bracket deep and 2,000 levels of tree, and semantic-text-splitter's time grows about x8 per doubling of
+   it (56 s at 1,000 links); astchunk takes 7.7 s and 453 MB on one 980 KB line. Real code stays far below the
+   bound (the deepest of 7,300 files of the standard library, pandas and numpy: 42, but for one generated header).
+   The check costs a parse, linear in the file (seconds for 1 MB of brackets), so it runs where the peer runs,
+   inside its time limit.
 2. **A time limit per file** (`file_seconds`): a call that runs longer falls back. A peer runs in a process of its
    own (`_process.py`), killed at the limit wherever the sweep runs, so no code of its own, Rust or C included,
    holds the sweep. Another chunker runs in this process: in the main thread a timer (SIGALRM) interrupts Python
