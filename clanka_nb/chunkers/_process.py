@@ -34,6 +34,7 @@ from ..engine.warn import warn_at_user
 from ._guard import ChunkerAnswerError, Guarded, InputLimits, guarded_call, late
 
 _GRACE_SECONDS = 2.0  # how long a process told to stop may take before it is killed
+_NOT_STARTED = "its process did not start within the time limit"
 
 
 class Runner(Protocol):
@@ -91,20 +92,27 @@ class PeerProcess:
         self.limits = limits
         self.process: multiprocessing.process.BaseProcess | None = None
         self.conn: Connection | None = None
+        self.busy = False  # a file sent and not answered (an error or Ctrl-C came in between)
 
     def __call__(self, path: str, text: str, seconds: float) -> Guarded:
-        """The peer on one file, its process killed if it has not answered within `seconds`."""
-        if self.process is None and not self._started(seconds):
-            return Guarded(None, f"its process did not start within {seconds:g} s", seconds, timed_out=True)
-        assert self.conn is not None
+        """The peer on one file, its process killed if it has not answered within `seconds` (its start included,
+        when this file starts it)."""
         started = time.perf_counter()
+        deadline = started + seconds
+        if self.process is None:
+            why = self._start(deadline)
+            if why is not None:
+                return Guarded(None, why, time.perf_counter() - started, timed_out=why == _NOT_STARTED)
+        assert self.conn is not None
         try:
+            self.busy = True
             self.conn.send((path, text))
-            if not self.conn.poll(None if math.isinf(seconds) else seconds):
+            if not self.conn.poll(_left(deadline)):
                 self._kill()
                 return Guarded(None, f"{late(seconds)} (its process was stopped)", time.perf_counter() - started,
                                timed_out=True)  # fmt: skip
             answer: _Answer = self.conn.recv()
+            self.busy = False
         except (EOFError, OSError):  # it died on this file: a crash, the memory, a signal
             return Guarded(None, f"its process ended on this file ({self._kill()})", time.perf_counter() - started)
         for category, message in answer.warned:
@@ -113,7 +121,9 @@ class PeerProcess:
             raise ChunkerAnswerError(answer.wrong)
         return answer.guarded
 
-    def _started(self, seconds: float) -> bool:
+    def _start(self, deadline: float) -> str | None:
+        """Start the process and wait until it has built the peer, at most until `deadline`; None when it has,
+        else why not."""
         context = multiprocessing.get_context()
         # Ctrl-C is held back while the process starts (it ignores Ctrl-C from then on: the caller decides).
         with sigint_held():
@@ -125,18 +135,19 @@ class PeerProcess:
             theirs.close()
             del theirs
         try:
-            if self.conn.poll(None if math.isinf(seconds) else seconds):
+            if self.conn.poll(_left(deadline)):
                 self.conn.recv()  # ready: the adapter is built
-                return True
+                return None
         except (EOFError, OSError):
-            pass
+            return f"its process ended before it was ready ({self._kill()})"
         self._kill()
-        return False
+        return _NOT_STARTED
 
     def _kill(self) -> str:
         """Kill the process (if it lives) and wait until it is gone; how it ended, in words."""
         process, conn = self.process, self.conn
         self.process = self.conn = None
+        self.busy = False
         if process is None:
             return "not started"
         with sigint_held():
@@ -150,14 +161,21 @@ class PeerProcess:
         return _ended(code)
 
     def close(self) -> None:
-        """Tell the process to stop, and kill it if it does not within a grace period."""
+        """Tell the process to stop, and kill it if it does not within a grace period (at once if it is still on a
+        file: the run ended by an error or Ctrl-C)."""
         process, conn = self.process, self.conn
         if process is None or conn is None:
             return
-        with contextlib.suppress(OSError):
-            conn.send(None)
-        process.join(_GRACE_SECONDS)
+        if not self.busy:
+            with contextlib.suppress(OSError):
+                conn.send(None)
+            process.join(_GRACE_SECONDS)
         self._kill()
+
+
+def _left(deadline: float) -> float | None:
+    """Seconds until `deadline` for `Connection.poll` (None: no deadline)."""
+    return None if math.isinf(deadline) else max(deadline - time.perf_counter(), 0.0)
 
 
 def _ended(code: int | None) -> str:

@@ -48,6 +48,8 @@ def _stuck_split(path: str, text: str) -> list[chunkers.Span]:
         threading.Event().wait()
     if path.startswith("crash"):
         os.kill(os.getpid(), signal.SIGKILL)
+    if path.startswith("wrong"):
+        raise chunkers.ChunkerAnswerError(f"chunker 'stuck' gave lines 0..0 for {path!r}")
     if path.startswith("unplaced"):
         warnings.warn("a chunk of \x1b]0;x\x07 was not placed", chunkers.UnplacedChunkWarning, stacklevel=1)
     return [chunkers.Span(1, 1)]
@@ -81,6 +83,26 @@ def test_a_peer_s_process_that_dies_on_a_file_loses_that_file_alone() -> None:
     result, _ = _quietly(stuck_adapter(), {"crash.py": "", "after.py": "x = 1\n"})
     assert result.failed == {"crash.py": "its process ended on this file (killed by SIGKILL)"}
     assert result.timed_out == () and result.spans == {"after.py": [chunkers.Span(1, 1)]}
+
+
+def test_a_wrong_answer_in_a_peer_s_process_is_the_adapter_s_defect_here_too() -> None:
+    with pytest.raises(chunkers.ChunkerAnswerError, match=r"gave lines 0\.\.0 for 'wrong\.py'"):
+        chunkers.chunk_with(stuck_adapter(), {"wrong.py": ""})
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="needs POSIX signal masks")
+def test_ctrl_c_while_a_peer_is_stuck_ends_its_process(tmp_path) -> None:
+    pid_file = tmp_path / "pid"
+
+    def interrupt_once_stuck() -> None:
+        while not pid_file.exists() or not pid_file.read_text():  # the peer has written its id: it is stuck
+            threading.Event().wait(0.01)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=interrupt_once_stuck, daemon=True).start()
+    with pytest.raises(KeyboardInterrupt):
+        chunkers.chunk_with(stuck_adapter(file_seconds=math.inf), {"stuck.py": str(pid_file)})
+    assert _gone(int(pid_file.read_text()))
 
 
 def test_a_peer_s_warnings_reach_the_caller_with_no_raw_terminal_escape() -> None:
