@@ -5,8 +5,10 @@ interrupts neither that nor anything off the main thread. So a peer with an `iso
 process, started at the first file of a run and fed one file at a time through a pipe. At the deadline the process
 is killed (SIGKILL: nothing of it can hold on), the file falls back, and the next file starts a fresh process. The
 input bounds (`InputLimits`) are checked there too, so even the parse that measures a file's depth is inside the
-limit. The process is started the platform's default way: forked on Linux (a few milliseconds, the peer already
-imported), elsewhere started afresh and the adapter built again from its recipe, importing the peer once per run.
+limit. The process is started the platform's default way: forked on Linux up to Python 3.13 (a few milliseconds,
+the peer already imported); elsewhere started afresh and the adapter built again from its recipe, which imports the
+peer once per run and again after each kill. Getting ready is charged to the chunker's budget, not to the file's
+time limit.
 
 A process that may not have children (a daemonic one, such as a Dask worker) and every other chunker (clanka's
 own, a user's callable: not picklable, and the user's own code) run in the caller's process under the in-process
@@ -34,15 +36,19 @@ from ..engine.warn import warn_at_user
 from ._guard import ChunkerAnswerError, Guarded, InputLimits, guarded_call, late
 
 _GRACE_SECONDS = 2.0  # how long a process told to stop may take before it is killed
-_NOT_STARTED = "its process did not start within the time limit"
+_NOT_STARTED = "its process did not start within what was left of its time budget"
 
 
 class Runner(Protocol):
     """One chunker over the files of one run: each file guarded, then `close()`."""
 
-    def __call__(self, path: str, text: str, seconds: float) -> Guarded: ...
+    def __call__(self, path: str, text: str, seconds: float, left: float) -> Guarded:
+        """The chunker on one file within `seconds`, and whatever it must do first within `left` (its budget)."""
+        ...
 
-    def close(self) -> None: ...
+    def close(self) -> None:
+        """End what the run started."""
+        ...
 
 
 def runner(chunker: Callable[[str, str], Any]) -> Runner:
@@ -62,7 +68,8 @@ class InProcess:
     chunker: Callable[[str, str], Any]
     limits: InputLimits | None
 
-    def __call__(self, path: str, text: str, seconds: float) -> Guarded:
+    def __call__(self, path: str, text: str, seconds: float, left: float) -> Guarded:
+        """The chunker on one file, under the in-process guards (`left`, its budget, is in `seconds` already)."""
         return guarded_call(functools.partial(self.chunker, path, text), seconds, self.limits, path, text)
 
     def close(self) -> None:
@@ -94,15 +101,17 @@ class PeerProcess:
         self.conn: Connection | None = None
         self.busy = False  # a file sent and not answered (an error or Ctrl-C came in between)
 
-    def __call__(self, path: str, text: str, seconds: float) -> Guarded:
-        """The peer on one file, its process killed if it has not answered within `seconds` (its start included,
-        when this file starts it)."""
-        started = time.perf_counter()
-        deadline = started + seconds
+    def __call__(self, path: str, text: str, seconds: float, left: float) -> Guarded:
+        """The peer on one file, its process killed if it has not answered within `seconds`. A process started for
+        this file (the first, or the next after a kill) may take what is `left` of the budget to get ready: starting
+        afresh, where processes are not forked, imports the peer, and that is no cost of the file's."""
+        began = time.perf_counter()
         if self.process is None:
-            why = self._start(deadline)
+            why = self._start(began + left)
             if why is not None:
-                return Guarded(None, why, time.perf_counter() - started, timed_out=why == _NOT_STARTED)
+                return Guarded(None, why, time.perf_counter() - began, timed_out=why == _NOT_STARTED)
+        started = time.perf_counter()
+        deadline = min(started + seconds, began + left)  # the budget is never overrun, a start included
         assert self.conn is not None
         try:
             self.busy = True

@@ -182,10 +182,11 @@ def chunk_texts(chunker: Chunker, texts: Texts) -> ChunkedWith:
                 failed[path] = _spent(budget)
                 timed_out.append(path)
                 continue
-            answer = run(path, text, min(limit, left))
+            answer = run(path, text, min(limit, left), left)
             seconds += answer.seconds
             if answer.reason is not None:
-                failed[path] = _spent(budget) if answer.timed_out and left < limit else answer.reason
+                spent = answer.timed_out and time.perf_counter() - began >= budget  # the budget cut it short
+                failed[path] = _spent(budget) if spent else answer.reason
                 if answer.timed_out:
                     timed_out.append(path)
             elif answer.result is None:
