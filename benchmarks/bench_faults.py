@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 import os
 import shutil
 import signal
@@ -117,7 +118,24 @@ def _timed_sweep(folder: Path, named: dict[str, chunkers.Adapter]) -> tuple[floa
     return time.perf_counter() - started, table
 
 
-def else_if_bake_off(repeats: int = 3) -> None:
+def _isolation_cost(folder: Path, repeats: int) -> None:
+    """Each peer's `chunk_with` over the folder in this process and in a process of its own, best of `repeats`."""
+    texts = chunkers.read_source(folder).texts
+    for label, adapter in _every_named(folder, in_process=False).items():
+        if adapter.isolated is None:
+            continue
+        best: dict[bool, float] = {}
+        for isolated in (False, True) * repeats:
+            started = time.perf_counter()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                chunkers.chunk_with(adapter if isolated else dataclasses.replace(adapter, isolated=None), texts)
+            best[isolated] = min(time.perf_counter() - started, best.get(isolated, math.inf))
+        print(f"    {label:40} {best[False] * 1000:5.0f} ms in this process, {best[True] * 1000:5.0f} ms in its own "
+              f"(+{(best[True] - best[False]) * 1000:.0f} ms per run)")
+
+
+def else_if_bake_off(repeats: int = 5) -> None:
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary) / "sample"
         shutil.copytree(cn.sample_codebase(), folder)
@@ -128,6 +146,7 @@ def else_if_bake_off(repeats: int = 3) -> None:
             best[in_process] = min(seconds, best.get(in_process, seconds))
         print(f"  sample, {len(table)} rows: peers in this process {best[True]:.2f} s, each in a process of its own "
               f"{best[False]:.2f} s (x{best[False] / best[True]:.2f}; best of {repeats})")
+        _isolation_cost(folder, repeats)
         for number in (1, 2):
             (folder / f"chain{number}.js").write_text(else_if_chain(ELSE_IF_LINKS), encoding="utf-8")
         size = (folder / "chain1.js").stat().st_size

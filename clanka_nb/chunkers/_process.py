@@ -6,8 +6,8 @@ process, started at the first file of a run and fed one file at a time through a
 is killed (SIGKILL: nothing of it can hold on), the file falls back, and the next file starts a fresh process. The
 input bounds (`InputLimits`) are checked there too, so even the parse that measures a file's depth is inside the
 limit. The process is started the platform's default way: forked on Linux up to Python 3.13 (a few milliseconds,
-the peer already imported); elsewhere started afresh and the adapter built again from its recipe, which imports the
-peer once per run and again after each kill. Getting ready is charged to the chunker's budget, not to the file's
+the adapter inherited as it is); elsewhere started afresh and the adapter built again from its recipe, which imports
+the peer once per run and again after each kill. Getting ready is charged to the chunker's budget, not to the file's
 time limit.
 
 A process that may not have children (a daemonic one, such as a Dask worker) and every other chunker (clanka's
@@ -56,9 +56,15 @@ def runner(chunker: Callable[[str, str], Any]) -> Runner:
     else in this process."""
     limits = getattr(chunker, "limits", None)
     recipe = getattr(chunker, "isolated", None)
-    if recipe is not None and not multiprocessing.current_process().daemon:
-        return PeerProcess(recipe, limits)
-    return InProcess(chunker, limits)
+    if recipe is None or multiprocessing.current_process().daemon:
+        return InProcess(chunker, limits)
+    if multiprocessing.get_context().get_start_method() == "fork":  # the child has it already: nothing to build
+        return PeerProcess(functools.partial(_same, chunker), limits)
+    return PeerProcess(recipe, limits)
+
+
+def _same(chunker: Callable[[str, str], Any]) -> Callable[[str, str], Any]:
+    return chunker
 
 
 @dataclass
