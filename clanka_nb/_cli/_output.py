@@ -198,12 +198,14 @@ def sweep_table(sweep: pd.DataFrame) -> pd.DataFrame:
 
 def sweep_priority(table: pd.DataFrame) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The sweep table's essential columns and the others by importance: which row it is (chunker, settings) and
-    the verdict's measure, then the chunker's fallback, the count of chunks, the measure's interval, MRR and
-    the costs (coverage, size), then the rest. A chunker's label is never cut for a column of numbers."""
+    the verdict's measure, then the files a chunker could not cut in time, its fallback, the count of chunks, the
+    measure's interval, MRR and the costs (coverage, size), then the rest. A chunker's label is never cut for a
+    column of numbers."""
     metric = (table.attrs.get("verdict") or {}).get("metric")
     essential = ("chunker_label", *CHUNK_SETTING_NAMES, "effective_size", "effective_overlap", metric)
     tokens = [name for name in table.columns if name.endswith(TOKENS_P95)]
-    priority = ("fallback_files", "timed_out_files", "chunks", f"{metric}_low", f"{metric}_high", "mrr", "coverage",
+    # The files a chunker could not cut in time (the column is there only when some were) before its fallback.
+    priority = ("timed_out_files", "fallback_files", "chunks", f"{metric}_low", f"{metric}_high", "mrr", "coverage",
                 *tokens, "lines_p95",
                 *(name for name in table.columns if is_metric_column(name)), "mrr_low", "mrr_high",
                 "split_declarations", "duplication", "lines_median", "characters_p95")  # fmt: skip

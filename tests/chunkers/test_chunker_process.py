@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import math
 import os
 import signal
@@ -177,3 +178,17 @@ def test_the_budget_is_checked_and_given_on_the_command_line(capsys) -> None:
     status, _, err = run_cli(capsys, "sweep", str(cn.sample_codebase()), "--chunkers", "line-windows",
                              "--chunker-total-seconds", "soon")  # fmt: skip
     assert status == 2 and "is not a number of seconds" in err and err.count("\n") <= 2
+
+
+def test_the_command_line_s_table_shows_the_files_a_spent_budget_left_uncut(capsys) -> None:
+    status, out, err = run_cli(capsys, "sweep", str(cn.sample_codebase()), "--chunk-size", "30", "--chunkers",
+                               "line-windows", "--chunker-total-seconds", "1e-9", "--format", "json")  # fmt: skip
+    assert status == 0, err
+    rows = {row["chunker_label"]: row for row in json.loads(out)}
+    files = len(cn.list_files(cn.sample_codebase()))
+    windows = next(row for label, row in rows.items() if label.startswith("line windows"))
+    assert windows["timed_out_files"] == windows["fallback_files"] == files
+    assert rows["clanka"]["timed_out_files"] == 0
+    status, out, _ = run_cli(capsys, "sweep", str(cn.sample_codebase()), "--chunk-size", "30", "--chunkers",
+                             "line-windows", "--chunker-total-seconds", "1e-9")  # fmt: skip
+    assert status == 0 and "timed_out_files" in out.splitlines()[0]
