@@ -13,6 +13,8 @@ import json
 import math
 import os
 import signal
+import subprocess
+import sys
 import threading
 import warnings
 from pathlib import Path
@@ -91,19 +93,39 @@ def test_a_wrong_answer_in_a_peer_s_process_is_the_adapter_s_defect_here_too() -
         chunkers.chunk_with(stuck_adapter(), {"wrong.py": ""})
 
 
+CTRL_C = """
+import os, signal, sys, threading
+from pathlib import Path
+from clanka_nb import chunkers
+from tests.chunkers.test_chunker_process import stuck_adapter
+pid_file = Path(sys.argv[1])
+
+def interrupt_once_stuck():
+    while not pid_file.exists() or not pid_file.read_text():  # the peer has written its id: it is stuck
+        threading.Event().wait(0.01)
+    os.kill(os.getpid(), signal.SIGINT)
+
+threading.Thread(target=interrupt_once_stuck, daemon=True).start()
+try:
+    chunkers.chunk_with(stuck_adapter(file_seconds=float("inf")), {"stuck.py": str(pid_file)})
+except KeyboardInterrupt:
+    try:  # before this process ends (which would end its daemonic children too): is the peer's already gone?
+        os.kill(int(pid_file.read_text()), 0)
+    except ProcessLookupError:
+        print("interrupted, its process gone", flush=True)
+    else:
+        print("interrupted, its process still there", flush=True)
+"""
+
+
 @pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="needs POSIX signal masks")
 def test_ctrl_c_while_a_peer_is_stuck_ends_its_process(tmp_path) -> None:
     pid_file = tmp_path / "pid"
-
-    def interrupt_once_stuck() -> None:
-        while not pid_file.exists() or not pid_file.read_text():  # the peer has written its id: it is stuck
-            threading.Event().wait(0.01)
-        os.kill(os.getpid(), signal.SIGINT)
-
-    threading.Thread(target=interrupt_once_stuck, daemon=True).start()
-    with pytest.raises(KeyboardInterrupt):
-        chunkers.chunk_with(stuck_adapter(file_seconds=math.inf), {"stuck.py": str(pid_file)})
-    assert _gone(int(pid_file.read_text()))
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
+    done = subprocess.run([sys.executable, "-c", CTRL_C, str(pid_file)], cwd=root, env=env, capture_output=True,
+                          text=True, timeout=300, check=False)  # fmt: skip
+    assert done.returncode == 0 and done.stdout.strip() == "interrupted, its process gone", done.stderr[-2000:]
 
 
 def test_a_peer_s_warnings_reach_the_caller_with_no_raw_terminal_escape() -> None:
