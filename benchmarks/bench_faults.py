@@ -6,6 +6,12 @@ Usage: python benchmarks/bench_faults.py [--files N] [--delay SECONDS] [--second
                over N ordinary files (default 30, taken from this package's own source) and the same with one
                20 KB file of 10,000 nested brackets added: seconds of each, their ratio, and the rows.
                Target: under 30 s with a row per chunker (without the guards: RecursionError, or minutes).
+  else-if      the command line's bake-off (`--chunkers` with every installed chunker, `--probe`) over a copy of the
+               sample codebase, and the same with two 32 KB JavaScript files of 1,000 `else if` links each added (one
+               bracket deep, a syntax tree about 2,000 levels deep): seconds of each, their ratio, the rows and the
+               files each chunker could not cut. Target: under 30 s with a row per chunker (issue 50: 135 s against
+               4 s, semantic-text-splitter in Rust for minutes). On the sample alone it also times the peers in this
+               process (as before issue 50) against each in a process of its own: the cost of the isolation.
   ctrl-c       a child process embedding with 8 requests held open by a loopback server at the default timeout
                and retries; SIGINT once all 8 are in flight: seconds until the process is gone. Target: < 2 s.
   index        SemanticIndex.sync of clanka's own source (the git bundle of its history, HEAD) against a
@@ -26,6 +32,8 @@ Usage: python benchmarks/bench_faults.py [--files N] [--delay SECONDS] [--second
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import math
 import os
 import shutil
 import signal
@@ -43,7 +51,9 @@ import clanka_nb as cn
 from clanka_nb import chunkers
 from clanka_nb.dask._indexes import IndexTask
 from clanka_nb.dask._limit import EmbedLimit
+from clanka_nb.defaults import CHUNKER_BUDGET
 from clanka_nb.engine.settings import Settings
+from clanka_nb.extras import MissingExtraError
 from clanka_nb.index import IndexDatabaseError, SemanticIndex, VectorCache, embedders
 
 REPO = Path(__file__).resolve().parents[1]
@@ -89,6 +99,78 @@ def bake_off(files: int) -> None:
                   f"{seconds[-1]:6.2f} s, fallback_files {table['fallback_files'].tolist()}, "
                   f"{fallbacks} fallback warnings")
     print(f"  ratio with / without the nested file: x{seconds[1] / seconds[0]:.2f} (target: under 30 s in all)")
+
+
+ELSE_IF_LINKS = 1_000  # 32 KB of JavaScript
+
+
+def else_if_chain(links: int) -> str:
+    """One function of `links` `else if` links: one bracket deep, its syntax tree about twice `links` deep."""
+    body = "".join(f"  else if (x === {i}) {{ a({i}); }}\n" for i in range(1, links))
+    return f"function f(x) {{\n  if (x === 0) {{ a(0); }}\n{body}}}\n"
+
+
+def _every_named(folder: Path, *, in_process: bool) -> dict[str, chunkers.Adapter]:
+    """What `--chunkers` with every name gives (the peers installed), optionally every peer run in this process."""
+    budget = chunkers.Budget(CHUNKER_BUDGET).measured_on(folder)
+    named: dict[str, chunkers.Adapter] = {}
+    for name in chunkers.NAMED:
+        try:
+            named.update(chunkers.named_chunkers([name], budget))
+        except MissingExtraError:
+            print(f"  ({name} not installed: pip install -e '.[chunkers]')")
+    if in_process:  # as before issue 50: no process of its own
+        named = {label: dataclasses.replace(adapter, isolated=None) for label, adapter in named.items()}
+    return named
+
+
+def _timed_sweep(folder: Path, named: dict[str, chunkers.Adapter]) -> tuple[float, object]:
+    started = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = cn.sweep(folder, chunk_size=[30], probe=True, progress=False, chunkers=named)
+    return time.perf_counter() - started, table
+
+
+def _isolation_cost(folder: Path, repeats: int) -> None:
+    """Each peer's `chunk_with` over the folder in this process and in a process of its own, best of `repeats`."""
+    texts = chunkers.read_source(folder).texts
+    for label, adapter in _every_named(folder, in_process=False).items():
+        if adapter.isolated is None:
+            continue
+        best: dict[bool, float] = {}
+        for isolated in (False, True) * repeats:
+            started = time.perf_counter()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                chunkers.chunk_with(adapter if isolated else dataclasses.replace(adapter, isolated=None), texts)
+            best[isolated] = min(time.perf_counter() - started, best.get(isolated, math.inf))
+        print(f"    {label:40} {best[False] * 1000:5.0f} ms in this process, {best[True] * 1000:5.0f} ms in its own "
+              f"(+{(best[True] - best[False]) * 1000:.0f} ms per run)")
+
+
+def else_if_bake_off(repeats: int = 5) -> None:
+    with tempfile.TemporaryDirectory() as temporary:
+        folder = Path(temporary) / "sample"
+        shutil.copytree(cn.sample_codebase(), folder)
+        _timed_sweep(folder, _every_named(folder, in_process=False))  # warm: imports, grammars
+        best = {}
+        for in_process in (True, False) * repeats:  # alternated, the best of each: the machine is shared
+            seconds, table = _timed_sweep(folder, _every_named(folder, in_process=in_process))
+            best[in_process] = min(seconds, best.get(in_process, seconds))
+        print(f"  sample, {len(table)} rows: peers in this process {best[True]:.2f} s, each in a process of its own "
+              f"{best[False]:.2f} s (x{best[False] / best[True]:.2f}; best of {repeats})")
+        _isolation_cost(folder, repeats)
+        for number in (1, 2):
+            (folder / f"chain{number}.js").write_text(else_if_chain(ELSE_IF_LINKS), encoding="utf-8")
+        size = (folder / "chain1.js").stat().st_size
+        seconds, table = _timed_sweep(folder, _every_named(folder, in_process=False))
+        rows = table.set_index("chunker_label")
+        print(f"  with two else-if chains of {size / 1024:.0f} KB: {seconds:.2f} s (x{seconds / best[False]:.2f}), "
+              f"{len(table)} rows (target: under 30 s, every row)")
+        for label in rows.index[1:]:
+            print(f"    {label:40} fallback_files {rows.loc[label, 'fallback_files']}, "
+                  f"timed_out_files {rows.loc[label, 'timed_out_files']}")
 
 
 CHILD = """
@@ -248,6 +330,8 @@ def main() -> None:
     args = parser.parse_args()
     print("bake-off with a hostile file:")
     bake_off(args.files)
+    print("the command line's bake-off with two else-if chains:")
+    else_if_bake_off()
     print("Ctrl-C while embedding:")
     ctrl_c()
     print("index build against a slow server:")
