@@ -97,6 +97,8 @@ def test_later_batches_answered_first_still_come_back_in_input_order():
 
 @pytest.mark.parametrize("concurrency", [1, 3])
 def test_never_more_requests_in_flight_than_concurrency(slow_server, concurrency):
+    if concurrency > 1:  # answers wait until two are in flight at once (after the first batch, which goes alone)
+        slow_server.delay = lambda texts: _until_in_flight(slow_server, 1 if slow_server.requests == 1 else 2)
     embed = embedders.openai("m", base_url=slow_server.url, api_key="k", batch_size=2, concurrency=concurrency)
     vectors = embed(TEXTS[:20])
     assert np.allclose(vectors, MODEL(TEXTS[:20]), atol=1e-6)
@@ -109,8 +111,9 @@ def test_never_more_requests_in_flight_than_concurrency(slow_server, concurrency
 def _until_in_flight(server: SlowServer, count: int) -> float:
     # Each answer waits (bounded) until `count` requests have been in flight at once: whether they are all sent
     # together no longer races with how fast four threads make their sessions on a busy machine. The peak, not the
-    # count now: the first answers to go on lower it before a slower poller would see it.
-    end = time.monotonic() + 2.0
+    # count now: the first answers to go on lower it before a slower poller would see it. The limit is a hang guard
+    # (a client that never sends `count` together is answered then, and its test fails on the peak).
+    end = time.monotonic() + 30.0
     while server.most < count and time.monotonic() < end:
         time.sleep(0.005)
     return 0.0

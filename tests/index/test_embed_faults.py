@@ -111,8 +111,22 @@ def test_an_index_build_keeps_the_embedders_concurrency_busy(make_server, tmp_pa
     folder.mkdir()
     for i in range(40):
         (folder / f"m{i}.ts").write_text(f"export function f{i}(a: number): number {{\n  return a + {i};\n}}\n")
-    server = make_server(hold=0.05)
+    # Every answer is held until 4 requests are in flight at once (an event, not a time: with a short hold the
+    # fourth thread could start after the first answer on a loaded machine); a client that never sends 4 together
+    # is answered when the 60 s hold runs out, and fails below.
+    server = make_server(hold=60.0)
+    finished = threading.Event()
+
+    def release_when_four() -> None:
+        while server.in_flight < 4 and not finished.wait(0.01):
+            pass
+        server.release.set()
+
+    threading.Thread(target=release_when_four, daemon=True).start()
     embed = embedders.openai("m", base_url=server.url, api_key="k", batch_size=4, concurrency=4, dimensions=16)
     index = SemanticIndex(folder, embed=embed, cache=VectorCache(), batch_size=4, progress=False)
-    index.sync()
+    try:
+        index.sync()
+    finally:
+        finished.set()
     assert server.requests >= 10 and server.most == 4  # 4 batches of 4 per hand-over, in flight together
