@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/bench_verdict_sim.py [--sims N] [--resamples B]
 
-Run from the repository root (it uses the tests' simulated sweeps, tests/retrieval/_simulate.py). Each line gives
+Run from the repository root (it uses the tests' simulated sweeps, tests/decision/_simulate.py). Each line gives
 a rate with its 95% binomial (Wilson) interval:
 
   false winners   equal settings (80 queries in 30 uneven clusters), a winner named; at 2, 4, 8 and 16 settings,
@@ -27,7 +27,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from clanka_nb.retrieval import verdict
-from tests.retrieval._simulate import additive_scores, heavy_cluster_scores, sweep_scores, true_means
+from tests.decision._simulate import additive_scores, heavy_cluster_scores, sweep_scores, true_means
 
 
 def wilson(hits: int, total: int) -> str:

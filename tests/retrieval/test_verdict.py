@@ -10,8 +10,8 @@ import pytest
 
 import clanka_nb as cn
 from clanka_nb import engine
+from clanka_nb.decision._verdict import Bootstrap, Outcome, decide, row_intervals
 from clanka_nb.retrieval import FlatRecallWarning
-from clanka_nb.retrieval.decision._verdict import Bootstrap, Outcome, decide, row_intervals
 from clanka_nb.retrieval.internals import ProbeSet
 from tests.retrieval.conftest import hashed_embed
 

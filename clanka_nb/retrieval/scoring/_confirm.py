@@ -34,8 +34,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ...decision import CONFIDENCE, MARGIN, Outcome, Verdict, expected, verdict
 from ...metrics import Metric
-from ..decision import CONFIDENCE, MARGIN, Outcome, Verdict, expected, verdict
 from ._probe import ProbeSet
 
 # Rescore one sweep row on a probe set: its probe columns, its per-query outcome and the tokens it indexed.

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from ...decision import MARGIN
 from ...defaults import DEFAULT_BUDGET
 from ...engine.settings import checked_init
 from ...metrics import Metric, chosen_metric
-from ..decision import MARGIN
 from ..queries import TARGETS
 from ..search import HEADERS, Searcher, resolve_searcher, searcher_for
 

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ... import engine
+from ...decision import SEED, Outcome
 from ...defaults import MAX_FILE_SIZE
 from ...engine.internals import ChunkHead, heads_of
 from ...engine.progress import ProgressBar
@@ -25,7 +26,6 @@ from ...frames.cycles import paused_cycle_collection
 from ...frames.lines import LineIndex
 from ...frames.source import Source
 from ...metrics import PRECISION_AT, metric_of, parse_metric, probe_metrics
-from ..decision import SEED, Outcome
 from ..queries import all_masks, check_queries, default_queries, query_groups, target_arrays, target_kinds
 from ..search import BM25Searcher, ChunkBM25, Chunks, LineTokens, MaskedText, Searcher, code_tokens, search_many
 from ._cost import ChunkCosts, budget_depth, charged

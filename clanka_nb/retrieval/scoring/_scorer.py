@@ -10,12 +10,12 @@ import numpy as np
 import pandas as pd
 
 from ... import engine
+from ...decision import Bootstrap, FlatRecallWarning, Outcome, Verdict, decide, expected, flat_recall, row_intervals
 from ...engine.internals import ChunkHead
 from ...engine.token_counts import TokenCounter
 from ...engine.warn import warn_at_user
 from ...frames.cycles import paused_cycle_collection
 from ...metrics import Metric, is_metric_column, probe_metrics, ranked_metrics
-from ..decision import Bootstrap, FlatRecallWarning, Outcome, Verdict, decide, expected, flat_recall, row_intervals
 from ..queries import breakdown
 from ._confirm import Confirmation, Rescore, confirm, confirmed_verdict, to_confirm, unconfirmed_verdict
 from ._options import Probe

@@ -20,7 +20,7 @@ MIN_QUERIES = 20  # on each side of the split: fewer says nothing a user should 
 
 
 @dataclass(frozen=True)
-class Holdout:
+class Timed:
     older: int
     newer: int
     chosen: int
@@ -36,7 +36,7 @@ class Holdout:
 
 
 def holdout(values: np.ndarray, cluster: np.ndarray, when: np.ndarray, costs: list[float],
-            confidence: float) -> Holdout | None:  # fmt: skip
+            confidence: float) -> Timed | None:  # fmt: skip
     """The temporal hold-out of a verdict's scores (queries x settings), None with too few timed queries."""
     timed = np.isfinite(when)
     if timed.sum() < 2 * MIN_QUERIES:
@@ -56,8 +56,8 @@ def holdout(values: np.ndarray, cluster: np.ndarray, when: np.ndarray, costs: li
     # The pair's jackknife error and Student's t at the newer half's clusters less one: `_pairs`' own.
     error = float(jackknife(sums[None, :, None], sizes)[0, 0]) if len(sizes) > 1 else 0.0
     if error == 0:
-        return Holdout(int(older.sum()), int(newer.sum()), chosen, runner, difference, difference, difference)
+        return Timed(int(older.sum()), int(newer.sum()), chosen, runner, difference, difference, difference)
     t = t_quantile(1 - (1 - confidence) / 2, len(sizes) - 1)
-    return Holdout(int(older.sum()), int(newer.sum()), chosen, runner, difference, difference - t * error,
+    return Timed(int(older.sum()), int(newer.sum()), chosen, runner, difference, difference - t * error,
                    difference + t * error)  # fmt: skip
 

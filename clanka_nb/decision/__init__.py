@@ -1,7 +1,9 @@
-"""The verdict of a sweep: which setting to use, said so it can be defended. It imports nothing else of the
-probe: any table of per-query scores can be judged (`verdict`), the probe's outcomes too (`decide`).
+"""The verdict of a sweep: which setting to use, said so it can be defended. A library on the ground floor: it
+imports only the leaves (`metrics`, `defaults`, `keywords`), numpy and pandas, never the engine or tree-sitter, so
+any table of per-query scores can be judged (`verdict`) without the chunker, the probe's outcomes too (`decide`).
+`clanka_nb.retrieval.verdict` is its public door.
 
-What the other parts of the probe use is named here; the rest stays in its `_` module.
+What the probe uses is named here; the rest stays in its `_` module.
 """
 
 from ._decision import CONFIDENCE, MARGIN, SEED, verdict

@@ -101,26 +101,6 @@ def simultaneous(sums: np.ndarray, sizes: np.ndarray, confidence: float, resampl
     return Pairs(a, b, difference, error, critical, p_value, seen, drawn)
 
 
-def eliminated(pairs: Pairs, order: list[int], confidence: float) -> list[int]:
-    """The settings the step-down elimination removes, worst first (what is left is the confidence set of the best).
-
-    While more than one setting is left, test "the settings left are equal" by the largest |t| over their pairs
-    against the same statistic's bootstrap quantile over those pairs alone; when it rejects, the setting with the
-    lowest mean leaves and the test runs again on the rest (the model confidence set of Hansen, Lunde and Nason,
-    Econometrica 2011, with the max-t statistic). The first test is the single-step max-t test, so with truly equal
-    settings a winner is named at most 1 - confidence of the time; each later test compares fewer pairs, so a
-    setting far behind no longer costs a close pair its power."""
-    left = list(order)
-    out: list[int] = []
-    while len(left) > 1:
-        inside = np.isin(pairs.a, left) & np.isin(pairs.b, left)
-        critical = float(np.quantile(pairs.drawn[:, inside].max(axis=1), confidence, method="higher"))
-        if not pairs.seen[inside].max() > critical:
-            break
-        out.append(left.pop())
-    return out
-
-
 def _few_clusters(largest: np.ndarray, sizes: np.ndarray, confidence: float) -> float:
     """How much wider than the bootstrap's the critical value must be when a few clusters hold many queries.
 

@@ -16,9 +16,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from clanka_nb.decision import Edge
 from clanka_nb.retrieval import Verdict, verdict
-from clanka_nb.retrieval.decision import Edge
-from tests.retrieval._simulate import additive_scores, heavy_cluster_scores, sweep_scores, true_means
+from tests.decision._simulate import additive_scores, heavy_cluster_scores, sweep_scores, true_means
 
 FAST = {"resamples": 200, "splits": 0}
 

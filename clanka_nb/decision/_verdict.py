@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...metrics import RECALL, Metric, parse_metric
+from ..metrics import RECALL, Metric, parse_metric
 from ._decision import MARGIN, cluster_counts, verdict
 from ._result import Verdict
 
