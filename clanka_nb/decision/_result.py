@@ -7,6 +7,9 @@ values, so the table still saves to Parquet) and `Verdict.from_dict` reads it ba
 from __future__ import annotations
 
 import dataclasses
+import numbers
+import types
+import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -163,19 +166,70 @@ class Verdict:
 
     @classmethod
     def from_dict(cls, values: Mapping[str, Any]) -> Verdict:
-        """The verdict a sweep table's `attrs["verdict"]` holds (`as_dict`'s), typed again."""
-        known = {f.name for f in dataclasses.fields(cls)}
-        given = {name: value for name, value in values.items() if name in known}
-        missing = sorted(f.name for f in dataclasses.fields(cls) if f.name not in given
-                         and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)  # fmt: skip
-        if missing:
-            msg = f"not a verdict: it has no {', '.join(missing)}; pass a sweep table's attrs['verdict']"
-            raise ValueError(msg)
-        holdout = given.get("holdout")
-        return cls(**{
-            **given,
-            "worse_by": [WorseBy(**item) for item in given["worse_by"]],
-            "pairs": [PairDifference(**item) for item in given["pairs"]],
-            "holdout": None if holdout is None else Holdout(**holdout),
-            "edge": [Edge(**item) for item in given["edge"]],
-        })  # fmt: skip
+        """The verdict a sweep table's `attrs["verdict"]` holds (`as_dict`'s), typed again.
+
+        Raises:
+            ValueError: `values` is not a verdict: a field is missing or holds the wrong type (the error names it).
+        """
+        return _typed(cls, values, "verdict")
+
+
+def _typed(cls: type[Any], values: object, path: str) -> Any:
+    """`cls` (a dataclass of this module) from its `as_dict` form, every field's type checked against its hint."""
+    if not isinstance(values, Mapping):
+        _refuse(path, "a dict of the verdict's fields", values)
+    hints = _hints(cls)
+    fields = dataclasses.fields(cls)
+    missing = sorted(f.name for f in fields if f.name not in values
+                     and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)  # fmt: skip
+    if missing:
+        msg = f"not a verdict: {path} has no {', '.join(missing)}; pass a sweep table's attrs['verdict']"
+        raise ValueError(msg)
+    given = {f.name: _value(values[f.name], hints[f.name], f"{path}.{f.name}") for f in fields if f.name in values}
+    return cls(**given)
+
+
+def _hints(cls: type[Any]) -> dict[str, Any]:
+    if cls not in _HINTS:
+        _HINTS[cls] = typing.get_type_hints(cls)
+    return _HINTS[cls]
+
+
+_HINTS: dict[type[Any], dict[str, Any]] = {}
+
+
+def _value(value: object, hint: Any, path: str) -> Any:
+    """`value` checked against `hint` (Any, None, str, int, float, bool, unions, list[...], dict[str, ...] and this
+    module's dataclasses), nested dataclasses built from their dicts."""
+    if hint is Any:
+        return value
+    origin, arguments = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        if value is None and type(None) in arguments:
+            return None
+        inner = [argument for argument in arguments if argument is not type(None)]
+        return _value(value, inner[0] if len(inner) == 1 else Any, path)
+    if origin is list:
+        if not isinstance(value, list | tuple):
+            _refuse(path, "a list", value)
+        return [_value(item, arguments[0], f"{path}[{number}]") for number, item in enumerate(value)]
+    if origin is dict:
+        if not isinstance(value, Mapping) or not all(isinstance(key, str) for key in value):
+            _refuse(path, "a dict with str keys", value)
+        return dict(value)
+    if dataclasses.is_dataclass(hint):
+        return _typed(typing.cast(type[Any], hint), value, path)
+    if hint in (float, int):
+        kind = numbers.Real if hint is float else numbers.Integral
+        if isinstance(value, bool) or not isinstance(value, kind):
+            _refuse(path, "a number" if hint is float else "a whole number", value)
+        return hint(value)
+    if hint in (str, bool) and not isinstance(value, hint):
+        _refuse(path, f"a {hint.__name__}", value)
+    return value
+
+
+def _refuse(path: str, what: str, value: object) -> typing.NoReturn:
+    msg = f"not a verdict: {path} must be {what}, got {type(value).__name__} {value!r:.60}; pass a sweep table's " \
+          "attrs['verdict'] as the sweep wrote it"  # fmt: skip
+    raise ValueError(msg)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -260,3 +261,24 @@ def test_one_setting_ties_and_bad_input() -> None:
         verdict(pd.DataFrame(index=range(3)))
     with pytest.raises(ValueError, match="settings has no entry for column"):
         verdict(pd.DataFrame({"a": [1.0], "b": [0.0]}), settings={"a": {"chunk_size": 10}})
+
+
+@pytest.mark.parametrize(("change", "named"), [
+    ({"queries": "x"}, "verdict.queries must be a whole number"),
+    ({"means": "abc"}, "verdict.means must be a list"),
+    ({"pairs": [3]}, "verdict.pairs[0] must be a dict"),
+    ({"pairs": [{"a": "s0"}]}, "verdict.pairs[0] has no b, difference, high, low"),
+    ({"worse_by": None}, "verdict.worse_by must be a list"),
+    ({"edge": [{"setting": 1, "value": 2, "side": "largest"}]}, "verdict.edge[0].setting must be a str"),
+    ({"holdout": [1]}, "verdict.holdout must be a dict"),
+    ({"separable": "yes"}, "verdict.separable must be a bool"),
+    ({"critical": True}, "verdict.critical must be a number"),
+])  # fmt: skip
+def test_a_verdict_read_back_is_checked_field_by_field(change: dict, named: str) -> None:
+    # A sweep table's attrs come from a file: garbage in any field is one error naming the field, never a raw
+    # TypeError from deep inside the constructor.
+    kept = verdict(*sweep_scores(np.random.default_rng(4), 3, 60, 30, "rr"), when=np.arange(60.0), **FAST).as_dict()
+    with pytest.raises(ValueError, match=re.escape(named)):
+        Verdict.from_dict({**kept, **change})
+    with pytest.raises(ValueError, match="verdict must be a dict"):
+        Verdict.from_dict(5)  # type: ignore[arg-type]
