@@ -77,7 +77,7 @@ def main() -> None:
         for _ in range(args.sims):
             pairs = verdict(*heavy_cluster_scores(rng, shift, kind), **fast).pairs
             index = {"s0": 0, "s1": 1, "s2": 2}
-            covered += all(p["low"] <= truth[index[p["a"]]] - truth[index[p["b"]]] <= p["high"] for p in pairs)
+            covered += all(p.low <= truth[index[p.a]] - truth[index[p.b]] <= p.high for p in pairs)
         print(f"  {kind:7}: {wilson(covered, args.sims)}", flush=True)
     print(f"({time.perf_counter() - started:.0f} s)")
 

@@ -7,6 +7,7 @@ What the probe uses is named here; the rest stays in its `_` module.
 """
 
 from ._decision import CONFIDENCE, MARGIN, SEED, verdict
+from ._input import check_margin
 from ._result import Edge, Holdout, PairDifference, Verdict, WorseBy
 from ._verdict import (
     Bootstrap,
@@ -31,6 +32,7 @@ __all__ = [
     "PairDifference",
     "Verdict",
     "WorseBy",
+    "check_margin",
     "compared",
     "decide",
     "expected",

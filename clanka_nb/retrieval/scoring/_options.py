@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from ...decision import MARGIN
+from ...decision import MARGIN, check_margin
 from ...defaults import DEFAULT_BUDGET
 from ...engine.settings import checked_init
 from ...metrics import Metric, chosen_metric
@@ -71,17 +71,6 @@ def check_time_budget(time_budget: object) -> float | None:
                f"or None for no bound, got {time_budget!r}")
         raise ValueError(msg)
     return float(time_budget)
-
-
-def check_margin(margin: object) -> float | None:
-    """The smallest difference that matters: a number in (0, 1) on the metric's scale, or None (no test)."""
-    if margin is None:
-        return None
-    if isinstance(margin, bool) or not isinstance(margin, int | float) or not 0 < margin < 1:
-        msg = (f"margin must be the smallest difference of the metric that matters, a number between 0 and 1 such as "
-               f"0.02, or None for no equivalence test; got {margin!r:.80}")
-        raise ValueError(msg)
-    return float(margin)
 
 
 def check_budget(budget: int | Iterable[int]) -> tuple[int, ...]:
