@@ -14,16 +14,19 @@ SCORES = pd.DataFrame({"a": np.linspace(0, 1, 40), "b": np.linspace(0, 1, 40) **
 
 
 @pytest.mark.parametrize(("given", "named"), [
-    ({"margin": -0.5}, "margin must be"), ({"margin": float("nan")}, "margin must be"), ({"margin": "x"}, "margin must be"),
-    ({"margin": 1.5}, "margin must be"), ({"margin": True}, "margin must be"),
+    ({"margin": -0.5}, "margin must be"), ({"margin": float("nan")}, "margin must be"),
+    ({"margin": "x"}, "margin must be"), ({"margin": 1.5}, "margin must be"), ({"margin": True}, "margin must be"),
     ({"confidence": 1.0}, "confidence must be"), ({"confidence": float("nan")}, "confidence must be"),
     ({"confidence": "x"}, "confidence must be"),
-    ({"resamples": 0}, "resamples must be"), ({"resamples": 2.5}, "resamples must be"), ({"resamples": "x"}, "resamples must be"),
+    ({"resamples": 0}, "resamples must be"), ({"resamples": 2.5}, "resamples must be"),
+    ({"resamples": "x"}, "resamples must be"),
     ({"splits": -1}, "splits must be"), ({"seed": "x"}, "seed must be"), ({"seed": -1}, "seed must be"),
     ({"metric_name": 5}, "metric_name must be"), ({"metric_name": "a\x1b[2J"}, "metric_name must be"),
-    ({"cost": [1.0, float("nan")]}, "cost must be"), ({"cost": ["x", 1]}, "cost must be"), ({"cost": "ab"}, "cost must be"),
+    ({"cost": [1.0, float("nan")]}, "cost must be"), ({"cost": ["x", 1]}, "cost must be"),
+    ({"cost": "ab"}, "cost must be"),
     ({"cost": [-1, 2]}, "cost must be"), ({"cost": {"a": 1}}, "cost has no entry for column"),
-    ({"settings": "ab"}, "settings must map"), ({"settings": {"a": 1, "b": 2}}, "settings must map each column to a dict"),
+    ({"settings": "ab"}, "settings must map"),
+    ({"settings": {"a": 1, "b": 2}}, "settings must map each column to a dict"),
     ({"groups": "ab"}, "groups must be"), ({"when": "ab"}, "when must be"), ({"when": [1.0]}, "when must have one"),
 ])  # fmt: skip
 def test_every_argument_of_verdict_is_checked_by_name(given: dict, named: str) -> None:
