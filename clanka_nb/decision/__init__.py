@@ -6,6 +6,7 @@ any table of per-query scores can be judged (`verdict`) without the chunker, the
 What the probe uses is named here; the rest stays in its `_` module.
 """
 
+from ._choice import COST_NAMES
 from ._decision import CONFIDENCE, MARGIN, SEED, verdict
 from ._input import check_margin
 from ._result import Edge, Holdout, PairDifference, Verdict, WorseBy
@@ -22,6 +23,7 @@ from ._verdict import (
 
 __all__ = [
     "CONFIDENCE",
+    "COST_NAMES",
     "MARGIN",
     "SEED",
     "Bootstrap",

@@ -1,25 +1,28 @@
 """`verdict`: what a table of per-query scores says to do, holding the family-wise error for any number of settings.
 
-The procedure, in order (docs/tuning-verdict.md says why each step is there):
+`verdict()` checks its input once (`_input`) and builds the typed `Verdict` from typed steps, in order
+(docs/tuning-verdict.md says why each step is there):
 
-1. **Every pair at once** (`_pairs.py`): each pair of settings' mean difference with a cluster-robust (jackknife)
-   standard error, and one critical value for all pairs from the largest |t| over the pairs in a studentized wild
-   cluster bootstrap (queries sharing a target or a commit are one cluster). Intervals are simultaneous: the chance
-   that any misses is held at 1 - confidence, whatever the number of settings and however alike neighbouring
-   settings score. With a few heavy clusters the critical value is widened as Student's t would be at the effective
-   number of clusters; below `FEW_EFFECTIVE` the verdict says its intervals may not cover.
-2. **The confidence set of the best**: every setting no other is shown better than. The true best is in it unless
-   some interval misses, so with truly equal settings a winner is named at most 1 - confidence of the time.
-3. **The decision**: one setting when it is alone in the set; else the settings are tied within the noise and the
-   cheapest of them (by `cost`) is named. With a `margin`, the settings shown equivalent to the best within it (two
-   one-sided tests, by the same simultaneous intervals) are named, and the cheapest of them is the pick.
-4. **Power**: the true lead over the runner-up this same test finds 80% of the time, (c + z(0.8)) x its error.
-5. **Cluster bootstrap intervals** of each setting's mean (resampled clusters), for the rows.
-6. **A split-half check**: clusters split in two at random (seeded), each half's best compared.
-7. **Newer commits** (`_holdout.py`): with commit times, the choice made on the older commit-message queries is
-   scored against its runner-up on the newer ones.
-8. **The edge of the range**: a best at the largest or smallest value swept of a numeric setting (never below a
-   setting's own floor: overlap 0, size 1).
+1. **Each setting's interval** (here): a cluster bootstrap of its mean (queries sharing a target or a commit are one
+   cluster), widened as Student's t widens at Kish's effective number of clusters when a few clusters are heavy.
+2. **Every pair at once** (`_pairs`): each pair's mean difference with a cluster jackknife standard error, and one
+   critical value for all pairs from the largest |t| over the pairs in a studentized wild cluster bootstrap, widened
+   the same way for heavy clusters. Intervals are simultaneous: the chance that any misses is held at
+   1 - confidence, whatever the number of settings and however alike neighbouring settings score.
+3. **The confidence set of the best** (`_set`): by elimination, each step testing "the settings left are equal" by
+   the largest |t| among them and, when that rejects, removing the setting that trails another most clearly (its own
+   t). With truly equal settings a winner is named at most 1 - confidence of the time.
+4. **The equivalence and the choice** (`_choice`): the settings shown within `margin` of the best (two one-sided
+   tests by the same intervals); the setting named is the one alone in the set, else the cheapest of those shown
+   equivalent, else the cheapest of the tie, by the one cost given (`cost`, named by `cost_name`; costs within 2%
+   count as equal, the higher mean taken among them).
+5. **Power**: the true lead over the runner-up this same test finds 80% of the time, (c + z(0.8)) x its error.
+6. **The checks** (`_checks`, `_holdout`): random halves of the clusters; with commit times, the choice checked on
+   the newer commits (within the margin of each setting it was chosen over, with the check's own power); the edge
+   of the range at the choice (never below a setting's floor: overlap 0, size 1); and the warnings (few queries or
+   clusters, a heavy cluster, too few effective clusters, a widening that costs power).
+7. **The words** (`_words`): the decision first, then every number behind it, each clause written from the typed
+   fields it states.
 """
 
 from __future__ import annotations
@@ -35,11 +38,11 @@ import pandas as pd
 from ..defaults import VERDICT_MARGIN
 from ..keywords import checked_keywords
 from ..metrics import label_of
-from ._checks import edges, few_effective, query_warnings, split_agreement
+from ._checks import edges, few_effective, query_warnings, split_agreement, widening_costs
 from ._choice import Choice, choose
-from ._holdout import holdout
+from ._holdout import POWERED, holdout
 from ._input import Table, check_confidence, check_count, check_margin, check_name, checked_table, times
-from ._pairs import POWER, Pairs, effective_clusters, simultaneous
+from ._pairs import POWER, Pairs, effective_clusters, row_widening, simultaneous
 from ._result import Holdout, PairDifference, Verdict, WorseBy
 from ._set import BestSet, best_set
 from ._words import Words, decision_text, joined, message_text
@@ -87,6 +90,7 @@ def verdict(
     splits: int = SPLITS,
     seed: int = SEED,
     metric_name: str = "score",
+    cost_name: str | None = None,
 ) -> Verdict:
     """What per-query scores say to do about the settings (see the module docstring), as a `Verdict`.
 
@@ -94,7 +98,8 @@ def verdict(
         scores: One row per query, one column per setting, higher is better.
         groups: A cluster id per query (queries sharing a target or a commit are one unit); None: each query its own.
         settings: Column -> its setting values (for the wording and the edge check).
-        cost: Per column (e.g. tokens indexed): the cheapest of a tie is named, and ties of the mean go to it.
+        cost: Per column (e.g. tokens indexed): the cheapest of a tie is named (costs within 2% of the lowest count
+            as equal, and the higher mean is taken among them), and ties of the mean go to it.
         confidence: The confidence of the intervals and of the tests.
         margin: The smallest difference that matters (None: no equivalence test).
         when: Per query, its commit's time (NaN for a query not from a commit), for the check on newer commits.
@@ -102,6 +107,8 @@ def verdict(
         splits: How many random halves of the clusters are checked for picking the same best (`split_agree`).
         seed: The seed of every random draw, so a call gives the same answer on every machine.
         metric_name: The metric's name, for the wording.
+        cost_name: What `cost` counts, named in the message ("the cheapest of them by tokens indexed"); None: "the
+            cost given".
 
     Returns:
         The verdict: `Verdict` says what each of its fields holds, the message and the decision first.
@@ -111,6 +118,7 @@ def verdict(
         ValueError: An argument is out of range (each error names it and the fix).
     """
     options = checked_options(confidence, margin, resamples, splits, seed, metric_name)
+    cost_name = None if cost_name is None else check_name("cost_name", cost_name)
     table = checked_table(scores, groups, settings, cost)
     timed = None if when is None else times(when, table.queries)
     if not table.queries:
@@ -120,7 +128,7 @@ def verdict(
     rows = _rows(table, options)
     if table.columns == 1:
         return _one_setting(table, options, rows)
-    return _compared(table, options, rows, timed)
+    return _compared(table, options, rows, timed, cost_name if table.costed else None)
 
 
 def checked_options(confidence: object, margin: object, resamples: object, splits: object, seed: object,
@@ -139,7 +147,16 @@ def _rows(table: Table, options: Options) -> Rows:
     resampled = (counts @ sums) / (counts @ sizes)[:, None]  # each setting's mean over resampled clusters
     tail = (1 - options.confidence) / 2 * 100
     low, high = np.percentile(resampled, [tail, 100 - tail], axis=0)
+    low, high = widened(means, low, high, sizes, options.confidence)
     return Rows(means, low, high, order)
+
+
+def widened(centre: np.ndarray, low: np.ndarray, high: np.ndarray, sizes: np.ndarray,
+            confidence: float) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """A percentile interval's ends moved away from the estimate by `row_widening` (a few heavy clusters): the one
+    rule of the verdict's rows and of a sweep row's intervals, so the two agree."""
+    factor = row_widening(sizes, confidence)
+    return centre - factor * (centre - low), centre + factor * (high - centre)
 
 
 def _blank(table: Table, options: Options) -> Verdict:
@@ -175,13 +192,14 @@ def _one_setting(table: Table, options: Options, rows: Rows) -> Verdict:
                                decision=decision, message=joined(decision, found.warnings))  # fmt: skip
 
 
-def _compared(table: Table, options: Options, rows: Rows, when: np.ndarray | None) -> Verdict:
+def _compared(table: Table, options: Options, rows: Rows, when: np.ndarray | None, cost_name: str | None) -> Verdict:
     """Two settings or more: the pairs, the set, the equivalence and the choice, the checks, then the words."""
     pairs = simultaneous(table.sums, table.sizes, options.confidence, options.resamples, options.seed)
     found = best_set(pairs, rows.order, options.confidence)
     picked = choose(pairs, found, table.costs, options.margin)
     result = _set_fields(_with_rows(table, options, rows), table, pairs, found, picked)
-    result = _checked_fields(result, table, options, rows, when)
+    result = dataclasses.replace(result, cost_name=cost_name)
+    result = _checked_fields(result, table, options, picked.choice, pairs, when)
     alike = bool(np.all(np.ptp(table.values, axis=1) == 0))
     text = Words(table.labels, table.named)
     result = dataclasses.replace(result, decision=decision_text(result, text, alike))
@@ -209,18 +227,28 @@ def _set_fields(result: Verdict, table: Table, pairs: Pairs, found: BestSet, pic
     )  # fmt: skip
 
 
-def _checked_fields(result: Verdict, table: Table, options: Options, rows: Rows, when: np.ndarray | None) -> Verdict:
-    """The halves, the newer commits, the edge and the warnings."""
-    timed = None if when is None else holdout(table.values, table.cluster, when, table.costs, options.confidence)
-    labels = table.labels
-    checked = None if timed is None else Holdout(
-        timed.older, timed.newer, labels[timed.chosen], labels[timed.runner_up], timed.difference, timed.low,
-        timed.high, timed.outcome)  # fmt: skip
+def _checked_fields(result: Verdict, table: Table, options: Options, choice: int, pairs: Pairs,
+                    when: np.ndarray | None) -> Verdict:  # fmt: skip
+    """The halves, the newer commits, the edge of the range at the choice, and the warnings."""
     return dataclasses.replace(
-        result, split_agree=split_agreement(table.sums, table.costs, options.splits, options.seed), holdout=checked,
-        edge=edges(rows.order[0], table.named),
-        warnings=result.warnings + few_effective(table.sizes, f"{options.confidence:.0%}"),
+        result, split_agree=split_agreement(table.sums, table.costs, options.splits, options.seed),
+        holdout=None if when is None else _newer(table, options, choice, when), edge=edges(choice, table.named),
+        warnings=result.warnings + few_effective(table.sizes, f"{options.confidence:.0%}")
+        + widening_costs(table.sizes, pairs, options.confidence), widening=pairs.widening,
     )  # fmt: skip
+
+
+def _newer(table: Table, options: Options, choice: int, when: np.ndarray) -> Holdout | None:
+    """The choice checked on the newer commits, within the margin (the default one when the verdict has none)."""
+    margin = MARGIN if options.margin is None else options.margin
+    timed = holdout(table.values, table.cluster, when, choice, margin, options.confidence)
+    if timed is None:
+        return None
+    labels, chosen = table.labels, table.labels[choice]
+    other, difference, low, high = timed.closest
+    return Holdout(timed.older, timed.newer, chosen, labels[other], difference, low, high, timed.outcome, margin,
+                   timed.power, timed.power >= POWERED,
+                   [PairDifference(chosen, labels[o], d, lo, hi) for o, d, lo, hi in timed.against])  # fmt: skip
 
 
 def cluster_counts(clusters: int, resamples: int, seed: int) -> np.ndarray:

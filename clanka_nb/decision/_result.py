@@ -38,7 +38,11 @@ class PairDifference:
 
 @dataclass(frozen=True)
 class Holdout:
-    """The choice made on the older commit-message queries, against its runner-up on the newer ones."""
+    """The choice checked on the newer half of the commit-message queries: is it within the margin of (or better
+    than) each setting it was chosen over? `runner_up`, `difference`, `low` and `high` are the comparison nearest to
+    failing (the choice minus that setting, with its one-sided bounds, simultaneous over `against`); `power`, the
+    chance of "held" were all settings truly equal; `powered`, whether that reaches 80% (only then is "held" quoted
+    as confirming the choice)."""
 
     older: int
     newer: int
@@ -47,7 +51,11 @@ class Holdout:
     difference: float
     low: float
     high: float
-    outcome: str  # "confirmed", "reversed" or "not distinguishable"
+    outcome: str  # "held", "reversed" or "could not tell"
+    margin: float | None = None
+    power: float | None = None
+    powered: bool = False
+    against: list[PairDifference] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -81,7 +89,7 @@ class Verdict:
         best_settings: Its setting values (None when not given).
         confidence_set: Every setting no other is shown better than, best first.
         tied: The confidence set without the best.
-        cheapest: The cheapest of the confidence set by `costs`.
+        cheapest: The cheapest of the confidence set by `costs` (within 2%: the higher mean).
         costs: The cost per column as given (None: not given).
         worse: The settings shown worse, best first.
         worse_by: For each setting shown worse, who beats it and by at least how much.
@@ -99,8 +107,8 @@ class Verdict:
         equivalent: The settings within `margin` of the best, best included (two one-sided tests).
         split_agree: In how many of `splits` random halves of the clusters both halves name the same best.
         splits: The split-half checks made.
-        holdout: The check on newer commits (None without commit times).
-        edge: The bests at the end of a swept range.
+        holdout: The choice checked on newer commits (None without commit times).
+        edge: The chosen setting's values at the end of a swept range (the advice follows the choice).
         warnings: What limits the verdict (few queries, heavy clusters), in words.
         confidence: The confidence of the intervals and tests.
         resamples: The cluster bootstrap's resamples.
@@ -110,6 +118,9 @@ class Verdict:
         confirmed: The rows scored again on the whole codebase.
         screened: What the sample's verdict said, kept beside the confirmed one.
         confirmation_embedded: The inputs embedded to confirm.
+        cost_name: What `costs` count ("tokens indexed"), as the message names it (None: not named).
+        widening: How much a few heavy clusters widened the simultaneous critical value (1: not at all); each
+            setting's own interval is widened by the same rule at its own level.
     """
 
     message: str
@@ -156,6 +167,8 @@ class Verdict:
     confirmed: list[int] = field(default_factory=list)
     screened: dict[str, Any] | None = None
     confirmation_embedded: int = 0
+    widening: float = 1.0
+    cost_name: str | None = None
 
     def __str__(self) -> str:
         return self.message

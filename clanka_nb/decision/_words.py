@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ._choice import COST_TOLERANCE
 from ._result import Holdout, Verdict
 
 
@@ -42,21 +43,40 @@ def joined(message: str, warnings: list[str]) -> str:
 
 
 def decision_text(found: Verdict, text: Words, alike: bool) -> str:
-    """The first sentence: what to do."""
-    kept, equal, costed = found.confidence_set, found.equivalent, found.costs is not None
+    """The first sentence: what to do, about the setting it names (`choice`)."""
+    kept, equal = found.confidence_set, found.equivalent
     if alike:
         return f"these {found.queries} queries cannot separate the settings: every setting gives each query the same " \
                "score"  # fmt: skip
     if len(equal) > 1:
-        which = "the cheapest of them" if costed else "the best of them"
-        return (f"use {text.full(found.choice)}: {len(equal)} settings are equivalent to the best within "
-                f"\u00b1{found.margin:g} (two one-sided tests) and it is {which} ({text.listed(equal)})")
+        said = (f"use {text.full(found.choice)}: {len(equal)} settings are equivalent to the best within "
+                f"\u00b1{found.margin:g} (two one-sided tests) and it is {cheapest_words(found, equal)} "
+                f"({text.listed(equal)})")
+        unresolved = [label for label in kept if label not in equal]
+        if unresolved:
+            are = "is" if len(unresolved) == 1 else "are"
+            said += f", and {len(unresolved)} more tied with the best {are} not shown equivalent " \
+                    f"({text.listed(unresolved)})"  # fmt: skip
+        return said
     if len(kept) == 1:
         return f"use {text.full(found.best)}: it is better than every other setting swept"
-    if not costed:
+    if found.costs is None:
         return f"{len(kept)} settings are tied within the noise ({text.listed(kept)}); none is shown best"
-    return (f"{len(kept)} settings are tied within the noise: take the cheapest, {text.full(found.cheapest)} "
-            f"(tied: {text.listed(kept)})")
+    return (f"{len(kept)} settings are tied within the noise: take {cheapest_words(found, kept)}, "
+            f"{text.full(found.choice)} (tied: {text.listed(kept)})")
+
+
+def cheapest_words(found: Verdict, among: list[Any]) -> str:
+    """"the cheapest of them by tokens indexed", or how the choice stands among near-equal costs."""
+    if found.costs is None:
+        return "the best of them"
+    by = found.cost_name or "the cost given"
+    costs = {repr(label): cost for label, cost in zip(found.columns, found.costs, strict=True)}
+    lowest = min(costs[repr(label)] for label in among)
+    if costs[repr(found.choice)] <= lowest:
+        return f"the cheapest of them by {by}"
+    over = costs[repr(found.choice)] / lowest - 1 if lowest > 0 else 0.0
+    return f"the best of them within {COST_TOLERANCE:.0%} of the cheapest by {by} ({over:.1%} more)"
 
 
 def message_text(found: Verdict, text: Words, name: str, alike: bool) -> str:
@@ -87,7 +107,7 @@ def message_text(found: Verdict, text: Words, name: str, alike: bool) -> str:
                      f"{found.splits} splits")  # fmt: skip
     if found.holdout is not None:
         parts.append(held_text(found.holdout, text))
-    for edge in found.edge if found.separable else []:
+    for edge in found.edge if found.separable or len(found.equivalent) > 1 else []:
         way = "larger" if edge.side == "largest" else "smaller"
         parts.append(f"{edge.setting}={edge.value} is the {edge.side} {edge.setting} swept: sweep past it ({way} "
                      "values) before taking it")  # fmt: skip
@@ -109,8 +129,19 @@ def _set_clauses(found: Verdict, text: Words, level: str) -> list[str]:
 
 
 def held_text(timed: Holdout, text: Words) -> str:
-    chosen, runner = text(timed.chosen), text(timed.runner_up)
-    what = {"held": f"{chosen} kept its lead over {runner}", "reversed": f"{chosen} fell behind {runner}",
-            "could not tell": f"{chosen}'s lead over {runner} cannot be told from 0"}[timed.outcome]  # fmt: skip
-    return (f"on newer commits: chosen on the older {timed.older} commit-message queries, {what} on the newer "
-            f"{timed.newer} ({timed.difference:+.3f} [{timed.low:+.3f}, {timed.high:+.3f}])")
+    """The newer commits' check in words: "held" only where its power reaches 80% at the margin."""
+    chosen, runner, newer = text(timed.chosen), text(timed.runner_up), timed.newer
+    bounds = f"{chosen} minus {runner} {timed.difference:+.3f} [{timed.low:+.3f}, {timed.high:+.3f}]"
+    margin, power = f"\u00b1{timed.margin:g}", f"{timed.power or 0:.0%}"
+    if timed.outcome == "reversed":
+        return f"on newer commits: {runner} beats {chosen} by more than {margin} on the newer {newer} " \
+               f"commit-message queries ({bounds})"  # fmt: skip
+    if not timed.powered:
+        return (f"on newer commits: the newer {newer} commit-message queries cannot check {chosen} within {margin} "
+                f"reliably (power {power}, under 80%: the numbers are in `holdout`, not a confirmation)")
+    if timed.outcome == "held":
+        return (f"on newer commits: {chosen} is within {margin} of or better than each of the {len(timed.against)} "
+                f"settings it was chosen over on the newer {newer} commit-message queries (nearest: {bounds}; "
+                f"power {power})")
+    return (f"on newer commits: whether {chosen} is within {margin} of each setting it was chosen over cannot be "
+            f"told from the newer {newer} commit-message queries (nearest: {bounds}; power {power})")

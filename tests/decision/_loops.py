@@ -65,3 +65,28 @@ def kish_widening(largest: list[float], sizes: list[float], confidence: float) -
     normal = 0.5 * (1 + math.erf(higher_quantile(largest, confidence) / math.sqrt(2)))
     tail = (1 - normal) * 2
     return t_quantile(1 - tail / 2, max(kish - 1, 1.0)) / t_quantile(1 - tail / 2, len(sizes) - 1)
+
+
+def eliminate(found: dict, order: list[int], confidence: float) -> list[int]:
+    """The elimination, one comparison at a time: while the largest |t| among the pairs of the settings left beats
+    the quantile of its own drawn maximum, the setting that trails another most clearly (largest t) leaves."""
+    left, out = list(order), []
+    while len(left) > 1:
+        inside = [number for number, (a, b) in enumerate(found["pairs"]) if a in left and b in left]
+        drawn_max = [max(row[number] for number in inside) for row in found["drawn"]]
+        if not max(found["seen"][number] for number in inside) > higher_quantile(drawn_max, confidence):
+            break
+        worst, worst_t = None, -math.inf
+        for setting in reversed(left):  # the lowest mean first, so a tie goes to it
+            trailing = -math.inf
+            for number, (a, b) in enumerate(found["pairs"]):
+                if setting in (a, b) and a in left and b in left:
+                    ahead = found["difference"][number] if setting == b else -found["difference"][number]
+                    error = found["error"][number]
+                    t = ahead / error if error > 0 else math.inf if ahead > 0 else -math.inf if ahead < 0 else 0.0
+                    trailing = max(trailing, t)
+            if trailing > worst_t:
+                worst, worst_t = setting, trailing
+        left.remove(worst)
+        out.append(worst)
+    return out

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from ...decision import MARGIN, check_margin
+from ...decision import COST_NAMES, MARGIN, check_margin
 from ...defaults import DEFAULT_BUDGET
 from ...engine.settings import checked_init
 from ...metrics import Metric, chosen_metric
@@ -118,6 +118,9 @@ class Probe:
         header: What each indexed chunk's header holds: "chunker" (default: as clanka indexes it, the path and
             the name, type and parent its chunker gave; a peer gives none), "path" (the path alone, for every chunker:
             a bake-off then credits the cutting alone) or "none" (the numbered lines alone).
+        cost: What "the cheapest" setting means in the verdict: "tokens" (default: the tokens of the chunks each
+            setting indexes, what embedding the index costs) or "chunks" (how many chunks it indexes: the vectors
+            stored and kept fresh); costs within 2% count as equal, and the better mean is taken among them.
 
     Examples:
         >>> cn.sweep("my-repo", chunk_size=[20, 40], probe=cn.Probe(k=[1, 5], budget=1000))
@@ -135,6 +138,7 @@ class Probe:
     mask: bool = True
     margin: float | None = MARGIN
     header: str = "chunker"
+    cost: str = "tokens"
     # Resolved once, here: the search engine every row re-indexes, the cut-offs and the budgets as sorted tuples.
     engine: Searcher = field(init=False, repr=False)
     cutoffs: tuple[int, ...] = field(init=False, repr=False)
@@ -161,6 +165,10 @@ class Probe:
         if self.header not in HEADERS:
             msg = (f"header must be one of {', '.join(map(repr, HEADERS))} (what each indexed chunk's header holds: "
                    f"'path' credits the cutting alone), got {self.header!r:.80}")
+            raise ValueError(msg)
+        if self.cost not in COST_NAMES:
+            msg = (f"cost must be one of {', '.join(map(repr, COST_NAMES))} (what the verdict's cheapest setting is "
+                   f"cheapest in: the tokens or the chunks each setting indexes), got {self.cost!r:.80}")
             raise ValueError(msg)
         time_budget = check_time_budget(self.time_budget)
         if time_budget is not None and self.embed is None:

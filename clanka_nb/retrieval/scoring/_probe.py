@@ -292,6 +292,7 @@ def chunks_outcome(
         "mask": prepared.mask,
         "chunks": len(chunks),
         "index_tokens": float(price.sum()),
+        "index_chunks": float(charged(np.ones(len(chunks)), chunks, prepared.sample).sum()),
         "token_counter": prepared.costs.name,  # what counted the tokens of tokens@k and the budgets
         "probe_reason": prepared.reason,  # why there are no queries (None when there are)
         "query_sources": prepared.query_sources,  # source -> queries it gave
