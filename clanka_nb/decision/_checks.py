@@ -97,5 +97,5 @@ def widening_costs(sizes: np.ndarray, pairs: Pairs, confidence: float) -> list[s
     return [f"the clusters' sizes make the {int(sizes.sum())} queries count as {effective:.1f} independent "
             f"clusters, so the intervals of the pairs are widened {pairs.widening - 1:.0%} (each setting's own by "
             f"the same rule) to hold {confidence:.0%}: the test is cautious here (a winner among equal settings is "
-            f"named less often than {1 - confidence:.0%}) and needs a lead {cost:.0%} larger to find it {POWER:.0%} of the time; queries from more targets or "
-            "commits would narrow it"]
+            f"named less often than {1 - confidence:.0%}) and needs a lead {cost:.0%} larger to find it "
+            f"{POWER:.0%} of the time; queries from more targets or commits would narrow it"]
