@@ -86,9 +86,9 @@ WIDENED = 1.05  # a widening of the critical value from this on is said: it cost
 
 def widening_costs(sizes: np.ndarray, pairs: Pairs, confidence: float) -> list[str]:
     """The warning when a few heavy clusters widened the critical value (and the rows' intervals) enough to cost
-    power: the test is then cautious, naming a winner among equal settings less often than it says (simulated:
-    0.5-1.5% against 5% with one cluster holding a quarter of the queries), and a lead must be larger to be found.
-    Below `FEW_EFFECTIVE` effective clusters `few_effective` says the opposite risk instead."""
+    power: a lead must be larger to be found (and with more than two settings the test names a winner among equal
+    settings less often than it may: 0.5-2.5% against 5% by simulation with one cluster holding a quarter of the
+    queries). Below `FEW_EFFECTIVE` effective clusters `few_effective` says the opposite risk instead."""
     effective = effective_clusters(sizes)
     if pairs.widening < WIDENED or effective < FEW_EFFECTIVE or not np.isfinite(pairs.critical):
         return []
@@ -96,6 +96,5 @@ def widening_costs(sizes: np.ndarray, pairs: Pairs, confidence: float) -> list[s
     cost = pairs.critical * (1 - 1 / pairs.widening) / (pairs.critical / pairs.widening + z)
     return [f"the clusters' sizes make the {int(sizes.sum())} queries count as {effective:.1f} independent "
             f"clusters, so the intervals of the pairs are widened {pairs.widening - 1:.0%} (each setting's own by "
-            f"the same rule) to hold {confidence:.0%}: the test is cautious here (a winner among equal settings is "
-            f"named less often than {1 - confidence:.0%}) and needs a lead {cost:.0%} larger to find it "
-            f"{POWER:.0%} of the time; queries from more targets or commits would narrow it"]
+            f"the same rule) to hold {confidence:.0%}, which costs power: a lead must be {cost:.0%} larger to be "
+            f"found {POWER:.0%} of the time; queries from more targets or commits would narrow it"]

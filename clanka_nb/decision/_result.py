@@ -118,9 +118,9 @@ class Verdict:
         confirmed: The rows scored again on the whole codebase.
         screened: What the sample's verdict said, kept beside the confirmed one.
         confirmation_embedded: The inputs embedded to confirm.
-        cost_name: What `costs` count ("tokens indexed"), as the message names it (None: not named).
         widening: How much a few heavy clusters widened the simultaneous critical value (1: not at all); each
             setting's own interval is widened by the same rule at its own level.
+        cost_name: What `costs` count ("tokens indexed"), as the message names it (None: not named).
     """
 
     message: str
