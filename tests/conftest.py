@@ -42,6 +42,15 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "needs_tool(name, install): skip without the program `name` on PATH")
 
 
+# The verdict's tests (tests/decision/) run first: it is the library every sweep's answer rests on, so a broken
+# verdict fails a run at its start, not after the slow parts. A stable sort keeps every other test's order.
+FIRST = os.path.join("tests", "decision", "")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: FIRST not in str(item.path))
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     for mark in item.iter_markers("needs_tool"):
         name = mark.args[0]

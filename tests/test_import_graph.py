@@ -174,7 +174,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # Leaves with no imports of the package: the settings' defaults (read by `--help` without the engine),
     # the sample codebase's path (the source when none is given, at every floor), which extra brings each
     # optional library, and the one maker of a matplotlib figure.
-    ("clanka_nb.defaults", "clanka_nb.bundled", "clanka_nb.extras", "clanka_nb.figures", "clanka_nb.metrics"),
+    # The verdict (`decision`) stands on this floor beside them: a library of its own on the leaves alone.
+    ("clanka_nb.defaults", "clanka_nb.bundled", "clanka_nb.extras", "clanka_nb.figures", "clanka_nb.keywords",
+     "clanka_nb.metrics", "clanka_nb.decision"),
     ("clanka_nb.engine",),
     ("clanka_nb.index", "clanka_nb.frames", "clanka_nb.history", "clanka_nb.chunkers"),
     ("clanka_nb.retrieval",),
@@ -184,7 +186,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("clanka_nb.cli",),
     ("clanka_nb",),
 )
-LEAVES = LAYERS[0]
+LEAVES = tuple(group for group in LAYERS[0] if group != "clanka_nb.decision")
 
 
 def group_of(module: str) -> tuple[int, str]:
@@ -347,6 +349,13 @@ def test_lazy_and_import_module_cycles_are_found_and_shown(tmp_path: Path) -> No
         ("clanka_nb.chunkers._run", "clanka_nb.frames", False),
         ("clanka_nb.frames.chunks", "clanka_nb.chunkers", False),
         ("clanka_nb.sweeps.table", "clanka_nb.chunkers", True),
+        # The verdict is a library on the ground floor: the leaves alone below it, the probe above it.
+        ("clanka_nb.decision._decision", "clanka_nb.metrics", True),
+        ("clanka_nb.decision._decision", "clanka_nb.keywords", True),
+        ("clanka_nb.decision._decision", "clanka_nb.engine.settings", False),
+        ("clanka_nb.decision._verdict", "clanka_nb.retrieval", False),
+        ("clanka_nb.retrieval.scoring._scorer", "clanka_nb.decision", True),
+        ("clanka_nb.metrics", "clanka_nb.decision", False),  # a leaf imports nothing of the package
     ],
 )
 def test_the_layer_rule(module: str, target: str, allowed: bool) -> None:

@@ -18,12 +18,14 @@ from ..engine.token_counts import TokenCounter
 from ..frames import columns as _columns
 from ..retrieval import Probe
 from ..retrieval.internals import (
+    COST_NAMES,
     Bootstrap,
     Outcome,
     ProbeSet,
     as_probe,
     decide,
     frame_outcome,
+    index_cost,
     outcome_row,
     probe_frame,
     query_groups,
@@ -79,11 +81,11 @@ def pooled_groups(frames: list[pd.DataFrame]) -> np.ndarray:
 
 def _probe_values(frames: list[pd.DataFrame], probe: Probe, stream: int) -> tuple[dict[str, Any], Outcome, float]:
     """The probe columns of all roots' queries together, as `cn.sweep` computes them for one codebase (with
-    their intervals), the per-query outcome the verdict compares, and the tokens indexed (its tie-break)."""
+    their intervals), the per-query outcome the verdict compares, and what the index costs (its tie-break)."""
     pooled = pd.concat(frames, ignore_index=True)
     outcome = frame_outcome(pooled, probe)
     row = outcome_row(outcome, probe, Bootstrap(len(pooled), groups=pooled_groups(frames)), stream=stream)
-    return row, outcome, float(sum(frame.attrs["index_tokens"] for frame in frames))
+    return row, outcome, sum(index_cost(frame, probe) for frame in frames)
 
 
 def _dask_probe(probe: object) -> Probe | None:
@@ -222,5 +224,5 @@ def sweep(
         settings_of = [{name: r[name] for name in CHUNK_SETTING_NAMES} for r in rows]
         attrs["budget"] = list(options.budgets)  # priced by attrs["token_counter"], as the token columns
         attrs["verdict"] = decide(outcomes, settings_of, costs, metric=options.verdict_metric, groups=groups,
-                                  margin=options.margin).as_dict()
+                                  margin=options.margin, cost_name=COST_NAMES[options.cost]).as_dict()
     return _columns.build({name: [r[name] for r in rows] for name in schema}, schema, attrs)

@@ -31,9 +31,9 @@ from ..defaults import (
     SWEEP_CHUNK_SIZES,
     is_default,
 )
-from ._keywords import checked_init as checked_init  # re-exported: the floors above import it from here
-from ._keywords import checked_keywords as checked_keywords
-from ._keywords import refuse
+from ..keywords import checked_init as checked_init  # re-exported: the floors above import it from here
+from ..keywords import checked_keywords as checked_keywords
+from ..keywords import refuse
 from ._languages import check_languages
 from ._setting_docs import generated_lines, with_setting_lines
 from ._setting_docs import setting_docs as setting_docs  # re-exported: for a function that writes its settings out

@@ -4,7 +4,7 @@
 what the sweep, the tuning panel and Dask build on is in `clanka_nb.retrieval.internals`.
 """
 
-from .decision import FlatRecallWarning, Verdict, verdict
+from ..decision import FlatRecallWarning, Verdict, verdict
 from .queries import HistoryCacheWarning, dropped_queries, history_queries, probe_queries, unit_test_queries
 from .scoring import EmbeddingTimeWarning, NoProbeQueriesWarning, Probe, SampledProbeWarning, probe, probe_summary
 from .search import BM25Searcher, Searcher

@@ -4,11 +4,22 @@ Not the user's API (that is `clanka_nb.retrieval`'s `__all__`): one place that s
 probe's `_` modules other packages may use, so none of them imports those modules directly.
 """
 
-from .decision import Bootstrap, Outcome, compared, decide
+from ..decision import COST_NAMES, Bootstrap, Outcome, compared, decide
 from .queries import HistoryCache, check_queries, history_cache_path, query_groups
-from .scoring import ProbeScorer, ProbeSet, as_probe, embed_ahead, frame_outcome, outcome_row, probe_frame, scored_row
+from .scoring import (
+    ProbeScorer,
+    ProbeSet,
+    as_probe,
+    embed_ahead,
+    frame_outcome,
+    index_cost,
+    outcome_row,
+    probe_frame,
+    scored_row,
+)
 
 __all__ = [
+    "COST_NAMES",
     "Bootstrap",
     "HistoryCache",
     "Outcome",
@@ -21,6 +32,7 @@ __all__ = [
     "embed_ahead",
     "frame_outcome",
     "history_cache_path",
+    "index_cost",
     "outcome_row",
     "probe_frame",
     "query_groups",

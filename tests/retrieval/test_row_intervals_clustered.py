@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from clanka_nb.retrieval.decision._verdict import Bootstrap, Outcome, decide, row_intervals
-from tests.retrieval._simulate import sweep_scores, true_means
+from clanka_nb.decision._verdict import Bootstrap, Outcome, decide, row_intervals
+from tests.decision._simulate import sweep_scores, true_means
 
 
 def _outcome(scores: np.ndarray) -> Outcome:

@@ -10,8 +10,8 @@ import pytest
 
 import clanka_nb as cn
 from clanka_nb import engine
+from clanka_nb.decision._verdict import Bootstrap, Outcome, decide, row_intervals
 from clanka_nb.retrieval import FlatRecallWarning
-from clanka_nb.retrieval.decision._verdict import Bootstrap, Outcome, decide, row_intervals
 from clanka_nb.retrieval.internals import ProbeSet
 from tests.retrieval.conftest import hashed_embed
 
@@ -31,7 +31,8 @@ def test_two_settings_closer_than_the_noise_are_not_distinguishable():
     verdict = decide([Outcome(a, 10), Outcome(b, 10)], SETTINGS, [100, 100], metric="mrr")
     assert not verdict.separable and verdict.tied == [1 - verdict.best] and verdict.worse == []
     # The decision first: a tie, and the cheapest of it (equal costs: the first of the set).
-    assert verdict.message.startswith("2 settings are tied within the noise: take the cheapest, chunk_size=")
+    assert verdict.message.startswith("2 settings are tied within the noise: take the cheapest of them by the cost "
+                                      "given, chunk_size=")
     assert "queries would" not in verdict.message  # no observed-power promise
     assert "cannot be seen" not in str(verdict)  # a power statement instead of a false bound
     assert verdict.detectable > 0 and (f"a true lead of {verdict.detectable:.3f} over the runner-up would be "
@@ -208,7 +209,20 @@ def test_on_the_bundled_sample_a_tie_opens_with_the_cheapest_not_a_best():
     verdict = table.attrs["verdict"]
     tied = verdict["confidence_set"]
     assert len(tied) > 1 and not verdict["message"].startswith("best")
-    assert verdict["message"].startswith(f"{len(tied)} settings are tied within the noise: take the cheapest, ")
-    cheapest = min(tied, key=lambda row: verdict["costs"][row])  # the tokens each setting's index holds
-    assert verdict["choice"] == cheapest == verdict["cheapest"]
+    assert verdict["message"].startswith(f"{len(tied)} settings are tied within the noise: take the cheapest of them "
+                                         "by tokens indexed, ")
+    # The tokens each setting's index holds; costs within 2% of the lowest count as equal (the better mean of them).
+    lowest = min(verdict["costs"][row] for row in tied)
+    cheapest = next(row for row in tied if verdict["costs"][row] <= lowest * 1.02)  # the set is best first
+    assert verdict["choice"] == cheapest == verdict["cheapest"] and verdict["cost_name"] == "tokens indexed"
+
+
+def test_the_cheapest_can_be_by_chunks_and_is_named():
+    table = cn.sweep(chunk_size=[10, 40], probe=cn.Probe(cost="chunks"), progress=False)
+    verdict = table.attrs["verdict"]
+    assert verdict["cost_name"] == "chunks indexed"
+    assert verdict["costs"] == [float(count) for count in table["chunks"]]  # the whole codebase: every chunk
+    assert "by chunks indexed" in verdict["message"] or verdict["separable"]
+    with pytest.raises(ValueError, match="cost must be one of 'tokens', 'chunks'"):
+        cn.Probe(cost="lines")
     assert "sweep past it (smaller values)" not in verdict["message"] or "chunk_overlap=0 is" not in verdict["message"]

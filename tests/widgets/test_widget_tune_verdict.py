@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from clanka_nb import Probe, engine, sample_codebase, tune
-from clanka_nb.retrieval.decision._verdict import paired_p_value
+from clanka_nb.decision._verdict import paired_p_value
 from clanka_nb.retrieval.internals import ProbeSet
 from clanka_nb.retrieval.scoring._probe import probe_outcome
 from tests.widgets._html import parse

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from ...decision import COST_NAMES, MARGIN, check_margin
 from ...defaults import DEFAULT_BUDGET
 from ...engine.settings import checked_init
 from ...metrics import Metric, chosen_metric
-from ..decision import MARGIN
 from ..queries import TARGETS
 from ..search import HEADERS, Searcher, resolve_searcher, searcher_for
 
@@ -73,17 +73,6 @@ def check_time_budget(time_budget: object) -> float | None:
     return float(time_budget)
 
 
-def check_margin(margin: object) -> float | None:
-    """The smallest difference that matters: a number in (0, 1) on the metric's scale, or None (no test)."""
-    if margin is None:
-        return None
-    if isinstance(margin, bool) or not isinstance(margin, int | float) or not 0 < margin < 1:
-        msg = (f"margin must be the smallest difference of the metric that matters, a number between 0 and 1 such as "
-               f"0.02, or None for no equivalence test; got {margin!r:.80}")
-        raise ValueError(msg)
-    return float(margin)
-
-
 def check_budget(budget: int | Iterable[int]) -> tuple[int, ...]:
     """The token budgets as a sorted tuple of distinct positive ints (a single int is a tuple of one)."""
     values = _whole_numbers(budget, MAX_BUDGETS)
@@ -129,6 +118,9 @@ class Probe:
         header: What each indexed chunk's header holds: "chunker" (default: as clanka indexes it, the path and
             the name, type and parent its chunker gave; a peer gives none), "path" (the path alone, for every chunker:
             a bake-off then credits the cutting alone) or "none" (the numbered lines alone).
+        cost: What "the cheapest" setting means in the verdict: "tokens" (default: the tokens of the chunks each
+            setting indexes, what embedding the index costs) or "chunks" (how many chunks it indexes: the vectors
+            stored and kept fresh); costs within 2% count as equal, and the better mean is taken among them.
 
     Examples:
         >>> cn.sweep("my-repo", chunk_size=[20, 40], probe=cn.Probe(k=[1, 5], budget=1000))
@@ -146,6 +138,7 @@ class Probe:
     mask: bool = True
     margin: float | None = MARGIN
     header: str = "chunker"
+    cost: str = "tokens"
     # Resolved once, here: the search engine every row re-indexes, the cut-offs and the budgets as sorted tuples.
     engine: Searcher = field(init=False, repr=False)
     cutoffs: tuple[int, ...] = field(init=False, repr=False)
@@ -172,6 +165,10 @@ class Probe:
         if self.header not in HEADERS:
             msg = (f"header must be one of {', '.join(map(repr, HEADERS))} (what each indexed chunk's header holds: "
                    f"'path' credits the cutting alone), got {self.header!r:.80}")
+            raise ValueError(msg)
+        if self.cost not in COST_NAMES:
+            msg = (f"cost must be one of {', '.join(map(repr, COST_NAMES))} (what the verdict's cheapest setting is "
+                   f"cheapest in: the tokens or the chunks each setting indexes), got {self.cost!r:.80}")
             raise ValueError(msg)
         time_budget = check_time_budget(self.time_budget)
         if time_budget is not None and self.embed is None:

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ... import engine
+from ...decision import SEED, Outcome
 from ...defaults import MAX_FILE_SIZE
 from ...engine.internals import ChunkHead, heads_of
 from ...engine.progress import ProgressBar
@@ -25,7 +26,6 @@ from ...frames.cycles import paused_cycle_collection
 from ...frames.lines import LineIndex
 from ...frames.source import Source
 from ...metrics import PRECISION_AT, metric_of, parse_metric, probe_metrics
-from ..decision import SEED, Outcome
 from ..queries import all_masks, check_queries, default_queries, query_groups, target_arrays, target_kinds
 from ..search import BM25Searcher, ChunkBM25, Chunks, LineTokens, MaskedText, Searcher, code_tokens, search_many
 from ._cost import ChunkCosts, budget_depth, charged
@@ -292,6 +292,7 @@ def chunks_outcome(
         "mask": prepared.mask,
         "chunks": len(chunks),
         "index_tokens": float(price.sum()),
+        "index_chunks": float(charged(np.ones(len(chunks)), chunks, prepared.sample).sum()),
         "token_counter": prepared.costs.name,  # what counted the tokens of tokens@k and the budgets
         "probe_reason": prepared.reason,  # why there are no queries (None when there are)
         "query_sources": prepared.query_sources,  # source -> queries it gave

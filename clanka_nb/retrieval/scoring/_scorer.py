@@ -10,12 +10,22 @@ import numpy as np
 import pandas as pd
 
 from ... import engine
+from ...decision import (
+    COST_NAMES,
+    Bootstrap,
+    FlatRecallWarning,
+    Outcome,
+    Verdict,
+    decide,
+    expected,
+    flat_recall,
+    row_intervals,
+)
 from ...engine.internals import ChunkHead
 from ...engine.token_counts import TokenCounter
 from ...engine.warn import warn_at_user
 from ...frames.cycles import paused_cycle_collection
 from ...metrics import Metric, is_metric_column, probe_metrics, ranked_metrics
-from ..decision import Bootstrap, FlatRecallWarning, Outcome, Verdict, decide, expected, flat_recall, row_intervals
 from ..queries import breakdown
 from ._confirm import Confirmation, Rescore, confirm, confirmed_verdict, to_confirm, unconfirmed_verdict
 from ._options import Probe
@@ -46,14 +56,20 @@ def outcome_row(outcome: Outcome, probe: Probe, bootstrap: Bootstrap, *, stream:
 def scored_row(
     probe_set: ProbeSet, settings: engine.ChunkSettings, probe: Probe, bootstrap: Bootstrap, *, stream: int = 0,
 ) -> tuple[dict[str, Any], Outcome, float]:
-    """One setting's probe columns with their intervals (`outcome_row`), its per-query outcome, and the tokens
-    of the chunks it indexed (the verdict's cost in a tie)."""
+    """One setting's probe columns with their intervals (`outcome_row`), its per-query outcome, and what its index
+    costs (`index_cost`: the verdict's cost in a tie)."""
     return _scored(*probe_outcome(probe_set, settings, probe), probe, bootstrap, stream)
 
 
 def _scored(frame: pd.DataFrame, outcome: Outcome, probe: Probe, bootstrap: Bootstrap,
             stream: int) -> tuple[dict[str, Any], Outcome, float]:  # fmt: skip
-    return outcome_row(outcome, probe, bootstrap, stream=stream), outcome, float(frame.attrs["index_tokens"])
+    return outcome_row(outcome, probe, bootstrap, stream=stream), outcome, index_cost(frame, probe)
+
+
+def index_cost(frame: pd.DataFrame, probe: Probe) -> float:
+    """What a probe frame's index costs by `probe.cost`: the tokens or the chunks indexed (on a sample, the
+    estimate for the whole codebase)."""
+    return float(frame.attrs["index_tokens" if probe.cost == "tokens" else "index_chunks"])
 
 
 class ProbeScorer:
@@ -135,7 +151,8 @@ class ProbeScorer:
         if self._verdict is not None or not self.outcomes:
             return {} if self._confirmation is None else self._confirmation.rows
         decided = decide(self.outcomes, self.settings, self.costs, metric=self.probe.verdict_metric,
-                         groups=self.probe_set.groups, margin=self.probe.margin, when=self.probe_set.times)  # fmt: skip
+                         groups=self.probe_set.groups, margin=self.probe.margin, when=self.probe_set.times,
+                         cost_name=COST_NAMES[self.probe.cost])  # fmt: skip
         share = self.probe_set.sample
         if share is None:
             self._verdict = decided
@@ -158,7 +175,7 @@ class ProbeScorer:
         self._confirmation = done
         self._verdict = confirmed_verdict(decided, done, self.settings, metric=self.probe.verdict_metric,
                                           groups=self.probe_set.groups, share=share, margin=self.probe.margin,
-                                          when=self.probe_set.times)  # fmt: skip
+                                          when=self.probe_set.times, cost_name=COST_NAMES[self.probe.cost])  # fmt: skip
         return done.rows
 
     def attrs(self) -> dict[str, Any]:

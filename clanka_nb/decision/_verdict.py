@@ -4,12 +4,13 @@ Each probed setting gives every query a rank (the first chunk that hits its targ
 deepest cut-off is a miss). A setting's recall@k and MRR are means over the queries, so their
 uncertainty is the queries': the interval is a percentile bootstrap over clusters of queries (queries that
 share a target or a commit are drawn together, with the verdict's own resampling; 2,000 resamples,
-seeded: the same table gives the same numbers). The verdict over the rows is `verdict` (`_decision`) on the rows'
-per-query scores: a confidence set of the best settings from a step-down joint randomization test
-(family-wise error held at the stated level for any number of settings), cluster-bootstrap intervals,
-the smallest difference the queries can detect, a split-half check and the edge of the range swept.
-The sign-flip test below remains for comparing one setting with another (the tuning panel's "now vs
-before").
+seeded: the same table gives the same numbers), widened about the estimate when a few clusters are heavy by
+the verdict's own rule (`_decision.widened`), so a row's interval is the verdict's. The verdict over the rows is
+`verdict` (`_decision`) on the rows' per-query scores: simultaneous intervals of every pair, a confidence set of the
+best by elimination (each step removing the setting that trails another most clearly), the equivalence within a
+margin, the choice by the cost named, the power of the test, a split-half check, the choice checked on newer
+commits and the edge of the range at the choice. The sign-flip test below remains for comparing one setting with
+another (the tuning panel's "now vs before").
 
 On a sample of the codebase (all chunks that hold some query's target, and a share of the others
 as distractors), a query's rank counts only the distractors the sample kept, and each of them
@@ -34,8 +35,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...metrics import RECALL, Metric, parse_metric
-from ._decision import MARGIN, cluster_counts, verdict
+from ..metrics import RECALL, Metric, parse_metric
+from ._decision import MARGIN, cluster_counts, verdict, widened
 from ._result import Verdict
 
 CONFIDENCE = 0.95
@@ -187,7 +188,10 @@ def row_intervals(outcome: Outcome, metrics: Sequence[Metric | str], bootstrap: 
             out.update({name: None, low_name: None, high_name: None})
             continue
         low, high = interval(bootstrap.means(outcome, metric, stream), confidence)
-        out.update({name: float(expected(outcome, metric).mean()), low_name: low, high_name: high})
+        centre = float(expected(outcome, metric).mean())
+        sizes = np.bincount(bootstrap.groups, minlength=bootstrap.clusters).astype(np.float64)
+        wide_low, wide_high = widened(np.array([centre]), np.array([low]), np.array([high]), sizes, confidence)
+        out.update({name: centre, low_name: float(wide_low[0]), high_name: float(wide_high[0])})
     return out
 
 
@@ -207,11 +211,12 @@ def decide(
     groups: np.ndarray | None = None,
     margin: float | None = MARGIN,
     when: np.ndarray | None = None,
+    cost_name: str | None = None,
 ) -> Verdict:
     """The verdict of a sweep from each row's outcome: `verdict` on the rows' per-query scores of `metric` (one
-    procedure for the sweep and for users' own tables), ties going to the lowest `cost` (the sweep's: tokens of
-    the chunks indexed); `groups`, a cluster id per query (None: each query its own); `margin`, the smallest
-    difference that matters; `when`, each query's commit time (NaN: not from a commit)."""
+    procedure for the sweep and for users' own tables), ties going to the lowest `cost` (the sweep's: the tokens
+    or the chunks indexed, `cost_name` saying which); `groups`, a cluster id per query (None: each query its own);
+    `margin`, the smallest difference that matters; `when`, each query's commit time (NaN: not from a commit)."""
     share = outcomes[0].share if outcomes else None
     if outcomes:
         scores = pd.DataFrame({row: expected(outcome, metric) for row, outcome in enumerate(outcomes)})
@@ -219,7 +224,8 @@ def decide(
         scores = pd.DataFrame({0: np.zeros(0)})  # no row: the same "no queries" verdict
     out = verdict(scores, groups if outcomes else None, settings=dict(enumerate(settings)) if outcomes else None,
                   cost=list(cost) or None, margin=margin, when=when if outcomes else None,
-                  confidence=confidence, resamples=resamples, seed=seed, metric_name=str(metric))  # fmt: skip
+                  confidence=confidence, resamples=resamples, seed=seed, metric_name=str(metric),
+                  cost_name=cost_name)  # fmt: skip
     message = out.message
     if share is not None and share < 1 and out.queries:
         message += f"; on a {share:.0%} sample of distractors (estimates for the whole codebase)"

@@ -1,6 +1,7 @@
 """Keyword arguments checked by name before a call: an unknown one is a TypeError naming the closest known one
 (Python 3.11's own error names none). The settings keywords use `refuse`; `checked_keywords` and `checked_init`
-give every other public function and class the same."""
+give every other public function and class the same. A leaf (the standard library only): the engine's settings and
+the verdict (`clanka_nb.decision`, which loads without the engine) both check their keywords with it."""
 
 from __future__ import annotations
 

@@ -50,6 +50,17 @@ def additive_scores(rng: np.random.Generator, lead: float, settings: int = 2) ->
     return pd.DataFrame(values, columns=[f"s{j}" for j in range(settings)]), ids
 
 
+def noisy_best_scores(rng: np.random.Generator, noise: float = 1.0) -> tuple[pd.DataFrame, np.ndarray]:
+    """200 queries in 60 clusters, 5 settings ahead of the last by 0.20, 0.16, 0.14, 0.10 and 0: s0 is the true best
+    but `noise` times noisier per query than the others (0.05), so its mean often falls below theirs."""
+    ids = np.sort(rng.integers(0, 60, size=200))
+    base = rng.normal(0.4, 0.15, 60)[ids] + rng.normal(0, 0.1, 200)
+    means = np.array([0.10, 0.06, 0.04, 0.0, -0.1])
+    spread = np.array([noise, 0.05, 0.05, 0.05, 0.05])
+    values = base[:, None] + means[None, :] + rng.normal(0, 1, (200, 5)) * spread[None, :]
+    return pd.DataFrame(values, columns=[f"s{j}" for j in range(5)]), ids
+
+
 def true_means(settings: int, kind: str, shift: np.ndarray | None = None) -> np.ndarray:
     """Each setting's expected score, from a million simulated queries (standard error about 0.0005)."""
     scores, _ = sweep_scores(np.random.default_rng(12345), settings, 1_000_000, 200_000, kind, shift)

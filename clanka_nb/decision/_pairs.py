@@ -42,6 +42,7 @@ class Pairs:
     p_value: float  # of "no pair differs": how often the largest |t| drawn is at least the one seen
     seen: np.ndarray  # per pair: |t| (inf: the same nonzero lead in every cluster; 0: no spread, no lead)
     drawn: np.ndarray  # per wild-bootstrap draw and pair: |t| under "no pair differs" (draws x pairs)
+    widening: float = 1.0  # how much a few heavy clusters widened the critical value (`_few_clusters`)
 
     @property
     def low(self) -> np.ndarray:
@@ -94,31 +95,12 @@ def simultaneous(sums: np.ndarray, sizes: np.ndarray, confidence: float, resampl
     moved[:, spread], errors[:, spread] = _pair_draws(residual[:, spread], sizes, queries, resamples, seed)
     with np.errstate(divide="ignore", invalid="ignore"):
         drawn = np.where(errors > 0, np.abs(moved) / np.where(errors > 0, errors, 1.0), 0.0)
-    drawn *= _few_clusters(drawn.max(axis=1), sizes, confidence)
+    widening = _few_clusters(drawn.max(axis=1), sizes, confidence)
+    drawn *= widening
     largest = drawn.max(axis=1)
     critical = float(np.quantile(largest, confidence, method="higher"))
     p_value = float((1 + np.count_nonzero(largest >= seen.max() * (1 - 1e-12))) / (resamples + 1))
-    return Pairs(a, b, difference, error, critical, p_value, seen, drawn)
-
-
-def eliminated(pairs: Pairs, order: list[int], confidence: float) -> list[int]:
-    """The settings the step-down elimination removes, worst first (what is left is the confidence set of the best).
-
-    While more than one setting is left, test "the settings left are equal" by the largest |t| over their pairs
-    against the same statistic's bootstrap quantile over those pairs alone; when it rejects, the setting with the
-    lowest mean leaves and the test runs again on the rest (the model confidence set of Hansen, Lunde and Nason,
-    Econometrica 2011, with the max-t statistic). The first test is the single-step max-t test, so with truly equal
-    settings a winner is named at most 1 - confidence of the time; each later test compares fewer pairs, so a
-    setting far behind no longer costs a close pair its power."""
-    left = list(order)
-    out: list[int] = []
-    while len(left) > 1:
-        inside = np.isin(pairs.a, left) & np.isin(pairs.b, left)
-        critical = float(np.quantile(pairs.drawn[:, inside].max(axis=1), confidence, method="higher"))
-        if not pairs.seen[inside].max() > critical:
-            break
-        out.append(left.pop())
-    return out
+    return Pairs(a, b, difference, error, critical, p_value, seen, drawn, widening)
 
 
 def _few_clusters(largest: np.ndarray, sizes: np.ndarray, confidence: float) -> float:
@@ -134,6 +116,21 @@ def _few_clusters(largest: np.ndarray, sizes: np.ndarray, confidence: float) -> 
         return 1.0
     tail = (1 - NormalDist().cdf(float(np.quantile(largest, confidence, method="higher")))) * 2
     return t_quantile(1 - tail / 2, max(kish - 1, 1.0)) / t_quantile(1 - tail / 2, clusters - 1)
+
+
+def row_widening(sizes: np.ndarray, confidence: float) -> float:
+    """How much wider than the cluster bootstrap's a setting's own interval must be when a few clusters hold many
+    queries: Student's t at Kish's effective clusters less one over t at the clusters less one, at the interval's
+    tail (the pairs' rule, `_few_clusters`, at the row's own level). 1 when the clusters are about even.
+
+    By simulation with one cluster holding a quarter of 200 queries (tests/decision/test_verdict_statistics.py),
+    each setting's 95% interval covered 92.6-93.9% of the time as the bootstrap gives it and 94.7-96.3% widened."""
+    clusters = len(sizes)
+    kish = effective_clusters(sizes)
+    if clusters < 3 or kish >= clusters - 0.5:
+        return 1.0
+    level = 1 - (1 - confidence) / 2
+    return t_quantile(level, max(kish - 1, 1.0)) / t_quantile(level, clusters - 1)
 
 
 def t_quantile(level: float, freedom: float) -> float:
