@@ -17,6 +17,7 @@ from ...frames.cycles import paused_cycle_collection
 from ...metrics import Metric, is_metric_column, probe_metrics, ranked_metrics
 from ..decision import Bootstrap, FlatRecallWarning, Outcome, Verdict, decide, expected, flat_recall, row_intervals
 from ..queries import breakdown
+from ._by_source import SourceVerdict, as_records, source_verdicts, with_sources
 from ._confirm import Confirmation, Rescore, confirm, confirmed_verdict, to_confirm, unconfirmed_verdict
 from ._options import Probe
 from ._probe import ProbeSet, chunks_outcome, probe_outcome
@@ -80,6 +81,7 @@ class ProbeScorer:
         # Per row: how to score it again on another probe set (the whole codebase, to confirm a sampled verdict).
         self.rescore: list[Rescore] = []
         self._verdict: Verdict | None = None
+        self.source_verdicts: list[SourceVerdict] = []  # each query source's verdict beside the pooled one
         self._confirmation: Confirmation | None = None
         # A Probe may serve several sweeps: this one's counts of embedded and indexed inputs start here.
         searcher = probe.engine
@@ -134,6 +136,26 @@ class ProbeScorer:
         them), else nothing."""
         if self._verdict is not None or not self.outcomes:
             return {} if self._confirmation is None else self._confirmation.rows
+        rows = self._decide()
+        if self._verdict is not None:
+            self._verdict = self._judged_by_source(self._verdict)
+        return rows
+
+    def _judged_by_source(self, pooled: Verdict) -> Verdict:
+        """Each query source's verdict on the scores the pooled verdict used (`_by_source`), and a clause in the
+        pooled message for each that decides otherwise."""
+        outcomes, costs = list(self.outcomes), list(self.costs)
+        if self._confirmation is not None:
+            for row, outcome in self._confirmation.outcomes.items():
+                outcomes[row], costs[row] = outcome, self._confirmation.costs[row]
+        metric = self.probe.verdict_metric
+        scores = pd.DataFrame({row: expected(outcome, metric) for row, outcome in enumerate(outcomes)})
+        self.source_verdicts = source_verdicts(pooled, scores, self.probe_set.sources, self.probe_set.groups,
+                                               self.settings, costs, self.probe_set.times)  # fmt: skip
+        return with_sources(pooled, self.source_verdicts)
+
+    def _decide(self) -> dict[int, dict[str, Any]]:
+        """The pooled verdict (`_verdict`), confirmed on the whole codebase when a sample separates the rows."""
         decided = decide(self.outcomes, self.settings, self.costs, metric=self.probe.verdict_metric,
                          groups=self.probe_set.groups, margin=self.probe.margin, when=self.probe_set.times)  # fmt: skip
         share = self.probe_set.sample
@@ -181,6 +203,7 @@ class ProbeScorer:
                        confirmation_seconds=self._confirmation.seconds)  # fmt: skip
         out.update(dropped=self.probe_set.dropped, by_source=self.by_source, by_kind=self.by_kind)
         out["verdict"] = None if self._verdict is None else self._verdict.as_dict()
+        out["verdict_by_source"] = as_records(self.source_verdicts)
         flat = flat_recall(self.rows, self.probe.cutoffs)
         if flat is not None:
             warn_at_user(flat, FlatRecallWarning)
