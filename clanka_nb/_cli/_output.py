@@ -180,6 +180,7 @@ def sweep_table(sweep: pd.DataFrame) -> pd.DataFrame:
     if "chunker_label" in sweep.columns:  # with --chunkers: which chunker each row is, and its fallback
         columns[:0] = ["chunker_label"]
         columns.append("fallback_files")
+        columns += [name for name in ("uncut_languages", "ranked") if name in sweep.columns]  # not ranked: why
     if sweep["clamped"].any():
         at = columns.index(CHUNK_SETTING_NAMES[-1]) + 1
         columns[at:at] = ["effective_size", "effective_overlap"]
@@ -201,7 +202,8 @@ def sweep_priority(table: pd.DataFrame) -> tuple[tuple[str, ...], tuple[str, ...
     metric = (table.attrs.get("verdict") or {}).get("metric")
     essential = ("chunker_label", *CHUNK_SETTING_NAMES, "effective_size", "effective_overlap", metric)
     tokens = [name for name in table.columns if name.endswith(TOKENS_P95)]
-    priority = ("fallback_files", "chunks", f"{metric}_low", f"{metric}_high", "mrr", "coverage", *tokens,
+    priority = ("fallback_files", "uncut_languages", "ranked", "chunks", f"{metric}_low", f"{metric}_high", "mrr",
+                "coverage", *tokens,
                 "lines_p95",
                 *(name for name in table.columns if is_metric_column(name)), "mrr_low", "mrr_high",
                 "split_declarations", "duplication", "lines_median", "characters_p95")  # fmt: skip

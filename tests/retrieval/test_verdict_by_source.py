@@ -30,7 +30,8 @@ def _scores(leads: dict[str, tuple[int, float]], seed: int = 0) -> tuple[pd.Data
 def _judged(leads: dict[str, tuple[int, float]]):
     scores, sources = _scores(leads)
     pooled = verdict(scores, settings=dict(enumerate(SETTINGS)), cost=[1.0, 2.0])
-    return pooled, source_verdicts(pooled, scores, sources, None, SETTINGS, [1.0, 2.0], None)
+    return pooled, source_verdicts(pooled, scores, sources, None, dict(enumerate(SETTINGS)), {0: 1.0, 1: 2.0},
+                                   None)
 
 
 def test_a_source_that_ties_what_the_pool_separates_is_said_in_the_message():
@@ -67,9 +68,16 @@ def test_one_source_gives_no_verdict_by_source():
     assert by_source == []
 
 
+def test_a_source_of_few_queries_is_not_judged_alone():
+    pooled, by_source = _judged({"doc_comments": (150, 0.3), "test_names": (29, -0.5)})
+    few = {item.source: item for item in by_source}["test_names"]
+    assert (few.agreement, few.decision, few.queries) == ("too_few", None, 29)
+    assert with_sources(pooled, by_source).message == pooled.message
+
+
 @pytest.fixture
 def folder(tmp_path):
-    for index in range(6):
+    for index in range(30):
         lines = [f"// Computes the {word} total of the basket number {index}." for word in ("net",)]
         body = "\n".join(f"  value = value + {step} * {index}" for step in range(12))
         (tmp_path / f"basket{index}.ts").write_text(
@@ -82,12 +90,12 @@ def folder(tmp_path):
 
 def test_the_sweep_keeps_each_sources_decision_in_its_attrs(folder):
     queries = probe_queries(folder)
-    assert len(queries) == 12
-    queries = queries.assign(source=["doc_comments"] * 6 + ["history"] * 6)
+    assert len(queries) == 60
+    queries = queries.assign(source=["doc_comments"] * 30 + ["history"] * 30)
     table = sweep(folder, chunk_size=[4, 30], probe=Probe(queries=queries), progress=False)
     by_source = table.attrs["verdict_by_source"]
     assert [item["source"] for item in by_source] == ["doc_comments", "history"]
     for item in by_source:
-        assert item["queries"] == 6
+        assert item["queries"] == 30
         assert item["decision"] and item["agreement"] in ("agrees", "differs", "contradicts")
         assert item["targets"]

@@ -12,15 +12,14 @@ otherwise. The pooled verdict itself is unchanged.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-if TYPE_CHECKING:
-    from clanka_nb.retrieval import Verdict
+from ..decision import Verdict, verdict  # the public verdict (`clanka_nb.retrieval.verdict`), by its package
 
 # Who drew each source's targets, for the attrs and the message.
 TARGETS_DRAWN_BY = {
@@ -29,6 +28,9 @@ TARGETS_DRAWN_BY = {
     "history": "the lines each commit changed (no parser)",
 }
 _LABELS = {"doc_comments": "doc comments", "test_names": "test names", "history": "commit messages"}
+# Fewer queries than this are not judged alone: the verdict itself calls fewer than 30 queries rough, and a source
+# that small says nothing the pooled verdict does not (its own verdict is kept out of the table and the message).
+MIN_ALONE = 30
 
 
 @dataclass(frozen=True)
@@ -44,8 +46,9 @@ class SourceVerdict:
         separable: Whether it shows any setting worse.
         worse: The rows it shows worse.
         agreement: "agrees" (it chooses the pooled choice, and separates the settings where the pooled verdict
-            does), "contradicts" (it shows the pooled choice worse) or "differs" (it chooses another row, or ties
-            what the pooled verdict separates, without showing the pooled choice worse).
+            does), "contradicts" (it shows the pooled choice worse), "differs" (it chooses another row, or ties
+            what the pooled verdict separates, without showing the pooled choice worse) or "too_few" (under
+            `MIN_ALONE` queries: not judged alone).
         message: Its verdict's message.
     """
 
@@ -76,34 +79,40 @@ def _agreement(pooled: Verdict, alone: Verdict) -> str:
 
 def source_verdicts(
     pooled: Verdict, scores: pd.DataFrame, sources: pd.Series, groups: np.ndarray | None,
-    settings: Sequence[dict[str, Any]], cost: Sequence[float], when: np.ndarray | None,
+    settings: Mapping[int, dict[str, Any]], cost: Mapping[int, float], when: np.ndarray | None,
 ) -> list[SourceVerdict]:
     """Each source's verdict on its own queries, by the public `verdict` at the pooled verdict's margin,
     confidence and metric; none when the queries come from one source only (the pooled verdict is its own).
 
     Args:
         pooled: The verdict over every query.
-        scores: Per query (rows, in the probe's order) and sweep row (columns): the pooled verdict's scores.
+        scores: Per query (rows, in the probe's order) and sweep row (columns, the rows the pooled verdict ranks):
+            the pooled verdict's scores.
         sources: Each query's source.
         groups: Each query's cluster (None: each query its own).
-        settings: Each sweep row's settings, for the wording.
-        cost: Each sweep row's cost (ties go to the cheapest, as in the pooled verdict).
+        settings: Each ranked sweep row's settings, for the wording.
+        cost: Each ranked sweep row's cost (ties go to the cheapest, as in the pooled verdict).
         when: Each query's commit time (NaN: not from a commit); None: none.
 
     Returns:
         One `SourceVerdict` per source with queries, in the order the sources first appear.
     """
-    from clanka_nb.retrieval import verdict  # the public door (its package moves; its name stays)
-
     names = [str(name) for name in pd.unique(sources.astype(str))]
     if len(names) < 2 or not len(scores.columns):
         return []
     out = []
+    named: dict[Hashable, Mapping[str, Any]] = dict(settings.items())
+    costs: dict[Hashable, float] = dict(cost.items())
     for name in names:
         keep = (sources.astype(str) == name).to_numpy()
+        if keep.sum() < MIN_ALONE:
+            out.append(SourceVerdict(name, int(keep.sum()), TARGETS_DRAWN_BY.get(name, "as given"), None, None, False,
+                                     [], "too_few", f"only {int(keep.sum())} queries (fewer than {MIN_ALONE}): "
+                                     "not judged alone"))  # fmt: skip
+            continue
         alone = verdict(
             scores.loc[keep].reset_index(drop=True), None if groups is None else np.asarray(groups)[keep],
-            settings=dict(enumerate(settings)), cost=list(cost), confidence=pooled.confidence,
+            settings=named, cost=costs, confidence=pooled.confidence,
             margin=pooled.margin, when=None if when is None else np.asarray(when)[keep], metric_name=pooled.metric,
         )  # fmt: skip
         out.append(SourceVerdict(name, int(keep.sum()), TARGETS_DRAWN_BY.get(name, "as given"), alone.decision,
@@ -115,7 +124,7 @@ def source_verdicts(
 def with_sources(pooled: Verdict, by_source: list[SourceVerdict]) -> Verdict:
     """The pooled verdict with a clause for each source that decides otherwise (after the decision, which
     stays first)."""
-    others = [found.clause() for found in by_source if found.agreement != "agrees"]
+    others = [found.clause() for found in by_source if found.agreement in ("differs", "contradicts")]
     if not others:
         return pooled
     return dataclasses.replace(pooled, message=f"{pooled.message}; by source: {'; '.join(others)}")
