@@ -53,6 +53,16 @@ impl Amount {
     pub fn new() -> Amount { Amount }
 }
 
+impl Drop for Amount {
+    fn drop(&mut self) {}
+}
+
+pub struct Other;
+
+impl Other {
+    pub fn new() -> Other { Other }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,9 +76,11 @@ mod tests {
 
     #[test]
     fn builds_an_amount_by_its_constructor() {
-        let a = Amount::new();
+        let a = crate::Amount::new();  // the path's last name is the type: Amount's new, not Other's
+        let v: Vec<u8> = Vec::new();  // not the project's
         a.check();
         helper();
+        drop(a);  // the prelude's, never Amount's Drop::drop
     }
 
     #[test]
@@ -178,7 +190,7 @@ def test_every_test_name_is_blanked_out_of_the_index(codebase):
     masks = scan_test_names(codebase).masks
     assert "TestParseAmountReadsWholeCents" not in masks["money/money_test.go"][8]
     assert "func" in masks["money/money_test.go"][8]
-    assert "parses_an_amount_inside_a_macro" not in masks["src/lib.rs"][18]
+    assert "parses_an_amount_inside_a_macro" not in masks["src/lib.rs"][28]
     java = masks["src/test/java/com/shop/PricesTest.java"]
     assert "formats cents as a label" not in java[13] and "fmt" not in java[14]  # both the display name and the name
     assert "checks out every item" not in masks["spec/cart_spec.rb"][2]

@@ -33,6 +33,7 @@ class _Index:
 
     def __init__(self, texts: dict[str, engine.PreparedText], grammar: str, excluded: dict[str, list[tuple[int, int]]],
                  test_file: re.Pattern[str]) -> None:  # fmt: skip
+        self.grammar = grammar
         self.by_name: dict[str, list[Target]] = {}
         self.types: set[str] = set()  # the names of what holds a declaration: a qualifier naming one is a type
         for path, text in texts.items():
@@ -52,11 +53,20 @@ class _Index:
         """The declarations `call` may mean, nearest first: a qualified call's package folder (`package`), else the
         test's file, its folder, then the whole project; a type's own methods when the qualifier names a type."""
         found = self.by_name.get(call.name, [])
-        if call.kind == "value" or (call.kind == "member" and package is None and call.owner not in self.types):
+        if call.kind == "bare":  # a function's name, or a method of the test's own class (not the project's)
+            found = [target for target in found if not _is_method(target[3])]
+        typed = call.owner is not None and call.owner in self.types
+        if call.kind == "value" or (call.kind == "member" and package is None and not typed):
             return []  # a method of a value: whose, the test's text does not say (as a JS test's `x.f()`)
-        if call.owner is not None:
+        if call.owner is not None and package is None:
             owned = [target for target in found if _parent(target[3]) == call.owner]
-            found = owned or found
+            if owned:
+                found = owned
+            elif call.kind == "path" and call.owner not in ("crate", "self", "super", "Self"):
+                # `module::f` in the module's file; `Vec::new`, `other_crate::f`: not the project's, left out
+                found = [target for target in found if _module(target[0]) == call.owner]
+            elif call.kind == "member":
+                return []  # a type of the project without that method: a value's method of the same name
         if package is not None:
             return [target for target in found if posixpath.dirname(target[0]) == package]
         folder = posixpath.dirname(test_path)
@@ -74,6 +84,17 @@ def _parent(declaration: engine.Declaration) -> str | None:
     return declaration.parent.split()[-1].split("<")[0].split("[")[0]
 
 
+def _is_method(declaration: engine.Declaration) -> bool:
+    """Whether a declaration belongs to a type (its parent a class, struct, trait or interface, not a module)."""
+    return declaration.parent is not None and not declaration.parent.startswith(("namespace ", "module "))
+
+
+def _module(path: str) -> str:
+    """The Rust module a file is (`src/parse.rs` and `src/parse/mod.rs` are `parse`)."""
+    stem = posixpath.splitext(posixpath.basename(path))[0]
+    return posixpath.basename(posixpath.dirname(path)) if stem in ("mod", "lib", "main") else stem
+
+
 def _mirrored(folder: str) -> str:
     """A test folder's code folder by the Maven/Gradle layout (`src/test/java/x` -> `src/main/java/x`)."""
     return folder.replace("src/test/", "src/main/", 1)
@@ -82,7 +103,7 @@ def _mirrored(folder: str) -> str:
 def _go_package(call: Call, imports: dict[str, str], folders: set[str], test_path: str) -> str | None:
     """The project folder a Go call's qualifier imports ("" when it imports no folder of the project), the test's
     own folder for a bare call, None for a method called on a value (left out, as in any language)."""
-    if call.owner is None:
+    if call.kind == "bare":
         return posixpath.dirname(test_path)
     if call.owner not in imports:
         return None

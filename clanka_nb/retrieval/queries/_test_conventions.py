@@ -206,9 +206,14 @@ def tests(root: Node, grammar: str) -> Iterator[Test]:
 
 
 def _owner(node: Node | None) -> str | None:
-    """What qualifies a call when it is a plain name (a package, a type, a variable), else None."""
+    """What qualifies a call when it is a plain name (a package, a type, a variable), else None; of a path
+    (`reqwest::Client::builder`, `Vec::<u8>::new`), its last name."""
+    if node is not None and node.type == "scoped_identifier":
+        node = node.child_by_field_name("name")
+    elif node is not None and node.type in ("generic_type", "scoped_type_identifier"):
+        node = node.child_by_field_name("type") or node.child_by_field_name("name")
     if node is not None and node.type in ("identifier", "type_identifier", "constant", "simple_identifier",
-                                          "package_identifier", "name", "variable_name"):  # fmt: skip
+                                          "package_identifier", "name", "variable_name", "self"):  # fmt: skip
         return text_of(node).lstrip("$")
     return None
 
