@@ -100,16 +100,21 @@ def _mirrored(folder: str) -> str:
     return folder.replace("src/test/", "src/main/", 1)
 
 
+# What `_go_package` answers for a package from outside the project (a folder is never named so).
+_OUTSIDE = "\0outside"
+
+
 def _go_package(call: Call, imports: dict[str, str], folders: set[str], test_path: str) -> str | None:
-    """The project folder a Go call's qualifier imports ("" when it imports no folder of the project), the test's
-    own folder for a bare call, None for a method called on a value (left out, as in any language)."""
+    """The project folder a Go call's qualifier imports (`_OUTSIDE` when it imports no folder of the project;
+    "" is the root's), the test's own folder for a bare call, None for a method called on a value (left out, as
+    in any language)."""
     if call.kind == "bare":
         return posixpath.dirname(test_path)
     if call.owner not in imports:
         return None
     path = imports[call.owner]
     return next((folder for folder in sorted(folders, key=len, reverse=True)
-                 if folder and (path == folder or path.endswith("/" + folder))), "")  # fmt: skip
+                 if folder and (path == folder or path.endswith("/" + folder))), _OUTSIDE)  # fmt: skip
 
 
 def _resolve(test: Test, test_path: str, index: _Index, grammar: str, context: tuple[dict[str, str], set[str]]
@@ -119,7 +124,7 @@ def _resolve(test: Test, test_path: str, index: _Index, grammar: str, context: t
     ambiguous = False
     for call in set(calls(test.body)):
         package = _go_package(call, *context, test_path) if grammar == "go" else None
-        if package == "":
+        if package == _OUTSIDE:
             continue  # a package from outside the project
         candidates = index.lookup(call, test_path, package)
         if len(candidates) == 1:
