@@ -99,3 +99,25 @@ def test_the_sweep_keeps_each_sources_decision_in_its_attrs(folder):
         assert item["queries"] == 30
         assert item["decision"] and item["agreement"] in ("agrees", "differs", "contradicts")
         assert item["targets"]
+
+
+def test_a_source_the_verdict_fails_on_is_reported_not_judged(monkeypatch):
+    """Seven queries in four clusters on which the verdict's few-cluster widening fails (a t quantile at a tail of
+    0): the source is said not judged, and the sweep does not fail for a breakdown."""
+    from clanka_nb.retrieval.scoring import _by_source
+
+    monkeypatch.setattr(_by_source, "MIN_ALONE", 1)
+    failing = pd.DataFrame([[0, 0, 0, 0], [1, 1, 1, 1], [1, 1, 1, 0], [1, 1, 1, 1], [1, 1, 1, 1], [1, 0, 0, 0],
+                            [0, 0, 0, 0]], dtype=float)  # fmt: skip
+    scores, sources = _scores({"doc_comments": (60, 0.3)})
+    scores = pd.concat([scores.assign(**{"2": scores[0], "3": scores[1]}).set_axis([0, 1, 2, 3], axis=1), failing],
+                       ignore_index=True)  # fmt: skip
+    sources = pd.concat([sources, pd.Series(["test_names"] * 7, dtype="string")], ignore_index=True)
+    groups = np.concatenate([np.arange(100, 160), [0, 1, 0, 0, 1, 3, 2]])
+    settings = {row: {"chunk_size": 10 * (row + 1)} for row in range(4)}
+    pooled = verdict(scores, groups, settings=settings, cost=[1.0, 2.0, 3.0, 4.0])
+    found = {item.source: item for item in source_verdicts(pooled, scores, sources, groups, settings,
+                                                          {row: float(row) for row in range(4)}, None)}  # fmt: skip
+    assert found["test_names"].agreement == "not_judged"
+    assert "not judged alone: the verdict failed on these queries" in found["test_names"].message
+    assert found["doc_comments"].agreement in ("agrees", "differs", "contradicts")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
+from statistics import StatisticsError
 from typing import Any
 
 import numpy as np
@@ -47,8 +48,9 @@ class SourceVerdict:
         worse: The rows it shows worse.
         agreement: "agrees" (it chooses the pooled choice, and separates the settings where the pooled verdict
             does), "contradicts" (it shows the pooled choice worse), "differs" (it chooses another row, or ties
-            what the pooled verdict separates, without showing the pooled choice worse) or "too_few" (under
-            `MIN_ALONE` queries: not judged alone).
+            what the pooled verdict separates, without showing the pooled choice worse), "too_few" (under
+            `MIN_ALONE` queries: not judged alone) or "not_judged" (the verdict failed on its queries alone; the
+            message says how).
         message: Its verdict's message.
     """
 
@@ -110,11 +112,17 @@ def source_verdicts(
                                      [], "too_few", f"only {int(keep.sum())} queries (fewer than {MIN_ALONE}): "
                                      "not judged alone"))  # fmt: skip
             continue
-        alone = verdict(
-            scores.loc[keep].reset_index(drop=True), None if groups is None else np.asarray(groups)[keep],
-            settings=named, cost=costs, confidence=pooled.confidence,
-            margin=pooled.margin, when=None if when is None else np.asarray(when)[keep], metric_name=pooled.metric,
-        )  # fmt: skip
+        try:
+            alone = verdict(
+                scores.loc[keep].reset_index(drop=True), None if groups is None else np.asarray(groups)[keep],
+                settings=named, cost=costs, confidence=pooled.confidence,
+                margin=pooled.margin, when=None if when is None else np.asarray(when)[keep], metric_name=pooled.metric,
+            )  # fmt: skip
+        except StatisticsError as failed:  # the few-cluster widening's t quantile at a tail of 0 (a known defect)
+            out.append(SourceVerdict(name, int(keep.sum()), TARGETS_DRAWN_BY.get(name, "as given"), None, None, False,
+                                     [], "not_judged", f"not judged alone: the verdict failed on these queries "
+                                     f"({failed})"))  # fmt: skip
+            continue
         out.append(SourceVerdict(name, int(keep.sum()), TARGETS_DRAWN_BY.get(name, "as given"), alone.decision,
                                  alone.choice, bool(alone.separable), list(alone.worse), _agreement(pooled, alone),
                                  alone.message))  # fmt: skip
