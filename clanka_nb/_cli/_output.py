@@ -182,6 +182,7 @@ def sweep_table(sweep: pd.DataFrame) -> pd.DataFrame:
         columns.append("fallback_files")
         if "timed_out_files" in sweep.columns and sweep["timed_out_files"].fillna(0).gt(0).any():
             columns.append("timed_out_files")  # a chunker could not cut some files in time: the table says so
+        columns += [name for name in ("uncut_languages", "ranked") if name in sweep.columns]  # not ranked: why
     if sweep["clamped"].any():
         at = columns.index(CHUNK_SETTING_NAMES[-1]) + 1
         columns[at:at] = ["effective_size", "effective_overlap"]
@@ -205,8 +206,8 @@ def sweep_priority(table: pd.DataFrame) -> tuple[tuple[str, ...], tuple[str, ...
     essential = ("chunker_label", *CHUNK_SETTING_NAMES, "effective_size", "effective_overlap", metric)
     tokens = [name for name in table.columns if name.endswith(TOKENS_P95)]
     # The files a chunker could not cut in time (the column is there only when some were) before its fallback.
-    priority = ("timed_out_files", "fallback_files", "chunks", f"{metric}_low", f"{metric}_high", "mrr", "coverage",
-                *tokens, "lines_p95",
+    priority = ("timed_out_files", "fallback_files", "uncut_languages", "ranked", "chunks", f"{metric}_low",
+                f"{metric}_high", "mrr", "coverage", *tokens, "lines_p95",
                 *(name for name in table.columns if is_metric_column(name)), "mrr_low", "mrr_high",
                 "split_declarations", "duplication", "lines_median", "characters_p95")  # fmt: skip
     return tuple(name for name in essential if name), priority

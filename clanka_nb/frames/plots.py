@@ -106,6 +106,7 @@ def plot_sweep(sweep_frame: pd.DataFrame, metric: str | None = None, x: str | No
         >>> cn.plot_sweep(table, "recall@5", x="tokens@5")
     """
     metric, x = _default_axes(sweep_frame, metric, x)
+    sweep_frame, left_out = _ranked_rows(sweep_frame)
     numeric = [name for name in sweep_frame.columns if pd.api.types.is_numeric_dtype(sweep_frame[name])]
     _require(sweep_frame, metric, "metric", numeric)
     _require(sweep_frame, x, "x", numeric)
@@ -115,6 +116,8 @@ def plot_sweep(sweep_frame: pd.DataFrame, metric: str | None = None, x: str | No
         axes.set_title(fitted_title(figure, f"{metric.replace('_', ' ')} by {x.replace('_', ' ')}"))
         _say_nothing_to_plot(axes, sweep_frame, metric)
         return literal_text(figure)
+    if left_out:
+        figure.text(0.01, 0.005, f"not ranked: {left_out}", fontsize="x-small", color="0.35", va="bottom")
     if _is_cost(x):
         _trade_off(axes, sweep_frame, metric, x)
         return literal_text(figure)
@@ -134,6 +137,21 @@ def plot_sweep(sweep_frame: pd.DataFrame, metric: str | None = None, x: str | No
     axes.set_xlabel(x.replace("_", " "))
     axes.set_ylabel(metric.replace("_", " "))
     return literal_text(figure)
+
+
+def _ranked_rows(frame: pd.DataFrame) -> tuple[pd.DataFrame, str]:
+    """The rows the verdict ranks, and the others in words: a whole chunker that cut nothing of a language the
+    queries' targets are in (`ranked` False; `attrs["unranked"]` says why: "astchunk: no Go grammar, line
+    windows") is clanka's line windows there, so it is neither plotted nor on the frontier."""
+    if "ranked" not in frame.columns:
+        return frame, ""
+    out = frame["ranked"].astype("boolean").eq(False).fillna(False).to_numpy(dtype=bool)  # NA: ranked (no probe)
+    if not out.any():
+        return frame, ""
+    unranked = frame.attrs.get("unranked") or {}
+    said = "; ".join(str(reason) for reason in unranked.values()) or ", ".join(
+        frame.loc[out, "chunker_label"].astype(str))  # fmt: skip
+    return frame[~out], said
 
 
 def _default_axes(frame: pd.DataFrame, metric: str | None, x: str | None) -> tuple[str, str]:

@@ -89,6 +89,9 @@ def sweep(
     budget_covered at the smallest budget; `attrs["verdict"]["metric"]` names it), its decision first: the one
     setting better than every other, the cheapest of those equivalent within `Probe(margin=)`, or the cheapest
     (fewest tokens indexed) of a tie (`attrs["verdict"]["message"]`; see docs/tuning-verdict.md).
+    `attrs["verdict_by_source"]` is each query source's own verdict (doc comments, test names, commit messages:
+    their targets drawn by clanka's parser or by the commits' changed lines), and the message says where one
+    decides otherwise.
     A `FlatRecallWarning` says when every recall@k is the same at all settings.
     `chunkers=` (label -> chunker: an adapter of `clanka_nb.chunkers`, such as `cn.chunkers.astchunk(budget)`,
     or any callable `(path, text)` -> spans, `(start_line, end_line)` pairs or chunk texts) compares whole
@@ -96,6 +99,9 @@ def sweep(
     `chunker_parameters` (JSON of the chunker's own size parameters; the engine's settings on its rows) and
     `fallback_files` (files the chunker does not handle, cut into clanka's line windows at the default settings
     instead, so that every chunker is scored on the same files), then one row per chunker after the engine's:
+    `uncut_languages` (the languages it cut nothing of: its fallback holds every file of them; where queries'
+    targets lie in one, its row is clanka's line windows there, so it is left out of the verdict: `ranked` False,
+    `attrs["unranked"]` says why, "astchunk: no Go grammar, line windows"),
     every size statistic and coverage of its cut of every file the engine lists, and with a probe the same
     columns as a setting's, its chunks scored through the same queries, targets, masking and embedding input
     (path header and lines): only the cutting differs. The engine's setting columns (chunk_size... clamped) and

@@ -31,7 +31,15 @@ CHUNKER_COLUMNS: _columns.Schema = {
     "chunker_parameters": _columns.STRING,  # the chunker's own size parameters, as JSON
     "fallback_files": _columns.INT,
     "timed_out_files": _columns.INT,  # of those, the files it could not cut in time (time limit or budget)
+    # The languages a chunker cut no file of (its fallback, clanka's line windows, holds every one): its row is
+    # clanka's line windows there, so it is not ranked on those languages' queries ("" when none).
+    "uncut_languages": _columns.STRING,
 }
+# The languages extended mode's grammars parse (engine.language_of's names), as named in a sentence ("astchunk: no Go
+# grammar, line windows"): a chunker is judged on these; the others (Markdown, text) every chunker cuts in windows.
+_SHOWN = {"go": "Go", "rust": "Rust", "java": "Java", "csharp": "C#", "kotlin": "Kotlin", "python": "Python",
+          "typescript": "TypeScript", "tsx": "TSX", "javascript": "JavaScript", "ruby": "Ruby", "php": "PHP",
+          "swift": "Swift", "scala": "Scala", "c": "C", "cpp": "C++", "lua": "Lua", "bash": "Bash"}  # fmt: skip
 
 
 ENGINE_LABEL = "clanka"  # the chunker_label of the engine's own rows (one per setting of the grid)
@@ -41,7 +49,7 @@ def engine_chunker_columns(settings: engine.ChunkSettings) -> dict[str, Any]:
     """The chunker columns of one of the engine's rows: clanka, at this setting, with no fallback (its line
     windows for files it cannot parse are its own cut, not a fallback)."""
     return {"chunker_label": ENGINE_LABEL, "chunker_parameters": json.dumps(settings.columns(), sort_keys=True),
-            "fallback_files": 0, "timed_out_files": 0}  # fmt: skip
+            "fallback_files": 0, "timed_out_files": 0, "uncut_languages": ""}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -69,6 +77,22 @@ class ChunkerRun:
     def handled(self, path: str) -> bool:
         """Whether the chunker cut this file itself (not clanka's fallback windows)."""
         return path not in self.fallen
+
+    def uncut(self, paths: list[str]) -> list[str]:
+        """The languages (`engine.language_of`) of `paths` whose every file fell back to clanka's line windows:
+        the chunker cut nothing of them (only languages a grammar parses: every chunker windows Markdown or text)."""
+        languages: dict[str, bool] = {}
+        for path in paths:
+            language = engine.language_of(path)
+            if language in _SHOWN:
+                languages[language] = languages.get(language, True) and path in self.fallen
+        return sorted(language for language, fell in languages.items() if fell)
+
+
+def uncut_reason(label: str, languages: list[str]) -> str:
+    """Why a chunker's row is not ranked on some languages, in words: "astchunk: no Go grammar, line windows"."""
+    shown = " or ".join(_SHOWN.get(language, language) for language in languages)
+    return f"{label}: no {shown} grammar, line windows"
 
 
 def check_chunkers(chunkers: object) -> dict[str, Chunker]:
@@ -149,6 +173,8 @@ def chunker_row(stats: CodebaseStats, run: ChunkerRun) -> dict[str, Any]:
         "chunker_parameters": json.dumps(dict(run.parameters), sort_keys=True, default=str),
         "fallback_files": run.fallback_files,
         "timed_out_files": run.timed_out_files,
+        "uncut_languages": ",".join(run.uncut([path for path, heads in zip(stats.index.paths, run.heads, strict=True)
+                                               if heads])),
         **stats.size_columns(starts, ends),
         "seconds": run.seconds,
     }

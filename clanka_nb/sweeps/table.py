@@ -24,7 +24,14 @@ from ..frames.cycles import paused_cycle_collection
 from ..frames.lines import span_positions
 from ..frames.stats import CodebaseStats, ast_files, chunkings_reusing, token_stats
 from ..retrieval.internals import ProbeScorer
-from ._chunkers import CHUNKER_COLUMNS, ENGINE_LABEL, chunker_row, engine_chunker_columns, run_chunker
+from ._chunkers import (
+    CHUNKER_COLUMNS,
+    ENGINE_LABEL,
+    chunker_row,
+    engine_chunker_columns,
+    run_chunker,
+    uncut_reason,
+)
 
 
 def _row(
@@ -114,7 +121,11 @@ def _chunker_row(
     if counting is not None:
         _counted(row, head_token_columns(codebase, run.heads, counting, limit))
     if scorer is not None:
-        row.update(scorer.columns_of(run.heads, {"chunker": label}))
+        # A language the chunker cut nothing of, where queries' targets are: its row is clanka's line windows there.
+        held = {engine.language_of(str(path)) for path in scorer.probe_set.queries["path"]}
+        left = [language for language in row["uncut_languages"].split(",") if language in held]
+        row.update(scorer.columns_of(run.heads, {"chunker": label}, uncut_reason(label, left) if left else None))
+        row["ranked"] = not left
     return row
 
 
@@ -171,7 +182,7 @@ def sweep_table(
                 row.update(scorer.columns(setting, named))
                 row["seconds"] += time.perf_counter() - scored
             if peers:
-                row.update(engine_chunker_columns(setting))
+                row.update(engine_chunker_columns(setting), ranked=scorer is not None or None)
             rows.append(row)
             if handle is not None:
                 handle.update(1)
@@ -185,6 +196,8 @@ def sweep_table(
             for number, values in scorer.confirm().items():
                 rows[number].update(values)
     schema = dict(CHUNKER_COLUMNS) if peers else {}
+    if peers and scorer is not None:
+        schema["ranked"] = _columns.BOOL  # False: left out of the verdict (`attrs["unranked"]` says why)
     schema.update(_columns.sweep_schema(estimated=counter is None or counter.estimated))
     if limit is not None:
         schema["over_limit"] = _columns.FLOAT

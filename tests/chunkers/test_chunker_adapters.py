@@ -129,3 +129,24 @@ def test_no_peer_touches_the_network() -> None:
                             env=env, cwd=root, timeout=300)  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert result.stdout.split()[-1] == "0"
+
+
+def test_astchunk_cuts_nothing_of_go_and_the_bake_off_says_so(tmp_path) -> None:
+    """Issue 52: astchunk has no Go grammar, so every Go file falls back to clanka's line windows; the sweep names
+    that ("astchunk: no Go grammar, line windows") and leaves its row out of the verdict's ranking."""
+    need_peer("astchunk")
+    pytest.importorskip("bm25s")
+    import clanka_nb as cn
+
+    for index in range(4):
+        (tmp_path / f"pay{index}.go").write_text(
+            f"package pay\n\n// Charges the card of customer number {index} for the basket total.\n"
+            f"func Charge{index}(total int) int {{\n\treturn total + {index}\n}}\n"
+        )
+    table = cn.sweep(tmp_path, chunk_size=[10], languages="extended", probe=True, progress=False,
+                     chunkers={"astchunk": cn.chunkers.astchunk()})  # fmt: skip
+    row = table.iloc[1]
+    assert (row["chunker_label"], row["fallback_files"], row["uncut_languages"]) == ("astchunk", 4, "go")
+    assert not row["ranked"]
+    assert table.attrs["unranked"] == {"1": "astchunk: no Go grammar, line windows"}
+    assert table.attrs["verdict"]["columns"] == [0]

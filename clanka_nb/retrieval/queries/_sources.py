@@ -74,7 +74,9 @@ def default_queries(codebase: engine.Codebase, targets: str = "code") -> Sources
     dropped = {"doc_comments": dict(found.queries.attrs.get("dropped", {})),
                "test_names": dict(tests.queries.attrs.get("dropped", {}))}  # fmt: skip
     skipped = history_skipped(codebase)
-    parts = [f"{len(found.queries):,} from doc comments", f"{len(tests.queries):,} from test names"]
+    languages = tests.queries.attrs.get("by_language", {})
+    parts = [f"{len(found.queries):,} from doc comments", f"{len(tests.queries):,} from test names" + (
+        " (" + ", ".join(f"{grammar} {count:,}" for grammar, count in languages.items()) + ")" if languages else "")]
     error = None
     if skipped is None:
         try:
@@ -95,7 +97,7 @@ def default_queries(codebase: engine.Codebase, targets: str = "code") -> Sources
     queries["group"] = query_groups(queries)
     queries = queries.astype({name: dtype for name, dtype in COMBINED.items() if name in queries.columns})
     queries.attrs = {"root": str(codebase.root), "languages": codebase.languages, "query_sources": counts,
-                     "dropped": dropped}  # fmt: skip
+                     "dropped": dropped, "test_name_languages": dict(languages)}  # fmt: skip
     note = "queries: " + "; ".join(parts)
     reason = None
     if not len(queries):

@@ -21,12 +21,17 @@ from ...engine.source import open_source
 from ...frames import columns as _columns
 from ...frames.source import Source
 from ._comments import doc_comment
+from ._convention_targets import resolve_tests
 from ._queries import QUERIES, Masks, declared_texts
 from ._query_text import MIN_WORDS
+from ._test_conventions import text_of as _text
+from ._test_conventions import walk as _walk
 
-# Files that hold tests, by the conventions of vitest/jest/mocha and pytest.
+# Files that hold tests, by the conventions of vitest/jest/mocha, pytest, Go, JUnit, .NET, RSpec/minitest,
+# PHPUnit and XCTest (Rust's `#[test]` functions live in any file: they are found by their attribute).
 TEST_FILE = re.compile(
-    r"(?:^|/)(?:__tests__|tests?|specs?)/|\.(?:test|spec)\.[cm]?[jt]sx?$|(?:^|/)test_[^/]*\.py$|_test\.py$"
+    r"(?:^|/)(?:__tests__|tests?|specs?)/|(?:^|[/.])Tests?/|\.(?:test|spec)\.[cm]?[jt]sx?$|(?:^|/)test_[^/]*\.py$|_test\.py$"
+    r"|_test\.go$|[a-z0-9]Tests?\.(?:java|kt|cs|php|swift)$|_(?:test|spec)\.rb$"
 )
 TEST_NAMES: _columns.Schema = {**QUERIES, "test_path": _columns.STRING, "test_line": _columns.INT}
 # Why a test gives no query: the keys of `attrs["dropped"]`.
@@ -34,10 +39,12 @@ TEST_REASONS = {
     "no_function": "it calls no function the test file imports from the project",
     "several_functions": "it calls more than one function of the project, so its name may be about any",
     "short": f"its name is under {MIN_WORDS} words",
+    "ambiguous": "it calls a name several declarations of the project share, so its target cannot be told",
     "duplicate": "several tests have the same name",
 }
 _SCRIPT_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 _TEST_CALLS = frozenset({"it", "test"})
+_SCRIPT_GRAMMARS = frozenset({"python", "typescript", "tsx", "javascript"})  # the other grammars: _convention_targets
 
 
 class _Test(NamedTuple):
@@ -53,19 +60,6 @@ class TestNames(NamedTuple):
     queries: pd.DataFrame
     masks: Masks
     dropped: Counter[str]
-
-
-def _text(node: Node | None) -> str:
-    """The node's source text ("" for a field the parse left out, as error recovery may)."""
-    return "" if node is None else (node.text or b"").decode("utf-8", "surrogateescape")
-
-
-def _walk(node: Node) -> Iterator[Node]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(reversed(current.children))
 
 
 def _resolve_script(texts: dict[str, Any], test_path: str, specifier: str) -> str | None:
@@ -244,16 +238,37 @@ def _target(text: engine.PreparedText, name: str) -> tuple[int, int, engine.Decl
     return (start if comment is None else comment.target_start), end, declaration
 
 
-def _masked(lines: list[str], node: Node) -> dict[int, str]:
-    """The test's name blanked out of its line(s): search must find the code, not the test naming it."""
-    first, last = node.start_point[0], node.end_point[0]
-    masked = {}
-    for row in range(first, last + 1):
-        line = lines[row].encode("utf-8", "surrogateescape")
-        start = node.start_point[1] if row == first else 0
-        end = node.end_point[1] if row == last else len(line)
-        masked[row + 1] = (line[:start] + b" " * (end - start) + line[end:]).decode("utf-8", "surrogateescape")
+def _masked(lines: list[str], nodes: tuple[Node, ...], masked: dict[int, str] | None = None) -> dict[int, str]:
+    """The test's name blanked out of its line(s): search must find the code, not the test naming it (`masked`:
+    lines already blanked, blanked further)."""
+    masked = {} if masked is None else masked
+    for node in nodes:
+        first, last = node.start_point[0], node.end_point[0]
+        for row in range(first, last + 1):
+            line = masked.get(row + 1, lines[row]).encode("utf-8", "surrogateescape")
+            start = node.start_point[1] if row == first else 0
+            end = node.end_point[1] if row == last else len(line)
+            masked[row + 1] = (line[:start] + b" " * (end - start) + line[end:]).decode("utf-8", "surrogateescape")
     return masked
+
+
+def _convention_rows(texts: dict[str, engine.PreparedText], masks: Masks, dropped: Counter[str]
+                     ) -> Iterator[dict[str, Any]]:  # fmt: skip
+    """The rows of the Go, Rust, Java, Kotlin, C#, Ruby, PHP and Swift tests (`_convention_targets`), each test's
+    name added to `masks` and each test left out counted in `dropped`."""
+    for found in resolve_tests(texts, TEST_FILE):
+        test = found.test
+        _masked(texts[found.test_path].lines, test.name_nodes, masks.setdefault(found.test_path, {}))
+        if found.target is None:
+            dropped[found.reason or "no_function"] += 1
+            continue
+        if len(re.findall(r"\w+", test.name)) < MIN_WORDS:
+            dropped["short"] += 1
+            continue
+        path, start, end, declaration = found.target
+        yield {"query": test.name, "path": path, "start_line": start, "end_line": end, "name": declaration.name,
+               "type": declaration.type, "comment_start": None, "comment_end": None, "test_path": found.test_path,
+               "test_line": test.line}  # fmt: skip
 
 
 def scan_test_names(codebase: engine.Codebase, texts: dict[str, engine.PreparedText] | None = None) -> TestNames:
@@ -270,7 +285,7 @@ def scan_test_names(codebase: engine.Codebase, texts: dict[str, engine.PreparedT
         return targets[path, name]
 
     for test_path, text in texts.items():
-        if not TEST_FILE.search(test_path) or text.grammar is None:
+        if not TEST_FILE.search(test_path) or text.grammar not in _SCRIPT_GRAMMARS:
             continue
         grammar = text.grammar
         root = engine.syntax_tree("\n".join(text.lines), grammar)
@@ -283,7 +298,7 @@ def scan_test_names(codebase: engine.Codebase, texts: dict[str, engine.PreparedT
         calls = _body_calls(root, {test.body.id for test in tests}, (named, modules), test_path,
                             lambda call: target_of(*call) is not None)  # fmt: skip
         for test in tests:
-            masks.setdefault(test_path, {}).update(_masked(text.lines, test.name_node))
+            _masked(text.lines, (test.name_node,), masks.setdefault(test_path, {}))
             called = calls[test.body.id]
             if len(called.some) != 1 or not called.any_target:
                 dropped["no_function" if not called.any_target else "several_functions"] += 1
@@ -296,11 +311,14 @@ def scan_test_names(codebase: engine.Codebase, texts: dict[str, engine.PreparedT
             rows.append({"query": test.name, "path": path, "start_line": start, "end_line": end,
                          "name": declaration.name, "type": declaration.type, "comment_start": None,
                          "comment_end": None, "test_path": test_path, "test_line": test.line})  # fmt: skip
+    rows.extend(_convention_rows(texts, masks, dropped))
     seen = Counter(row["query"] for row in rows)
     dropped["duplicate"] += sum(count for count in seen.values() if count > 1)
     rows = [row for row in rows if seen[row["query"]] == 1]
+    by_grammar = Counter(str(texts[row["test_path"]].grammar) for row in rows)
     attrs = {"root": str(codebase.root), "languages": codebase.languages, "source": "test_names",
-             "dropped": {reason: dropped[reason] for reason in TEST_REASONS if dropped[reason]}}  # fmt: skip
+             "dropped": {reason: dropped[reason] for reason in TEST_REASONS if dropped[reason]},
+             "by_language": dict(by_grammar.most_common())}  # fmt: skip
     frame = _columns.build({name: [row[name] for row in rows] for name in TEST_NAMES}, TEST_NAMES, attrs)
     return TestNames(frame, masks, dropped)
 
@@ -326,8 +344,18 @@ def unit_test_queries(
     call none or several, names under 3 words and names several tests share are left out and counted
     in `attrs["dropped"]`. The probe blanks test names out of the index, as it blanks doc comments.
 
+    Go's `func TestXxx(t *testing.T)`, Rust's `#[test] fn`, JUnit's `@Test` methods (Java and Kotlin; a
+    `@DisplayName` is the name), .NET's `[Fact]`/`[Theory]`/`[Test]`/`[TestCase]`/`[TestMethod]` methods,
+    RSpec's and minitest's `it "..."`/`test "..."`, PHPUnit's and XCTest's `testXxx` methods are read the
+    same way from the engine's own parse (a function's name as words: `TestParseURL` -> "parse URL"), their
+    calls resolved where the language looks: a bare name in the test's file, then its folder (a Go package;
+    Maven's `src/main/...` for `src/test/...`), then the project; `pkg.F` in the Go package `pkg` imports;
+    `Type.f`/`Type::f` among `Type`'s methods. A method called on a value (`x.f()`) is left out, as in a
+    JS test; a name several declarations share there is "ambiguous", never guessed.
+
     Columns: those of `probe_queries` (comment_start and comment_end NA), `test_path` and `test_line`
-    (where the test is). `attrs["source"]` is "test_names".
+    (where the test is). `attrs["source"]` is "test_names"; `attrs["by_language"]` counts the queries by the
+    grammar of their test file.
 
     Args:
         source: A folder, one file, an `engine.Codebase`, a chunk frame, or None for the sample codebase.

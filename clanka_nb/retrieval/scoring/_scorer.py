@@ -27,9 +27,11 @@ from ...engine.warn import warn_at_user
 from ...frames.cycles import paused_cycle_collection
 from ...metrics import Metric, is_metric_column, probe_metrics, ranked_metrics
 from ..queries import breakdown
+from ._by_source import SourceVerdict, as_records, source_verdicts, with_sources
 from ._confirm import Confirmation, Rescore, confirm, confirmed_verdict, to_confirm, unconfirmed_verdict
 from ._options import Probe
 from ._probe import ProbeSet, chunks_outcome, probe_outcome
+from ._unranked import left_out, ranked_verdict
 
 
 def interval_metrics(probe: Probe) -> list[Metric]:
@@ -96,6 +98,8 @@ class ProbeScorer:
         # Per row: how to score it again on another probe set (the whole codebase, to confirm a sampled verdict).
         self.rescore: list[Rescore] = []
         self._verdict: Verdict | None = None
+        self.source_verdicts: list[SourceVerdict] = []  # each query source's verdict beside the pooled one
+        self.unranked: dict[int, str] = {}  # row -> why the verdict leaves it out (`columns_of`)
         self._confirmation: Confirmation | None = None
         # A Probe may serve several sweeps: this one's counts of embedded and indexed inputs start here.
         searcher = probe.engine
@@ -107,9 +111,14 @@ class ProbeScorer:
         rescore = partial(self._setting_scored, settings, stream=len(self.outcomes))
         return self._kept(rescore, *rescore(self.probe_set), settings.columns() if named is None else named)
 
-    def columns_of(self, heads: Sequence[Sequence[ChunkHead]], label_settings: dict[str, Any]) -> dict[str, Any]:
+    def columns_of(self, heads: Sequence[Sequence[ChunkHead]], label_settings: dict[str, Any],
+                   unranked: str | None = None) -> dict[str, Any]:  # fmt: skip
         """The probe columns of chunks cut by a whole chunker (`ProbeSet.chunks_of`: one list of heads per file of
-        the codebase, in order), scored as a setting's are; `label_settings` names the row in the verdict."""
+        the codebase, in order), scored as a setting's are; `label_settings` names the row in the verdict;
+        `unranked`, why the row is left out of the verdict (a chunker that cut nothing of a language the queries'
+        targets are in: "astchunk: no Go grammar, line windows"), None to rank it."""
+        if unranked is not None:
+            self.unranked[len(self.outcomes)] = unranked
         rescore = partial(self._heads_scored, heads, dict(label_settings), stream=len(self.outcomes))
         return self._kept(rescore, *rescore(self.probe_set), dict(label_settings))
 
@@ -150,14 +159,50 @@ class ProbeScorer:
         them), else nothing."""
         if self._verdict is not None or not self.outcomes:
             return {} if self._confirmation is None else self._confirmation.rows
-        decided = decide(self.outcomes, self.settings, self.costs, metric=self.probe.verdict_metric,
-                         groups=self.probe_set.groups, margin=self.probe.margin, when=self.probe_set.times,
-                         cost_name=COST_NAMES[self.probe.cost])  # fmt: skip
+        rows = self._decide()
+        if self._verdict is not None:
+            self._verdict = left_out(self._judged_by_source(self._verdict), self.unranked)
+        return rows
+
+    def ranked(self) -> list[int]:
+        """The rows the verdict ranks: every row but those `columns_of` was told to leave out."""
+        return [row for row in range(len(self.outcomes)) if row not in self.unranked]
+
+    def _scores(self, outcomes: Sequence[Outcome]) -> pd.DataFrame:
+        """Per query and row, the verdict's metric."""
+        metric = self.probe.verdict_metric
+        return pd.DataFrame({row: expected(outcome, metric) for row, outcome in enumerate(outcomes)})
+
+    def _judged_by_source(self, pooled: Verdict) -> Verdict:
+        """Each query source's verdict on the scores the pooled verdict used (`_by_source`), and a clause in the
+        pooled message for each that decides otherwise."""
+        outcomes, costs = list(self.outcomes), list(self.costs)
+        if self._confirmation is not None:
+            for row, outcome in self._confirmation.outcomes.items():
+                outcomes[row], costs[row] = outcome, self._confirmation.costs[row]
+        ranked = self.ranked()
+        scores = self._scores(outcomes)[ranked]
+        self.source_verdicts = source_verdicts(pooled, scores, self.probe_set.sources, self.probe_set.groups,
+                                               {row: self.settings[row] for row in ranked},
+                                               {row: costs[row] for row in ranked}, self.probe_set.times)
+        return with_sources(pooled, self.source_verdicts)
+
+    def _decide(self) -> dict[int, dict[str, Any]]:
+        """The pooled verdict (`_verdict`), confirmed on the whole codebase when a sample separates the rows."""
+        if self.unranked:
+            decided = ranked_verdict(self._scores(self.outcomes), self.ranked(), self.settings, self.costs,
+                                     metric=self.probe.verdict_metric.name, groups=self.probe_set.groups,
+                                     margin=self.probe.margin, when=self.probe_set.times, share=self.probe_set.sample,
+                                     cost_name=COST_NAMES[self.probe.cost])
+        else:
+            decided = decide(self.outcomes, self.settings, self.costs, metric=self.probe.verdict_metric,
+                             groups=self.probe_set.groups, margin=self.probe.margin, when=self.probe_set.times,
+                             cost_name=COST_NAMES[self.probe.cost])  # fmt: skip
         share = self.probe_set.sample
         if share is None:
             self._verdict = decided
             return {}
-        rows = to_confirm(decided)
+        rows = [decided.columns[position] for position in to_confirm(decided)]  # the verdict's columns are rows
         if not rows:  # the sample cannot separate (or has no queries): it names no best, nothing to confirm
             self._verdict = unconfirmed_verdict(decided)
             return {}
@@ -198,6 +243,8 @@ class ProbeScorer:
                        confirmation_seconds=self._confirmation.seconds)  # fmt: skip
         out.update(dropped=self.probe_set.dropped, by_source=self.by_source, by_kind=self.by_kind)
         out["verdict"] = None if self._verdict is None else self._verdict.as_dict()
+        out["verdict_by_source"] = as_records(self.source_verdicts)
+        out["unranked"] = {str(row): reason for row, reason in self.unranked.items()}  # row -> why not ranked
         flat = flat_recall(self.rows, self.probe.cutoffs)
         if flat is not None:
             warn_at_user(flat, FlatRecallWarning)
