@@ -55,7 +55,6 @@ OVER = {
     "widgets/_preview.py:Preview.__init__": Size(parameters=13),
     "widgets/_render.py:_rows": Size(parameters=10),
     "widgets/_render.py:render_preview": Size(parameters=13),
-    "widgets/_tune.py:Tuner.__init__": Size(lines=80),
 }
 
 
