@@ -42,7 +42,6 @@ OVER = {
     "history/_churn.py:_walk": Size(lines=67),
     "index/_index.py:SemanticIndex.__init__": Size(parameters=11),
     "index/_openai.py:openai": Size(parameters=9),
-    "index/_sentence_transformers.py:sentence_transformers": Size(lines=68),
     "retrieval/decision/_decision.py:_message": Size(parameters=9),
     "retrieval/decision/_decision.py:verdict": Size(lines=93, parameters=11),
     "retrieval/decision/_verdict.py:decide": Size(parameters=10),
