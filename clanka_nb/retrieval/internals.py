@@ -6,9 +6,20 @@ probe's `_` modules other packages may use, so none of them imports those module
 
 from .decision import Bootstrap, Outcome, compared, decide
 from .queries import HistoryCache, check_queries, history_cache_path, query_groups
-from .scoring import ProbeScorer, ProbeSet, as_probe, embed_ahead, frame_outcome, outcome_row, probe_frame, scored_row
+from .scoring import (
+    Ahead,
+    ProbeScorer,
+    ProbeSet,
+    as_probe,
+    embed_ahead,
+    frame_outcome,
+    outcome_row,
+    probe_frame,
+    scored_row,
+)
 
 __all__ = [
+    "Ahead",
     "Bootstrap",
     "HistoryCache",
     "Outcome",

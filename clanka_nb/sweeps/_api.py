@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from typing import Unpack
+from typing import Any, Unpack
 
 import pandas as pd
 
@@ -16,7 +16,7 @@ from ..frames.source import Source
 from ..retrieval import Probe
 from ..retrieval.internals import ProbeScorer, as_probe, embed_ahead
 from ._chunkers import check_chunkers
-from .table import check_counters, sweep_table
+from .table import check_counters, sweep_rows, table_of
 
 
 @setting_keywords
@@ -147,12 +147,17 @@ def sweep(
     options = as_probe(probe)
     started = time.perf_counter()
     codebase = open_resolved(resolved, progress=progress).codebase
-    parsed = time.perf_counter()
-    scorer = None if options is None else ProbeScorer(codebase, options, counter)
-    queried = None if scorer is None else time.perf_counter() - parsed  # the queries (a history read) and masks
-    if scorer is not None and options is not None and options.embedded:
-        scorer.ahead = embed_ahead(scorer.probe_set, chunk_settings, options.engine, options.time_budget, progress)
-    return sweep_table(
-        codebase, chunk_settings, counter=counter, limit=limit, progress=progress,
-        parse_seconds=parsed - started, queries_seconds=queried, scorer=scorer, chunkers=peers,
-    )
+    attrs: dict[str, Any] = {"root": str(codebase.root), "languages": codebase.languages,
+                             "parse_seconds": time.perf_counter() - started}  # fmt: skip
+    scorer, ahead = None, None
+    if options is not None:
+        parsed = time.perf_counter()
+        scorer = ProbeScorer(codebase, options, counter)
+        attrs["queries_seconds"] = time.perf_counter() - parsed  # the queries (a history read included) and masks
+        if options.embedded:
+            ahead = embed_ahead(scorer.probe_set, chunk_settings, options.engine, options.time_budget, progress)
+    rows = sweep_rows(codebase, chunk_settings, counter=counter, limit=limit, progress=progress, scorer=scorer,
+                      chunkers=peers)  # fmt: skip
+    if scorer is not None:
+        attrs.update(scorer.attrs())  # after the rows: the verdict over all of them
+    return table_of(rows, counter=counter, limit=limit, attrs=attrs, ahead=ahead, chunkers=bool(peers))
