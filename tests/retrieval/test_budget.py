@@ -161,5 +161,5 @@ def test_the_probe_checks_each_option_once_where_it_is_given():
         Probe(searcher="bm26")
     with pytest.raises(TypeError, match="mask must be True"):
         Probe(mask="no")  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="options must be a Probe"):
+    with pytest.raises(TypeError, match="probe must be a Probe"):
         cn.probe(None, True)  # type: ignore[arg-type]
