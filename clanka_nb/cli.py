@@ -131,7 +131,7 @@ def _files(args: argparse.Namespace) -> int:
 
 
 # The sweep's options that are the probe's (`Probe`'s fields of the same names); each needs --probe.
-PROBE_OPTIONS = ("k", "sample", "budget", "metric", "margin", "targets", "min_words")
+PROBE_OPTIONS = ("k", "sample", "budget", "metric", "margin", "targets")
 
 
 def _probe(args: argparse.Namespace) -> Probe:

@@ -227,10 +227,6 @@ def _probe_options(sweep: argparse.ArgumentParser) -> None:
         help="with --probe: the commit-message queries' targets: code (the default) or all (tests, docs, "
         "changelogs too)",
     )
-    sweep.add_argument(
-        "--min-words", type=_values.cutoff, default=None, metavar="N",
-        help="with --probe: leave out queries of fewer words (default: 1)",
-    )
 
 
 def _chunker_options(sweep: argparse.ArgumentParser) -> None:

@@ -129,7 +129,6 @@ class Probe:
         header: What each indexed chunk's header holds: "chunker" (default: as clanka indexes it, the path and
             the name, type and parent its chunker gave; a peer gives none), "path" (the path alone, for every chunker:
             a bake-off then credits the cutting alone) or "none" (the numbered lines alone).
-        min_words: Queries of fewer words are left out (default 1: every query).
 
     Examples:
         >>> cn.sweep("my-repo", chunk_size=[20, 40], probe=cn.Probe(k=[1, 5], budget=1000))
@@ -147,7 +146,6 @@ class Probe:
     mask: bool = True
     margin: float | None = MARGIN
     header: str = "chunker"
-    min_words: int = 1
     # Resolved once, here: the search engine every row re-indexes, the cut-offs and the budgets as sorted tuples.
     engine: Searcher = field(init=False, repr=False)
     cutoffs: tuple[int, ...] = field(init=False, repr=False)
@@ -174,9 +172,6 @@ class Probe:
         if self.header not in HEADERS:
             msg = (f"header must be one of {', '.join(map(repr, HEADERS))} (what each indexed chunk's header holds: "
                    f"'path' credits the cutting alone), got {self.header!r:.80}")
-            raise ValueError(msg)
-        if isinstance(self.min_words, bool) or not isinstance(self.min_words, int) or self.min_words < 1:
-            msg = f"min_words must be a whole number of words, 1 or more, got {self.min_words!r:.80}"
             raise ValueError(msg)
         time_budget = check_time_budget(self.time_budget)
         if time_budget is not None and self.embed is None:

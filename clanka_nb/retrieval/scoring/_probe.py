@@ -113,22 +113,8 @@ class ProbeSet:
     @classmethod
     def of(cls, codebase: engine.Codebase, probe: Probe, counter: TokenCounter | None = None) -> ProbeSet:
         """The probe set of `probe`'s options (queries, mask, sample, targets); `counter` prices the chunks."""
-        made = cls(codebase, probe.queries, mask=probe.mask, sample=probe.sample, targets=probe.targets,
+        return cls(codebase, probe.queries, mask=probe.mask, sample=probe.sample, targets=probe.targets,
                    counter=counter, header=probe.header)  # fmt: skip
-        if probe.min_words > 1:
-            made.keep(made.queries["query"].str.split().str.len() >= probe.min_words)
-        return made
-
-    def keep(self, rows: pd.Series) -> None:
-        """Only the queries of `rows` (a boolean per query), with their targets, clusters and sources."""
-        self.queries = self.queries[rows.to_numpy()].reset_index(drop=True)
-        self.groups = query_groups(self.queries)
-        self.sources = self.sources[rows.to_numpy()].reset_index(drop=True)
-        self.kinds = self.kinds[rows.to_numpy()].reset_index(drop=True)
-        if self.times is not None:
-            self.times = self.times[rows.to_numpy()]
-        files = {path: i for i, path in enumerate(self.index.paths)}
-        self.target_file, self.target_start, self.target_end = target_arrays(self.queries, files)
 
     def __repr__(self) -> str:
         sample = "" if self.sample is None else f", sample={self.sample}"
