@@ -110,7 +110,6 @@ def row(
         "lines_mean": lines.mean(),
         "lines_median": lines.median(),
         "lines_p95": lines.percentile(95),
-        "lines_max": int(lines.values.max()) if lines.size else None,
         "characters_mean": characters.mean(),
         "characters_median": characters.median(),
         "characters_p95": characters.percentile(95),

@@ -135,7 +135,6 @@ def sweep_schema(*, estimated: bool = True) -> Schema:
         "lines_mean": FLOAT,
         "lines_median": FLOAT,
         "lines_p95": FLOAT,
-        "lines_max": INT,
         "characters_mean": FLOAT,
         "characters_median": FLOAT,
         "characters_p95": FLOAT,

@@ -113,7 +113,6 @@ class CodebaseStats:
             "lines_mean": lines_mean,
             "lines_median": lines_median,
             "lines_p95": lines_p95,
-            "lines_max": int(lines.max()) if len(lines) else None,
             "characters_mean": characters_mean,
             "characters_median": characters_median,
             "characters_p95": characters_p95,

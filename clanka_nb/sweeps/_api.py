@@ -37,7 +37,7 @@ def sweep(
     it: floored, NA for no limit), effective_size / effective_overlap (after the engine's clamping)
     and `clamped` (True when they differ from the request: such rows are kept, not merged, even
     when two rows end up with the same effective settings); chunks; mean, median and p95 of chunk
-    lines and characters (and the longest chunk's lines, lines_max); the tokens per chunk as `est_tokens_mean`, `est_tokens_p95` and
+    lines and characters; the tokens per chunk as `est_tokens_mean`, `est_tokens_p95` and
     `est_tokens_total` (the characters / 4 estimate) or, with `token_counter=`, `tokens_mean`,
     `tokens_p95` and `tokens_total` (a whole count of each chunk's embedding input), `attrs["token_counter"]`
     naming which; split_declarations (share of the declarations of
