@@ -39,7 +39,6 @@ class Size:
 OVER = {
     "dask/_indexes.py:sync_indexes": Size(lines=66, parameters=12),
     "dask/_sweep.py:sweep": Size(parameters=9),
-    "history/_churn.py:_walk": Size(lines=67),
     "index/_index.py:SemanticIndex.__init__": Size(parameters=11),
     "index/_openai.py:openai": Size(parameters=9),
     "retrieval/decision/_decision.py:_message": Size(parameters=9),
