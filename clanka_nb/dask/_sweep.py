@@ -216,18 +216,18 @@ def _gather(running: Client, task: SweepTask, work: list[Batch]) -> Gathered:
     return gathered
 
 
-def _probed(rows: list[dict[str, Any]], probes: list[list[pd.DataFrame]], options: Probe) -> dict[str, Any]:
+def _probed(rows: list[dict[str, Any]], probes: list[list[pd.DataFrame]], probe: Probe) -> dict[str, Any]:
     """Each setting's probe columns over all roots' queries (added to its row in place), and the sweep's probe
     attrs: the budgets and the verdict over the settings, as `cn.sweep` gives them."""
     outcomes, costs = [], []
     for number, (values, kept) in enumerate(zip(rows, probes, strict=True)):
-        scored, outcome, cost = _probe_values(kept, options, number)
+        scored, outcome, cost = _probe_values(kept, probe, number)
         values.update(scored)
         outcomes.append(outcome)
         costs.append(cost)
     # The same queries, in the same order, at every setting: one cluster id each.
     groups = pooled_groups(probes[-1]) if probes else None
     settings_of = [{name: r[name] for name in CHUNK_SETTING_NAMES} for r in rows]
-    verdict = decide(outcomes, settings_of, costs, metric=options.verdict_metric, groups=groups, margin=options.margin)
-    return {"budget": list(options.budgets),  # priced by attrs["token_counter"], as the token columns
+    verdict = decide(outcomes, settings_of, costs, metric=probe.verdict_metric, groups=groups, margin=probe.margin)
+    return {"budget": list(probe.budgets),  # priced by attrs["token_counter"], as the token columns
             "verdict": verdict.as_dict()}
