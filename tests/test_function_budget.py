@@ -50,7 +50,6 @@ OVER = {
     "retrieval/scoring/_metrics.py:metric_arrays": Size(parameters=9),
     "sweeps/_api.py:sweep": Size(parameters=9),
     "widgets/_preview.py:Preview.__init__": Size(parameters=13),
-    "widgets/_render.py:_rows": Size(parameters=10),
     "widgets/_render.py:render_preview": Size(parameters=13),
 }
 
