@@ -47,7 +47,6 @@ OVER = {
     "retrieval/queries/_history_cache.py:cached_read": Size(parameters=10),
     "retrieval/queries/_history_cache.py:history_material": Size(parameters=9),
     "retrieval/scoring/_confirm.py:confirmed_verdict": Size(parameters=9),
-    "retrieval/scoring/_metrics.py:metric_arrays": Size(parameters=9),
     "sweeps/_api.py:sweep": Size(parameters=9),
     "widgets/_preview.py:Preview.__init__": Size(parameters=13),
     "widgets/_render.py:render_preview": Size(parameters=13),

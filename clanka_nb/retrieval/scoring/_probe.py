@@ -272,7 +272,7 @@ def chunks_outcome(
     price = charged(tokens, chunks, prepared.sample)
     ids = prepared.rankings(chunks, probe.engine, _depth(probe, price, len(chunks)))
     target = (prepared.target_file, prepared.target_start, prepared.target_end)
-    values = metric_arrays(ids, chunks.file, chunks.start, chunks.end, tokens, price, target, probe.cutoffs,
+    values = metric_arrays(ids, (chunks.file, chunks.start, chunks.end), tokens, price, target, probe.cutoffs,
                            probe.budgets)  # fmt: skip
     rank = values.pop("rank")
     outcome = Outcome(rank, probe.cutoffs[-1], _ahead_kept(chunks, ids, rank), prepared.sample, values)
