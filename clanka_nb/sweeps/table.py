@@ -17,6 +17,7 @@ from ..chunkers import Chunker, read_source
 from ..engine.embedding import embedding_text
 from ..engine.internals import ChunkHead
 from ..engine.progress import ProgressBar, bar
+from ..engine.settings import checked_keywords
 from ..engine.token_counts import ESTIMATE, TokenCounter, check_limit, remembering
 from ..engine.token_counts import token_counter as resolve_counter
 from ..frames import columns as _columns
@@ -118,6 +119,7 @@ def _chunker_row(
     return row
 
 
+@checked_keywords
 def sweep_rows(
     codebase: engine.Codebase,
     settings: list[engine.ChunkSettings],
@@ -186,6 +188,7 @@ def column_type(name: str) -> pd.api.extensions.ExtensionDtype:
     return _columns.STRING if name in ProbeScorer.string_columns else _columns.FLOAT
 
 
+@checked_keywords
 def table_of(
     rows: Sequence[Mapping[str, Any]],
     *,
