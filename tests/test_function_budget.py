@@ -195,3 +195,14 @@ def test_docs_architecture_names_the_budget_list() -> None:
     )
     said = " ".join(section.split())
     assert f"holds {len(OVER)} functions" in said, f"docs/architecture.md's Function budget must say {len(OVER)}"
+
+
+
+if __name__ == "__main__":  # `python tests/test_function_budget.py`: today's list, for OVER and the docs
+    today = {function.key: over for function in measured_functions() if (over := _over(function)) is not None}
+    for key, size in sorted(today.items()):
+        parts = {"lines": size.lines, "parameters": size.parameters}
+        print(f'    "{key}": Size({", ".join(f"{name}={value}" for name, value in parts.items() if value)}),')
+    for key, size in sorted(today.items()):
+        parts = {"lines": size.lines, "parameters": size.parameters}
+        print(f"- `{key}` ({', '.join(f'{value} {name}' for name, value in parts.items() if value)})")
