@@ -151,7 +151,8 @@ def _chunkers(args: argparse.Namespace, source: str) -> Mapping[str, Chunker] | 
     """`--chunkers` as the sweep's chunkers=, each sized from `--chunker-budget` (its non-whitespace ratio measured
     on the folder swept, for astchunk); an unknown name exits 2, a peer whose extra is missing exits 1."""
     if args.chunkers is None:
-        for given, flag in ((args.chunker_budget, "--chunker-budget"), (args.chunker_seconds, "--chunker-seconds")):
+        for given, flag in ((args.chunker_budget, "--chunker-budget"), (args.chunker_seconds, "--chunker-seconds"),
+                            (args.chunker_total_seconds, "--chunker-total-seconds")):
             if given is not None:
                 raise CommandError(f"{flag} applies to the chunkers of --chunkers; add --chunkers, or drop it",
                                    exit_code=2)  # fmt: skip
@@ -162,7 +163,7 @@ def _chunkers(args: argparse.Namespace, source: str) -> Mapping[str, Chunker] | 
     try:
         budget = Budget(args.chunker_budget or CHUNKER_BUDGET).measured_on(source)
         return named_chunkers(args.chunkers, budget, languages=getattr(args, "languages", None),
-                              file_seconds=args.chunker_seconds)  # fmt: skip
+                              file_seconds=args.chunker_seconds, total_seconds=args.chunker_total_seconds)  # fmt: skip
     except ValueError as error:
         raise CommandError(f"--chunkers: {error}", exit_code=2) from None
     except MissingExtraError as error:

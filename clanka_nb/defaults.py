@@ -71,6 +71,9 @@ CHUNKER_BUDGET = 1500
 # The verdict's equivalence margin: two points of a 0-1 metric (docs/tuning-verdict.md, "How to set the margin").
 VERDICT_MARGIN = 0.02
 CHUNKER_SECONDS = 10.0  # a chunker's time limit on one file (clanka_nb/chunkers/_guard.py)
+# A chunker's time budget over all the files of one sweep (or `chunk_with`): past it, the files left are cut into
+# clanka's line windows and counted in `timed_out_files` (the command line's --chunker-total-seconds).
+CHUNKER_TOTAL_SECONDS = 600.0
 
 
 AS_DEFAULT = DefaultStr("as default")  # a Setting's `cli_default` when the CLI's is its `default`

@@ -180,6 +180,8 @@ def sweep_table(sweep: pd.DataFrame) -> pd.DataFrame:
     if "chunker_label" in sweep.columns:  # with --chunkers: which chunker each row is, and its fallback
         columns[:0] = ["chunker_label"]
         columns.append("fallback_files")
+        if "timed_out_files" in sweep.columns and sweep["timed_out_files"].fillna(0).gt(0).any():
+            columns.append("timed_out_files")  # a chunker could not cut some files in time: the table says so
     if sweep["clamped"].any():
         at = columns.index(CHUNK_SETTING_NAMES[-1]) + 1
         columns[at:at] = ["effective_size", "effective_overlap"]
@@ -196,13 +198,15 @@ def sweep_table(sweep: pd.DataFrame) -> pd.DataFrame:
 
 def sweep_priority(table: pd.DataFrame) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The sweep table's essential columns and the others by importance: which row it is (chunker, settings) and
-    the verdict's measure, then the chunker's fallback, the count of chunks, the measure's interval, MRR and
-    the costs (coverage, size), then the rest. A chunker's label is never cut for a column of numbers."""
+    the verdict's measure, then the files a chunker could not cut in time, its fallback, the count of chunks, the
+    measure's interval, MRR and the costs (coverage, size), then the rest. A chunker's label is never cut for a
+    column of numbers."""
     metric = (table.attrs.get("verdict") or {}).get("metric")
     essential = ("chunker_label", *CHUNK_SETTING_NAMES, "effective_size", "effective_overlap", metric)
     tokens = [name for name in table.columns if name.endswith(TOKENS_P95)]
-    priority = ("fallback_files", "chunks", f"{metric}_low", f"{metric}_high", "mrr", "coverage", *tokens,
-                "lines_p95",
+    # The files a chunker could not cut in time (the column is there only when some were) before its fallback.
+    priority = ("timed_out_files", "fallback_files", "chunks", f"{metric}_low", f"{metric}_high", "mrr", "coverage",
+                *tokens, "lines_p95",
                 *(name for name in table.columns if is_metric_column(name)), "mrr_low", "mrr_high",
                 "split_declarations", "duplication", "lines_median", "characters_p95")  # fmt: skip
     return tuple(name for name in essential if name), priority

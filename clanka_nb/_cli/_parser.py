@@ -14,6 +14,7 @@ from ..defaults import (
     CHUNK_SIZE,
     CHUNKER_BUDGET,
     CHUNKER_SECONDS,
+    CHUNKER_TOTAL_SECONDS,
     DEFAULT_BUDGET,
     INDEX_MAX_CHARACTERS,
     SETTINGS,
@@ -247,6 +248,12 @@ def _chunker_options(sweep: argparse.ArgumentParser) -> None:
         "--chunker-seconds", type=_values.seconds, default=None, metavar="SECONDS",
         help="with --chunkers: the time limit of one chunker on one file; a file it runs past the limit on (or "
         f"raises on) is cut into clanka's line windows and counted in fallback_files (default: {CHUNKER_SECONDS:g})",
+    )
+    sweep.add_argument(
+        "--chunker-total-seconds", type=_values.seconds, default=None, metavar="SECONDS",
+        help="with --chunkers: the time budget of one chunker over all the files swept; the files left once it is "
+        "spent are cut into clanka's line windows and counted in fallback_files and timed_out_files (default: "
+        f"{CHUNKER_TOTAL_SECONDS:g})",
     )
 
 

@@ -8,24 +8,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
-# File and declaration names, commit subjects and file contents are the repository author's text: raw, an
-# ESC or a C1 control starts a terminal sequence (window title, screen clear, OSC 52 clipboard writes), and
-# a bidi override makes a name read as another. C0 controls but tab and newline, DEL, C1, and the Unicode
-# bidi embeddings, overrides, isolates and marks are shown as \xNN / \uNNNN instead.
-_BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}]")
-# On stderr a progress bar redraws its line with a carriage return; it writes nothing else of the kind.
-_UNSAFE_STDERR = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{_BIDI}]")
+from ..engine.internals import BIDI, UNSAFE, escape, visible
 
+# `visible` (the engine's, which every warning passes through too) escapes what a terminal could act on; on stderr a
+# progress bar redraws its line with a carriage return, and it writes nothing else of the kind.
+_UNSAFE_STDERR = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{BIDI}]")
 
-def _escape(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def visible(text: str) -> str:
-    """`text` with every control and bidi character written as a Python-style escape (`\\x1b`, `\\u202e`)."""
-    return UNSAFE.sub(_escape, text)
+__all__ = ["UNSAFE", "escaped_output", "json_safe", "visible"]
 
 
 def json_safe(text: str) -> str:
@@ -41,7 +30,7 @@ class _Escaping:
         self._pattern = pattern
 
     def write(self, text: str) -> int:
-        self._stream.write(self._pattern.sub(_escape, text))
+        self._stream.write(self._pattern.sub(escape, text))
         return len(text)
 
     def writelines(self, lines: list[str]) -> None:

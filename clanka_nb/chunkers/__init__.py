@@ -12,7 +12,7 @@ from ._astchunk import astchunk
 from ._budget import UNITS, Budget, non_whitespace
 from ._chonkie import chonkie
 from ._engine import clanka, line_windows
-from ._guard import FILE_SECONDS, ChunkerAnswerError, InputLimits
+from ._guard import FILE_SECONDS, TOTAL_SECONDS, ChunkerAnswerError, InputLimits
 from ._langchain import langchain
 from ._llama_index import llama_index
 from ._named import NAMED, named_chunkers
@@ -25,6 +25,7 @@ __all__ = [
     "FILE_SECONDS",
     "NAMED",
     "PEERS",
+    "TOTAL_SECONDS",
     "UNITS",
     "Adapter",
     "Budget",

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, SupportsIndex, runtime_checkable
 
 from ..engine.settings import checked_keywords
-from ._guard import FILE_SECONDS, ChunkerAnswerError, InputLimits, check_file_seconds
+from ._guard import FILE_SECONDS, TOTAL_SECONDS, ChunkerAnswerError, InputLimits, check_seconds
 from ._spans import Span, place_texts, warn_unplaced
 
 # What a chunker gives for one file: its spans, or None when it does not handle the file at all (no grammar
@@ -33,8 +33,10 @@ class Adapter:
 
     `texts`, where the chunker has texts of its own (the peers), gives them for one file as it made them
     (None: not handled), so that what a span covers can be checked against what the chunker cut.
-    `file_seconds` is its time limit per file and `limits` the bounds of the input it is given (None: any), both
-    applied by `chunk_with` and the sweep (`_guard.py`): a file past them is cut into clanka's line windows.
+    `file_seconds` is its time limit per file, `total_seconds` its time budget over all the files of one run and
+    `limits` the bounds of the input it is given (None: any), all applied by `chunk_with` and the sweep
+    (`_guard.py`): a file past them is cut into clanka's line windows. `isolated`, for a peer, builds the same
+    adapter again in a process of its own, where it runs, killed at its time limit (`_process.py`).
     `in_mode`, for a chunker that takes the language mode of the source it runs on (clanka's, given no
     `languages=`), makes it again in a mode: the sweep passes its codebase's, so the row is the engine's row.
     `windows` says its chunks without a type are clanka's line windows (the engine's own adapters); a view names
@@ -49,6 +51,10 @@ class Adapter:
         limits: The bounds of the input it is given; None: any.
         in_mode: For a chunker that takes the source's language mode: the adapter for a mode; None otherwise.
         windows: Whether its chunks without a type are clanka's line windows (the engine's own adapters).
+        total_seconds: Its time budget over all the files of one run; the files left once it is spent are cut into
+            clanka's line windows.
+        isolated: For a peer: a picklable call that builds this adapter again, in the process it runs in; None: it
+            runs in the caller's process.
     """
 
     label: str
@@ -59,25 +65,31 @@ class Adapter:
     limits: InputLimits | None = None
     in_mode: Callable[[str], Adapter] | None = field(default=None, repr=False)
     windows: bool = field(default=False, repr=False)
+    total_seconds: float = TOTAL_SECONDS
+    isolated: Callable[[], Adapter] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "file_seconds", check_file_seconds(self.file_seconds))
+        for name in ("file_seconds", "total_seconds"):
+            object.__setattr__(self, name, check_seconds(name, getattr(self, name)))
 
     def __call__(self, path: str, text: str) -> Result:
         return self.split(path, text)
 
 
 @checked_keywords
-def as_chunker(chunker: object, label: str | None = None, *, file_seconds: float | None = None) -> Chunker:
+def as_chunker(chunker: object, label: str | None = None, *, file_seconds: float | None = None,
+               total_seconds: float | None = None) -> Chunker:  # fmt: skip
     """A `Chunker` from what a user passes: one already (kept, relabelled when `label` is given), or any callable
     `(path, text)` returning, per chunk, a `Span`, an object with `start_line` and `end_line` (a `CodeChunk`), a
     `(start_line, end_line)` pair, or the chunk's text (placed on the file's lines, in order); or None.
-    `file_seconds`: its time limit per file (None: the adapter's own, else `FILE_SECONDS`, 10 s).
+    `file_seconds`: its time limit per file (None: the adapter's own, else `FILE_SECONDS`, 10 s); `total_seconds`:
+    its time budget over all the files of one run (None: the adapter's own, else `TOTAL_SECONDS`, 600 s).
 
     Args:
         chunker: A `Chunker`, or a callable `(path, text)` returning spans, `(start_line, end_line)` pairs or texts.
         label: Its label; None: its own (a function's name).
         file_seconds: Its time limit per file; None: the adapter's own, else `FILE_SECONDS`.
+        total_seconds: Its time budget over all the files of one run; None: the adapter's own, else `TOTAL_SECONDS`.
 
     Returns:
         The chunker.
@@ -93,8 +105,8 @@ def as_chunker(chunker: object, label: str | None = None, *, file_seconds: float
         raise TypeError(msg)
     if isinstance(chunker, Adapter):  # this package's own: its answers are spans already
         changes: dict[str, Any] = {} if label is None else {"label": label}
-        if file_seconds is not None:
-            changes["file_seconds"] = file_seconds
+        limits = {"file_seconds": file_seconds, "total_seconds": total_seconds}
+        changes.update((name, value) for name, value in limits.items() if value is not None)
         return dataclasses.replace(chunker, **changes) if changes else chunker
     own = getattr(chunker, "label", None)
     fallback = str(getattr(chunker, "__name__", type(chunker).__name__))
@@ -105,7 +117,8 @@ def as_chunker(chunker: object, label: str | None = None, *, file_seconds: float
     def split(path: str, text: str) -> Result:
         return spans_from(name, path, text, chunker(path, text))
 
-    return Adapter(name, split, parameters, file_seconds=FILE_SECONDS if file_seconds is None else file_seconds)
+    return Adapter(name, split, parameters, file_seconds=FILE_SECONDS if file_seconds is None else file_seconds,
+                   total_seconds=TOTAL_SECONDS if total_seconds is None else total_seconds)
 
 
 def spans_from(label: str, path: str, text: str, given: object) -> Result:

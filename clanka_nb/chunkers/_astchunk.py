@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from ..engine import language_of
@@ -56,7 +57,8 @@ def astchunk(budget: Budget | int | None = None, *, label: str = "astchunk") -> 
         lines = ((c["metadata"]["start_line_no"] + 1, c["metadata"]["end_line_no"] + 1) for c in chunks)
         return spans_at_lines(text, lines)
 
-    return peer(label, run, spans, lambda chunk: chunk["content"], {**parameters, "version": version("astchunk")})
+    return peer(label, run, spans, lambda chunk: chunk["content"], {**parameters, "version": version("astchunk")},
+                functools.partial(astchunk, as_budget(budget), label=label))
 
 
 PEER = Peer(astchunk, sizes)

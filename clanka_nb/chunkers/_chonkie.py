@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from ..engine.settings import checked_keywords
@@ -46,7 +47,8 @@ def chonkie(budget: Budget | int | None = None, *, label: str = "chonkie CodeChu
     def spans(path: str, text: str, chunks: list[Any]) -> Result:
         return spans_at_offsets(text, ((c.start_index, c.end_index) for c in chunks))
 
-    return peer(label, run, spans, lambda chunk: chunk.text, {**parameters, "version": version("chonkie")})
+    return peer(label, run, spans, lambda chunk: chunk.text, {**parameters, "version": version("chonkie")},
+                functools.partial(chonkie, as_budget(budget), label=label))
 
 
 PEER = Peer(chonkie, sizes)

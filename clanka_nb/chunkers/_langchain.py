@@ -3,6 +3,7 @@ described."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from ..engine import language_of
@@ -56,7 +57,8 @@ def langchain(budget: Budget | int | None = None, *, label: str = "LangChain fro
         return spans_at_offsets(text, placed)
 
     installed = version("langchain-text-splitters")
-    return peer(label, run, spans, lambda document: document.page_content, {**parameters, "version": installed})
+    return peer(label, run, spans, lambda document: document.page_content, {**parameters, "version": installed},
+                functools.partial(langchain, as_budget(budget), label=label))
 
 
 PEER = Peer(langchain, sizes)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from ..engine.settings import checked_keywords
@@ -52,7 +53,8 @@ def llama_index(budget: Budget | int | None = None, *, label: str = "LlamaIndex 
         warn_unplaced(label, path, placed.unplaced, len(pieces))
         return placed.spans
 
-    return peer(label, run, spans, str, {**parameters, "version": version("llama-index-core")})
+    return peer(label, run, spans, str, {**parameters, "version": version("llama-index-core")},
+                functools.partial(llama_index, as_budget(budget), label=label))
 
 
 PEER = Peer(llama_index, sizes)

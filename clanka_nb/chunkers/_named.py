@@ -40,15 +40,18 @@ NAMED: dict[str, Callable[[Budget], Adapter]] = {
 @checked_keywords
 @setting_docs
 def named_chunkers(names: Iterable[str], budget: Budget, *, languages: str | None = None,
-                   file_seconds: float | None = None) -> dict[str, Adapter]:  # fmt: skip
+                   file_seconds: float | None = None,
+                   total_seconds: float | None = None) -> dict[str, Adapter]:  # fmt: skip
     """The chunkers `names` name (see `NAMED`), each sized from `budget`, by their labels (a sweep's `chunkers=`).
     A peer whose extra is missing raises `MissingExtraError` naming it. `languages`: clanka's language mode (None:
-    the swept source's); `file_seconds`: each one's time limit per file (None: `FILE_SECONDS`).
+    the swept source's); `file_seconds`: each one's time limit per file (None: `FILE_SECONDS`); `total_seconds`:
+    each one's time budget over one sweep's files (None: `TOTAL_SECONDS`).
 
     Args:
         names: The chunkers' names (keys of `NAMED`).
         budget: The size every one gets.
         file_seconds: Each one's time limit per file; None: `FILE_SECONDS`.
+        total_seconds: Each one's time budget over one sweep's files; None: `TOTAL_SECONDS`.
 
     Returns:
         The chunkers by their labels.
@@ -70,5 +73,7 @@ def named_chunkers(names: Iterable[str], budget: Budget, *, languages: str | Non
         adapter = _clanka(budget, languages) if factory is _clanka else factory(budget)
         if file_seconds is not None:
             adapter = dataclasses.replace(adapter, file_seconds=file_seconds)
+        if total_seconds is not None:
+            adapter = dataclasses.replace(adapter, total_seconds=total_seconds)
         out[adapter.label] = adapter
     return out

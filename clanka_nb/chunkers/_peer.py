@@ -59,9 +59,10 @@ def version(distribution: str) -> str:
 
 
 def peer(label: str, run: Callable[[str, str], list[Any] | None], spans: Callable[[str, str, list[Any]], Result],
-          text_of: Callable[[Any], str], parameters: dict[str, Any]) -> Adapter:
+          text_of: Callable[[Any], str], parameters: dict[str, Any], rebuilt: Callable[[], Adapter]) -> Adapter:
     """An adapter from a peer's own run on one file (its chunk objects, None when it does not handle the file),
-    how those become spans of the file, and how each gives its text."""
+    how those become spans of the file, how each gives its text, and how the same adapter is built again in the
+    process it runs in (`rebuilt`: its factory with the same arguments, which pickles)."""
 
     def split(path: str, text: str) -> Result:
         found = run(path, text)
@@ -71,5 +72,6 @@ def peer(label: str, run: Callable[[str, str], list[Any] | None], spans: Callabl
         found = run(path, text)
         return None if found is None else [text_of(piece) for piece in found]
 
-    # Bounded input: a peer's time on deep nesting or one long line grows too fast for a time limit (_guard.py).
-    return Adapter(label, split, parameters, texts, limits=InputLimits())
+    # Bounded input: a peer's time on a deep syntax tree or one long line grows too fast for a time limit
+    # (_guard.py); and it runs in a process of its own, killed at its time limit (_process.py).
+    return Adapter(label, split, parameters, texts, limits=InputLimits(), isolated=rebuilt)

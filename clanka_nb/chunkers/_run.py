@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import functools
 import os
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +15,8 @@ from ..engine.internals import normalize_newlines, normalize_path, one_file, rea
 from ..engine.settings import checked_keywords, setting_docs
 from ..engine.warn import warn_at_user
 from ._adapter import Chunker, as_chunker
-from ._guard import FILE_SECONDS, guarded_call
+from ._guard import FILE_SECONDS, TOTAL_SECONDS
+from ._process import runner
 from ._spans import Span
 
 NAMED_AT_MOST = 10  # files a fallback warning names (ChunkedWith.failed has them all)
@@ -86,8 +87,9 @@ class ChunkedWith:
     `spans` has every file the chunker handles (a file it handles with no chunk has an empty list);
     `unhandled` the files it does not (no grammar for the language, or it refused the text), `failed` the files
     it failed on, each with the reason (it raised, the file was past its input bounds, or it ran past its time
-    limit: `_guard.py`), `unread` the listed files no chunker got (unreadable). `seconds` is the time spent in the
-    chunker's calls alone (reading the files is not counted: it is the same for every chunker).
+    limit or its budget: `_guard.py`), `timed_out` those of them it could not cut in time, `unread` the listed files
+    no chunker got (unreadable). `seconds` is the time spent in the chunker's calls alone (reading the files is not
+    counted: it is the same for every chunker).
 
     Attributes:
         label: The chunker's label.
@@ -97,6 +99,7 @@ class ChunkedWith:
         unread: The listed files no chunker got (unreadable).
         parameters: The chunker's own size parameters.
         failed: The files it failed on, each with the reason.
+        timed_out: The files of `failed` it ran past its time limit or its budget on.
     """
 
     label: str
@@ -106,6 +109,7 @@ class ChunkedWith:
     unread: tuple[str, ...] = ()
     parameters: Mapping[str, Any] = field(default_factory=dict)
     failed: Mapping[str, str] = field(default_factory=dict)
+    timed_out: tuple[str, ...] = ()
 
     @property
     def chunk_count(self) -> int:
@@ -159,26 +163,46 @@ def chunk_with_each(
 
 
 def chunk_texts(chunker: Chunker, texts: Texts) -> ChunkedWith:
-    """One chunker over texts already read (`read_source`), each file guarded (`_guard.py`): a file it fails on
-    is in `failed` with the reason, and one `ChunkerFallbackWarning` names them."""
+    """One chunker over texts already read (`read_source`), each file guarded (`_guard.py`; a peer in a process of
+    its own, `_process.py`) and the whole run within the chunker's `total_seconds`: a file it fails on is in
+    `failed` with the reason, and one `ChunkerFallbackWarning` names them."""
     spans: dict[str, list[Span]] = {}
     unhandled: list[str] = []
     failed: dict[str, str] = {}
+    timed_out: list[str] = []
     seconds = 0.0
     limit = getattr(chunker, "file_seconds", FILE_SECONDS)
-    limits = getattr(chunker, "limits", None)
-    for path, text in texts.texts.items():
-        answer = guarded_call(functools.partial(chunker, path, text), limit, limits, text)
-        seconds += answer.seconds
-        if answer.reason is not None:
-            failed[path] = answer.reason
-        elif answer.result is None:
-            unhandled.append(path)
-        else:
-            spans[path] = list(answer.result)
+    budget = getattr(chunker, "total_seconds", TOTAL_SECONDS)
+    began = time.perf_counter()
+    run = runner(chunker)
+    try:
+        for path, text in texts.texts.items():
+            left = budget - (time.perf_counter() - began)
+            if left <= 0:  # the budget is spent: the files left are not given to it
+                failed[path] = _spent(budget)
+                timed_out.append(path)
+                continue
+            answer = run(path, text, min(limit, left), left)
+            seconds += answer.seconds
+            if answer.reason is not None:
+                spent = answer.timed_out and time.perf_counter() - began >= budget  # the budget cut it short
+                failed[path] = _spent(budget) if spent else answer.reason
+                if answer.timed_out:
+                    timed_out.append(path)
+            elif answer.result is None:
+                unhandled.append(path)
+            else:
+                spans[path] = list(answer.result)
+    finally:
+        run.close()
     parameters = getattr(chunker, "parameters", {})
     _warn_failed(chunker.label, failed, len(texts.texts))
-    return ChunkedWith(chunker.label, spans, seconds, tuple(unhandled), texts.unread, parameters, failed)
+    return ChunkedWith(chunker.label, spans, seconds, tuple(unhandled), texts.unread, parameters, failed,
+                       tuple(timed_out))  # fmt: skip
+
+
+def _spent(budget: float) -> str:
+    return f"its time budget of {budget:g} s per sweep was spent (total_seconds)"
 
 
 def _warn_failed(label: str, failed: Mapping[str, str], total: int) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any, cast
 
 from ..engine.settings import checked_keywords
@@ -52,7 +53,8 @@ def semantic_text_splitter(
         return spans_at_offsets(text, ((at, at + len(piece)) for at, piece in chunks))
 
     installed = version("semantic-text-splitter")
-    return peer(label, run, spans, lambda chunk: chunk[1], {**parameters, "version": installed})
+    return peer(label, run, spans, lambda chunk: chunk[1], {**parameters, "version": installed},
+                functools.partial(semantic_text_splitter, as_budget(budget), label=label))
 
 
 PEER = Peer(semantic_text_splitter, sizes)

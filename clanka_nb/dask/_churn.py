@@ -52,8 +52,9 @@ def churn(
 ) -> pd.DataFrame:
     """`history.churn` of every root, one task per repository, stacked in the order given with a `root` column.
 
-    A repository whose history cannot be walked (not a clone, no commit in `revs`, a damaged object) is left out
-    and named with its error line in `attrs["failed"]`; the others finish. Each root's own `attrs` (notes,
+    A repository whose history cannot be walked (not a clone, no commit in `revs`, a damaged object), or whose task
+    kills its worker every time Dask runs it (`KilledWorker`), is left out and named with its error line in
+    `attrs["failed"]`; the others finish. Each root's own `attrs` (notes,
     submodules) are per repository: they are in `attrs["notes"]` by root.
 
     Args:
@@ -80,11 +81,15 @@ def churn(
     failed: list[str] = []
     with bar(progress, len(futures), "churn", unit="repo") as handle:
         for future in as_completed(futures):
-            frame, error = future.result()
+            number = position[future.key]
+            if future.status == "error":  # after Dask's retries: a repository that kills its worker each time
+                frame, error = None, f"{absolute[number]}: {_one_line(future.exception())}"
+            else:
+                frame, error = future.result()
             if frame is None:
                 failed.append(str(error))
             else:
-                frames[position[future.key]] = frame
+                frames[number] = frame
             future.release()
             if handle is not None:
                 handle.update(1)

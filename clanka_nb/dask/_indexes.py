@@ -7,6 +7,7 @@ import functools
 import hashlib
 import json
 import os
+import stat
 import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping
@@ -22,7 +23,7 @@ from ..engine import list_files
 from ..engine.progress import ProgressBar, bar
 from ..engine.settings import Settings, TextKeywords, setting_keywords
 from ..index import Embedder, SemanticIndex, SyncReport, VectorCache, default_cache
-from ..index.internals import model_id_of
+from ..index.internals import SIDE_FILES, confined, model_id_of
 from ._cluster import ClientLike, resolve_client
 from ._limit import EmbedLimit, LimitedEmbedder, forget, portable, rate_name
 from ._plan import StrPath, check_roots
@@ -119,19 +120,23 @@ class IndexTask:
     limit: EmbedLimit
     batch_size: int
     busy_timeout: float
+    confine: bool = True  # the database is the repository's own (not named by the user): no link out of it
 
     def __call__(self, root: str, db: str) -> RepositoryIndex:
         started = time.perf_counter()
         worker = _worker_name()
         embedder: LimitedEmbedder | None = None
         files = 0
+        shown = db
         try:
+            if self.confine:  # before anything is read or written: the real place, never through a link
+                db = confined(root, db, (*SIDE_FILES, STATE_SUFFIX))
             listed = list_files(root, max_file_size=self.settings.max_file_size)
             files = len(listed)
             seen = _files_digest(root, listed)  # before the sync: a file changed during it is read again next time
             state = _fingerprint(seen, db, self.model_id, self.settings)
             if state is not None and _read_state(db) == state:
-                return RepositoryIndex(root, db, UNCHANGED, files=files, worker=worker,
+                return RepositoryIndex(root, shown, UNCHANGED, files=files, worker=worker,
                                        seconds=time.perf_counter() - started)
             cache = default_cache() if self.cache_path is None else _cache(self.cache_path)
             embedder = LimitedEmbedder(self.embed, self.model_id, self.semaphore, self.limit, cache)
@@ -139,12 +144,12 @@ class IndexTask:
             _write_state(db, _fingerprint(seen, db, self.model_id, self.settings))
         except REPO_ERRORS as error:
             return RepositoryIndex(
-                root, db, FAILED, files=files, worker=worker, error=_one_line(error),
+                root, shown, FAILED, files=files, worker=worker, error=_one_line(error),
                 embedded=0 if embedder is None else embedder.embedded,
                 lease_wait=0.0 if embedder is None else embedder.waited, seconds=time.perf_counter() - started,
             )
         return RepositoryIndex(
-            root, db, SYNCED, chunks=report.chunks, inputs=report.inputs, embedded=embedder.embedded,
+            root, shown, SYNCED, chunks=report.chunks, inputs=report.inputs, embedded=embedder.embedded,
             cached=report.embedded + report.cached - embedder.embedded, reused=report.reused,
             deleted=report.deleted, files=files, seconds=time.perf_counter() - started,
             lease_wait=embedder.waited, worker=worker,
@@ -204,7 +209,7 @@ def _fingerprint(files: str, db: str, model_id: str, settings: Settings) -> str 
 
 
 def _files_digest(root: str, listed: list[str]) -> str:
-    """The listed files' names, sizes and modification times (stat only: no file is opened)."""
+    """The listed files' names, sizes, modification and change times and inodes (stat only: no file is opened)."""
     digest = hashlib.sha256()
     base = Path(root)
     for name in listed:
@@ -213,16 +218,28 @@ def _files_digest(root: str, listed: list[str]) -> str:
         except OSError:
             digest.update(f"{name}\0gone\n".encode("utf-8", "surrogatepass"))
             continue
-        digest.update(f"{name}\0{found.st_size}\0{found.st_mtime_ns}\n".encode("utf-8", "surrogatepass"))
+        # ctime and inode too: an edit that puts size and mtime back (touch -r, a tool keeping times) still
+        # changes the ctime, which no user call sets.
+        facts = (found.st_size, found.st_mtime_ns, found.st_ctime_ns, found.st_ino)
+        digest.update(f"{name}\0{facts}\n".encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 
 
 def _read_state(db: str) -> str | None:
+    """The state file's text; None for no file, or one that is not a plain file (opened without following a link
+    and without waiting: a FIFO in its place would block the repository's task for good)."""
     try:
-        with open(db + STATE_SUFFIX, "rb") as handle:
-            text = handle.read(_STATE_BYTES + 1)
+        fd = os.open(db + STATE_SUFFIX, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        text = os.read(fd, _STATE_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
     return text.decode("ascii", "replace").strip() if len(text) <= _STATE_BYTES else None
 
 
@@ -245,6 +262,12 @@ def _remove_stale(target: Path) -> None:
                 leftover.unlink()
         except OSError:
             continue
+
+
+def _may_hold_leases(results: dict[int, RepositoryIndex], count: int) -> bool:
+    """Whether an embedder call may have taken a rate lease: not when every repository finished without one
+    (nothing embedded, nothing failed), so a run with nothing to embed does not wait out the rate's window."""
+    return len(results) < count or any(repo.embedded or repo.status == FAILED for repo in results.values())
 
 
 DbPlace = None | Mapping[str, StrPath] | Callable[[str], StrPath]
@@ -288,8 +311,10 @@ def sync_indexes(
     """Build or re-sync clanka's semantic index of every root on the cluster, one repository per task.
 
     Each worker runs `SemanticIndex(root, embed=..., db=...).sync()`: the same chunks, rows and schema as that call
-    in this process, written to `db` (default: each root's `.clanka/search.sqlite`, where clanka reads it; or a dict
-    root -> path, or a function of the absolute root). Vectors go through `cache` (a path every worker opens;
+    in this process, written to `db` (default: each root's `.clanka/search.sqlite`, where clanka reads it, under the
+    root's real path: a repository whose `.clanka`, database, journal or state file is a symbolic link fails; or a
+    dict root -> path, or a function of the absolute root, used as named). Two roots whose databases are one real
+    file are refused before any work. Vectors go through `cache` (a path every worker opens;
     default: each machine's clanka-nb vector cache, one SQLite file its workers share), keyed by model and input,
     so an input embedded by any worker is not embedded again; `model_id=` (else the embedder's own) keys it, and
     an embedder without a stable id (a lambda) caches in each worker's memory only. All workers' embedder calls
@@ -333,9 +358,12 @@ def sync_indexes(
     given_roots = [roots] if isinstance(roots, str | os.PathLike) else list(roots)
     absolute = check_roots(given_roots)
     places = _places(absolute, given_roots, db)
-    twice = next((place for number, place in enumerate(places) if place in places[:number]), None)
+    real = [os.path.realpath(place) for place in places]  # one root given twice through a link is one database
+    twice = next((number for number, place in enumerate(real) if place in real[:number]), None)
     if twice is not None:  # two syncs of one file would each delete the other's rows
-        msg = f"two roots would write the same index {twice!r}; give each root once and its own database"
+        first = places[real.index(real[twice])]
+        msg = (f"two roots would write the same index {places[twice]!r} (the real file {real[twice]!r}, also "
+               f"{first!r}); give each root once and its own database")
         raise ValueError(msg)
     running = resolve_client(client)
     name = f"clanka-nb-embed-{uuid.uuid4().hex}"
@@ -345,7 +373,7 @@ def sync_indexes(
         leases.append(Semaphore(max_leases=limit.starts, name=rate_name(name)))
     task = IndexTask(portable(embed), model_id_of(embed, model_id), settings,
                      None if cache is None else os.path.abspath(os.fspath(cache)), name, limit, batch_size,
-                     busy_timeout)
+                     busy_timeout, confine=db is None)
     started = time.perf_counter()
     results: dict[int, RepositoryIndex] = {}
     futures = running.map(task, absolute, places, pure=False)
@@ -368,7 +396,8 @@ def sync_indexes(
         running.cancel(futures)  # a running sync finishes its transaction on its worker; the rest never start
         raise
     finally:
-        time.sleep(limit.window)  # the last rate leases come back (their timers run on the workers)
+        if _may_hold_leases(results, len(futures)):
+            time.sleep(limit.window)  # the last rate leases come back (their timers run on the workers)
         for lease in leases:
             lease.close()
         with contextlib.suppress(*REPO_ERRORS):  # best effort: an idle worker's handle is only a little memory

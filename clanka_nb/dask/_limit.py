@@ -70,8 +70,13 @@ class _Rebuilt:
     """An embedder made again from its constructor's arguments on first use in each process."""
 
     kind: type
-    arguments: dict[str, object]
+    arguments: dict[str, object] = field(repr=False)  # the API key among them: never shown
     built: list[Embedder] = field(default_factory=list, compare=False, repr=False)
+
+    def __repr__(self) -> str:
+        """The embedder's own repr (which masks its key), never the arguments it is made from."""
+        shown = self.built[0] if self.built else self.kind(**self.arguments)
+        return f"portable({shown!r})"
 
     def __call__(self, texts: list[str]) -> object:
         if not self.built:

@@ -41,7 +41,7 @@ class WorkerError(BrokenProcessPool):
     """
 
 
-def _exit_when_parent_dies(parent_pid: int, ppid: int | None) -> None:
+def exit_when_parent_dies(parent_pid: int, ppid: int | None) -> None:
     """Exit this worker as soon as `parent_pid` ends, even by `kill -9`.
 
     The parent may die without a word (a notebook kernel restart is `kill -9`), so the worker
@@ -76,7 +76,7 @@ def _serve(conn: Connection, func: Callable, parent_pid: int, ppid: int | None) 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):  # blocked from birth by _Pool, so no Ctrl-C came before the line above
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    threading.Thread(target=_exit_when_parent_dies, args=(parent_pid, ppid), daemon=True).start()
+    threading.Thread(target=exit_when_parent_dies, args=(parent_pid, ppid), daemon=True).start()
     while True:
         try:
             message = conn.recv()
@@ -104,7 +104,7 @@ class _Pool:
             for _ in range(workers):
                 mine, theirs = context.Pipe()
                 process = context.Process(
-                    target=_serve, args=(theirs, func, os.getpid(), _expected_ppid(context)), daemon=True
+                    target=_serve, args=(theirs, func, os.getpid(), expected_ppid(context)), daemon=True
                 )
                 process.start()
                 self.processes.append(process)
@@ -160,7 +160,8 @@ def sigint_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
-def _expected_ppid(context: multiprocessing.context.BaseContext) -> int | None:
+def expected_ppid(context: multiprocessing.context.BaseContext) -> int | None:
+    """The parent id a worker started by `context` sees while this process lives (None: not ours to know)."""
     # A forkserver's workers are its children, not ours: only the pidfd (or nothing) watches us then.
     return None if context.get_start_method() == "forkserver" else os.getpid()
 

@@ -4,6 +4,9 @@ A fixed `stacklevel` is right for one call path only: `Codebase(...)` called by 
 or by a sweep puts a different number of clanka_nb frames between the warning and the user. Walking out of
 the package's files finds the user's frame on every path, so `warnings`' "once per location" filters and the
 reported file and line are the user's.
+
+A warning's text is escaped (`visible`): it names files and declarations of the repository, and it is printed by
+whatever process raised it, a Dask worker's included, where nothing else escapes it.
 """
 
 from __future__ import annotations
@@ -14,14 +17,19 @@ import warnings
 from pathlib import Path
 from types import FrameType
 
+from ._printable import visible
+
 _PACKAGE = str(Path(__file__).resolve().parents[1]) + os.sep
 
 
 def warn_at_user(message: str | Warning, category: type[Warning]) -> None:
-    """`warnings.warn(message, category)` pointed at the first frame outside clanka_nb."""
+    """`warnings.warn(message, category)` pointed at the first frame outside clanka_nb, its text made safe to print
+    (a control or bidi character of a name as an escape)."""
     # stacklevel 1 is this function's frame, 2 the one that called it: the first that may be clanka_nb's.
     level = 2
     frame: FrameType | None = sys._getframe(1)
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
         level, frame = level + 1, frame.f_back
+    if isinstance(message, str):
+        message = visible(message)
     warnings.warn(message, category, stacklevel=level)

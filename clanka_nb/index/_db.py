@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import reprlib
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,6 +24,10 @@ class IndexDatabaseError(ValueError):
 
 MAX_DIMENSIONS = 8192  # the longest vector a sqlite-vec vec0 column holds
 BUSY_TIMEOUT = 30.0  # seconds to wait for another process's write (a running clanka or sync) before giving up
+# Seconds SQLite may work on one write transaction (or the checks before it) before it is stopped: a backstop
+# for whatever a file makes SQLite compute that the schema check does not catch. An honest sync of 100,000 rows
+# writes in seconds.
+DEADLINE = 600.0
 _REBUILD = "move it aside and sync into a new file (clanka rebuilds its index on start), or restore a copy"
 _INSTALL = "install the index extra: pip install 'clanka-nb[index]' (it brings apsw and sqlite-vec)"
 
@@ -64,6 +70,20 @@ BACKFILL = (
         WHERE id NOT IN (SELECT rowid FROM chunk_vectors)""",
 )
 CHUNK_COLUMNS = ("id", "path", "content", "hash", "vector", "syncId")
+# clanka-nb's own table beside clanka's (clanka never reads it): which model wrote the vectors (see _trust.py).
+RECORD_TABLE = """CREATE TABLE IF NOT EXISTS clanka_nb_index (
+          model TEXT NOT NULL,
+          dimensions INTEGER NOT NULL,
+          rows INTEGER NOT NULL,
+          checksum BLOB NOT NULL
+        )"""
+# SQLite's own tables (AUTOINCREMENT's counter, ANALYZE's statistics), as SQLite makes them.
+_SQLITE_TABLES = (
+    "CREATE TABLE sqlite_sequence(name,seq)",
+    "CREATE TABLE sqlite_stat1(tbl,idx,stat)",
+    "CREATE TABLE sqlite_stat4(tbl,idx,neq,nlt,ndlt,sample)",
+)
+MIGRATIONS = "effect_sql_migrations"  # clanka's migrator's table: never read or written here
 _DIMENSIONS = re.compile(r"float\[\s*(\d+)\s*\]", re.IGNORECASE)
 _VEC0 = re.compile(r"^\s*CREATE\s+VIRTUAL\s+TABLE\b.*?\bUSING\s+vec0\s*\(\s*vector\s+float\[\s*(\d+)\s*\]",
                    re.IGNORECASE | re.DOTALL)
@@ -125,6 +145,12 @@ def translated(where: str, busy_timeout: float = BUSY_TIMEOUT) -> Iterator[None]
     apsw = _apsw()[0]
     try:
         yield
+    except apsw.InterruptError:
+        msg = (
+            f"SQLite worked on {where} for longer than {DEADLINE:g} s and was stopped (nothing was written): "
+            f"something in the file makes every write slow; {_REBUILD}"
+        )
+        raise IndexDatabaseError(msg) from None
     except apsw.NotADBError as error:
         msg = f"{where} is not an SQLite database ({error}); pass clanka's .clanka/search.sqlite or a new file"
         raise IndexDatabaseError(msg) from None
@@ -146,6 +172,27 @@ def translated(where: str, busy_timeout: float = BUSY_TIMEOUT) -> Iterator[None]
     except apsw.FullError as error:
         msg = f"the disk holding {where} is full ({error}); nothing was written: free some space and try again"
         raise IndexDatabaseError(msg) from None
+    except apsw.ConnectionClosedError:
+        msg = f"the index on {where} was closed (close() or a with block ended); open it again to use it"
+        raise IndexDatabaseError(msg) from None
+    except apsw.Error as error:  # any other refusal (a constraint the file declares): this file's, one line
+        msg = (
+            f"SQLite refused to use {where} ({type(error).__name__}: {shown(str(error))}); nothing was written: "
+            f"{_REBUILD}"
+        )
+        raise IndexDatabaseError(msg) from None
+
+
+@contextmanager
+def deadline(connection: Any, seconds: float | None = None) -> Iterator[None]:
+    """Stop SQLite (InterruptError, which `translated` names) once it has worked `seconds` (default DEADLINE)."""
+    end = time.monotonic() + (DEADLINE if seconds is None else seconds)
+    key = object()
+    connection.set_progress_handler(lambda: time.monotonic() > end, 1000, id=key)
+    try:
+        yield
+    finally:
+        connection.set_progress_handler(None, id=key)
 
 
 @contextmanager
@@ -162,7 +209,8 @@ def writing(connection: Any) -> Iterator[None]:
         return
     connection.execute("BEGIN IMMEDIATE")
     try:
-        yield
+        with deadline(connection):
+            yield
         connection.execute("COMMIT")
     except BaseException:
         if connection.in_transaction:
@@ -180,8 +228,8 @@ def check_clanka(connection: Any, where: str) -> None:
     """Raise IndexDatabaseError unless the database is new or holds clanka's tables in a usable state; reads only.
 
     Checks what would otherwise fail later inside SQLite (or, worse, be written into): the `chunks` columns, a
-    `chunk_vectors` that is clanka's vec0 table, and stored vectors that are whole float32 numbers of one
-    length, the length the vec0 table holds.
+    `chunk_vectors` that is clanka's vec0 table, no schema object but clanka's (and SQLite's, and clanka-nb's
+    record), and stored vectors that are whole float32 numbers of one length, the length the vec0 table holds.
     """
     found = tables(connection)
     if not found:
@@ -189,13 +237,13 @@ def check_clanka(connection: Any, where: str) -> None:
     if "chunks" not in found:
         msg = (
             f"{where} is an SQLite database but not a clanka index (no `chunks` table; it has "
-            f"{_shown(', '.join(sorted(found)[:5]))}); pass clanka's .clanka/search.sqlite or a new file"
+            f"{shown(', '.join(sorted(found)[:5]))}); pass clanka's .clanka/search.sqlite or a new file"
         )
         raise IndexDatabaseError(msg)
     columns = tuple(row[1] for row in connection.execute("PRAGMA table_info(chunks)").fetchall())
     if columns != CHUNK_COLUMNS:
         msg = (
-            f"{where} has a `chunks` table with columns {_shown(str(columns))}, not clanka's {CHUNK_COLUMNS} "
+            f"{where} has a `chunks` table with columns {shown(str(columns))}, not clanka's {CHUNK_COLUMNS} "
             "(an index from an older clanka keeps startLine/endLine); let the current clanka rebuild it, "
             "or pass a new file"
         )
@@ -207,11 +255,12 @@ def check_clanka(connection: Any, where: str) -> None:
         if match is None:
             msg = (
                 f"{where}: chunk_vectors is not clanka's vec0 table of vectors (it is "
-                f"{_shown(found['chunk_vectors'])}); drop it (clanka and sync rebuild it from the chunks' vectors), "
+                f"{shown(found['chunk_vectors'])}); drop it (clanka and sync rebuild it from the chunks' vectors), "
                 "or pass a new file"
             )
             raise IndexDatabaseError(msg)
         declared = int(match.group(1))
+    _check_objects(connection, where, declared)
     kinds = connection.execute("SELECT DISTINCT typeof(vector), length(vector) FROM chunks LIMIT 3").fetchall()
     for kind, size in kinds:
         if kind != "blob" or size == 0 or size % 4:
@@ -243,6 +292,53 @@ def check_clanka(connection: Any, where: str) -> None:
 _CLANKA_TRIGGERS = frozenset(normalised_sql(statement) for statement in TRIGGERS)
 
 
+@functools.cache
+def _vector_objects(dimensions: int) -> frozenset[str]:
+    """clanka's vec0 table at this dimension and the shadow tables sqlite-vec makes for it, made in memory by
+    the sqlite-vec loaded here (clanka pins the same release)."""
+    connection = connect(":memory:")
+    try:
+        connection.execute(VECTOR_TABLE.format(dimensions=int(dimensions)))
+        return frozenset(_canonical(sql) for (sql,) in connection.execute(
+            "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL").fetchall())
+    finally:
+        connection.close()
+
+
+_PUNCTUATION = re.compile(r"\s*([(),;\[\]])\s*")
+
+
+def _canonical(sql: str) -> str:
+    """A CREATE statement compared case- and spacing-blind, spaces around brackets and commas included (clanka's
+    statements and one typed on one line are the same object)."""
+    return _PUNCTUATION.sub(r"\1", normalised_sql(sql))
+
+
+_KNOWN = frozenset(_canonical(sql) for sql in (CHUNKS_TABLE, HASH_INDEX, *TRIGGERS, RECORD_TABLE, *_SQLITE_TABLES))
+
+
+def _check_objects(connection: Any, where: str, dimensions: int | None) -> None:
+    """Refuse any schema object that is not clanka's, clanka-nb's record or SQLite's own, before any row is read.
+
+    A planted index on an expression, a CHECK or DEFAULT in a table's definition, a trigger or a view runs inside
+    every write (or read) and may cost hours or fail each one; none of clanka's objects does. The migrator's
+    table is taken by name: nothing here reads or writes it.
+    """
+    known = _KNOWN | (_vector_objects(dimensions) if dimensions is not None else frozenset())
+    rows = connection.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall()
+    for kind, name, table, sql in rows:
+        if (sql is None and str(name).startswith("sqlite_autoindex_")) or (
+                kind in ("table", "index") and table == MIGRATIONS):
+            continue
+        if _canonical(sql or "") not in known:
+            msg = (
+                f"{where}: the {kind} {shown(str(name))!r} is not clanka's (it is {shown(sql or '')}); SQLite "
+                f"would run it inside every write or read: DROP {str(kind).upper()} it if you trust the file, or "
+                f"{_REBUILD}"
+            )
+            raise IndexDatabaseError(msg)
+
+
 def _check_triggers(connection: Any, where: str) -> None:
     """Refuse a trigger on `chunks` that is not one of clanka's three: it runs on every row sync writes (a
     recursive query in it never ends, a RAISE fails the sync), and CREATE TRIGGER IF NOT EXISTS keeps it.
@@ -251,7 +347,7 @@ def _check_triggers(connection: Any, where: str) -> None:
     if found is not None:
         _, name, sql = found
         msg = (
-            f"{where}: the trigger {_shown(name)!r} on chunks is not clanka's (it is {_shown(sql)}); it "
+            f"{where}: the trigger {shown(name)!r} on chunks is not clanka's (it is {shown(sql)}); it "
             "would run on every row written: DROP TRIGGER it if you trust the file, or pass a new file"
         )
         raise IndexDatabaseError(msg)
@@ -261,7 +357,7 @@ def check_intact(connection: Any, where: str) -> None:
     """SQLite's quick_check over every page (about 0.3 s per 100 MB), before anything is written."""
     problems = [row[0] for row in connection.execute("PRAGMA quick_check(3)").fetchall()]
     if problems != ["ok"]:
-        found = _shown("; ".join(problems))
+        found = shown("; ".join(problems))
         msg = f"{where} is damaged (SQLite's quick_check: {found}); nothing was written: {_REBUILD}"
         raise IndexDatabaseError(msg)
 
@@ -280,7 +376,7 @@ _REPR = reprlib.Repr()
 _REPR.maxstring = 160
 
 
-def _shown(text: str) -> str:
+def shown(text: str) -> str:
     """Names and SQL from a foreign file, escaped and cut short for a message."""
     return _REPR.repr(text)[1:-1]
 

@@ -21,7 +21,7 @@ from ..engine.settings import Settings, TextKeywords, setting_keywords
 from ..engine.source import resolve
 from ..engine.token_counts import TokenCounter
 from ..engine.token_counts import token_counter as resolve_counter
-from . import _db, _store
+from . import _db, _store, _trust
 from ._vectors import Embedder, VectorCache, default_cache, embed_texts, model_id_of
 
 DEFAULT_MAX_CHARACTERS = INDEX_MAX_CHARACTERS  # clanka's chunkMaxCharacters default
@@ -247,10 +247,10 @@ class SemanticIndex(IndexView):
         where = str(db)
         connection = _db.connect(db, busy_timeout=busy_timeout)
         try:
-            with _db.translated(where, busy_timeout):
+            with _db.translated(where, busy_timeout), _db.deadline(connection):
+                _db.check_clanka(connection, where)  # the schema first: quick_check runs a file's CHECKs
                 if where != ":memory:":
                     _db.check_intact(connection, where)  # before anything is written to a file it did not write
-                _db.check_clanka(connection, where)
         except _db.IndexDatabaseError:
             connection.close()
             raise
@@ -262,6 +262,7 @@ class SemanticIndex(IndexView):
         self.token_counter: TokenCounter = resolve_counter(token_counter)
         self.workers = workers
         self.progress = progress
+        self._known: int | None = None  # PRAGMA data_version when the rows were last found this model's
         try:
             self._start()
         except _db.IndexDatabaseError:
@@ -272,6 +273,31 @@ class SemanticIndex(IndexView):
     def _start(self) -> None:
         if self.dimensions is not None:
             _db.create_schema(self._db, self.dimensions)  # clanka's start-up: triggers and backfill
+
+    def _provenance(self) -> _trust.Provenance:
+        """Whether the stored rows are this toolkit's with this model (checked again only after another process
+        wrote: SQLite's data_version counts other connections' commits). An index in memory is only ever ours."""
+        if self.where == ":memory:":
+            return _trust.TRUSTED
+        version = self._db.execute("PRAGMA data_version").fetchone()[0]
+        if self._known == version:
+            return _trust.TRUSTED
+        assert self.model_id is not None  # set in __init__
+        found = _trust.provenance(self._db, self.model_id)
+        self._known = version if found.trusted else None
+        return found
+
+    def _record(self) -> None:
+        """The model's record over the rows as now written (inside the write transaction)."""
+        if self.where != ":memory:":
+            assert self.model_id is not None  # set in __init__
+            _trust.record(self._db, self.model_id, _db.stored_dimensions(self._db))
+
+    def _written(self, recorded: bool = True) -> None:
+        """After a commit of ours (its own writes leave data_version as it was): the rows are known to be this
+        model's when this commit recorded them, else they stay untrusted."""
+        if self.where != ":memory:":
+            self._known = self._db.execute("PRAGMA data_version").fetchone()[0] if recorded else None
 
     def __repr__(self) -> str:
         return f"SemanticIndex({str(self.root)!r}, db={self.where!r}, {len(self)} rows, model={self.model_id!r})"
@@ -295,11 +321,14 @@ class SemanticIndex(IndexView):
         chunks = self.chunks()
         inputs = _inputs(chunks)
         sync_id = str(uuid.uuid4())
-        before = self._stored_hashes(list(inputs))
+        # Rows written by another model, or by anyone but this toolkit, are embedded again (the vector cache
+        # first): their vectors are not trusted as they are.
+        before = self._stored_hashes(list(inputs)) if self._provenance().trusted else set()
         vectors, computed, tokens = self._vectors(
             {digest: text for digest, (_, text) in inputs.items() if digest not in before}
         )
         with _db.writing(self._db):  # waits up to busy_timeout for another writer; an error rolls it all back
+            replaced = self._replace_untrusted()
             stored = self._stored_hashes(list(inputs))
             new = {digest: text for digest, (_, text) in inputs.items() if digest not in stored}
             late = {digest: text for digest, text in new.items() if digest not in vectors}  # deleted meanwhile
@@ -323,14 +352,27 @@ class SemanticIndex(IndexView):
             )
             self._insert(inputs, new, vectors, sync_id)
             self._db.execute("DELETE FROM chunks WHERE syncId != ?", (sync_id,))
-            deleted = self._db.changes()
+            deleted = self._db.changes() + replaced
             self._db.execute("DROP TABLE temp.current_hashes")
+            if new or deleted:  # else the rows are as the record found them (syncId aside, which it leaves out)
+                self._record()
+        self._written()
         used = sum(digest in new for digest in computed)
         return SyncReport(
             chunks=len(chunks), inputs=len(inputs), embedded=len(computed), cached=len(new) - used,
             reused=len(stored), deleted=deleted, tokens=tokens, token_counter=self.token_counter.name,
             seconds=time.perf_counter() - started, sync_id=sync_id,
         )
+
+    def _replace_untrusted(self) -> int:
+        """Under the write lock: delete every row unless they are this model's, written here; how many went."""
+        if self._provenance().trusted or "chunks" not in _db.tables(self._db):
+            return 0
+        self._db.execute("DELETE FROM chunks")
+        replaced = int(self._db.changes())
+        if "chunk_vectors" in _db.tables(self._db):
+            self._db.execute("DELETE FROM chunk_vectors")  # derived from chunks: none of a file's own may stay
+        return replaced
 
     @_guarded
     def update_file(self, path: str | PathLike[str]) -> SyncReport:
@@ -348,11 +390,12 @@ class SemanticIndex(IndexView):
         inputs = _inputs(chunks)
         has_table = "chunks" in _db.tables(self._db)
         old = dict(self._db.execute("SELECT hash, vector FROM chunks WHERE path = ?", (relative,)).fetchall()) \
-            if has_table else {}
+            if has_table and self._provenance().trusted else {}
         new = {digest: text for digest, (_, text) in inputs.items() if digest not in old}
         vectors, computed, tokens = self._vectors(new)
         vectors.update({digest: old[digest] for digest in inputs if digest in old})
         with _db.writing(self._db):
+            trusted = self._provenance().trusted  # else the other rows stay untrusted: the next sync replaces them
             if vectors:
                 _db.create_schema(self._db, len(next(iter(vectors.values()))) // 4)
             deleted = 0
@@ -360,6 +403,9 @@ class SemanticIndex(IndexView):
                 self._db.execute("DELETE FROM chunks WHERE path = ?", (relative,))
                 deleted = self._db.changes()
             self._insert(inputs, inputs, vectors, sync_id)
+            if trusted:
+                self._record()
+        self._written(trusted)
         reused = len(inputs) - len(new)
         return SyncReport(
             chunks=len(chunks), inputs=len(inputs), embedded=len(computed), cached=len(new) - len(computed),
@@ -375,8 +421,13 @@ class SemanticIndex(IndexView):
         if relative is None or "chunks" not in _db.tables(self._db):
             return 0
         with _db.writing(self._db):
+            trusted = self._provenance().trusted
             self._db.execute("DELETE FROM chunks WHERE path = ?", (relative,))
-            return int(self._db.changes())
+            removed = int(self._db.changes())
+            if trusted:
+                self._record()
+        self._written(trusted)
+        return removed
 
     def _relative(self, path: str | PathLike[str]) -> str | None:
         candidate = Path(path)

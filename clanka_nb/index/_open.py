@@ -110,7 +110,7 @@ def open_index(
         file = file / ".clanka" / "search.sqlite"
     connection = _db.connect(file, read_only=True, must_exist=True, busy_timeout=busy_timeout)
     try:
-        with _db.translated(str(file), busy_timeout):
+        with _db.translated(str(file), busy_timeout), _db.deadline(connection):
             _db.check_clanka(connection, str(file))
             if "chunks" not in _db.tables(connection):
                 msg = f"{file} is empty, not a clanka index; pass clanka's .clanka/search.sqlite"

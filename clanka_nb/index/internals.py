@@ -4,6 +4,7 @@ Not the user's API (that is `clanka_nb.index`'s `__all__`): one place that says 
 `_` modules other packages may use, so none of them imports those modules directly.
 """
 
+from ._place import SIDE_FILES, confined
 from ._vectors import model_id_of
 
-__all__ = ["model_id_of"]
+__all__ = ["SIDE_FILES", "confined", "model_id_of"]

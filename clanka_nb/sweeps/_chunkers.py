@@ -5,7 +5,8 @@ its spans become `ChunkHead`s in the codebase's file order, so the probe indexes
 engine's chunks (path header and numbered lines, doc comments masked): only the cutting differs. A file the
 chunker does not handle (no grammar for its language) is cut into clanka's own line windows instead, as clanka
 itself does with every file it cannot parse, and counted in `fallback_files`: every chunker is then scored on
-the same files, and none loses queries only because it skipped a language.
+the same files, and none loses queries only because it skipped a language. A file the chunker could not cut in
+time (its time limit per file, or its budget per sweep) is counted in `timed_out_files` as well.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import engine
-from ..chunkers import FILE_SECONDS, Chunker, as_chunker, chunk_with
+from ..chunkers import FILE_SECONDS, TOTAL_SECONDS, Chunker, as_chunker, chunk_with
 from ..engine.internals import ChunkHead, heads_of
 from ..engine.settings import checked_keywords
 from ..frames import columns as _columns
@@ -29,6 +30,7 @@ CHUNKER_COLUMNS: _columns.Schema = {
     "chunker_label": _columns.STRING,
     "chunker_parameters": _columns.STRING,  # the chunker's own size parameters, as JSON
     "fallback_files": _columns.INT,
+    "timed_out_files": _columns.INT,  # of those, the files it could not cut in time (time limit or budget)
 }
 
 
@@ -39,7 +41,7 @@ def engine_chunker_columns(settings: engine.ChunkSettings) -> dict[str, Any]:
     """The chunker columns of one of the engine's rows: clanka, at this setting, with no fallback (its line
     windows for files it cannot parse are its own cut, not a fallback)."""
     return {"chunker_label": ENGINE_LABEL, "chunker_parameters": json.dumps(settings.columns(), sort_keys=True),
-            "fallback_files": 0}  # fmt: skip
+            "fallback_files": 0, "timed_out_files": 0}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,7 @@ class ChunkerRun:
         seconds: Time in the chunker's own calls (and the fallback windows'), not reading the files.
         fallback_files: How many files were cut into clanka's line windows instead.
         fallen: Those files.
+        timed_out_files: How many of them it could not cut in time (its time limit per file, or its budget).
     """
 
     label: str
@@ -61,6 +64,7 @@ class ChunkerRun:
     seconds: float  # in the chunker's own calls (and the fallback windows'), not reading the files
     fallback_files: int
     fallen: frozenset[str] = frozenset()  # the files cut into clanka's line windows instead (not handled)
+    timed_out_files: int = 0
 
     def handled(self, path: str) -> bool:
         """Whether the chunker cut this file itself (not clanka's fallback windows)."""
@@ -112,7 +116,8 @@ def run_chunker(codebase: engine.Codebase, paths: list[str], chunker: Chunker, f
     in_mode = getattr(chunker, "in_mode", None)
     if in_mode is not None:  # the same chunker under its own label, in the swept codebase's mode
         chunker = dataclasses.replace(in_mode(codebase.languages), label=chunker.label,
-                                      file_seconds=getattr(chunker, "file_seconds", FILE_SECONDS))  # fmt: skip
+                                      file_seconds=getattr(chunker, "file_seconds", FILE_SECONDS),
+                                      total_seconds=getattr(chunker, "total_seconds", TOTAL_SECONDS))  # fmt: skip
     result = chunk_with(chunker, codebase if texts is None else texts)
     heads: list[list[ChunkHead]] = []
     fallen: list[str] = []
@@ -132,7 +137,8 @@ def run_chunker(codebase: engine.Codebase, paths: list[str], chunker: Chunker, f
             continue
         heads.append([ChunkHead(path, span.start_line, span.end_line, span.name, span.type, span.parent)
                       for span in spans])  # fmt: skip
-    return ChunkerRun(result.label, dict(result.parameters), heads, seconds, len(fallen), frozenset(fallen))
+    timed_out = sum(path in result.timed_out for path in fallen)
+    return ChunkerRun(result.label, dict(result.parameters), heads, seconds, len(fallen), frozenset(fallen), timed_out)
 
 
 def chunker_row(stats: CodebaseStats, run: ChunkerRun) -> dict[str, Any]:
@@ -142,6 +148,7 @@ def chunker_row(stats: CodebaseStats, run: ChunkerRun) -> dict[str, Any]:
         "chunker_label": run.label,
         "chunker_parameters": json.dumps(dict(run.parameters), sort_keys=True, default=str),
         "fallback_files": run.fallback_files,
+        "timed_out_files": run.timed_out_files,
         **stats.size_columns(starts, ends),
         "seconds": run.seconds,
     }

@@ -20,11 +20,11 @@ from clanka_nb import chunkers
 from tests._shared import run_cli
 from tests.chunkers._files import PEER_MODULES, need_peer
 
-DEPTH = 10_000  # the 20 KB file
+DEPTH = 10_000  # the 20 KB file, a line break after each bracket (one line of it is over the line bound)
 NESTED = {
-    "nested.py": "x = " + "[" * DEPTH + "]" * DEPTH + "\n",
-    "nested_parens.py": "x = " + "(" * DEPTH + ")" * DEPTH + "\n",
-    "nested.ts": "function f() " + "{" * DEPTH + "}" * DEPTH + "\n",
+    "nested.py": "x = " + "[\n" * DEPTH + "]\n" * DEPTH,
+    "nested_parens.py": "x = " + "(\n" * DEPTH + ")\n" * DEPTH,
+    "nested.ts": "function f() " + "{\n" * DEPTH + "}\n" * DEPTH,
 }
 PLAIN = {
     "plain.py": "def total(xs):\n    return sum(xs)\n\n\ndef mean(xs):\n    return total(xs) / len(xs)\n",
@@ -50,7 +50,7 @@ def test_every_peer_gets_past_ten_thousand_nested_brackets(name: str) -> None:
     assert time.perf_counter() - started < 30  # minutes without the bounds (semantic-text-splitter)
     handled = set(result.spans) | set(result.unhandled)
     assert set(result.failed) == {path for path in NESTED if path not in result.unhandled}
-    assert all("nested more than 256 deep" in reason for reason in result.failed.values())
+    assert all("a syntax tree more than 256 levels deep" in reason for reason in result.failed.values())
     assert handled >= {path for path in PLAIN if path not in result.unhandled}
     if result.failed:
         assert len(fallbacks) == 1
@@ -112,12 +112,12 @@ def test_off_the_main_thread_a_slow_file_falls_back_all_the_same() -> None:
     assert out["r"].failed == {"plain.py": "took longer than the time limit of 0.2 s per file"}
 
 
-def test_an_overlong_line_is_not_given_to_a_peer() -> None:
+def test_an_overlong_line_or_a_deep_syntax_tree_is_not_given_to_a_peer() -> None:
     limits = chunkers.InputLimits()
-    assert limits.over("x" * 20_001).startswith("a line of 20,001 characters")
-    assert limits.over("x = " + "[" * 256 + "]" * 256) is None
-    assert limits.over("x = " + "[" * 257 + "]" * 257) == "brackets nested more than 256 deep"
-    assert limits.over("]" * 5000 + "[" * 10) is None  # unbalanced closers never count below zero
+    assert limits.over("a.py", "x" * 20_001).startswith("a line of 20,001 characters")
+    assert limits.over("a.py", "x = " + "[" * 100 + "]" * 100) is None
+    assert limits.over("a.py", "x = " + "[" * 300 + "]" * 300) == "a syntax tree more than 256 levels deep"
+    assert limits.over("a.txt", "[" * 300 + "]" * 300) is None  # no grammar: no tree, no depth bound
 
 
 def test_the_time_limit_is_checked() -> None:

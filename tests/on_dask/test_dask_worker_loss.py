@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -76,3 +78,47 @@ def test_a_sweep_survives_a_worker_killed_while_it_measures_a_batch(client) -> N
     assert killed and killed[0][0] < finished  # the kill landed while the sweep was running
     assert killed[0][1] not in set(client.run(os.getpid).values())
     pd.testing.assert_frame_equal(again.drop(columns="seconds"), baseline.drop(columns="seconds"), check_exact=True)
+
+
+# Issue 50, item 5: one repository that kills its worker must not take every other repository's table with it.
+MARKER = "kills-the-worker-that-counts-it"
+
+
+class KillingCounter:
+    """A token counter that kills its own process on the text of one repository (as a hostile file might)."""
+
+    def __call__(self, text: str) -> int:
+        if MARKER in text:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return len(text) // 4
+
+
+def _clone(folder: Path, second: str) -> str:
+    """A git repository of two commits, the second adding a file holding `second`."""
+    folder.mkdir()
+    git = ["git", "-C", str(folder), "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
+    subprocess.run([*git[:3], "init", "-q"], check=True)
+    (folder / "a.py").write_text("def a():\n    return 1\n")
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "first"], check=True)
+    (folder / "b.py").write_text(f"def b():\n    return {second!r}\n")
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "second"], check=True)
+    return str(folder)
+
+
+def test_churn_keeps_every_table_when_one_repository_kills_its_worker_each_time(tmp_path) -> None:
+    import dask
+
+    killer = _clone(tmp_path / "killer", MARKER)
+    plain = _clone(tmp_path / "plain", "harmless")
+    with dask.config.set({"distributed.scheduler.allowed-failures": 1}):  # KilledWorker at its second death
+        started = cd.local_client(2)
+    try:
+        got = cd.churn([killer, plain], client=started, revs="HEAD~1..HEAD", token_counter=KillingCounter())
+    finally:
+        cluster = started.cluster
+        started.close()
+        cluster.close()
+    assert list(got["root"].unique()) == [plain] and got["tokens_embedded"].gt(0).any()
+    assert len(got.attrs["failed"]) == 1 and got.attrs["failed"][0].startswith(f"{killer}: KilledWorker: ")
