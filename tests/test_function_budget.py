@@ -37,7 +37,7 @@ class Size:
 
 # Today's functions over the budget, `module:qualname` (the module's path under clanka_nb/). Only shrinks.
 OVER = {
-    "dask/_indexes.py:sync_indexes": Size(lines=66, parameters=12),
+    "dask/_indexes.py:sync_indexes": Size(parameters=12),
     "dask/_sweep.py:sweep": Size(parameters=9),
     "index/_index.py:SemanticIndex.__init__": Size(parameters=11),
     "index/_openai.py:openai": Size(parameters=9),
