@@ -9,12 +9,15 @@ The order of work:
 3. the room left goes back to the cut text columns, in the frame's order.
 
 A footer line names what was left out and how to get every column (`-o` with a data format). Files written
-with `-o` are not fitted: they have every column, whole.
+with `-o` are not fitted: they have every column, whole. Widths are terminal cells, not characters (`cells`): a
+CJK or emoji path takes two cells a character, a combining accent none.
 """
 
 from __future__ import annotations
 
+import functools
 import textwrap
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -43,12 +46,30 @@ class _Column:
         return not self.numeric
 
     def needed(self) -> int:
-        return max(len(self.name), *(len(cell) for cell in self.cells))
+        return max(cells(self.name), *(cells(cell) for cell in self.cells))
 
     def rendered(self) -> list[str]:
-        pad = str.rjust if self.numeric else str.ljust
-        cells = [_cut(cell, self.room, at_start=self.name in _PATH_COLUMNS) for cell in self.cells]
-        return [pad(self.name, self.room), *(pad(cell, self.room) for cell in cells)]
+        shown = [_cut(cell, self.room, at_start=self.name in _PATH_COLUMNS) for cell in self.cells]
+        return [_pad(text, self.room, right=self.numeric) for text in (self.name, *shown)]
+
+
+def cells(text: str) -> int:
+    """The terminal cells `text` takes: 2 for an East Asian wide or fullwidth character (CJK, most emoji), 0 for a
+    combining mark or an invisible format character (a zero-width joiner, a variation selector), else 1."""
+    return len(text) if text.isascii() else sum(map(_character_cells, text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _character_cells(character: str) -> int:
+    if unicodedata.combining(character) or unicodedata.category(character) in {"Mn", "Me", "Cf"}:
+        return 0
+    return 2 if unicodedata.east_asian_width(character) in {"W", "F"} else 1
+
+
+def _pad(text: str, room: int, *, right: bool) -> str:
+    """`text` padded with spaces to `room` cells (numbers to the right, text to the left)."""
+    spaces = " " * max(0, room - cells(text))
+    return spaces + text if right else text + spaces
 
 
 def render(
@@ -74,9 +95,9 @@ def render(
 
 
 def _column(name: str, values: pd.Series) -> _Column:
-    cells = ["" if _missing(value) else _one_line(_cell(value)) for value in values]
-    column = _Column(name, cells, numeric=values.dtype.kind in "iuf", room=0)
-    column.room = column.needed() if column.numeric else min(column.needed(), max(_WIDEST_CELL, len(name)))
+    texts = ["" if _missing(value) else _one_line(_cell(value)) for value in values]
+    column = _Column(name, texts, numeric=values.dtype.kind in "iuf", room=0)
+    column.room = column.needed() if column.numeric else min(column.needed(), max(_WIDEST_CELL, cells(name)))
     return column
 
 
@@ -90,7 +111,7 @@ def _fit(columns: list[_Column], width: int, essential: Sequence[str], priority:
     kept = [by_name[name] for name in dict.fromkeys(essential) if name in by_name] or columns[:1]
     for column in kept:
         if column.text:
-            column.room = min(column.room, max(_TEXT_ROOM, len(column.name)))
+            column.room = min(column.room, max(_TEXT_ROOM, cells(column.name)))
     _narrow(kept, width, floor=_NARROWEST_TEXT)
     while _total(kept) > width and len(kept) > 1:  # not even the essential columns fit: the last go
         kept.pop()
@@ -102,7 +123,7 @@ def _fit(columns: list[_Column], width: int, essential: Sequence[str], priority:
         left = width - _total(kept) - len(_GAP)
         if other.text:
             other.room = min(other.room, _TEXT_ROOM, left)
-        narrowest = min(other.needed(), max(len(other.name), _NARROWEST_TEXT)) if other.text else other.room
+        narrowest = min(other.needed(), max(cells(other.name), _NARROWEST_TEXT)) if other.text else other.room
         if narrowest <= other.room <= left:
             kept.append(other)
     _widen(kept, by_name, width)
@@ -113,7 +134,7 @@ def _narrow(columns: list[_Column], width: int, *, floor: int) -> None:
     """Narrow the widest text column by one, again and again (never below `floor`, nor below the header), until
     the table fits: the text columns share the cut; of two as wide, the later (less important) goes first."""
     while _total(columns) > width:  # bounded: each turn narrows a column, which stops at its floor
-        narrowable = [column for column in columns if column.text and column.room > max(floor, len(column.name))]
+        narrowable = [column for column in columns if column.text and column.room > max(floor, cells(column.name))]
         if not narrowable:
             return
         widest = max(reversed(narrowable), key=lambda column: column.room)
@@ -131,9 +152,22 @@ def _widen(kept: list[_Column], by_name: dict[str, _Column], width: int) -> None
 
 
 def _cut(text: str, room: int, *, at_start: bool) -> str:
-    if len(text) <= room:
+    """`text` within `room` cells: cut with "…" at its start (a path keeps its end) or at its end; a wide
+    character that would straddle the edge goes whole, so the cut may be a cell short."""
+    if cells(text) <= room:
         return text
-    return "…" + text[len(text) - room + 1 :] if at_start else text[: room - 1] + "…"
+    kept, used = [], 1  # the ellipsis's cell
+    for character in reversed(text) if at_start else text:
+        used += _character_cells(character)
+        if used > room:
+            break
+        kept.append(character)
+    if not at_start:
+        return "".join(kept) + "…"
+    kept.reverse()
+    while kept and not _character_cells(kept[0]):  # a mark whose base was cut off would sit on the ellipsis
+        kept.pop(0)
+    return "…" + "".join(kept)
 
 
 def _missing(value: object) -> bool:

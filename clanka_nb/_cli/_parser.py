@@ -151,7 +151,13 @@ def build() -> Parser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     parser.commands = commands.choices
+    # One builder per command, in the order `--help` lists them.
+    for add in (_chunk, _files, _sweep, _explain, _churn, _index, _cache, _lab):
+        add(commands)
+    return parser
 
+
+def _chunk(commands: argparse._SubParsersAction) -> None:
     chunk = _command(commands, "chunk", "the chunks of a folder or of one file, one row per chunk")
     _path(chunk)
     _settings(chunk, many=False)
@@ -160,6 +166,8 @@ def build() -> Parser:
         "jsonl/json/csv/parquet have every column: start_line, end_line, lines (a count), content...",
     )
 
+
+def _files(commands: argparse._SubParsersAction) -> None:
     files = _command(commands, "files", "every file the chunker lists under a folder, with its status and why")
     _path(files, folder_only=True)
     _settings(files, many=False)
@@ -170,6 +178,8 @@ def build() -> Parser:
         "pattern, excluded folder, extension, size, link)",
     )
 
+
+def _sweep(commands: argparse._SubParsersAction) -> None:
     sweep = _command(commands, "sweep", "chunk once per combination of settings and measure each")
     _path(sweep, folder_only=True)
     _settings(sweep, many=True)
@@ -177,6 +187,12 @@ def build() -> Parser:
         sweep, table_note="one row per combination of settings; the table shows the main measures, "
         "csv/jsonl/parquet every column (chunk statistics, coverage, duplication, seconds)",
     )
+    _probe_options(sweep)
+    _chunker_options(sweep)
+
+
+def _probe_options(sweep: argparse.ArgumentParser) -> None:
+    """`sweep --probe` and the options that tune it."""
     sweep.add_argument(
         "--probe", action="store_true",
         help="also score each setting by how well BM25 search finds the code a query is about: queries, "
@@ -213,6 +229,9 @@ def build() -> Parser:
         "changelogs too)",
     )
 
+
+def _chunker_options(sweep: argparse.ArgumentParser) -> None:
+    """`sweep --chunkers` (the peer chunkers' bake-off) and the options that tune it."""
     sweep.add_argument(
         "--chunkers", type=_values.comma_list(str), default=None, metavar="NAMES",
         help="also one row per whole chunker, comma-separated: clanka, line-windows, astchunk, chonkie, langchain, "
@@ -237,12 +256,16 @@ def build() -> Parser:
         f"{CHUNKER_TOTAL_SECONDS:g})",
     )
 
+
+def _explain(commands: argparse._SubParsersAction) -> None:
     explain = _command(commands, "explain", "why each chunk of one file starts and ends where it does")
     explain.add_argument("path", metavar="PATH", help="folder of source code (or one file alone, then no FILE)")
     explain.add_argument("file", metavar="FILE", nargs="?", help="the file inside PATH to explain")
     _settings(explain, many=False)
     _common(explain, table_note="one row per chunk: lines, type, name, rule and why")
 
+
+def _churn(commands: argparse._SubParsersAction) -> None:
     churn = _command(commands, "churn", "what keeping clanka's index fresh costs: inputs embedded per commit")
     churn.add_argument("path", metavar="PATH", help="a git clone, or a folder in one (then only its files count)")
     churn.add_argument(
@@ -257,8 +280,8 @@ def build() -> Parser:
     )
     _common(churn, table_note="one row per commit and setting: inputs, embedded, reused, deleted and why")
 
-    _index(commands)
 
+def _cache(commands: argparse._SubParsersAction) -> None:
     cache = _command(
         commands, "cache", "show or empty the caches kept across sessions: parses (declaration ranges) and vectors"
     )
@@ -268,6 +291,8 @@ def build() -> Parser:
         "embedded again)",
     )
 
+
+def _lab(commands: argparse._SubParsersAction) -> None:
     lab = _command(commands, "lab", "open JupyterLab on the notebooks of this project")
     lab.add_argument(
         "--notebooks", metavar="DIR", default=None,
@@ -279,7 +304,6 @@ def build() -> Parser:
         "jupyter_args", nargs=argparse.REMAINDER, metavar="-- JUPYTER_ARGS",
         help="anything after -- goes to jupyter lab unchanged, e.g. -- --no-browser --port 8899",
     )
-    return parser
 
 
 def _index(commands: argparse._SubParsersAction) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Unpack
 
 import pandas as pd
-from distributed import Semaphore, as_completed, get_worker
+from distributed import Future, Semaphore, as_completed, get_worker
 
 from ..defaults import INDEX_MAX_CHARACTERS
 from ..engine import list_files
@@ -292,6 +292,43 @@ def _places(roots: list[str], given: list[StrPath], db: DbPlace) -> list[str]:
     raise TypeError(msg)
 
 
+def _databases(roots: StrPath | Iterable[StrPath], db: DbPlace) -> tuple[list[str], list[str]]:
+    """Each root's absolute path and its database's (`db`), checked: two roots whose databases are one real file
+    (one root given twice, or through a link) are refused, as two syncs of one file would each delete the other's
+    rows."""
+    given_roots = [roots] if isinstance(roots, str | os.PathLike) else list(roots)
+    absolute = check_roots(given_roots)
+    places = _places(absolute, given_roots, db)
+    real = [os.path.realpath(place) for place in places]  # one root given twice through a link is one database
+    twice = next((number for number, place in enumerate(real) if place in real[:number]), None)
+    if twice is not None:
+        first = places[real.index(real[twice])]
+        msg = (f"two roots would write the same index {places[twice]!r} (the real file {real[twice]!r}, also "
+               f"{first!r}); give each root once and its own database")
+        raise ValueError(msg)
+    return absolute, places
+
+
+def _collect(futures: list[Future], where: tuple[list[str], list[str]], progress: ProgressBar,
+             results: dict[int, RepositoryIndex]) -> None:
+    """Each repository's outcome into `results` (by position) as its task ends, a bar counting them; a task that
+    failed after Dask's retries (a worker killed again and again) is that repository's `failed` row."""
+    absolute, places = where
+    position = {future.key: number for number, future in enumerate(futures)}
+    with bar(progress, len(futures), "indexing", unit="repo") as handle:
+        for future in as_completed(futures):
+            number = position[future.key]
+            if future.status == "error":
+                results[number] = RepositoryIndex(absolute[number], places[number], FAILED,
+                                                  error=_one_line(future.exception()))
+            else:
+                results[number] = future.result()
+            future.release()
+            if handle is not None:
+                handle.update(1)
+                handle.set_postfix_str(f"{Path(absolute[number]).name}: {results[number].status}", refresh=False)
+
+
 @setting_keywords(chunk_max_characters=INDEX_MAX_CHARACTERS)
 def sync_indexes(
     roots: StrPath | Iterable[StrPath],
@@ -355,16 +392,7 @@ def sync_indexes(
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
         msg = f"batch_size must be a positive whole number of inputs per embedder call, got {batch_size!r}"
         raise ValueError(msg)
-    given_roots = [roots] if isinstance(roots, str | os.PathLike) else list(roots)
-    absolute = check_roots(given_roots)
-    places = _places(absolute, given_roots, db)
-    real = [os.path.realpath(place) for place in places]  # one root given twice through a link is one database
-    twice = next((number for number, place in enumerate(real) if place in real[:number]), None)
-    if twice is not None:  # two syncs of one file would each delete the other's rows
-        first = places[real.index(real[twice])]
-        msg = (f"two roots would write the same index {places[twice]!r} (the real file {real[twice]!r}, also "
-               f"{first!r}); give each root once and its own database")
-        raise ValueError(msg)
+    absolute, places = _databases(roots, db)
     running = resolve_client(client)
     name = f"clanka-nb-embed-{uuid.uuid4().hex}"
     # Registered on the scheduler before any task, so every worker finds the same limits.
@@ -377,21 +405,8 @@ def sync_indexes(
     started = time.perf_counter()
     results: dict[int, RepositoryIndex] = {}
     futures = running.map(task, absolute, places, pure=False)
-    position = {future.key: number for number, future in enumerate(futures)}
     try:
-        with bar(progress, len(futures), "indexing", unit="repo") as handle:
-            for future in as_completed(futures):
-                number = position[future.key]
-                if future.status == "error":  # after Dask's retries (a worker killed again and again)
-                    error = future.exception()
-                    results[number] = RepositoryIndex(absolute[number], places[number], FAILED,
-                                                      error=_one_line(error))
-                else:
-                    results[number] = future.result()
-                future.release()
-                if handle is not None:
-                    handle.update(1)
-                    handle.set_postfix_str(f"{Path(absolute[number]).name}: {results[number].status}", refresh=False)
+        _collect(futures, (absolute, places), progress, results)
     except BaseException:
         running.cancel(futures)  # a running sync finishes its transaction on its worker; the rest never start
         raise

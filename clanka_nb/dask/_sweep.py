@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Unpack
 
 import numpy as np
 import pandas as pd
-from distributed import as_completed
+from distributed import Client, as_completed
 
 from .. import engine
 from ..defaults import CHUNK_SETTING_NAMES, MAX_FILE_SIZE
 from ..engine.settings import Grid, GridKeywords, Settings, setting_keywords
 from ..engine.token_counts import TokenCounter
-from ..frames import columns as _columns
 from ..retrieval import Probe
 from ..retrieval.internals import (
     COST_NAMES,
@@ -30,7 +29,7 @@ from ..retrieval.internals import (
     probe_frame,
     query_groups,
 )
-from ..sweeps.table import check_counters, token_counter_name
+from ..sweeps.table import check_counters, table_of
 from ._batch import parse
 from ._cluster import ClientLike, resolve_client
 from ._frames import FILES_PER_PARTITION, plan
@@ -171,58 +170,67 @@ def sweep(
     # Bad values fail here, before listing (the cluster's workers do the work: no `workers` setting).
     grid = tuple(Grid(**given).combinations())
     opening = Settings(languages=languages, max_file_size=max_file_size)
-    languages = opening.mode
-    max_file_size = opening.max_file_size
     counter, limit = check_counters(token_counter, token_limit)
     options = _dask_probe(probe)
     # Probing searches a whole root at once, so its batch must be the whole root.
-    work = plan(roots, client, 2**62 if options is not None else files_per_partition, max_file_size, languages)
-    task = SweepTask(grid, counter, options)
-    merged = [Partial() for _ in grid]
-    probes: list[list[pd.DataFrame]] = [[] for _ in grid]
-    parse_seconds = queries_seconds = 0.0
-    failed: list[str] = []
-    running = resolve_client(client)
-    for done, future in enumerate(as_completed(running.map(task, work, pure=False)), start=1):
-        partials, probe_frames, parsed, queried, failures = future.result()
-        parse_seconds += parsed
-        queries_seconds += queried
-        failed += failures
-        merged = [total + part for total, part in zip(merged, partials, strict=True)]
-        for kept, frame in zip(probes, probe_frames, strict=False):  # no frames unless probing
-            kept.append(frame)
-        if done % _COMPACT_EVERY == 0:
-            merged = [partial.compacted() for partial in merged]
-        future.release()
-    rows, outcomes, costs = [], [], []
-    groups = None  # the same queries, in the same order, at every setting: one cluster id each
-    for number, (setting, partial, kept) in enumerate(zip(grid, merged, probes, strict=True)):
-        values = row(setting, partial, counter, limit)
-        if options is not None:
-            groups = pooled_groups(kept)
-            scored, outcome, cost = _probe_values(kept, options, number)
-            values.update(scored)
-            outcomes.append(outcome)
-            costs.append(cost)
-        rows.append(values)
-    schema = dict(_columns.sweep_schema(estimated=counter is None or counter.estimated))
-    if limit is not None:
-        schema["over_limit"] = _columns.FLOAT
-    if options is not None and rows:
-        extra = [name for name in rows[0] if name not in schema]
-        schema.update({name: _columns.INT if name == "queries" else _columns.FLOAT for name in extra})
-    attrs = {
+    work = plan(roots, client, 2**62 if options is not None else files_per_partition, opening.max_file_size,
+                opening.mode)  # fmt: skip
+    gathered = _gather(resolve_client(client), SweepTask(grid, counter, options), work)
+    rows = [row(setting, partial, counter, limit) for setting, partial in zip(grid, gathered.merged, strict=True)]
+    attrs: dict[str, Any] = {
         "roots": list(dict.fromkeys(batch.root for batch in work)),
-        "languages": languages,
-        "token_counter": token_counter_name(counter),
-        "parse_seconds": parse_seconds,
-        "failed": sorted(failed),  # files the engine failed on, and roots whose history could not be read
+        "languages": opening.mode,
+        "parse_seconds": gathered.parse_seconds,
+        "failed": sorted(gathered.failed),  # files the engine failed on, and roots whose history could not be read
     }
     if options is not None:
-        attrs["queries_seconds"] = queries_seconds
-    if options is not None and rows:
-        settings_of = [{name: r[name] for name in CHUNK_SETTING_NAMES} for r in rows]
-        attrs["budget"] = list(options.budgets)  # priced by attrs["token_counter"], as the token columns
-        attrs["verdict"] = decide(outcomes, settings_of, costs, metric=options.verdict_metric, groups=groups,
-                                  margin=options.margin, cost_name=COST_NAMES[options.cost]).as_dict()
-    return _columns.build({name: [r[name] for r in rows] for name in schema}, schema, attrs)
+        attrs["queries_seconds"] = gathered.queries_seconds
+        attrs.update(_probed(rows, gathered.probes, options))
+    return table_of(rows, counter=counter, limit=limit, attrs=attrs)
+
+
+@dataclass
+class Gathered:
+    """What the workers of a sweep sent back, merged: per setting its partial statistics and its probe frames
+    (one per root; none unless probing), the seconds the workers parsed and found queries, what failed."""
+
+    merged: list[Partial]
+    probes: list[list[pd.DataFrame]]
+    parse_seconds: float = 0.0
+    queries_seconds: float = 0.0
+    failed: list[str] = field(default_factory=list)
+
+
+def _gather(running: Client, task: SweepTask, work: list[Batch]) -> Gathered:
+    """Run `task` on every batch and merge the results as they come (histograms compacted now and then)."""
+    gathered = Gathered([Partial() for _ in task.settings], [[] for _ in task.settings])
+    for done, future in enumerate(as_completed(running.map(task, work, pure=False)), start=1):
+        partials, probe_frames, parsed, queried, failures = future.result()
+        gathered.parse_seconds += parsed
+        gathered.queries_seconds += queried
+        gathered.failed += failures
+        gathered.merged = [total + part for total, part in zip(gathered.merged, partials, strict=True)]
+        for kept, frame in zip(gathered.probes, probe_frames, strict=False):  # no frames unless probing
+            kept.append(frame)
+        if done % _COMPACT_EVERY == 0:
+            gathered.merged = [partial.compacted() for partial in gathered.merged]
+        future.release()
+    return gathered
+
+
+def _probed(rows: list[dict[str, Any]], probes: list[list[pd.DataFrame]], probe: Probe) -> dict[str, Any]:
+    """Each setting's probe columns over all roots' queries (added to its row in place), and the sweep's probe
+    attrs: the budgets and the verdict over the settings, as `cn.sweep` gives them."""
+    outcomes, costs = [], []
+    for number, (values, kept) in enumerate(zip(rows, probes, strict=True)):
+        scored, outcome, cost = _probe_values(kept, probe, number)
+        values.update(scored)
+        outcomes.append(outcome)
+        costs.append(cost)
+    # The same queries, in the same order, at every setting: one cluster id each.
+    groups = pooled_groups(probes[-1]) if probes else None
+    settings_of = [{name: r[name] for name in CHUNK_SETTING_NAMES} for r in rows]
+    verdict = decide(outcomes, settings_of, costs, metric=probe.verdict_metric, groups=groups, margin=probe.margin,
+                     cost_name=COST_NAMES[probe.cost])
+    return {"budget": list(probe.budgets),  # priced by attrs["token_counter"], as the token columns
+            "verdict": verdict.as_dict()}

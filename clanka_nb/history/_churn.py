@@ -103,32 +103,11 @@ def _walk(
                 changed = changes(root, previous, commit.hash)
                 rules_changed = mirror.apply(changed)
                 changed = mirror.relative(changed)  # a subfolder's churn counts its own files only
-                paths = {c.path for c in changed}
-                if rules_changed:
-                    now = mirror.every_listed()
-                    paths |= now ^ listed
-                else:
-                    now = set(listed)
-                    for path in paths:
-                        (now.add if mirror.listed(path) else now.discard)(path)
+                now, paths = _listed_now(mirror, {c.path for c in changed}, listed, rules_changed=rules_changed)
                 texts = {p: _prepare(mirror, p, languages, parse_cache) for p in sorted(paths) if p in now}
                 rows, file_rows = [], []
                 for state in states:
-                    tally = _Tally()
-                    per_file = []
-                    for path in sorted(paths):
-                        if path not in now and path not in state.files:
-                            continue
-                        file_tally = _Tally()
-                        new = state.cut(texts.get(path)) if path in now else {}
-                        _replace(state, path, new, file_tally, path not in listed, counter)
-                        tally.embedded += file_tally.embedded
-                        tally.deleted += file_tally.deleted
-                        tally.reasons.update(file_tally.reasons)
-                        tally.tokens += file_tally.tokens
-                        if file_tally.embedded or file_tally.deleted:
-                            change = "added" if path not in listed else "deleted" if path not in now else "modified"
-                            per_file.append(_file_row(commit, state.settings, path, change, file_tally))
+                    tally, per_file = _setting_at(state, commit, sorted(paths), (listed, now), texts, counter)
                     rows.append(_commit_row(commit, len(changed), state, tally, counter is not None))
                     file_rows.extend(per_file)
                 listed, previous = now, commit.hash
@@ -138,6 +117,43 @@ def _walk(
                 if shown is not None:
                     shown.update(1)
                 yield _Step(rows, file_rows, frozenset(mirror.submodules), tuple(sorted(mirror.unwritable)))
+
+
+def _listed_now(mirror: Mirror, paths: set[str], listed: set[str], *, rules_changed: bool) -> tuple[set[str], set[str]]:
+    """The files listed after a commit that changed `paths`, and the paths to look at: those it changed, and those
+    a change of an ignore rule (`rules_changed`) listed or left out."""
+    if rules_changed:
+        now = mirror.every_listed()
+        return now, paths | (now ^ listed)
+    now = set(listed)
+    for path in paths:
+        (now.add if mirror.listed(path) else now.discard)(path)
+    return now, paths
+
+
+def _setting_at(
+    state: _Setting, commit: Commit, paths: list[str], listed: tuple[set[str], set[str]],
+    texts: dict[str, PreparedText | None], counter: TokenCounter | None,
+) -> tuple[_Tally, list[dict[str, Any]]]:
+    """One setting's tally at a commit (its index brought up to date with `paths`, listed before and after as
+    `listed`), and a row for each file that re-embeds or deletes."""
+    before, now = listed
+    tally = _Tally()
+    per_file = []
+    for path in paths:
+        if path not in now and path not in state.files:
+            continue
+        file_tally = _Tally()
+        new = state.cut(texts.get(path)) if path in now else {}
+        _replace(state, path, new, file_tally, path not in before, counter)
+        tally.embedded += file_tally.embedded
+        tally.deleted += file_tally.deleted
+        tally.reasons.update(file_tally.reasons)
+        tally.tokens += file_tally.tokens
+        if file_tally.embedded or file_tally.deleted:
+            change = "added" if path not in before else "deleted" if path not in now else "modified"
+            per_file.append(_file_row(commit, state.settings, path, change, file_tally))
+    return tally, per_file
 
 
 def _prepare(mirror: Mirror, path: str, languages: str, cache: ParseCache | None) -> PreparedText | None:

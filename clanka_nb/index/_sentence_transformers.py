@@ -10,6 +10,7 @@ import logging
 import math
 import os
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -235,49 +236,8 @@ def sentence_transformers(
     Examples:
         >>> embed = cn.embedders.sentence_transformers("models/all-MiniLM-L6-v2", backend="onnx")
     """
-    if batch_size < 1:
-        msg = f"batch_size must be at least 1, got {batch_size}"
-        raise ValueError(msg)
-    if backend not in BACKENDS:
-        msg = f"backend must be one of {', '.join(map(repr, BACKENDS))}, got {backend!r}"
-        raise ValueError(msg)
-    if quantize not in QUANTIZE:
-        msg = f"quantize must be None or 'int8' (dynamic int8 for ONNX Runtime), got {quantize!r}"
-        raise ValueError(msg)
-    if quantize is not None and backend != "onnx":
-        msg = (f"quantize={quantize!r} needs backend='onnx' (dynamic int8 needs no calibration data; OpenVINO's "
-               "int8 is static and would need a data set); pass backend='onnx', quantize='int8'")
-        raise ValueError(msg)
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
-        msg = f"threads must be a whole number of threads (1 or more) or None for the CPUs available, got {threads!r}"
-        raise ValueError(msg)
-    path = Path(name_or_path).expanduser()
-    if not ((path / "modules.json").is_file() or (path / "config.json").is_file()):
-        msg = (
-            f"{str(name_or_path)!r} is not a local sentence-transformers folder (no modules.json or config.json); "
-            "clanka-nb never downloads models: save one with SentenceTransformer(name).save(folder) or fetch it "
-            "once, then pass that folder"
-        )
-        raise FileNotFoundError(msg)
-    from ..extras import MissingExtraError, require
-
-    try:
-        from sentence_transformers import SentenceTransformer
-    except ImportError as error:
-        msg = (
-            "cn.embedders.sentence_transformers needs the sentence-transformers package: "
-            'pip install "clanka-nb[sentence-transformers]" (or pip install sentence-transformers)'
-        )
-        raise ImportError(msg) from error
-    try:
-        require(f"cn.embedders.sentence_transformers(backend={backend!r})", _BACKEND_EXTRAS[backend],
-                *_BACKEND_MODULES[backend][1:])
-    except ModuleNotFoundError as error:  # optimum.onnxruntime's parent (optimum) is missing
-        if isinstance(error, MissingExtraError):
-            raise
-        raise MissingExtraError(f"cn.embedders.sentence_transformers(backend={backend!r})", error.name or "optimum",
-                                _BACKEND_EXTRAS[backend]) from None
-
+    path = _checked_folder(name_or_path, batch_size=batch_size, backend=backend, quantize=quantize, threads=threads)
+    SentenceTransformer = _library(backend)  # the library's class, under its own name
     path = path.resolve()
     check_modules(path)  # before anything imports what the folder names: never a folder's custom code
     count = threads or available_cpus()
@@ -302,6 +262,60 @@ def sentence_transformers(
         msg = f"{str(path)!r} holds no modules (modules.json lists none); pass a saved sentence-transformers folder"
         raise ValueError(msg)
     return SentenceTransformersEmbedder(path, model, batch_size, backend, quantize, device, threads)
+
+
+def _checked_folder(name_or_path: str | os.PathLike[str], *, batch_size: int, backend: str, quantize: str | None,
+                    threads: int | None) -> Path:
+    """The model's folder, once every argument of `sentence_transformers` is checked (one clear error each)."""
+    if batch_size < 1:
+        msg = f"batch_size must be at least 1, got {batch_size}"
+        raise ValueError(msg)
+    if backend not in BACKENDS:
+        msg = f"backend must be one of {', '.join(map(repr, BACKENDS))}, got {backend!r}"
+        raise ValueError(msg)
+    if quantize not in QUANTIZE:
+        msg = f"quantize must be None or 'int8' (dynamic int8 for ONNX Runtime), got {quantize!r}"
+        raise ValueError(msg)
+    if quantize is not None and backend != "onnx":
+        msg = (f"quantize={quantize!r} needs backend='onnx' (dynamic int8 needs no calibration data; OpenVINO's "
+               "int8 is static and would need a data set); pass backend='onnx', quantize='int8'")
+        raise ValueError(msg)
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+        msg = f"threads must be a whole number of threads (1 or more) or None for the CPUs available, got {threads!r}"
+        raise ValueError(msg)
+    path = Path(name_or_path).expanduser()
+    if not ((path / "modules.json").is_file() or (path / "config.json").is_file()):
+        msg = (
+            f"{str(name_or_path)!r} is not a local sentence-transformers folder (no modules.json or config.json); "
+            "clanka-nb never downloads models: save one with SentenceTransformer(name).save(folder) or fetch it "
+            "once, then pass that folder"
+        )
+        raise FileNotFoundError(msg)
+    return path
+
+
+def _library(backend: str) -> Any:
+    """sentence-transformers' `SentenceTransformer`, once it and `backend`'s libraries are found installed (else one
+    line naming the extra that brings them)."""
+    from ..extras import MissingExtraError, require
+
+    try:
+        from sentence_transformers import SentenceTransformer
+    except ImportError as error:
+        msg = (
+            "cn.embedders.sentence_transformers needs the sentence-transformers package: "
+            'pip install "clanka-nb[sentence-transformers]" (or pip install sentence-transformers)'
+        )
+        raise ImportError(msg) from error
+    try:
+        require(f"cn.embedders.sentence_transformers(backend={backend!r})", _BACKEND_EXTRAS[backend],
+                *_BACKEND_MODULES[backend][1:])
+    except ModuleNotFoundError as error:  # optimum.onnxruntime's parent (optimum) is missing
+        if isinstance(error, MissingExtraError):
+            raise
+        raise MissingExtraError(f"cn.embedders.sentence_transformers(backend={backend!r})", error.name or "optimum",
+                                _BACKEND_EXTRAS[backend]) from None
+    return SentenceTransformer
 
 
 def _runtime_options(backend: str, threads: int, device: str | None) -> dict[str, object]:

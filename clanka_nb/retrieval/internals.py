@@ -7,6 +7,7 @@ probe's `_` modules other packages may use, so none of them imports those module
 from ..decision import COST_NAMES, Bootstrap, Outcome, compared, decide
 from .queries import HistoryCache, check_queries, history_cache_path, query_groups
 from .scoring import (
+    Ahead,
     ProbeScorer,
     ProbeSet,
     as_probe,
@@ -20,6 +21,7 @@ from .scoring import (
 
 __all__ = [
     "COST_NAMES",
+    "Ahead",
     "Bootstrap",
     "HistoryCache",
     "Outcome",

@@ -3,6 +3,6 @@ retrieval probe's columns when asked (so the sweep stands on frames and the prob
 
 from ._api import sweep
 from ._chunkers import ChunkerRun, run_chunker
-from .table import sweep_table
+from .table import sweep_rows, table_of
 
-__all__ = ["ChunkerRun", "run_chunker", "sweep", "sweep_table"]
+__all__ = ["ChunkerRun", "run_chunker", "sweep", "sweep_rows", "table_of"]

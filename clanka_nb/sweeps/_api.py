@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from typing import Unpack
+from typing import Any, Unpack
 
 import pandas as pd
 
@@ -16,7 +16,7 @@ from ..frames.source import Source
 from ..retrieval import Probe
 from ..retrieval.internals import ProbeScorer, as_probe, embed_ahead
 from ._chunkers import check_chunkers
-from .table import check_counters, sweep_table
+from .table import check_counters, sweep_rows, table_of
 
 
 @setting_keywords
@@ -43,86 +43,34 @@ def sweep(
     naming which; split_declarations (share of the declarations of
     AST-chunked files that do not fit in one chunk); coverage (share of meaningful lines in some
     chunk); duplication (lines summed over chunks / distinct lines in some chunk: 1.0 means no line
-    is embedded twice); seconds.
-
-    With `probe=True` (the defaults) or `probe=Probe(...)` (its options: searcher, k, embed, queries, sample,
-    time_budget, budget, metric, targets, mask; see `clanka_nb.Probe`), also how well search finds the code
-    a query is about at each setting (see `clanka_nb.retrieval.probe`), scored over the same parsed codebase
-    (queries are extracted once for all rows): queries; recall@<k> for each cut-off, mrr and precision;
-    tokens@<k> and lines@<k>, what the top k chunks cost on average (tokens of their embedding inputs, by
-    `token_counter=` when given, else the chars/4 estimate: `attrs["token_counter"]` names it); and for each
-    token budget B (`Probe(budget=)`, default 2000), budget_found@<B>, the share of queries whose target has a
-    line in the chunks taken in rank order within B tokens, and budget_covered@<B>, the mean share of the
-    target's lines they hold (graded relevance: a setting is judged at equal cost, so larger chunks do not win
-    by holding more lines; docs/tuning-verdict.md).
-    Queries come from doc comments in every language extended mode knows, also in "clanka" mode
-    (whose line windows are then what is scored), from test names, and, when the source's root is the top
-    of a git clone, from its commit messages (`history_queries`, its `targets=` as the Probe's);
-    `attrs["query_sources"]` counts the queries of each source and `attrs["probe_note"]` says it in words.
-    `attrs["parse_seconds"]` is the parse alone; a probed sweep's `attrs["queries_seconds"]` is finding the
-    queries, a history read included (kept per commit in the cache folder: the same commit is read once).
-    Or pass `Probe(queries=...)`, a frame with query, path, start_line, end_line (`probe_queries`,
-    `history_queries`, both concatenated, or your own). With no query the probe columns are NA, a
-    `NoProbeQueriesWarning` says why, and so does `attrs["probe_reason"]`.
+    is embedded twice); seconds (`attrs["parse_seconds"]` is the shared parse alone).
     `token_counter=` (a callable, a tiktoken encoding, a `tokenizers.Tokenizer` or "cl100k_base")
     counts the tokens of each chunk's embedding input, and `token_limit=` adds `over_limit`, the
     share of chunks over that many tokens.
     A chunk frame as the source gives its own chunk settings where none is passed (one row).
-    `Probe(embed=)` (an embedder) scores with vector search over an index of each setting instead;
-    inputs shared between settings are embedded once (and kept in the vector cache on disk, so a
-    rerun in a new process embeds nothing), and `attrs["embedded"]` says how many were:
-    every distinct input is embedded before the first row, longest first, with a progress bar
-    (inputs/s, time left); `attrs["inputs_total"]` (summed over settings) and `attrs["inputs_distinct"]`
-    say what sharing saved, `attrs["embedding_rate"]` / `["embedding_seconds"]` / `["embedding_note"]` how
-    it went, and a first run estimated at over 30 s says how many inputs and about how long (measured on
-    the first call) in an `EmbeddingTimeWarning`. When the embedder has an input limit
-    (`cn.embedders.sentence_transformers`: its `max_input_tokens`), the column `truncated` is the share
-    of each setting's chunk inputs the model cuts at that limit (it reads only their start: a large
-    chunk scored by its lines is partly unseen by the model). `Probe(time_budget=)` (seconds; default None, no bound, so
-    that a call gives the same rows on every machine) probes on a sample when embedding the whole codebase
-    would take longer: every query's target and the largest share of the other chunks that fits, said in a
-    `SampledProbeWarning` and in `attrs["sample"]` (and then as `Probe(sample=)` below: a verdict that
-    separates on the sample is confirmed on the whole codebase).
-    Each probed row also has a 95% interval for every recall@<k>, for mrr and for every budgeted column
-    (`recall@5_low`, `recall@5_high`, `budget_covered@2000_low`...: a cluster bootstrap over the queries,
-    seeded), and `attrs["verdict"]` says what the queries can tell about the Probe's metric (default
-    budget_covered at the smallest budget; `attrs["verdict"]["metric"]` names it), its decision first: the one
-    setting better than every other, the cheapest of those equivalent within `Probe(margin=)`, or the cheapest
-    (fewest tokens indexed) of a tie (`attrs["verdict"]["message"]`; see docs/tuning-verdict.md).
-    `attrs["verdict_by_source"]` is each query source's own verdict (doc comments, test names, commit messages:
-    their targets drawn by clanka's parser or by the commits' changed lines), and the message says where one
-    decides otherwise.
-    A `FlatRecallWarning` says when every recall@k is the same at all settings.
+
+    With `probe=True` (the defaults) or `probe=Probe(...)` (its options: see `clanka_nb.Probe`), also how well
+    search finds the code a query is about at each setting, the queries extracted once for all rows: queries;
+    recall@<k> for each cut-off, mrr and precision; tokens@<k> and lines@<k> (what the top k chunks cost);
+    budget_found@<B> and budget_covered@<B> for each token budget (what the chunks taken in rank order within B
+    tokens find and hold: a setting is judged at equal cost); a 95% interval (`mrr_low`, `mrr_high`...) for
+    recall, mrr and the budgeted columns; and `attrs["verdict"]`, what the queries can tell about the Probe's
+    metric, its decision first (`attrs["verdict"]["message"]`), and `attrs["verdict_by_source"]`, each query
+    source's own verdict (the message says where one decides otherwise). With no query the probe columns are NA, and a
+    `NoProbeQueriesWarning` and `attrs["probe_reason"]` say why; a `FlatRecallWarning` when every recall@k is
+    the same at all settings. Where the queries come from (`attrs["query_sources"]`, `attrs["probe_note"]`,
+    `attrs["queries_seconds"]`): docs/queries.md. How the columns, intervals and verdict are computed, and
+    what `Probe(sample=)` does (every row's `scored_on`; a sampled verdict that separates the settings is
+    confirmed on the whole codebase): docs/tuning-verdict.md. What `Probe(embed=)` and `Probe(time_budget=)`
+    embed, sample and report (`attrs["embedded"]`, `attrs["inputs_distinct"]`...; the column `truncated`
+    for a model with an input limit): docs/performance.md, "Tuning with a real embedding model".
+
     `chunkers=` (label -> chunker: an adapter of `clanka_nb.chunkers`, such as `cn.chunkers.astchunk(budget)`,
-    or any callable `(path, text)` -> spans, `(start_line, end_line)` pairs or chunk texts) compares whole
-    chunkers with the engine: the table gets `chunker_label` ("clanka" on the engine's rows, one per setting),
-    `chunker_parameters` (JSON of the chunker's own size parameters; the engine's settings on its rows) and
-    `fallback_files` (files the chunker does not handle, cut into clanka's line windows at the default settings
-    instead, so that every chunker is scored on the same files), then one row per chunker after the engine's:
-    `uncut_languages` (the languages it cut nothing of: its fallback holds every file of them; where queries'
-    targets lie in one, its row is clanka's line windows there, so it is left out of the verdict: `ranked` False,
-    `attrs["unranked"]` says why, "astchunk: no Go grammar, line windows"),
-    every size statistic and coverage of its cut of every file the engine lists, and with a probe the same
-    columns as a setting's, its chunks scored through the same queries, targets, masking and embedding input
-    (path header and lines): only the cutting differs. The engine's setting columns (chunk_size... clamped) and
-    split_declarations are NA on a chunker's row, and its `seconds` is the chunker's own time cutting every file
-    (its parse included; an engine row's seconds leave the shared parse out, `attrs["parse_seconds"]`: add
-    `cn.chunkers.clanka()` as a chunker to time clanka as the peers are timed). The verdict is one over all
-    rows, a chunker's row named `chunker=<label>`. Without `chunkers=` the table has no chunker column.
-    `Probe(sample=)` (a share such as 0.2) indexes, at each setting, every chunk holding a query's target and
-    that share of the other chunks (the same ones in every run): embedding costs about that share, and
-    recall, mrr and the budgeted columns become estimates for the whole codebase (the rank is estimated as
-    1 + target-holding chunks above + sampled distractors above / share; within a budget each sampled
-    distractor ranked above costs its tokens 1/share times), whose intervals widen by what the sample costs in
-    certainty, while tokens@<k> and lines@<k> are what the sample's own top k cost. These estimates are
-    biased (the rank's estimate is unbiased, 1/rank, rank <= k and a budget's step are not; the direction
-    depends on the chunk size), so the sample never decides alone: its verdict is a screen
-    (`attrs["verdict"]["screened"]`). When it cannot separate the settings, that is the verdict (it names no
-    best) and every row says `scored_on` = "sample". When it separates, every setting is scored again on the
-    whole codebase (same queries; the vector cache keeps what the sample embedded, and
-    `attrs["confirmation_embedded"]` counts what confirming added): the rows take those values (`scored_on` =
-    "full") and the verdict is the full sweep's, so a sampled verdict never names a best the whole codebase
-    would not (docs/tuning-verdict.md, "Probing on a sample").
+    or any callable `(path, text)` -> spans) adds one row per whole chunker after the engine's, measured and
+    probed as a setting is, with the columns `chunker_label`, `chunker_parameters`, `fallback_files`,
+    `timed_out_files`, `uncut_languages` and `ranked` (a chunker that cut nothing of a language holding queries'
+    targets is left out of the ranking), and one verdict over the ranked rows: docs/chunkers.md, "Comparing
+    chunkers in a sweep".
 
     Args:
         source: A folder, one file, an `engine.Codebase`, a chunk frame, or None for the sample codebase.
@@ -153,12 +101,17 @@ def sweep(
     options = as_probe(probe)
     started = time.perf_counter()
     codebase = open_resolved(resolved, progress=progress).codebase
-    parsed = time.perf_counter()
-    scorer = None if options is None else ProbeScorer(codebase, options, counter)
-    queried = None if scorer is None else time.perf_counter() - parsed  # the queries (a history read) and masks
-    if scorer is not None and options is not None and options.embedded:
-        scorer.ahead = embed_ahead(scorer.probe_set, chunk_settings, options.engine, options.time_budget, progress)
-    return sweep_table(
-        codebase, chunk_settings, counter=counter, limit=limit, progress=progress,
-        parse_seconds=parsed - started, queries_seconds=queried, scorer=scorer, chunkers=peers,
-    )
+    attrs: dict[str, Any] = {"root": str(codebase.root), "languages": codebase.languages,
+                             "parse_seconds": time.perf_counter() - started}  # fmt: skip
+    scorer, ahead = None, None
+    if options is not None:
+        parsed = time.perf_counter()
+        scorer = ProbeScorer(codebase, options, counter)
+        attrs["queries_seconds"] = time.perf_counter() - parsed  # the queries (a history read included) and masks
+        if options.embedded:
+            ahead = embed_ahead(scorer.probe_set, chunk_settings, options.engine, options.time_budget, progress)
+    rows = sweep_rows(codebase, chunk_settings, counter=counter, limit=limit, progress=progress, scorer=scorer,
+                      chunkers=peers)  # fmt: skip
+    if scorer is not None:
+        attrs.update(scorer.attrs())  # after the rows: the verdict over all of them
+    return table_of(rows, counter=counter, limit=limit, attrs=attrs, ahead=ahead, chunkers=bool(peers))

@@ -1,6 +1,7 @@
 """The sweep table: parse once, chunk at every combination of settings, one row of numbers per setting (with the
-retrieval probe's columns when asked); `clanka_nb.sweeps.sweep` opens the source and calls it, Dask's sweep reuses
-its parts."""
+retrieval probe's columns when asked, `sweep_rows`), and the table of those rows (`table_of`, the one assembly of
+every sweep); `clanka_nb.sweeps.sweep` opens the source and calls both, Dask's sweep merges its own rows and reuses
+`table_of` and the token helpers."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from ..frames import columns as _columns
 from ..frames.cycles import paused_cycle_collection
 from ..frames.lines import span_positions
 from ..frames.stats import CodebaseStats, ast_files, chunkings_reusing, token_stats
-from ..retrieval.internals import ProbeScorer
+from ..retrieval.internals import Ahead, ProbeScorer
 from ._chunkers import (
     CHUNKER_COLUMNS,
     ENGINE_LABEL,
@@ -130,23 +131,20 @@ def _chunker_row(
 
 
 @checked_keywords
-def sweep_table(
+def sweep_rows(
     codebase: engine.Codebase,
     settings: list[engine.ChunkSettings],
     *,
     counter: TokenCounter | None,
     limit: int | None,
     progress: ProgressBar,
-    parse_seconds: float,
-    queries_seconds: float | None = None,
     scorer: ProbeScorer | None = None,
     chunkers: Mapping[str, Chunker] | None = None,
-) -> pd.DataFrame:
-    """The sweep of an opened codebase: one row per setting (see `clanka_nb.sweeps.sweep` for the columns), then
-    one per chunker of `chunkers` (label -> chunker, checked: `check_chunkers`) with the chunker columns.
-
-    `parse_seconds` (opening and parsing the codebase) and `queries_seconds` (the probe's queries and masks, a
-    git history read included; None: not probed) are timed by the caller and kept in the attrs as they are.
+) -> list[dict[str, Any]]:
+    """The rows of an opened codebase's sweep: one per setting (see `clanka_nb.sweeps.sweep` for the columns), then
+    one per chunker of `chunkers` (label -> chunker, checked: `check_chunkers`) with the chunker columns; when
+    probed, a sampled verdict that separates is confirmed on the whole codebase and those rows take its values.
+    `table_of` makes them the table.
 
     Args:
         codebase: The opened codebase.
@@ -154,13 +152,11 @@ def sweep_table(
         counter: The token counter; None: the chars/4 estimate.
         limit: Adds `over_limit` for chunks over that many tokens; None: no column.
         progress: None shows a bar only for work over a second, False never, True always.
-        parse_seconds: Seconds opening and parsing the codebase took.
-        queries_seconds: Seconds the probe's queries and masks took; None: not probed.
         scorer: The probe's scorer; None: no probe columns.
         chunkers: Whole chunkers to compare, by label; None: none.
 
     Returns:
-        The sweep's table.
+        The rows, the settings' first.
     """
     stats = CodebaseStats(codebase)
     rows = []
@@ -169,11 +165,8 @@ def sweep_table(
     peers = dict(chunkers or {})
     with bar(progress, len(settings) + len(peers), "sweeping settings", unit="setting") as handle, \
             paused_cycle_collection():  # fmt: skip
-        truncated = scorer.ahead.pop("truncated", None) if scorer is not None else None
-        for number, setting in enumerate(settings):
+        for setting in settings:
             row = _row(codebase, stats, setting, whole)
-            if truncated is not None:
-                row["truncated"] = truncated[number]  # the share of its inputs the model cuts (`embed_ahead`)
             if counting is not None:
                 _counted(row, input_token_columns(codebase, stats.index.paths, setting, counting, limit))
             if scorer is not None:
@@ -195,25 +188,58 @@ def sweep_table(
             # A sampled verdict that separates is confirmed on the whole codebase: those rows take its values.
             for number, values in scorer.confirm().items():
                 rows[number].update(values)
-    schema = dict(CHUNKER_COLUMNS) if peers else {}
-    if peers and scorer is not None:
-        schema["ranked"] = _columns.BOOL  # False: left out of the verdict (`attrs["unranked"]` says why)
+    return rows
+
+
+def column_type(name: str) -> pd.api.extensions.ExtensionDtype:
+    """The dtype of a sweep column outside the sweep's own schema (the probe's, `truncated`): one rule for every
+    sweep, local or on Dask: whole numbers for the probe's counts, text for its labels, floats for the rest."""
+    if name in ProbeScorer.integer_columns:
+        return _columns.INT
+    return _columns.STRING if name in ProbeScorer.string_columns else _columns.FLOAT
+
+
+@checked_keywords
+def table_of(
+    rows: Sequence[Mapping[str, Any]],
+    *,
+    counter: TokenCounter | None,
+    limit: int | None,
+    attrs: Mapping[str, Any],
+    ahead: Ahead | None = None,
+    chunkers: bool = False,
+) -> pd.DataFrame:
+    """A sweep's table from its rows: the one assembly of `cn.sweep` and Dask's sweep.
+
+    The columns: the chunker columns first when chunkers were compared, then the sweep's own (`tokens_*` when
+    counted, `est_tokens_*` for the chars/4 estimate), `over_limit` with a limit, `truncated` when embedding
+    ahead measured it, then every other column a row has, in the order they first appear, typed by
+    `column_type`. A row without a column (a chunker's, which has no engine settings) is NA there.
+
+    Args:
+        rows: The sweep's rows, one dict each (`sweep_rows`, or Dask's merged partials).
+        counter: The token counter; None: the chars/4 estimate (`attrs["token_counter"]` names it).
+        limit: The token limit of `over_limit`; None: no such column.
+        attrs: The sweep's own attrs: what was swept (root or roots, languages), its times, the probe's verdict.
+        ahead: What embedding the inputs ahead of the rows did: its attrs, and the `truncated` of each setting's
+            row (the first rows, in order); None: nothing embedded ahead.
+        chunkers: Whether whole chunkers were compared (the chunker columns lead).
+
+    Returns:
+        The sweep's table.
+    """
+    schema = dict(CHUNKER_COLUMNS) if chunkers else {}
+    if chunkers and any(row.get("ranked") is not None for row in rows):
+        schema["ranked"] = _columns.BOOL  # probed: False for a row left out of the verdict (`attrs["unranked"]`)
     schema.update(_columns.sweep_schema(estimated=counter is None or counter.estimated))
     if limit is not None:
         schema["over_limit"] = _columns.FLOAT
-    if rows and scorer is not None:
-        extra = [name for name in rows[0] if name not in schema]
-        schema.update({name: _columns.INT if name in scorer.integer_columns else _columns.STRING
-                       if name in scorer.string_columns else _columns.FLOAT for name in extra})  # fmt: skip
-    columns = {name: [row.get(name) for row in rows] for name in schema}  # a chunker row has no engine settings
-    attrs = {
-        "root": str(codebase.root),
-        "languages": codebase.languages,
-        "token_counter": token_counter_name(counter),
-        "parse_seconds": parse_seconds,
-    }
-    if queries_seconds is not None:
-        attrs["queries_seconds"] = queries_seconds
-    if scorer is not None:
-        attrs.update(scorer.attrs())
-    return _columns.build(columns, schema, attrs)
+    columns = {}
+    if ahead is not None and ahead.truncated is not None:
+        schema["truncated"] = _columns.FLOAT  # a chunker's row has none: its inputs were not embedded ahead
+        columns["truncated"] = [*ahead.truncated, *[None] * (len(rows) - len(ahead.truncated))]
+    extra = dict.fromkeys(name for row in rows for name in row if name not in schema)
+    schema.update({name: column_type(name) for name in extra})
+    columns.update({name: [row.get(name) for row in rows] for name in schema if name not in columns})
+    described = {"token_counter": token_counter_name(counter), **attrs, **(ahead.attrs if ahead is not None else {})}
+    return _columns.build(columns, schema, described)

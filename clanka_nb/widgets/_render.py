@@ -189,7 +189,8 @@ def render_preview(
     shown = [b for b in bands if b.start_line <= stop and b.end_line >= start and b.start_line <= b.end_line]
     chosen = next((b for b in shown if b.index == selected), None)
     gutter = _gutter(shown, start, stop, chosen, untyped)
-    rows = _rows(lines, path, language, start, stop, firsts, cover, flags, chosen, gutter)
+    code = _page_code(lines, path, language, start, stop, firsts)
+    rows = _rows(lines, code, start, stop, cover, flags, chosen, gutter)
     parts = [
         _header(path, language, total, len(firsts), uncovered_code),
         _legend(types, uncovered_code, uncovered_blank, full_legend, untyped),
@@ -225,24 +226,29 @@ def _gutter(
     return starts
 
 
+def _page_code(
+    lines: Sequence[str], path: str, language: str | None, start: int, stop: int, firsts: np.ndarray,
+) -> list[str]:
+    """The highlighted HTML of lines `start` .. `stop`, one item each."""
+    # Lexed from a chunk's first line shortly above the page (a declaration starts where no comment or string
+    # is open), not from line 1: a page deep in a long file costs a page, not the whole file before it.
+    above = firsts[(firsts <= start) & (firsts >= start - LEX_CONTEXT)]
+    lex_from = int(above.max()) if len(above) else max(1, start - LEX_CONTEXT)
+    return highlight_lines(lines[lex_from - 1 : stop], path, language)[start - lex_from :]
+
+
 def _rows(
     lines: Sequence[str],
-    path: str,
-    language: str | None,
+    code: Sequence[str],
     start: int,
     stop: int,
-    firsts: np.ndarray,
     cover: np.ndarray,
     flags: Sequence[bool],
     chosen: Band | None,
     gutter: list[dict[int, tuple[int, str]]],
 ) -> list[str]:
-    """The page's table rows: number, coverage mark, gutter cells and highlighted code of each line."""
-    # Lexed from a chunk's first line shortly above the page (a declaration starts where no comment or string
-    # is open), not from line 1: a page deep in a long file costs a page, not the whole file before it.
-    above = firsts[(firsts <= start) & (firsts >= start - LEX_CONTEXT)]
-    lex_from = int(above.max()) if len(above) else max(1, start - LEX_CONTEXT)
-    code = highlight_lines(lines[lex_from - 1 : stop], path, language)
+    """The page's table rows: number, coverage mark, gutter cells and highlighted code (`code`, from line `start`)
+    of each line."""
     rows = []
     for line in range(start, stop + 1):
         covered, flag = cover[line - 1], flags[line - 1]
@@ -260,7 +266,7 @@ def _rows(
         uncovered = "" if covered else f' data-uncovered="{"code" if flag else "blank"}"'
         rows.append(
             f'<tr data-line="{line}"{uncovered} style="background:{PAPER}"><td style="{_NUMBER}">{line}</td>'
-            f'<td style="{_MARK}{mark}"></td>{cells}<td style="{code_style}">{code[line - lex_from]}{more}</td></tr>'
+            f'<td style="{_MARK}{mark}"></td>{cells}<td style="{code_style}">{code[line - start]}{more}</td></tr>'
         )
     return rows
 

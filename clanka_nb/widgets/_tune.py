@@ -10,7 +10,7 @@ from typing import Any, Unpack
 import ipywidgets as widgets
 
 from .. import engine
-from ..engine.settings import ChunkKeywords, Settings, SourceKeywords, setting_keywords
+from ..engine.settings import ChunkKeywords, ChunkSettings, Settings, SourceKeywords, setting_keywords
 from ..engine.source import open_source
 from ..engine.token_counts import token_counter as resolve_counter
 from ..frames.cycles import paused_cycle_collection
@@ -85,7 +85,6 @@ class Tuner(widgets.VBox):
             token_counter: Counts real tokens of the embedding inputs ("cl100k_base", a tiktoken encoding, a callable).
         """
         settings = Settings(**given).over(settings)
-        chunk = settings.chunk  # the sliders start at the values the engine uses
         files = [p for p in codebase.files if (t := codebase.text(p)) is not None and t.lines]
         if path is not None:
             path = pickable(codebase, path, files)
@@ -99,6 +98,19 @@ class Tuner(widgets.VBox):
         self._pending: asyncio.TimerHandle | None = None  # the update a debounced move scheduled
         self._done = 0.0  # time.monotonic() at the end of the last update
         self.seconds = 0.0
+        self._add_controls(settings.chunk, files, probe=options is not None)
+        self.stats_html = widgets.HTML(layout=widgets.Layout(margin="0 0 0 24px"))
+        self.timing = widgets.HTML(layout=widgets.Layout(margin="0 0 0 24px"))  # the last update's time
+        self.histogram = widgets.HTML()
+        self.trade_off = widgets.HTML()  # quality against tokens paid, one dot per setting probed
+        self.preview = PreviewPane()
+        super().__init__([self._top(), self.preview])
+        self.add_class("clanka-tune")
+        self.update()
+        self._open_first(path, files)
+
+    def _add_controls(self, chunk: ChunkSettings, files: list[str], *, probe: bool) -> None:
+        """The sliders (at the values the engine uses), the file picker and the probe's switch, observed."""
         slider = {"continuous_update": False, "style": {"description_width": "110px"}}
         slider_layout = {"width": "400px"}
         self.chunk_size = widgets.IntSlider(
@@ -125,30 +137,28 @@ class Tuner(widgets.VBox):
         )  # fmt: skip
         # Off by default: scoring search costs about as much as chunking again (BM25 over every chunk).
         self.probe = widgets.Checkbox(
-            value=options is not None, description="retrieval probe (recall@5, MRR, budget)", indent=False,
+            value=probe, description="retrieval probe (recall@5, MRR, budget)", indent=False,
             layout=widgets.Layout(width="400px"),
         )  # fmt: skip
-        self.stats_html = widgets.HTML(layout=widgets.Layout(margin="0 0 0 24px"))
-        self.timing = widgets.HTML(layout=widgets.Layout(margin="0 0 0 24px"))  # the last update's time
-        self.histogram = widgets.HTML()
-        self.trade_off = widgets.HTML()  # quality against tokens paid, one dot per setting probed
-        self.preview = PreviewPane()
         for control in (self.chunk_size, self.chunk_overlap, self.limit_characters, self.max_characters, self.probe):
             control.observe(self._on_setting, "value")
         self.file_picker.observe(self._on_file, "value")
+
+    def _top(self) -> widgets.HBox:
+        """The panel above the preview: the controls over the histogram and trade-off, the statistics beside them."""
         controls = widgets.VBox(
             [self.chunk_size, self.chunk_overlap, widgets.HBox([self.limit_characters, self.max_characters]),
              self.file_picker, self.probe],
         )  # fmt: skip
-        top = widgets.HBox(
+        return widgets.HBox(
             [widgets.VBox([controls, widgets.HBox([self.histogram, self.trade_off],
                                                   layout=widgets.Layout(flex_flow="row wrap"))]),
              widgets.VBox([self.stats_html, self.timing])],
             layout=widgets.Layout(flex_flow="row wrap"),
         )
-        super().__init__([top, self.preview])
-        self.add_class("clanka-tune")
-        self.update()
+
+    def _open_first(self, path: str | None, files: list[str]) -> None:
+        """Pick `path` (None: the file with the most chunks) without an update of its own, and show it."""
         self._busy = True
         try:
             if path is None:

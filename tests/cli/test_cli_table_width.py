@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from clanka_nb._cli._fit import TABLE_WIDTH, render
+from clanka_nb._cli._fit import TABLE_WIDTH, cells, render
 from tests._shared import run_cli as run
 
 LONG_DIRS = ("a_folder_whose_name_is_rather_long", "and_another_folder_below_it_with_a_long_name")
@@ -85,7 +85,7 @@ def left_out(table: str, width: int = TABLE_WIDTH) -> list[str]:
 def test_every_table_fits_100_columns_and_names_what_it_left_out(capsys, deep: Path, tmp_path: Path, command):
     status, out, err = run(capsys, *argv(command, deep), "-q")
     assert status == 0, err
-    too_wide = [line for line in out.splitlines() if len(line) > TABLE_WIDTH]
+    too_wide = [line for line in out.splitlines() if cells(line) > TABLE_WIDTH]
     assert not too_wide, too_wide
     header = out.splitlines()[0].split()
     missing = left_out(out)
@@ -166,6 +166,65 @@ def test_when_not_even_the_essential_columns_fit_the_last_go() -> None:
     text = render(frame, width=50, essential=("a", "b", "c"))
     assert text.splitlines()[0].split() == ["a"]
     assert all(len(line) <= 50 for line in text.splitlines())
+
+
+def test_cells_count_what_a_terminal_shows() -> None:
+    assert cells("src/app.ts") == 10
+    assert cells("源代码/购物车.ts") == 2 * 6 + 4  # wide characters take two cells, "/" and ".ts" one each
+    assert cells("ＡＢ") == 4  # fullwidth forms
+    assert cells("📦") == 2 and cells("e\u0301") == 1  # an emoji; an accent combined with its letter
+    assert cells("a\u200db\ufe0f") == 2  # a zero-width joiner and a variation selector take none
+
+
+def _column_starts(line: str, texts: list[str]) -> list[int]:
+    """The cell at which each of `texts` starts in `line` (found in order)."""
+    starts, at = [], 0
+    for text in texts:
+        at = line.index(text, at)
+        starts.append(cells(line[:at]))
+        at += len(text)
+    return starts
+
+
+WIDE_PATHS = ["项目/源代码/组件/购物车/价格规则/" + "很长的文件名" * 4 + ".ts", "📦/🚀/" + "emoji_" * 8 + "🎉.ts",
+              "docs/cafe\u0301/notes.md"]
+
+
+def test_wide_characters_are_fitted_by_cells_and_the_columns_stay_aligned() -> None:
+    frame = pd.DataFrame({"path": WIDE_PATHS, "name": ["价格" * 30, "total", "说明"], "n": [1, 22, 333]})
+    text = render(frame, width=60, essential=("path", "name", "n"))
+    lines = text.splitlines()
+    assert all(cells(line) <= 60 for line in lines), [cells(line) for line in lines]
+    rows = lines[1:4]
+    shown = [row.split("  ") for row in rows]
+    texts = [[part.strip() for part in row if part.strip()] for row in shown]
+    # The text columns start at one cell in every row, the numbers (right-aligned) end at one.
+    assert {(*_column_starts(row, parts[:2]), cells(row)) for row, parts in zip(rows, texts, strict=True)} == {
+        (*_column_starts(lines[0], ["path", "name"]), cells(lines[0]))}
+    assert texts[0][0].startswith("…") and texts[0][0].endswith(".ts")  # a path keeps its end
+    assert texts[1][0].endswith("🎉.ts") and texts[2][0] == WIDE_PATHS[2]  # the accent fits whole: 1 cell
+
+
+def test_a_cut_never_leaves_half_a_wide_character_or_a_lone_mark() -> None:
+    frame = pd.DataFrame({"path": ["a/" + "\u0301界" * 40], "why": ["界" * 50]})
+    rows = render(frame, width=31, essential=("path", "why")).splitlines()
+    assert all(cells(row) <= 31 for row in rows)
+    path, why = rows[1].split()
+    assert path.startswith("…界") and why.endswith("界…")
+
+
+def test_the_command_line_fits_cjk_and_emoji_paths_in_100_cells(capsys, code: Path) -> None:
+    folder = code.joinpath("项目", "源代码", "组件", "购物车")
+    folder.mkdir(parents=True)
+    (folder / ("价格规则与折扣计算" * 3 + ".ts")).write_text(LONG_TS, encoding="utf-8")
+    (code / "📦🚀🎉").mkdir()
+    (code / "📦🚀🎉" / ("部署" * 10 + ".ts")).write_text(LONG_TS, encoding="utf-8")
+    for command in (["chunk", str(code)], ["files", str(code)]):
+        status, out, err = run(capsys, *command, "-q")
+        assert status == 0, err
+        assert "价格规则" in out and "部署" in out
+        too_wide = [line for line in out.splitlines() if cells(line) > TABLE_WIDTH]
+        assert not too_wide, [cells(line) for line in too_wide]
 
 
 @pytest.fixture(scope="module")

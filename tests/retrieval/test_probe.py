@@ -7,7 +7,7 @@ import pytest
 
 from clanka_nb import engine
 from clanka_nb.retrieval import Probe
-from clanka_nb.retrieval.scoring._probe import prepare_probe, probe, probe_summary
+from clanka_nb.retrieval.scoring._probe import ProbeSet, prepare_probe, probe, probe_summary
 
 from .conftest import ScriptedSearcher, hashed_embed
 
@@ -123,6 +123,30 @@ def test_bad_arguments(words):
 
 
 def test_a_prepared_probe_reuses_the_codebase_and_queries(words):
-    prepared = prepare_probe(words, QUERIES)
+    prepared = prepare_probe(words, Probe(queries=QUERIES))
     assert prepared.codebase is words
     assert prepared.queries["query"].tolist() == QUERIES["query"].tolist()
+
+
+def test_prepare_probe_takes_the_probe_whole_as_the_sweep_does(words):
+    # One Probe, one name (issue 51): its sample, header and mask reach the prepared probe, as ProbeSet.of gives
+    # the sweep's; a queries frame alone is not a Probe.
+    probe = Probe(queries=QUERIES, sample=0.5, header="path", mask=False)
+    prepared = prepare_probe(words, probe)
+    swept = ProbeSet.of(words, probe)
+    assert (prepared.sample, prepared.mask, prepared.masked.header) == (swept.sample, swept.mask, swept.masked.header)
+    assert (prepared.sample, prepared.mask, prepared.masked.header) == (0.5, False, "path")
+    with pytest.raises(TypeError, match=r"probe must be a Probe\(\.\.\.\)"):
+        prepare_probe(words, QUERIES)  # type: ignore[arg-type]
+
+
+def test_the_probe_is_named_probe_in_every_signature() -> None:
+    import inspect
+
+    import clanka_nb as cn
+    from clanka_nb.retrieval.scoring import _probe
+
+    for function in (cn.probe, _probe.prepare_probe, _probe.probe_frame, _probe.probe_outcome, _probe.probe_columns,
+                     _probe.chunks_outcome):
+        parameters = inspect.signature(function).parameters
+        assert "probe" in parameters and "options" not in parameters, function.__name__

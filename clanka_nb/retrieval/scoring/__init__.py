@@ -4,12 +4,13 @@ the rows and intervals of a sweep, a sample confirmed on the whole codebase, and
 What the other parts of the probe use is named here; the rest stays in its `_` module.
 """
 
-from ._ahead import EmbeddingTimeWarning, SampledProbeWarning, embed_ahead
+from ._ahead import Ahead, EmbeddingTimeWarning, SampledProbeWarning, embed_ahead
 from ._options import Probe, as_probe
 from ._probe import NoProbeQueriesWarning, ProbeSet, probe, probe_frame, probe_summary
 from ._scorer import ProbeScorer, frame_outcome, index_cost, outcome_row, scored_row
 
 __all__ = [
+    "Ahead",
     "EmbeddingTimeWarning",
     "NoProbeQueriesWarning",
     "Probe",

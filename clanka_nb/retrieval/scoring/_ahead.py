@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ... import engine
@@ -48,27 +49,39 @@ def _duration(seconds: float) -> str:
         f"{seconds / 3600:.1f} h"
 
 
+@dataclass(frozen=True)
+class Ahead:
+    """What embedding a probed sweep's inputs ahead of its rows did (`embed_ahead`), for its table (`table_of`).
+
+    `attrs` are the sweep's attrs: inputs_total (what the settings index and search, summed over settings),
+    inputs_distinct, embedding_rate (inputs/s, measured on the first call; None when nothing was embedded),
+    embedding_estimate_seconds (what the rest was expected to take), embedding_seconds, embedding_note (what
+    was done, in words), and sampled_by_budget when `time_budget` chose a sample. `truncated` is, per setting in
+    the order given, the share of the chunk inputs indexed that the model cuts at its input limit (the sweep's
+    column `truncated`); None when the embedder names no limit (`max_input_tokens` and `truncated_share`, as
+    `cn.embedders.sentence_transformers` does).
+    """
+
+    attrs: dict[str, Any]
+    truncated: list[float | None] | None = None
+
+
 def embed_ahead(
     probe_set: ProbeSet, settings: Sequence[engine.ChunkSettings], searcher: Any, time_budget: float | None,
     progress: ProgressBar,
-) -> dict[str, Any]:
+) -> Ahead:
     """Embed every distinct input of the sweep before its first row (the rows then read the vector cache).
 
-    Returns the sweep's attrs: inputs_total (what the settings index and search, summed over settings),
-    inputs_distinct, embedding_rate (inputs/s, measured on the first call; None when nothing was embedded),
-    embedding_estimate_seconds (what the rest was expected to take), embedding_seconds, embedding_note (what
-    was done, in words); and, when the embedder says how long an input it reads (`max_input_tokens` and
-    `truncated_share`, as `cn.embedders.sentence_transformers` does), `truncated`: per setting, the share of
-    the chunk inputs indexed that the model cuts at its limit (the sweep puts it in a column).
+    Returns what it did (`Ahead`): the sweep's attrs, and per setting the share of its inputs the model cuts.
     `probe_set.sample` is set to the sample chosen.
     """
     attrs = _embed_ahead(probe_set, settings, searcher, time_budget, progress)
     share = getattr(searcher.embed, "truncated_share", None)
-    if callable(share) and getattr(searcher.embed, "max_input_tokens", None) is not None:
-        # The inputs of the sample finally probed: a 60-line chunk the model reads only the start of is another
-        # chunk than the one scored by its lines, and the table should say how often that happens.
-        attrs["truncated"] = [share(texts) for texts in _inputs(probe_set, settings, probe_set.sample)]
-    return attrs
+    if not callable(share) or getattr(searcher.embed, "max_input_tokens", None) is None:
+        return Ahead(attrs)
+    # The inputs of the sample finally probed: a 60-line chunk the model reads only the start of is another
+    # chunk than the one scored by its lines, and the table should say how often that happens.
+    return Ahead(attrs, [share(texts) for texts in _inputs(probe_set, settings, probe_set.sample)])
 
 
 def _embed_ahead(

@@ -39,13 +39,14 @@ def covered_lines(low: np.ndarray, high: np.ndarray, taken: np.ndarray) -> np.nd
 
 
 def metric_arrays(
-    ids: np.ndarray, chunk_file: np.ndarray, chunk_start: np.ndarray, chunk_end: np.ndarray,
-    tokens: np.ndarray, charged: np.ndarray, target: tuple[np.ndarray, np.ndarray, np.ndarray],
-    cutoffs: Sequence[int], budgets: Sequence[int],
+    ids: np.ndarray, chunks: tuple[np.ndarray, np.ndarray, np.ndarray], tokens: np.ndarray, charged: np.ndarray,
+    target: tuple[np.ndarray, np.ndarray, np.ndarray], cutoffs: Sequence[int], budgets: Sequence[int],
 ) -> dict[str, np.ndarray]:
     """Every per-query metric (the module docstring says each) from `ids`, the ranked chunk ids per query
-    (-1: none). `tokens` is each chunk's cost; `charged`, what it costs within a budget (on a sample, a
-    distractor's tokens 1/share times); `target`, each query's file, first and last line."""
+    (-1: none). `chunks` is each chunk's file, first and last line; `tokens` each chunk's cost; `charged`, what it
+    costs within a budget (on a sample, a distractor's tokens 1/share times); `target`, each query's file, first
+    and last line."""
+    chunk_file, chunk_start, chunk_end = chunks
     queries = len(ids)
     target_file, target_start, target_end = (values[:, None] for values in target)
     found = ids >= 0

@@ -193,17 +193,18 @@ def _given_dropped(attrs: dict[str, Any]) -> dict[str, dict[str, int]]:
 
 def prepare_probe(
     source: Source = None,
-    queries: pd.DataFrame | None = None,
+    probe: Probe | None = None,
     *,
-    mask: bool = True,
     paths: Iterable[str | os.PathLike[str]] | None = None,
     progress: ProgressBar = None,
     languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
 ) -> ProbeSet:
-    """Parse (unless `source` is a Codebase) and extract the queries once, for scoring many settings."""
+    """Parse (unless `source` is a Codebase) and extract the queries once, for scoring many settings: the probe
+    set of `probe`'s options (`ProbeSet.of`: its queries, mask, sample, targets and header; None is `Probe()`)."""
+    checked = _checked(probe)  # before the parse: a wrong type fails at once
     settings = Settings(languages=languages, max_file_size=max_file_size, workers=workers).warned()
     opened = open_source(source, settings, paths=paths, progress=progress)
-    return ProbeSet(opened.codebase, queries, mask=mask)
+    return ProbeSet.of(opened.codebase, checked)
 
 
 def drawn(keys: np.ndarray, starts: np.ndarray, ends: np.ndarray, share: float, seed: int = SEED) -> np.ndarray:
@@ -228,18 +229,18 @@ def _ahead_kept(chunks: Chunks, ids: np.ndarray, rank: np.ndarray) -> np.ndarray
     return np.where(rank > 1, ahead, 0)
 
 
-def probe_frame(prepared: ProbeSet, settings: engine.ChunkSettings, options: Probe | None = None) -> pd.DataFrame:
+def probe_frame(prepared: ProbeSet, settings: engine.ChunkSettings, probe: Probe | None = None) -> pd.DataFrame:
     """The per-query probe frame at one setting of an already prepared probe (see `probe`)."""
-    return probe_outcome(prepared, settings, options)[0]
+    return probe_outcome(prepared, settings, probe)[0]
 
 
-def _checked(options: object) -> Probe:
-    if options is None:
+def _checked(probe: object) -> Probe:
+    if probe is None:
         return Probe()
-    if not isinstance(options, Probe):
-        msg = f"options must be a Probe(...) of the probe's options (searcher, k, queries...), got {options!r}"
+    if not isinstance(probe, Probe):
+        msg = f"probe must be a Probe(...) of the probe's options (searcher, k, queries...), got {probe!r}"
         raise TypeError(msg)
-    return options
+    return probe
 
 
 def _depth(probe: Probe, costs: np.ndarray, count: int) -> int:
@@ -250,28 +251,28 @@ def _depth(probe: Probe, costs: np.ndarray, count: int) -> int:
 
 
 def probe_outcome(
-    prepared: ProbeSet, settings: engine.ChunkSettings, options: Probe | None = None,
+    prepared: ProbeSet, settings: engine.ChunkSettings, probe: Probe | None = None,
 ) -> tuple[pd.DataFrame, Outcome]:
     """`probe_frame`, and the per-query outcome (every metric's array) the sweep's columns, intervals and verdict
     are computed from. `frame.attrs["index_tokens"]` is the tokens of every chunk indexed (on a sample, the
     estimate for the whole codebase): the verdict's cost when it breaks a tie."""
-    probe = _checked(options)  # checked before any chunking
+    checked = _checked(probe)  # checked before any chunking
     with paused_cycle_collection():
         chunks = prepared.chunks(settings)
-    return chunks_outcome(prepared, chunks, probe, settings_attrs(prepared.codebase, settings))
+    return chunks_outcome(prepared, chunks, checked, settings_attrs(prepared.codebase, settings))
 
 
 def chunks_outcome(
-    prepared: ProbeSet, chunks: Chunks, options: Probe | None, attrs: dict[str, Any],
+    prepared: ProbeSet, chunks: Chunks, probe: Probe | None, attrs: dict[str, Any],
 ) -> tuple[pd.DataFrame, Outcome]:
     """`probe_outcome` of chunks already chosen (`ProbeSet.chunks` or `.chunks_of`): one code path for the engine's
     settings and for whole chunkers' cuts; `attrs` says what cut them (the settings' attrs, or a chunker's)."""
-    probe = _checked(options)
+    probe = _checked(probe)
     tokens = prepared.costs.tokens(chunks)
     price = charged(tokens, chunks, prepared.sample)
     ids = prepared.rankings(chunks, probe.engine, _depth(probe, price, len(chunks)))
     target = (prepared.target_file, prepared.target_start, prepared.target_end)
-    values = metric_arrays(ids, chunks.file, chunks.start, chunks.end, tokens, price, target, probe.cutoffs,
+    values = metric_arrays(ids, (chunks.file, chunks.start, chunks.end), tokens, price, target, probe.cutoffs,
                            probe.budgets)  # fmt: skip
     rank = values.pop("rank")
     outcome = Outcome(rank, probe.cutoffs[-1], _ahead_kept(chunks, ids, rank), prepared.sample, values)
@@ -351,12 +352,12 @@ def probe_summary(frame: pd.DataFrame, k: int | Iterable[int] | None = None) -> 
 
 
 def probe_columns(
-    prepared: ProbeSet, settings: engine.ChunkSettings, options: Probe | None = None,
+    prepared: ProbeSet, settings: engine.ChunkSettings, probe: Probe | None = None,
 ) -> dict[str, float | int | None]:
     """The `probe_summary` row of one setting as a dict (keys: queries, recall@<k>, mrr, precision, tokens@<k>,
     lines@<k>, budget_found@<B>, budget_covered@<B>). Pass one `Probe` for all settings (its searcher is
     re-indexed at each)."""
-    summary = probe_summary(probe_frame(prepared, settings, options))
+    summary = probe_summary(probe_frame(prepared, settings, probe))
     values = {name: summary[name].iloc[0] for name in summary.columns}  # per column: queries stays an int
     return {name: None if pd.isna(value) else value.item() if hasattr(value, "item") else value
             for name, value in values.items()}
@@ -365,7 +366,7 @@ def probe_columns(
 @setting_keywords
 def probe(
     source: Source = None,
-    options: Probe | None = None,
+    probe: Probe | None = None,
     *,
     paths: Iterable[str | os.PathLike[str]] | None = None,
     progress: ProgressBar = None,
@@ -375,7 +376,8 @@ def probe(
 
     `source` is a folder, one file, a parsed `engine.Codebase` (reused: nothing is parsed again), a
     chunk frame (its codebase at its settings, unless given) or None for the sample.
-    `options` is a `Probe` (default `Probe()`): its searcher, cut-offs, budgets, queries, mask, targets.
+    `probe` is a `Probe` (default `Probe()`): its searcher, cut-offs, budgets, queries, mask, targets, the same
+    object every other function takes as `probe=`.
     The queries default to `probe_queries(source)`: one per documented declaration, the target
     being the declaration's code, in every language extended mode knows (whatever `languages`
     is: it only decides how the files are chunked), plus test names and commit messages. With no query
@@ -396,7 +398,7 @@ def probe(
 
     Args:
         source: A folder, one file, an `engine.Codebase`, a chunk frame, or None for the sample codebase.
-        options: The probe's options (`Probe`); None is `Probe()`.
+        probe: The probe's options (`Probe`); None is `Probe()`.
         paths: Only the queries whose targets are in these files; None: every file.
         progress: None shows a bar only for work over a second, False never, True always.
 
@@ -407,7 +409,7 @@ def probe(
         >>> frame = cn.probe("my-repo", chunk_size=40)
         >>> cn.probe_summary(frame)
     """
-    probe = _checked(options)
+    checked = _checked(probe)
     settings = Settings(**given).over(settings)
     opened = open_source(source, settings, paths=paths, progress=progress)
-    return probe_frame(ProbeSet.of(opened.codebase, probe), opened.settings.chunk, probe)
+    return probe_frame(ProbeSet.of(opened.codebase, checked), opened.settings.chunk, checked)

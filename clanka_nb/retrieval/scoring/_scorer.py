@@ -94,7 +94,6 @@ class ProbeScorer:
         self.costs: list[float] = []
         self.by_source: list[dict[str, Any]] = []
         self.by_kind: list[dict[str, Any]] = []
-        self.ahead: dict[str, Any] = {}  # what embedding the inputs ahead of the rows did (`_ahead.embed_ahead`)
         # Per row: how to score it again on another probe set (the whole codebase, to confirm a sampled verdict).
         self.rescore: list[Rescore] = []
         self._verdict: Verdict | None = None
@@ -234,7 +233,6 @@ class ProbeScorer:
             searcher = self.probe.engine
             out.update(embedded=searcher.embedded - self._counted[0],  # type: ignore[attr-defined]  # embedded: the engine is an IndexSearcher
                        indexed=searcher.indexed - self._counted[1])  # type: ignore[attr-defined]  # the same IndexSearcher
-            out.update(self.ahead)
         out["sample"] = self.probe_set.sample
         self.confirm()  # before the breakdowns: confirmed rows replace theirs
         if self._confirmation is not None:
