@@ -62,15 +62,15 @@ def to_confirm(screen: Verdict) -> list[int]:
 
 def confirmed_verdict(
     screen: Verdict, confirmation: Confirmation, settings: Sequence[dict[str, Any]], *, metric: Metric,
-    groups: np.ndarray | None, share: float, confidence: float = CONFIDENCE, margin: float | None = MARGIN,
-    when: np.ndarray | None = None, cost_name: str | None = None,
+    groups: np.ndarray | None, share: float, margin: float | None = MARGIN, when: np.ndarray | None = None,
+    cost_name: str | None = None,
 ) -> Verdict:
     """The verdict over the confirmed rows' full-codebase scores (its columns: their row positions), with what
     the sample screened out said in its message and kept in `screened`."""
     rows = list(confirmation.outcomes)
     scores = pd.DataFrame({row: expected(confirmation.outcomes[row], metric) for row in rows})
     out = verdict(scores, groups, settings={row: settings[row] for row in rows},
-                  cost={row: confirmation.costs[row] for row in rows}, confidence=confidence, margin=margin,
+                  cost={row: confirmation.costs[row] for row in rows}, confidence=CONFIDENCE, margin=margin,
                   when=when, metric_name=metric.name, cost_name=cost_name)  # fmt: skip
     left = [row for row in range(len(settings)) if row not in confirmation.outcomes]
     said = f"a {share:.0%} sample of distractors separates the settings, so they were scored on the whole codebase"

@@ -190,9 +190,8 @@ class ProbeScorer:
         """The pooled verdict (`_verdict`), confirmed on the whole codebase when a sample separates the rows."""
         if self.unranked:
             decided = ranked_verdict(self._scores(self.outcomes), self.ranked(), self.settings, self.costs,
-                                     metric=self.probe.verdict_metric.name, groups=self.probe_set.groups,
-                                     margin=self.probe.margin, when=self.probe_set.times, share=self.probe_set.sample,
-                                     cost_name=COST_NAMES[self.probe.cost])
+                                     probe=self.probe, groups=self.probe_set.groups, when=self.probe_set.times,
+                                     share=self.probe_set.sample)  # fmt: skip
         else:
             decided = decide(self.outcomes, self.settings, self.costs, metric=self.probe.verdict_metric,
                              groups=self.probe_set.groups, margin=self.probe.margin, when=self.probe_set.times,

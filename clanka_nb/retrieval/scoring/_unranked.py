@@ -13,35 +13,34 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...decision import Verdict, verdict  # the public verdict (`clanka_nb.retrieval.verdict`), by its package
+from ...decision import COST_NAMES, Verdict, verdict  # the public verdict (`clanka_nb.retrieval.verdict`)
+from ._options import Probe
 
 
 def ranked_verdict(
     scores: pd.DataFrame, rows: list[int], settings: Sequence[dict[str, Any]], cost: Sequence[float], *,
-    metric: str, groups: np.ndarray | None, margin: float | None, when: np.ndarray | None, share: float | None,
-    cost_name: str | None = None,
+    probe: Probe, groups: np.ndarray | None, when: np.ndarray | None, share: float | None,
 ) -> Verdict:
     """The verdict over `rows` only (its columns are those rows' positions in the sweep, as every sweep
-    verdict's are).
+    verdict's are), with the probe's metric, margin and cost as `decide` takes them.
 
     Args:
         scores: Per query and sweep row, the verdict's metric.
         rows: The rows to rank.
         settings: Every row's settings, for the wording.
         cost: Every row's cost (ties go to the cheapest).
-        metric: The metric's name.
+        probe: The probe's options: its verdict's metric, margin and cost's name.
         groups: Each query's cluster (None: each query its own).
-        margin: The smallest difference that matters (None: no equivalence test).
         when: Each query's commit time (NaN: not from a commit); None: none.
         share: On a sampled probe, the share of distractors indexed (None: the whole codebase).
-        cost_name: What `cost` is, for the message ("tokens indexed"...), as `decide` says it.
 
     Returns:
         The verdict, said to be on a sample's estimates where it is.
     """
     out = verdict(scores[rows] if rows else pd.DataFrame({0: np.zeros(0)}), groups if rows else None,
                   settings={row: settings[row] for row in rows}, cost={row: cost[row] for row in rows} or None,
-                  margin=margin, when=when if rows else None, metric_name=metric, cost_name=cost_name)  # fmt: skip
+                  margin=probe.margin, when=when if rows else None, metric_name=probe.verdict_metric.name,
+                  cost_name=COST_NAMES[probe.cost])  # fmt: skip
     if share is not None and share < 1 and out.queries:
         return dataclasses.replace(out, sample=share,
                                    message=out.message + f"; on a {share:.0%} sample of distractors (estimates for "
