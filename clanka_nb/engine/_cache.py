@@ -30,6 +30,7 @@ import warnings
 from functools import cache
 from pathlib import Path
 
+from ..warning import ClankaWarning
 from ._cache_files import (
     CACHE_DIR_ENV,
     CONFIG_DIR_ENV,
@@ -76,7 +77,7 @@ class ParseCacheError(OSError):
     """`ParseCache.clear()` left entries behind; the message says how many, why and what to do."""
 
 
-class ParseCacheWarning(UserWarning):
+class ParseCacheWarning(ClankaWarning, UserWarning):
     """The parse cache could not be used (it falls back to parsing; chunks are unaffected)."""
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, DEFAULT_LANGUAGES, MAX_FILE_SIZE, NO_LIMIT
+from ..warning import ClankaWarning
 from ._cache import ParseCache, resolve_cache
 from ._chunker import (
     CodeChunk,
@@ -83,7 +84,7 @@ def gc_paused() -> Iterator[None]:
         gc.enable()
 
 
-class UnreadableFileWarning(UserWarning):
+class UnreadableFileWarning(ClankaWarning, UserWarning):
     """A listed file could not be read (or was refused: it resolves outside the root), so it gives no chunks."""
 
 
@@ -93,11 +94,11 @@ def _warn_unreadable(report: FileReport) -> None:
         warn_at_user(msg, UnreadableFileWarning)
 
 
-class BinaryFileWarning(UserWarning):
+class BinaryFileWarning(ClankaWarning, UserWarning):
     """Listed files look binary (NUL bytes, mostly undecodable): chunked as the reference does, said once."""
 
 
-class NothingToChunkWarning(UserWarning):
+class NothingToChunkWarning(ClankaWarning, UserWarning):
     """A folder lists no file to chunk, or a chosen file has a name the reference never indexes."""
 
 

@@ -31,6 +31,7 @@ from ..defaults import (
     SWEEP_CHUNK_SIZES,
     is_default,
 )
+from ..warning import ClankaWarning
 from ._keywords import checked_init as checked_init  # re-exported: the floors above import it from here
 from ._keywords import checked_keywords as checked_keywords
 from ._keywords import refuse
@@ -45,7 +46,7 @@ _NO_LIMIT_FROM = 2**53
 WORKERS_PER_CORE = 4
 
 
-class SettingClampedWarning(UserWarning):
+class SettingClampedWarning(ClankaWarning, UserWarning):
     """A chunk setting was out of range, so it is used as the reference clamps it (the words the CLI prints)."""
 
 

@@ -14,10 +14,12 @@ import warnings
 from pathlib import Path
 from types import FrameType
 
+from ..warning import ClankaWarning
+
 _PACKAGE = str(Path(__file__).resolve().parents[1]) + os.sep
 
 
-def warn_at_user(message: str | Warning, category: type[Warning]) -> None:
+def warn_at_user(message: str | Warning, category: type[ClankaWarning]) -> None:
     """`warnings.warn(message, category)` pointed at the first frame outside clanka_nb."""
     # stacklevel 1 is this function's frame, 2 the one that called it: the first that may be clanka_nb's.
     level = 2

@@ -25,6 +25,7 @@ from ...frames.cycles import paused_cycle_collection
 from ...frames.lines import LineIndex
 from ...frames.source import Source
 from ...metrics import PRECISION_AT, metric_of, parse_metric, probe_metrics
+from ...warning import ClankaWarning
 from ..decision import SEED, Outcome
 from ..queries import all_masks, check_queries, default_queries, query_groups, target_arrays, target_kinds
 from ..search import BM25Searcher, ChunkBM25, Chunks, LineTokens, MaskedText, Searcher, code_tokens, search_many
@@ -42,7 +43,7 @@ PROBE: _columns.Schema = {
 }
 
 
-class NoProbeQueriesWarning(UserWarning):
+class NoProbeQueriesWarning(ClankaWarning, UserWarning):
     """The probe has no query to score: its recall, MRR and precision are NA. The message says why."""
 
 
