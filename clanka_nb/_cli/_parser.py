@@ -275,7 +275,7 @@ def build() -> Parser:
     return parser
 
 
-def _index(commands: argparse._SubParsersAction) -> None:
+def _index(commands: argparse._SubParsersAction[Parser]) -> None:
     index = _command(commands, "index", "build or re-sync clanka's semantic index of many repositories on Dask")
     index.add_argument("roots", metavar="ROOT", nargs="+",
                        help="repository folders; each index goes to ROOT/.clanka/search.sqlite (where clanka reads it)")
@@ -306,7 +306,7 @@ def _version() -> str:
         return "(not installed)"
 
 
-def _command(commands: argparse._SubParsersAction, name: str, summary: str) -> Parser:
+def _command(commands: argparse._SubParsersAction[Parser], name: str, summary: str) -> Parser:
     return commands.add_parser(
         name, help=summary, description=summary[0].upper() + summary[1:] + ".",
         epilog=_command_epilog(name), formatter_class=argparse.RawDescriptionHelpFormatter,

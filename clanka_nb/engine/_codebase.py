@@ -10,7 +10,7 @@ from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, DEFAULT_LANGUAGES, MAX_FILE_SIZE, NO_LIMIT
 from ..warning import ClankaWarning
@@ -137,7 +137,7 @@ class _Fates:
             )
             warn_at_user(msg, NothingToChunkWarning)
 
-    def told(self, items: Iterable, report_at: int) -> Iterator:
+    def told(self, items: Iterable[Any], report_at: int) -> Iterator[Any]:
         """`items` passed on as they come, each one's report seen; told once the last has passed."""
         for item in items:
             self.see(item[report_at])
@@ -196,7 +196,7 @@ class _Context(NamedTuple):
 # A worker's answer for one file: plain tuples and strings only, cheap to pickle and to rebuild:
 # (report row or None when the parent read the file, status, grammar, declaration rows,
 #  chunk rows with settings / the file's text when the parent has not read it / None).
-_Answer = tuple[tuple | None, str, str | None, list[tuple], list[tuple] | str | None]
+_Answer = tuple[tuple[Any, ...] | None, str, str | None, list[tuple[Any, ...]], list[tuple[Any, ...]] | str | None]
 
 
 def _work(context: _Context, job: tuple[str, str | None]) -> _Answer:

@@ -75,13 +75,13 @@ def default_queries(codebase: engine.Codebase, targets: str = "code") -> Sources
                "test_names": dict(tests.queries.attrs.get("dropped", {}))}  # fmt: skip
     skipped = history_skipped(codebase)
     parts = [f"{len(found.queries):,} from doc comments", f"{len(tests.queries):,} from test names"]
-    error = None
+    error = history = None
     if skipped is None:
         try:
             history, _ = history_query_rows(codebase, DEFAULT_REVS, progress=False, targets=targets)
         except ChurnError as failed:  # no commit yet, or a damaged one: the other sources still probe
             error = skipped = " ".join(str(failed).split())
-    if skipped is None:
+    if history is not None:
         frames.append(history.assign(source="history"))
         counts["history"] = len(history)
         dropped["history"] = dict(history.attrs["dropped"])

@@ -127,6 +127,7 @@ def _fit(
 ) -> tuple[float, dict[str, str], str]:
     """The largest share (of a few tried) whose inputs embed within `allowed` inputs, those inputs, and a note."""
     share = min(0.5, max(MIN_SHARE, allowed / max(whole, 1)))
+    missing: dict[str, str] = {}
     for attempt in range(6):  # each try shrinks by what the last one missed by: a few land within the budget
         per = _inputs(probe_set, settings, share)
         missing = searcher.missing([text for group in [queries, *per] for text in group])

@@ -6,7 +6,7 @@ import copy
 import os
 import zlib
 from collections.abc import Iterable, Sequence
-from typing import Any, Unpack
+from typing import Any, Unpack, cast
 
 import numpy as np
 import pandas as pd
@@ -215,7 +215,7 @@ def drawn(keys: np.ndarray, starts: np.ndarray, ends: np.ndarray, share: float, 
     for shift, factor in ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB)):  # splitmix64's finalizer
         mixed = (mixed ^ (mixed >> np.uint64(shift))) * np.uint64(factor)
     mixed ^= mixed >> np.uint64(31)
-    return (mixed >> np.uint64(11)).astype(np.float64) / 2.0**53 < share
+    return cast("np.ndarray", (mixed >> np.uint64(11)).astype(np.float64) / 2.0**53 < share)
 
 
 def _ahead_kept(chunks: Chunks, ids: np.ndarray, rank: np.ndarray) -> np.ndarray | None:
