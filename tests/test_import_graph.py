@@ -173,8 +173,11 @@ def _shown(cycle: list[str], graph: dict[str, dict[str, int]]) -> str:
 LAYERS: tuple[tuple[str, ...], ...] = (
     # Leaves with no imports of the package: the settings' defaults (read by `--help` without the engine),
     # the sample codebase's path (the source when none is given, at every floor), which extra brings each
-    # optional library, and the one maker of a matplotlib figure.
-    ("clanka_nb.defaults", "clanka_nb.bundled", "clanka_nb.extras", "clanka_nb.figures", "clanka_nb.metrics"),
+    # optional library, the one maker of a matplotlib figure, the metric registry and the base of every warning.
+    (
+        "clanka_nb.defaults", "clanka_nb.bundled", "clanka_nb.extras", "clanka_nb.figures", "clanka_nb.metrics",
+        "clanka_nb.warning",
+    ),
     ("clanka_nb.engine",),
     ("clanka_nb.index", "clanka_nb.frames", "clanka_nb.history", "clanka_nb.chunkers"),
     ("clanka_nb.retrieval",),
