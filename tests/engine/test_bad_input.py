@@ -27,6 +27,7 @@ from clanka_nb.engine import (
 EXPECTED_WARNINGS = [
     pytest.mark.filterwarnings("ignore::clanka_nb.engine.NothingToChunkWarning"),
     pytest.mark.filterwarnings("ignore::clanka_nb.engine.UnreadableFileWarning"),
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.BinaryFileWarning"),  # undecodable bytes look binary
 ]
 pytestmark = EXPECTED_WARNINGS
 

@@ -23,6 +23,7 @@ from clanka_nb.engine import (
 EXPECTED_WARNINGS = [
     pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning"),
     pytest.mark.filterwarnings("ignore::clanka_nb.engine.UnreadableFileWarning"),
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.NothingToChunkWarning"),  # a Makefile gives no chunks
 ]
 pytestmark = EXPECTED_WARNINGS
 
