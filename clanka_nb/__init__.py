@@ -42,6 +42,7 @@ _EXPORTS = {
     **dict.fromkeys(_INDEX, "clanka_nb.index"),
     **dict.fromkeys(_HISTORY, "clanka_nb.history"),
     **dict.fromkeys(_ENGINE, "clanka_nb.engine"),
+    "ClankaWarning": "clanka_nb.warning",  # the base of every warning above (a leaf: loads nothing)
 }
 
 __all__ = list(_EXPORTS)  # one table, in the README's order: a name exported is a name listed
@@ -75,6 +76,7 @@ if TYPE_CHECKING:
         unit_test_queries,
     )
     from .sweeps import sweep
+    from .warning import ClankaWarning
     from .widgets import browse, compare, preview, preview_text, search_panel, tune
 
 

@@ -173,10 +173,13 @@ def _shown(cycle: list[str], graph: dict[str, dict[str, int]]) -> str:
 LAYERS: tuple[tuple[str, ...], ...] = (
     # Leaves with no imports of the package: the settings' defaults (read by `--help` without the engine),
     # the sample codebase's path (the source when none is given, at every floor), which extra brings each
-    # optional library, and the one maker of a matplotlib figure.
-    # The verdict (`decision`) stands on this floor beside them: a library of its own on the leaves alone.
-    ("clanka_nb.defaults", "clanka_nb.bundled", "clanka_nb.extras", "clanka_nb.figures", "clanka_nb.keywords",
-     "clanka_nb.metrics", "clanka_nb.decision"),
+    # optional library, the one maker of a matplotlib figure, the metric registry, the keyword check, text made
+    # safe to print and the base of every warning. The verdict (`decision`) stands on this floor beside them: a
+    # library of its own on the leaves alone.
+    (
+        "clanka_nb.defaults", "clanka_nb.bundled", "clanka_nb.extras", "clanka_nb.figures", "clanka_nb.keywords",
+        "clanka_nb.metrics", "clanka_nb.printable", "clanka_nb.warning", "clanka_nb.decision",
+    ),
     ("clanka_nb.engine",),
     ("clanka_nb.index", "clanka_nb.frames", "clanka_nb.history", "clanka_nb.chunkers"),
     ("clanka_nb.retrieval",),

@@ -38,7 +38,7 @@ SIZE = {"chunk_size": 4, "chunk_overlap": 1}  # given to every call that chunks:
 NO_SOURCE = {
     "BM25Searcher", "IndexSearcher", "VectorCache", "embedders",  # searchers, embedders
     "Probe",  # the probe's options
-    "CodeChunk", "SettingClampedWarning",  # types
+    "CodeChunk", "SettingClampedWarning", "ClankaWarning",  # types
     "Codebase",  # a source itself
     "chunk_text", "preview_text", "embedding_input",  # a text or a chunk, not a source
     "churn", "churn_files", "history_queries",  # a git repository and its history, not a source

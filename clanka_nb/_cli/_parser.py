@@ -157,7 +157,7 @@ def build() -> Parser:
     return parser
 
 
-def _chunk(commands: argparse._SubParsersAction) -> None:
+def _chunk(commands: argparse._SubParsersAction[Parser]) -> None:
     chunk = _command(commands, "chunk", "the chunks of a folder or of one file, one row per chunk")
     _path(chunk)
     _settings(chunk, many=False)
@@ -167,7 +167,7 @@ def _chunk(commands: argparse._SubParsersAction) -> None:
     )
 
 
-def _files(commands: argparse._SubParsersAction) -> None:
+def _files(commands: argparse._SubParsersAction[Parser]) -> None:
     files = _command(commands, "files", "every file the chunker lists under a folder, with its status and why")
     _path(files, folder_only=True)
     _settings(files, many=False)
@@ -179,7 +179,7 @@ def _files(commands: argparse._SubParsersAction) -> None:
     )
 
 
-def _sweep(commands: argparse._SubParsersAction) -> None:
+def _sweep(commands: argparse._SubParsersAction[Parser]) -> None:
     sweep = _command(commands, "sweep", "chunk once per combination of settings and measure each")
     _path(sweep, folder_only=True)
     _settings(sweep, many=True)
@@ -257,7 +257,7 @@ def _chunker_options(sweep: argparse.ArgumentParser) -> None:
     )
 
 
-def _explain(commands: argparse._SubParsersAction) -> None:
+def _explain(commands: argparse._SubParsersAction[Parser]) -> None:
     explain = _command(commands, "explain", "why each chunk of one file starts and ends where it does")
     explain.add_argument("path", metavar="PATH", help="folder of source code (or one file alone, then no FILE)")
     explain.add_argument("file", metavar="FILE", nargs="?", help="the file inside PATH to explain")
@@ -265,7 +265,7 @@ def _explain(commands: argparse._SubParsersAction) -> None:
     _common(explain, table_note="one row per chunk: lines, type, name, rule and why")
 
 
-def _churn(commands: argparse._SubParsersAction) -> None:
+def _churn(commands: argparse._SubParsersAction[Parser]) -> None:
     churn = _command(commands, "churn", "what keeping clanka's index fresh costs: inputs embedded per commit")
     churn.add_argument("path", metavar="PATH", help="a git clone, or a folder in one (then only its files count)")
     churn.add_argument(
@@ -281,7 +281,7 @@ def _churn(commands: argparse._SubParsersAction) -> None:
     _common(churn, table_note="one row per commit and setting: inputs, embedded, reused, deleted and why")
 
 
-def _cache(commands: argparse._SubParsersAction) -> None:
+def _cache(commands: argparse._SubParsersAction[Parser]) -> None:
     cache = _command(
         commands, "cache", "show or empty the caches kept across sessions: parses (declaration ranges) and vectors"
     )
@@ -292,7 +292,7 @@ def _cache(commands: argparse._SubParsersAction) -> None:
     )
 
 
-def _lab(commands: argparse._SubParsersAction) -> None:
+def _lab(commands: argparse._SubParsersAction[Parser]) -> None:
     lab = _command(commands, "lab", "open JupyterLab on the notebooks of this project")
     lab.add_argument(
         "--notebooks", metavar="DIR", default=None,
@@ -306,7 +306,7 @@ def _lab(commands: argparse._SubParsersAction) -> None:
     )
 
 
-def _index(commands: argparse._SubParsersAction) -> None:
+def _index(commands: argparse._SubParsersAction[Parser]) -> None:
     index = _command(commands, "index", "build or re-sync clanka's semantic index of many repositories on Dask")
     index.add_argument("roots", metavar="ROOT", nargs="+",
                        help="repository folders; each index goes to ROOT/.clanka/search.sqlite (where clanka reads it)")
@@ -337,7 +337,7 @@ def _version() -> str:
         return "(not installed)"
 
 
-def _command(commands: argparse._SubParsersAction, name: str, summary: str) -> Parser:
+def _command(commands: argparse._SubParsersAction[Parser], name: str, summary: str) -> Parser:
     return commands.add_parser(
         name, help=summary, description=summary[0].upper() + summary[1:] + ".",
         epilog=_command_epilog(name), formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -8,10 +8,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
-from ..engine.internals import BIDI, UNSAFE, escape, visible
+from ..printable import BIDI, UNSAFE, escape, visible
 
-# `visible` (the engine's, which every warning passes through too) escapes what a terminal could act on; on stderr a
-# progress bar redraws its line with a carriage return, and it writes nothing else of the kind.
+# `visible` (the leaf `printable`, which every warning passes through too) escapes what a terminal could act on;
+# on stderr a progress bar redraws its line with a carriage return, and it writes nothing else of the kind.
 _UNSAFE_STDERR = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{BIDI}]")
 
 __all__ = ["UNSAFE", "escaped_output", "json_safe", "visible"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, cast
 
 from ..engine.settings import checked_keywords
 from ..extras import require
@@ -44,7 +44,7 @@ def llama_index(budget: Budget | int | None = None, *, label: str = "LlamaIndex 
         if language is None:
             return None
         try:
-            return splitter(language).split_text(text)
+            return cast("list[str]", splitter(language).split_text(text))
         except ValueError:  # "Could not parse code with language ...": it refuses the file
             return None
 

@@ -32,7 +32,7 @@ from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
 from ..engine.internals import exit_when_parent_dies, expected_ppid, sigint_held
-from ..engine.warn import warn_at_user
+from ..engine.warn import relay_warning
 from ._guard import ChunkerAnswerError, Guarded, InputLimits, guarded_call, late
 
 _GRACE_SECONDS = 2.0  # how long a process told to stop may take before it is killed
@@ -131,7 +131,7 @@ class PeerProcess:
         except (EOFError, OSError):  # it died on this file: a crash, the memory, a signal
             return Guarded(None, f"its process ended on this file ({self._kill()})", time.perf_counter() - started)
         for category, message in answer.warned:
-            warn_at_user(message, category)
+            relay_warning(message, category)
         if answer.wrong is not None:
             raise ChunkerAnswerError(answer.wrong)
         return answer.guarded

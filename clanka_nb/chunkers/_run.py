@@ -14,6 +14,7 @@ from ..engine import Codebase, list_file_names
 from ..engine.internals import normalize_newlines, normalize_path, one_file, read_text
 from ..engine.settings import checked_keywords, setting_docs
 from ..engine.warn import warn_at_user
+from ..warning import ClankaWarning
 from ._adapter import Chunker, as_chunker
 from ._guard import FILE_SECONDS, TOTAL_SECONDS
 from ._process import runner
@@ -22,7 +23,7 @@ from ._spans import Span
 NAMED_AT_MOST = 10  # files a fallback warning names (ChunkedWith.failed has them all)
 
 
-class ChunkerFallbackWarning(UserWarning):
+class ChunkerFallbackWarning(ClankaWarning, UserWarning):
     """A chunker failed on some files (an error, too deep, too slow): they count as not handled by it."""
 
 Source = str | os.PathLike[str] | Codebase | Mapping[str, str]

@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 from ..engine.settings import checked_keywords
 from ..engine.warn import warn_at_user
+from ..warning import ClankaWarning
 
 
 class Span(NamedTuple):
@@ -32,7 +33,7 @@ class Span(NamedTuple):
     parent: str | None = None
 
 
-class UnplacedChunkWarning(UserWarning):
+class UnplacedChunkWarning(ClankaWarning, UserWarning):
     """A chunker gave chunks whose text is not in the file as given, so they have no lines and are left out."""
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Unpack
+from typing import Unpack, cast
 
 import dask.dataframe as dd
 import pandas as pd
@@ -125,7 +125,7 @@ def chunk_codebases(
     meta = with_root(frames.chunk_text("", embedding=embedding), "")
     meta.attrs.clear()
     task = ChunkTask(settings, embedding)
-    return dd.from_map(task, work, meta=meta, label="clanka-chunks", enforce_metadata=False)
+    return cast("dd.DataFrame", dd.from_map(task, work, meta=meta, label="clanka-chunks", enforce_metadata=False))
 
 
 @setting_keywords
@@ -159,4 +159,4 @@ def files(
     meta = with_root(frames.files(engine.Codebase.from_texts({}), progress=False), "")
     meta.attrs.clear()
     task = FilesTask(settings)
-    return dd.from_map(task, work, meta=meta, label="clanka-files", enforce_metadata=False)
+    return cast("dd.DataFrame", dd.from_map(task, work, meta=meta, label="clanka-files", enforce_metadata=False))

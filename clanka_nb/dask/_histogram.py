@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -41,7 +42,7 @@ class Histogram:
     def _at(self, rank: int) -> np.generic:
         """The value at 0-based position `rank` of the sorted sample."""
         ends = np.cumsum(self.counts)
-        return self.values[int(np.searchsorted(ends, rank, side="right"))]
+        return cast("np.generic", self.values[int(np.searchsorted(ends, rank, side="right"))])
 
     def mean(self) -> float | None:
         return None if not self.size else self.total() / self.size

@@ -13,7 +13,7 @@ import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Unpack
+from typing import Any, Unpack
 
 import pandas as pd
 from distributed import Future, Semaphore, as_completed, get_worker
@@ -309,7 +309,7 @@ def _databases(roots: StrPath | Iterable[StrPath], db: DbPlace) -> tuple[list[st
     return absolute, places
 
 
-def _collect(futures: list[Future], where: tuple[list[str], list[str]], progress: ProgressBar,
+def _collect(futures: list[Future[Any]], where: tuple[list[str], list[str]], progress: ProgressBar,
              results: dict[int, RepositoryIndex]) -> None:
     """Each repository's outcome into `results` (by position) as its task ends, a bar counting them; a task that
     failed after Dask's retries (a worker killed again and again) is that repository's `failed` row."""

@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from ..metrics import RECALL, Metric, parse_metric
+from ..warning import ClankaWarning
 from ._decision import MARGIN, cluster_counts, verdict, widened
 from ._result import Verdict
 
@@ -48,7 +49,7 @@ _BLOCK_CELLS = 2_000_000  # resample matrix cells computed at once (about 16 MB)
 _KEPT_CELLS = 4_000_000  # resample counts kept for the next metric and row (about 32 MB: 2,000 clusters)
 
 
-class FlatRecallWarning(UserWarning):
+class FlatRecallWarning(ClankaWarning, UserWarning):
     """Recall is the same at every setting of a sweep: its queries do not tell the settings apart."""
 
 

@@ -29,7 +29,9 @@ import unicodedata
 import warnings
 from functools import cache
 from pathlib import Path
+from typing import Any
 
+from ..warning import ClankaWarning
 from ._cache_files import (
     CACHE_DIR_ENV,
     CONFIG_DIR_ENV,
@@ -76,7 +78,7 @@ class ParseCacheError(OSError):
     """`ParseCache.clear()` left entries behind; the message says how many, why and what to do."""
 
 
-class ParseCacheWarning(UserWarning):
+class ParseCacheWarning(ClankaWarning, UserWarning):
     """The parse cache could not be used (it falls back to parsing; chunks are unaffected)."""
 
 
@@ -142,7 +144,7 @@ def decode_entry(secret: bytes, key: bytes, value: bytes) -> tuple[str, list[Dec
 
 
 
-def _well_formed(rows: list) -> bool:
+def _well_formed(rows: list[Any]) -> bool:
     """Every row six fields: two line numbers, a name, type and parent (text or null), a line number or null.
 
     One plain loop: a warm reopen checks tens of thousands of rows."""
@@ -191,7 +193,7 @@ class ParseCache:
     def __repr__(self) -> str:
         return f"ParseCache({str(self.directory)!r}, max_bytes={self.max_bytes})"
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         # A worker process rebuilds it by its settings and keeps one open connection per folder.
         return (shared_cache, (str(self.directory), self.max_bytes))
 

@@ -7,7 +7,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from itertools import accumulate, groupby, starmap
 from operator import itemgetter
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ._cache import ParseCache, entry_key
 from ._collation import collation_key
@@ -110,10 +110,10 @@ class PreparedText:
         """This file's chunks and the engine's record of how it made them, from one pass."""
         return chunked(self, settings)
 
-    def __getstate__(self) -> tuple:
+    def __getstate__(self) -> tuple[Any, ...]:
         return tuple(getattr(self, name) for name in self.__slots__)
 
-    def __setstate__(self, state: tuple) -> None:
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
         for name, value in zip(self.__slots__, state, strict=True):
             setattr(self, name, value)
 
@@ -268,7 +268,7 @@ def _segments(text: PreparedText, start: int, end: int, settings: ChunkSettings)
 _lines_of = itemgetter(0, 1)
 
 
-def in_reference_order(segments: list) -> list:
+def in_reference_order(segments: list[Any]) -> list[Any]:
     """Segments (or `Cut`s: start, end, declaration, ...) sorted as the reference sorts its chunks: by start,
     end, then name under ICU collation, keeping their order where all three tie."""
     segments.sort(key=_lines_of)
@@ -338,7 +338,7 @@ class Cut(NamedTuple):
     head_only: bool  # a class split in pieces and cut to its first, as its methods are chunks
 
 
-def _chunk_key(start: int, end: int, d: Declaration) -> tuple:
+def _chunk_key(start: int, end: int, d: Declaration) -> tuple[int, int, str | None, str | None, str | None]:
     """What makes two declaration chunks the same chunk (the reference keeps the first of them)."""
     return (start, end, d.name, d.type, d.parent)
 
@@ -361,7 +361,7 @@ def declaration_segments(
     # from the first that does not is every kept chunk's key remembered, to drop repeats, and the whole
     # list sorted at the end.
     last_start = last_end = 0
-    emitted: set[tuple] | None = None
+    emitted: set[tuple[int, int, str | None, str | None, str | None]] | None = None
     for start, end, d, truncates in text.plan():
         if end - start < size and (limit is None or char_ends[end] - char_ends[start - 1] - 1 <= limit):
             # Fits whole: the common case, without the splitting loop. Its first or second line is nearly

@@ -10,9 +10,10 @@ from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, DEFAULT_LANGUAGES, MAX_FILE_SIZE, NO_LIMIT
+from ..warning import ClankaWarning
 from ._cache import ParseCache, resolve_cache
 from ._chunker import (
     CodeChunk,
@@ -83,7 +84,7 @@ def gc_paused() -> Iterator[None]:
         gc.enable()
 
 
-class UnreadableFileWarning(UserWarning):
+class UnreadableFileWarning(ClankaWarning, UserWarning):
     """A listed file could not be read (or was refused: it resolves outside the root), so it gives no chunks."""
 
 
@@ -93,11 +94,11 @@ def _warn_unreadable(report: FileReport) -> None:
         warn_at_user(msg, UnreadableFileWarning)
 
 
-class BinaryFileWarning(UserWarning):
+class BinaryFileWarning(ClankaWarning, UserWarning):
     """Listed files look binary (NUL bytes, mostly undecodable): chunked as the reference does, said once."""
 
 
-class NothingToChunkWarning(UserWarning):
+class NothingToChunkWarning(ClankaWarning, UserWarning):
     """A folder lists no file to chunk, or a chosen file has a name the reference never indexes."""
 
 
@@ -136,7 +137,7 @@ class _Fates:
             )
             warn_at_user(msg, NothingToChunkWarning)
 
-    def told(self, items: Iterable, report_at: int) -> Iterator:
+    def told(self, items: Iterable[Any], report_at: int) -> Iterator[Any]:
         """`items` passed on as they come, each one's report seen; told once the last has passed."""
         for item in items:
             self.see(item[report_at])
@@ -195,7 +196,7 @@ class _Context(NamedTuple):
 # A worker's answer for one file: plain tuples and strings only, cheap to pickle and to rebuild:
 # (report row or None when the parent read the file, status, grammar, declaration rows,
 #  chunk rows with settings / the file's text when the parent has not read it / None).
-_Answer = tuple[tuple | None, str, str | None, list[tuple], list[tuple] | str | None]
+_Answer = tuple[tuple[Any, ...] | None, str, str | None, list[tuple[Any, ...]], list[tuple[Any, ...]] | str | None]
 
 
 def _work(context: _Context, job: tuple[str, str | None]) -> _Answer:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
+from typing import cast
 
 import icu
 
@@ -26,7 +27,7 @@ ICU_VERSION: str = icu.ICU_VERSION
 
 def collation_key(text: str) -> bytes:
     """A sort key under which `sorted` agrees with JavaScript's `a.localeCompare(b)`."""
-    return _collator().getSortKey(text)
+    return cast("bytes", _collator().getSortKey(text))
 
 
 def sorted_like_js(items: list[str]) -> list[str]:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pathspec
 
 from ..defaults import MAX_FILE_SIZE
+from ..warning import ClankaWarning
 from ._collation import collation_key
 from ._files import IGNORED_SEGMENTS, is_meaningful_file
 from .settings import checked_keywords, parse_size, setting_docs
@@ -27,7 +28,7 @@ MAX_IGNORE_FILE = 1 << 20
 _MAX_PATTERN = 4096  # PATH_MAX: no real path is longer, and compiling such a line costs seconds
 
 
-class IgnoreFileTooLargeWarning(UserWarning):
+class IgnoreFileTooLargeWarning(ClankaWarning, UserWarning):
     """An ignore file over 1 MiB, or with a line longer than 4,096 characters: only the rest of it applies."""
 
 # How pathspec writes a glob `*` (any run of characters within one path segment).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from ..defaults import MAX_FILE_SIZE
 from ._collation import sorted_like_js
@@ -92,7 +93,7 @@ def skipped_files(
 
 
 def _entry_reason(
-    entry: os.DirEntry[str], rel: str, rules: _Rules, base: Path, limit: int, stack: list
+    entry: os.DirEntry[str], rel: str, rules: _Rules, base: Path, limit: int, stack: list[Any]
 ) -> str | None:
     """Why `list_files` leaves out this entry (None: it is listed, or a folder, which is pushed on `stack`)."""
     if entry.is_symlink():

@@ -69,7 +69,7 @@ def exit_when_parent_dies(parent_pid: int, ppid: int | None) -> None:
             os._exit(1)
 
 
-def _serve(conn: Connection, func: Callable, parent_pid: int, ppid: int | None) -> None:
+def _serve(conn: Connection, func: Callable[[Any], Any], parent_pid: int, ppid: int | None) -> None:
     """A worker's life: run `func` over each batch received, send the results back, until told to stop."""
     # Ctrl-C in a terminal reaches the whole process group; only the parent decides what it means
     # (it then ends the workers), so a worker never dies half-way through a reply.
@@ -95,7 +95,7 @@ class _Pool:
         self.processes: list[multiprocessing.process.BaseProcess] = []
         self.conns: list[Connection] = []
 
-    def start(self, func: Callable, workers: int) -> None:
+    def start(self, func: Callable[[Any], Any], workers: int) -> None:
         """Start the workers; the caller closes the pool whatever happens, so none is left behind."""
         context = multiprocessing.get_context()
         # Ctrl-C is held back (not lost) while the workers start: one that came between a fork and the
@@ -167,8 +167,8 @@ def expected_ppid(context: multiprocessing.context.BaseContext) -> int | None:
 
 
 def ordered_map(
-    func: Callable,
-    jobs: Sequence,
+    func: Callable[[Any], Any],
+    jobs: Sequence[Any],
     workers: int,
     batch: int,
     describe: Callable[[Any], str] = repr,
@@ -197,7 +197,7 @@ def ordered_map(
     try:
         pool.start(func, workers)
         sent = 0
-        ready: dict[int, list] = {}
+        ready: dict[int, list[Any]] = {}
         busy.update((conn, []) for conn in pool.conns)
         for taken in range(len(batches)):
             # Topped up after every result, not only when the consumer takes one: a worker that is done
@@ -219,7 +219,7 @@ def ordered_map(
             conn = None
 
 
-def _batches(jobs: Sequence, batch: int, weights: Sequence[float] | None, workers: int) -> list[Sequence]:
+def _batches(jobs: Sequence[Any], batch: int, weights: Sequence[float] | None, workers: int) -> list[Sequence[Any]]:
     if weights is None:
         return [jobs[i : i + batch] for i in range(0, len(jobs), batch)]
     share = sum(weights) / (workers * WEIGHTED_BATCHES_PER_WORKER)
@@ -234,8 +234,12 @@ def _batches(jobs: Sequence, batch: int, weights: Sequence[float] | None, worker
     return out
 
 
+_Busy = dict[Connection, list[int]]  # each worker's connection: the batches it holds
+_Batches = list[Sequence[Any]]
+
+
 def _send(
-    busy: dict, sent: int, stop: int, queued: int, pool: _Pool, batches: list, describe: Callable[[Any], str]
+    busy: _Busy, sent: int, stop: int, queued: int, pool: _Pool, batches: _Batches, describe: Callable[[Any], str]
 ) -> int:
     """Send the batches from `sent` up to `stop`, each to the least loaded worker, while that one holds
     fewer than `queued`; give the index of the next batch to send."""
@@ -253,7 +257,8 @@ def _send(
 
 
 def _receive(
-    conn: Connection, busy: dict, ready: dict, pool: _Pool, batches: list, describe: Callable[[Any], str]
+    conn: Connection, busy: _Busy, ready: dict[int, list[Any]], pool: _Pool, batches: _Batches,
+    describe: Callable[[Any], str],
 ) -> None:
     try:
         index, results = conn.recv()
@@ -263,7 +268,7 @@ def _receive(
     ready[index] = results
 
 
-def _died(conn: Connection, busy: dict, pool: _Pool, batches: list, describe: Callable[[Any], str]) -> WorkerError:
+def _died(conn: Connection, busy: _Busy, pool: _Pool, batches: _Batches, describe: Callable[[Any], str]) -> WorkerError:
     """The error for a worker whose connection broke: its exit code and the files it held."""
     process = pool.processes[pool.conns.index(conn)]
     process.join(_GRACE_SECONDS)

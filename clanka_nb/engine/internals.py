@@ -25,17 +25,14 @@ from ._codebase import load as load_file
 from ._collation import sorted_like_js
 from ._languages import check_languages
 from ._listing import MAX_IGNORE_FILE, ListingCache
-from ._printable import BIDI, UNSAFE, escape, visible
 from ._reading import check_file, read_text
 from ._text import normalize_newlines, normalize_path
 from ._workers import exit_when_parent_dies, expected_ppid, sigint_held
 
 __all__ = [
-    "BIDI",
     "CACHE_DIR_ENV",
     "CACHE_SWITCH_ENV",
     "MAX_IGNORE_FILE",
-    "UNSAFE",
     "ChunkHead",
     "ListingCache",
     "check_file",
@@ -44,7 +41,6 @@ __all__ = [
     "chunks_of",
     "default_directory",
     "emptied",
-    "escape",
     "evict_if_over",
     "exit_when_parent_dies",
     "expected_ppid",
@@ -68,7 +64,6 @@ __all__ = [
     "resolve_cache",
     "sigint_held",
     "sorted_like_js",
-    "visible",
     "window_segments",
     "write",
 ]

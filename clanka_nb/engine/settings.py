@@ -34,6 +34,7 @@ from ..defaults import (
 from ..keywords import checked_init as checked_init  # re-exported: the floors above import it from here
 from ..keywords import checked_keywords as checked_keywords
 from ..keywords import refuse
+from ..warning import ClankaWarning
 from ._languages import check_languages
 from ._setting_docs import generated_lines, with_setting_lines
 from ._setting_docs import setting_docs as setting_docs  # re-exported: for a function that writes its settings out
@@ -45,7 +46,7 @@ _NO_LIMIT_FROM = 2**53
 WORKERS_PER_CORE = 4
 
 
-class SettingClampedWarning(UserWarning):
+class SettingClampedWarning(ClankaWarning, UserWarning):
     """A chunk setting was out of range, so it is used as the reference clamps it (the words the CLI prints)."""
 
 

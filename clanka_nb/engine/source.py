@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..bundled import sample_codebase
-from ..defaults import is_default
+from ..defaults import CHUNK_SETTING_NAMES, is_default
 from ._codebase import Codebase, warn_if_nothing_listed
 from ._listing import list_file_names, resolve_root
 from ._reading import check_file, check_size
 from .progress import ProgressBar, bar
-from .settings import CHUNK_SETTING_NAMES, FRAME_REQUESTED, NONE_IS_NO_LIMIT, Settings, parse_size, path_list
+from .settings import FRAME_REQUESTED, NONE_IS_NO_LIMIT, Settings, parse_size, path_list
 
 Paths = Iterable[str | os.PathLike[str]] | str | os.PathLike[str]
 

@@ -17,17 +17,29 @@ import warnings
 from pathlib import Path
 from types import FrameType
 
-from ._printable import visible
+from ..printable import visible
+from ..warning import ClankaWarning
 
 _PACKAGE = str(Path(__file__).resolve().parents[1]) + os.sep
 
 
-def warn_at_user(message: str | Warning, category: type[Warning]) -> None:
+def warn_at_user(message: str | Warning, category: type[ClankaWarning]) -> None:
     """`warnings.warn(message, category)` pointed at the first frame outside clanka_nb, its text made safe to print
-    (a control or bidi character of a name as an escape)."""
-    # stacklevel 1 is this function's frame, 2 the one that called it: the first that may be clanka_nb's.
-    level = 2
-    frame: FrameType | None = sys._getframe(1)
+    (a control or bidi character of a name as an escape). Every warning of the package is a `ClankaWarning`."""
+    _warn(message, category)
+
+
+def relay_warning(message: str, category: type[Warning]) -> None:
+    """A warning another library raised where the user could not see it (a peer chunker in its own process),
+    raised again at the user's line with its own category, its text made safe to print as `warn_at_user`'s."""
+    _warn(message, category)
+
+
+def _warn(message: str | Warning, category: type[Warning]) -> None:
+    # stacklevel 1 is `warnings.warn`'s caller (this frame), 2 the public function's, 3 the first that may be
+    # outside clanka_nb.
+    level = 3
+    frame: FrameType | None = sys._getframe(2)
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
         level, frame = level + 1, frame.f_back
     if isinstance(message, str):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple, Unpack
+from typing import Any, NamedTuple, Unpack
 
 import numpy as np
 import pandas as pd
@@ -61,7 +61,7 @@ def measure_source(source: Source, settings: Settings, progress: ProgressBar) ->
     return measure(opened.codebase, opened.settings)
 
 
-def measured_attrs(measured: Measured) -> dict:
+def measured_attrs(measured: Measured) -> dict[str, Any]:
     return settings_attrs(measured.codebase, measured.settings.chunk, measured.settings.max_file_size)
 
 

@@ -14,7 +14,7 @@ matplotlib measures the text and draws it (no other library).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 from matplotlib.artist import Artist  # this module is imported only when a plot is made
@@ -54,7 +54,7 @@ class _Cells:
         span = np.concatenate([low, high], axis=1)
         span = np.nan_to_num(span, nan=0.0)  # a point not drawn takes no cell
         limit = np.array([self.shape[1], self.shape[0]] * 2)
-        return np.clip(span, 0, limit).astype(np.int64)
+        return cast("np.ndarray", np.clip(span, 0, limit).astype(np.int64))
 
     def add(self, box: np.ndarray) -> None:
         i0, j0, i1, j1 = self.span(box[None, :])[0]

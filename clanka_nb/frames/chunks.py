@@ -10,12 +10,12 @@ from typing import Any, Unpack
 import pandas as pd
 
 from .. import engine
+from ..engine.embedding import embedding_text
 from ..engine.internals import one_file
 from ..engine.progress import ProgressBar, bar
 from ..engine.settings import Settings, SourceKeywords, TextKeywords, path_list, setting_keywords
 from ..engine.source import Paths, Resolved, listed_names, narrowed, open_resolved, resolve, select
 from . import columns as _columns
-from ._embedding import embedding_text
 from ._token_columns import TokenColumns
 from ._walk import FileChunks, file_chunks, walk
 from .source import Source

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import chain
+from typing import cast
 
 import numpy as np
 
@@ -32,14 +33,14 @@ class LineIndex:
         if self._char_ends is None:
             read = [text for text in self.texts if text is not None]
             self._char_ends = _concat_prefixes([text.length_prefix for text in read])
-        return self._char_ends[ends + 1] - self._char_ends[starts] - 1
+        return cast("np.ndarray", self._char_ends[ends + 1] - self._char_ends[starts] - 1)
 
     def positions(self, files: np.ndarray, lines: np.ndarray) -> np.ndarray:
         """Global position of 1-based line `lines[j]` of file `files[j]` (an index into `paths`).
 
         The one place line numbers become positions: spans, chunk frames and the probe all go through it.
         """
-        return self.offsets[files] + lines - 1
+        return cast("np.ndarray", self.offsets[files] + lines - 1)
 
     @property
     def size(self) -> int:
@@ -55,7 +56,7 @@ class LineIndex:
     def per_file(self, values: np.ndarray) -> np.ndarray:
         """Sum of a per-position array over each file's positions."""
         running = np.concatenate([[0], np.cumsum(values, dtype=np.int64)])
-        return running[self.offsets[1:]] - running[self.offsets[:-1]]
+        return cast("np.ndarray", running[self.offsets[1:]] - running[self.offsets[:-1]])
 
     def file_of(self, positions: np.ndarray) -> np.ndarray:
         """Index (into `paths`) of the file holding each position."""

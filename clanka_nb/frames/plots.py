@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import textwrap
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 import pandas as pd
@@ -26,7 +26,7 @@ def _require(frame: pd.DataFrame, column: str, what: str, choices: list[str]) ->
 
 
 def _numeric(series: pd.Series) -> np.ndarray:
-    return series.to_numpy(dtype=float, na_value=np.nan)
+    return cast("np.ndarray", series.to_numpy(dtype=float, na_value=np.nan))
 
 
 @checked_keywords
@@ -177,7 +177,7 @@ def frontier(cost: np.ndarray, quality: np.ndarray) -> np.ndarray:
     # A point is beaten when some valid point is no worse on both and better on one: pairwise, fine for a sweep.
     no_worse = (cost[None, :] <= cost[:, None]) & (quality[None, :] >= quality[:, None]) & valid[None, :]
     better = (cost[None, :] < cost[:, None]) | (quality[None, :] > quality[:, None])
-    return valid & ~(no_worse & better).any(axis=1)
+    return cast("np.ndarray", valid & ~(no_worse & better).any(axis=1))
 
 
 def _setting_labels(frame: pd.DataFrame) -> list[str]:

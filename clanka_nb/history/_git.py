@@ -22,6 +22,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, BinaryIO
 
+from ..warning import ClankaWarning
+
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's hash of a tree with nothing in it
 _TIMEOUT = 120  # seconds for one git command (they read local objects only)
 _COPY = 1 << 20  # bytes copied from git to a file at a time: a blob is never held whole
@@ -69,7 +71,7 @@ class ChurnError(ValueError):
     """The repository or revision range cannot be read as asked; the message says how to fix it."""
 
 
-class ChurnWarning(UserWarning):
+class ChurnWarning(ClankaWarning, UserWarning):
     """Part of a history was left out of the counts (the message says which and why)."""
 
 

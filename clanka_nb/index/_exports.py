@@ -31,6 +31,7 @@ from pathlib import Path
 
 from ..engine.internals import CACHE_DIR_ENV, default_directory, key_path, keyed_check, load_secret
 from ..engine.warn import warn_at_user
+from ..warning import ClankaWarning
 
 EXPORTS = "model-exports"  # the folder, in clanka-nb's cache folder, that holds the exports
 CHECK_FILE = ".clanka-nb-check"  # the export's keyed check, beside its files (hidden: not part of the model)
@@ -41,7 +42,7 @@ class ModelExportError(OSError):
     """An export folder that is not this user's private folder, or a model that names code of its own."""
 
 
-class ModelExportWarning(UserWarning):
+class ModelExportWarning(ClankaWarning, UserWarning):
     """An export did not match its keyed check (changed since it was made) and was made again."""
 
 

@@ -34,6 +34,7 @@ from ..engine.internals import (
 )
 from ..engine.settings import checked_init
 from ..engine.warn import warn_at_user
+from ..warning import ClankaWarning
 
 Embedder = Callable[[list[str]], object]
 _LOOKUP_BATCH = 500  # SQLite's default limit on host parameters is far above this
@@ -103,7 +104,7 @@ def check_vectors(result: object, count: int, model: str, dimensions: int | None
 
 
 
-class VectorCacheWarning(UserWarning):
+class VectorCacheWarning(ClankaWarning, UserWarning):
     """The vector cache on disk could not be used: vectors are kept in memory for this process instead."""
 
 

@@ -117,7 +117,7 @@ def _column(chunks: pd.DataFrame, name: str, text: bool) -> list[Any]:
     if name not in chunks.columns:
         return [None] * len(chunks)
     column = chunks[name]
-    values = column.tolist()
+    values: list[Any] = column.tolist()
     missing = column.isna().to_numpy(dtype=bool)
     if missing.any():
         values = [None if gone else value for value, gone in zip(values, missing.tolist(), strict=True)]

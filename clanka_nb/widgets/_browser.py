@@ -132,7 +132,8 @@ class Browser(widgets.VBox):
     def _repr_html_(self) -> str:
         """A still picture of the browser, for where widgets do not run (nbviewer, GitHub)."""
         shown = self.preview.preview
-        return self.header.value + self.status.value + self.table.html.value + ("" if shown is None else shown.html)
+        parts: list[str] = [self.header.value, self.status.value, self.table.html.value]
+        return "".join(parts) + ("" if shown is None else shown.html)
 
     @property
     def frame(self) -> pd.DataFrame:

@@ -7,6 +7,7 @@ longer than the tuning panel's whole update budget.)
 from __future__ import annotations
 
 from html import escape
+from typing import cast
 
 import numpy as np
 
@@ -40,7 +41,7 @@ def render_histogram(
     span = float(edges[-1] - edges[0])
 
     def x(value: float) -> float:
-        return left + (value - edges[0]) / span * plot_w
+        return cast("float", left + (value - edges[0]) / span * plot_w)
 
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '

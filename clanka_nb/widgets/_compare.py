@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import ipywidgets as widgets
 import pandas as pd
@@ -74,7 +74,7 @@ class Compare(widgets.VBox):
 
     @property
     def html(self) -> str:
-        return self.summary.value + self.view.value
+        return cast("str", self.summary.value + self.view.value)
 
     def _repr_html_(self) -> str:
         return self.html

@@ -13,7 +13,8 @@ import pandas as pd
 
 from .. import engine, frames
 from ..chunkers import Chunker, as_chunker
-from ..engine.settings import CHUNK_SETTING_NAMES, TEXT_SETTING_NAMES, checked_keywords
+from ..defaults import CHUNK_SETTING_NAMES
+from ..engine.settings import TEXT_SETTING_NAMES, checked_keywords
 from ..frames import columns as _columns
 from ..sweeps import run_chunker
 from ._bands import LINE_WINDOW

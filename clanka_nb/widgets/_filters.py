@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -23,7 +24,7 @@ class _Coded:
     def contains(self, needle: str) -> np.ndarray:
         """Rows whose value contains `needle`, ignoring case (missing values never match)."""
         hits = np.fromiter((needle in c for c in self.lowered), dtype=bool, count=len(self.lowered))
-        return np.append(hits, False)[self.codes]  # code -1 (missing) reads the appended False
+        return cast("np.ndarray", np.append(hits, False)[self.codes])  # code -1 (missing) reads the appended False
 
     def equals(self, values: Iterable[str | None]) -> np.ndarray:
         """Rows whose value is one of `values` (None selects missing values)."""

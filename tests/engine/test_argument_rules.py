@@ -25,6 +25,12 @@ from clanka_nb.engine import (
 )
 from clanka_nb.engine.settings import max_workers, parse_size
 
+# The suite makes every ClankaWarning an error; these tests raise these on purpose (binary-looking files).
+EXPECTED_WARNINGS = [
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.BinaryFileWarning"),
+]
+pytestmark = EXPECTED_WARNINGS
+
 # The frames layer (and so the command line) is an extra: the engine-alone venv of .ci/run has no pandas.
 NEEDS_FRAMES = pytest.mark.skipif(find_spec("pandas") is None, reason="needs the frames extra (pandas)")
 

@@ -22,6 +22,15 @@ from clanka_nb.engine import (
     list_files,
 )
 
+# The suite makes every ClankaWarning an error; these tests raise these on purpose (folders or files that give no
+# chunks; files that cannot be read, made so on purpose).
+EXPECTED_WARNINGS = [
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.NothingToChunkWarning"),
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.UnreadableFileWarning"),
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.BinaryFileWarning"),  # undecodable bytes look binary
+]
+pytestmark = EXPECTED_WARNINGS
+
 
 def within(seconds: float, fn, *args, **kwargs):
     """Call fn in a daemon thread; fail (instead of hanging the run) when it takes longer than `seconds`."""

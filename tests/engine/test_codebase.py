@@ -18,6 +18,15 @@ from clanka_nb.engine import (
     list_files,
 )
 
+# The suite makes every ClankaWarning an error; these tests raise these on purpose (settings out of range, drawn or
+# chosen on purpose; files that cannot be read, made so on purpose).
+EXPECTED_WARNINGS = [
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning"),
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.UnreadableFileWarning"),
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.NothingToChunkWarning"),  # a Makefile gives no chunks
+]
+pytestmark = EXPECTED_WARNINGS
+
 SETTINGS = [
     {},
     {"chunk_size": 2, "chunk_overlap": 1},

@@ -4,10 +4,18 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clanka_nb import engine
+
+# The suite makes every ClankaWarning an error; these tests raise these on purpose (settings out of range, drawn or
+# chosen on purpose).
+EXPECTED_WARNINGS = [
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning"),
+]
+pytestmark = EXPECTED_WARNINGS
 
 # A file built to hold every case: a documented function, a class whose methods are longer than a chunk,
 # a long function that is split with overlap, and lines long enough to be cut by characters.

@@ -30,6 +30,13 @@ from clanka_nb.engine._chunker import PreparedText, plan_ranges
 from clanka_nb.engine._declarations import Declaration, parent_label
 from clanka_nb.engine._listing import _linear
 
+# The suite makes every ClankaWarning an error; these tests raise these on purpose (files that cannot be read, made
+# so on purpose).
+EXPECTED_WARNINGS = [
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.UnreadableFileWarning"),
+]
+pytestmark = EXPECTED_WARNINGS
+
 _decl = st.builds(
     Declaration,
     st.integers(1, 40),

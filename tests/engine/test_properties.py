@@ -9,10 +9,18 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 import icu
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clanka_nb.engine import Codebase, chunk_file_content
+
+# The suite makes every ClankaWarning an error; these tests raise these on purpose (settings out of range, drawn or
+# chosen on purpose).
+EXPECTED_WARNINGS = [
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning"),
+]
+pytestmark = EXPECTED_WARNINGS
 
 JS_WHITESPACE = frozenset(
     "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"

@@ -8,6 +8,13 @@ import pytest
 
 from clanka_nb.engine import ChunkSettings, chunk_file_content
 
+# The suite makes every ClankaWarning an error; these tests raise these on purpose (settings out of range, drawn or
+# chosen on purpose).
+EXPECTED_WARNINGS = [
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning"),
+]
+pytestmark = EXPECTED_WARNINGS
+
 C, F, M, V = "class", "function", "method", "variable"
 
 

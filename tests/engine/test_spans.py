@@ -9,6 +9,14 @@ from hypothesis import strategies as st
 from clanka_nb import engine, sample_codebase
 from clanka_nb.engine._chunker import declaration_segments
 
+# The suite makes every ClankaWarning an error; these tests raise these on purpose (settings out of range, drawn or
+# chosen on purpose; files that cannot be read, made so on purpose).
+EXPECTED_WARNINGS = [
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning"),
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.UnreadableFileWarning"),
+]
+pytestmark = EXPECTED_WARNINGS
+
 
 @pytest.fixture(scope="module")
 def codebase() -> engine.Codebase:

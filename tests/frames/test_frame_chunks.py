@@ -15,6 +15,14 @@ from tests._shared import NEEDS_CONFORMANCE
 
 from .conftest import PY_FIVE_LINES, TS_EXAMPLE, as_code_chunks
 
+# The suite makes every ClankaWarning an error; these tests raise these on purpose (folders or files that give no
+# chunks; settings out of range, drawn or chosen on purpose).
+EXPECTED_WARNINGS = [
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.NothingToChunkWarning"),
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning"),
+]
+pytestmark = EXPECTED_WARNINGS
+
 SAMPLE = Path(engine.__file__).resolve().parents[1] / "sample"
 
 EXPECTED_DTYPES = {

@@ -13,6 +13,13 @@ from clanka_nb import engine, frames
 
 from .conftest import PY_FIVE_LINES, TS_EXAMPLE
 
+# The suite makes every ClankaWarning an error; these tests raise these on purpose (settings out of range, drawn or
+# chosen on purpose).
+EXPECTED_WARNINGS = [
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning"),
+]
+pytestmark = EXPECTED_WARNINGS
+
 TEXTS = {"e.ts": TS_EXAMPLE, "a.py": PY_FIVE_LINES, "u.md": "# héllo 😀\n", "empty.ts": " \n"}
 
 

@@ -5,8 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from clanka_nb import engine, frames
+
+# The suite makes every ClankaWarning an error; these tests raise these on purpose (folders or files that give no
+# chunks; files that cannot be read, made so on purpose).
+EXPECTED_WARNINGS = [
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.NothingToChunkWarning"),
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.UnreadableFileWarning"),
+]
+pytestmark = EXPECTED_WARNINGS
 
 FILES_DTYPES = {
     "path": "string", "language": "string", "bytes": "Int64", "lines": "Int64", "status": "category",

@@ -13,6 +13,13 @@ import clanka_nb as cn
 from clanka_nb import engine
 from clanka_nb.frames.columns import readable
 
+# The suite makes every ClankaWarning an error; these tests raise these on purpose (files that cannot be read, made
+# so on purpose).
+EXPECTED_WARNINGS = [
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.UnreadableFileWarning"),
+]
+pytestmark = EXPECTED_WARNINGS
+
 BAD_NAME = b"bad\xff\xfename.ts"
 SHOWN = "bad\\xff\\xfename.ts"
 

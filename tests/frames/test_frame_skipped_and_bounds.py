@@ -11,6 +11,12 @@ import clanka_nb as cn
 from clanka_nb import engine
 from clanka_nb.retrieval.scoring._options import MAX_CUTOFFS
 
+# The suite makes every ClankaWarning an error; these tests raise these on purpose (binary-looking files).
+EXPECTED_WARNINGS = [
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.BinaryFileWarning"),
+]
+pytestmark = EXPECTED_WARNINGS
+
 TS = "/** Adds two numbers. */\nexport function add(a: number, b: number) {\n  return a + b;\n}\n"
 
 

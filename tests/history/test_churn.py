@@ -19,6 +19,12 @@ from tests._shared import clone_history
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs the git command")
 GRID = {"chunk_size": [30, 12], "chunk_overlap": [0, 4], "chunk_max_characters": 10_000}
 
+# The suite makes every ClankaWarning an error; these tests raise these on purpose (binary-looking files).
+EXPECTED_WARNINGS = [
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.BinaryFileWarning"),
+]
+pytestmark = [pytestmark, *EXPECTED_WARNINGS]
+
 
 def run_git(repo: Path, *args: str) -> str:
     env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",

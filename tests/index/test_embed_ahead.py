@@ -14,6 +14,12 @@ from clanka_nb.retrieval.scoring import _ahead
 
 from .conftest import Counting
 
+# The suite makes every ClankaWarning an error; these tests raise these on purpose (sweeps that embed ahead).
+EXPECTED_WARNINGS = [
+    pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.EmbeddingTimeWarning"),
+]
+pytestmark = EXPECTED_WARNINGS
+
 pytest.importorskip("bm25s")
 
 SIZES = [10, 20, 30, 60]

@@ -9,6 +9,13 @@ from clanka_nb.index import IndexSearcher, VectorCache
 
 from .conftest import Counting
 
+# The suite makes every ClankaWarning an error; these tests raise these on purpose (settings out of range, drawn or
+# chosen on purpose).
+EXPECTED_WARNINGS = [
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning"),
+]
+pytestmark = EXPECTED_WARNINGS
+
 pytest.importorskip("bm25s")  # the probe's module loads it
 
 

@@ -185,22 +185,28 @@ SHORT = textwrap.dedent(
     cache = VectorCache(sys.argv[1], max_bytes=200_000)
     n = int(sys.argv[2])
     blob = np.ones(64, dtype=np.float32).tobytes()
-    cache.put("test/model", [(f"{n:04d}-{i:059d}", blob) for i in range(30)])
+    cache.put("test/model", [(f"{n:04d}-{i:059d}", blob) for i in range(150)])
     """
 )
+PROCESSES, PER_PROCESS = 8, 150  # each process writes 150 vectors of 256 bytes and a 64-character key
 
 
 def test_max_bytes_bounds_the_file_across_many_short_processes(tmp_path):
+    # Eight processes (each pays numpy's and the index's import) write twice the bound between them: every one
+    # after the fourth must evict what the earlier ones left, as forty processes of 30 vectors did.
+    assert PROCESSES * PER_PROCESS * (256 + 64) > 1.9 * 200_000
     path = tmp_path / "vectors.sqlite3"
     env = {**os.environ, "PYTHONPATH": str(REPO), "CLANKA_NB_CONFIG_DIR": os.environ["CLANKA_NB_CONFIG_DIR"]}
-    for n in range(40):
+    for n in range(PROCESSES):
         done = subprocess.run([sys.executable, "-c", SHORT, str(path), str(n)], env=env, capture_output=True,
                               text=True, timeout=60, check=False)  # fmt: skip
         assert done.returncode == 0, done.stderr
     info = VectorCache(path, max_bytes=200_000).info()
     assert 0 < info.bytes <= 200_000 and info.file_bytes <= 2 * 200_000 + 2**20, info  # WAL aside
-    kept = VectorCache(path).get("test/model", [f"0039-{i:059d}" for i in range(30)])
-    assert len(kept) == 30  # the newest stay
+    cache = VectorCache(path)
+    last = f"{PROCESSES - 1:04d}"
+    assert len(cache.get("test/model", [f"{last}-{i:059d}" for i in range(PER_PROCESS)])) == PER_PROCESS  # newest
+    assert len(cache.get("test/model", [f"0000-{i:059d}" for i in range(PER_PROCESS)])) < PER_PROCESS  # evicted
 
 
 # --- item 11 ---

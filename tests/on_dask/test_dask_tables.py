@@ -16,6 +16,13 @@ from clanka_nb import engine
 
 from .conftest import expected_chunks, expected_files
 
+# The suite makes every ClankaWarning an error; these tests raise these on purpose (folders or files that give no
+# chunks).
+EXPECTED_WARNINGS = [
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.NothingToChunkWarning"),
+]
+pytestmark = EXPECTED_WARNINGS
+
 
 def test_chunks_of_three_codebases_equal_the_frames_per_root(client, roots) -> None:
     frame = cd.chunk_codebases(roots, client=client, files_per_partition=4)

@@ -15,6 +15,13 @@ from clanka_nb import engine, frames
 from clanka_nb.retrieval import NoProbeQueriesWarning, probe, probe_queries, probe_summary
 from clanka_nb.retrieval.internals import ProbeSet
 
+# The suite makes every ClankaWarning an error; these tests raise these on purpose (folders or files that give no
+# chunks).
+EXPECTED_WARNINGS = [
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.NothingToChunkWarning"),
+]
+pytestmark = EXPECTED_WARNINGS
+
 # Real, documented Python nobody here wrote: a few modules of the machine's standard library.
 STDLIB = Path(textwrap.__file__).parent
 MODULES = ("textwrap.py", "shlex.py", "heapq.py", "queue.py")

@@ -216,3 +216,50 @@ def test_deepening_a_shallow_clone_misses_the_cache(tmp_path, cache_dir, calls, 
     assert calls["log"] == 1
     assert len(deeper) > len(shallow)
     pd.testing.assert_frame_equal(deeper, _uncached(clone, monkeypatch))
+
+
+def _binary_ts(root: Path, place: str) -> None:
+    """Mark every .ts file `-diff` (git then shows "Binary files differ", no lines) in one of git's attribute
+    files: a folder's .gitattributes in the work tree (an untracked one counts), $GIT_DIR/info/attributes, or
+    the file the user's core.attributesFile names (the setting unchanged: only the file's content)."""
+    rule = "*.ts -diff\n"
+    if place == ".gitattributes":
+        (root / "src" / ".gitattributes").write_text(rule)  # a folder's own, not only the top's
+    elif place == "info/attributes":
+        (root / ".git" / "info").mkdir(exist_ok=True)
+        (root / ".git" / "info" / "attributes").write_text(rule)
+    else:
+        (root.parent / "attributes").write_text(rule)
+
+
+@pytest.mark.parametrize("place", [".gitattributes", "info/attributes", "core.attributesFile"])
+def test_an_attribute_that_changes_what_git_shows_misses_the_cache(tmp_path, cache_dir, calls, monkeypatch, place):
+    root = _repo(tmp_path)
+    (tmp_path / "attributes").write_text("")
+    (tmp_path / "gitconfig").write_text(f"[core]\n\tattributesFile = {tmp_path / 'attributes'}\n")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(tmp_path / "gitconfig"))
+    first = history_queries(root, progress=False)
+    assert len(first) == 3
+    _binary_ts(root, place)
+    calls.clear()
+    binary = history_queries(root, progress=False)
+    assert calls["log"] == 1, place  # a miss: read again
+    pd.testing.assert_frame_equal(binary, _uncached(root, monkeypatch))
+    assert len(binary) == 0  # no diff lines, so no targets: the cached three queries would have been wrong
+
+
+def test_git_no_replace_objects_misses_the_cache(tmp_path, cache_dir, calls, monkeypatch):
+    root = _repo(tmp_path)
+    # A replace ref that gives the last commit another message: git shows it unless GIT_NO_REPLACE_OBJECTS is set.
+    tree, parent = run_git(root, "rev-parse", "HEAD^{tree}", "HEAD~1").split()
+    other = run_git(root, "commit-tree", tree, "-p", parent, "-m", "Round the levy of each label to cents").strip()
+    run_git(root, "replace", "HEAD", other)
+    monkeypatch.delenv("GIT_NO_REPLACE_OBJECTS", raising=False)
+    replaced = history_queries(root, progress=False)
+    assert replaced["query"].str.contains("levy").any()
+    monkeypatch.setenv("GIT_NO_REPLACE_OBJECTS", "1")
+    calls.clear()
+    original = history_queries(root, progress=False)
+    assert calls["log"] == 1
+    pd.testing.assert_frame_equal(original, _uncached(root, monkeypatch))
+    assert not original["query"].str.contains("levy").any() and original["query"].str.contains("tax").any()

@@ -18,6 +18,13 @@ from tests.retrieval.test_history_queries import commit, function, run_git
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs the git command")
 
+# The suite makes every ClankaWarning an error; these tests raise these on purpose (sweeps whose few queries are
+# found at every setting).
+EXPECTED_WARNINGS = [
+    pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.FlatRecallWarning"),
+]
+pytestmark = [pytestmark, *EXPECTED_WARNINGS]
+
 
 def long_function(name: str, marker: str, extra: str = "") -> str:
     body = "".join(f"  value = value + {i}; // step {i}\n" for i in range(8))

@@ -14,6 +14,13 @@ import pytest
 from clanka_nb import engine, sweep
 from clanka_nb.retrieval import Probe, history_queries, probe, probe_queries, probe_summary
 
+# The suite makes every ClankaWarning an error; these tests raise these on purpose (sweeps whose few queries are
+# found at every setting).
+EXPECTED_WARNINGS = [
+    pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.FlatRecallWarning"),
+]
+pytestmark = EXPECTED_WARNINGS
+
 CODE = {
     "src/price.ts": "/** Parses a price label such as 12.50 EUR into cents. */\n"
     "export function parsePrice(label: string) {\n  const [amount] = label.split(' ');\n"

@@ -11,6 +11,13 @@ from clanka_nb.widgets import Preview, preview, preview_text
 
 from ._html import parse
 
+# The suite makes every ClankaWarning an error; these tests raise these on purpose (folders or files that give no
+# chunks).
+EXPECTED_WARNINGS = [
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.NothingToChunkWarning"),
+]
+pytestmark = EXPECTED_WARNINGS
+
 
 def bands(html: str) -> list[tuple[int, int, str]]:
     return sorted(

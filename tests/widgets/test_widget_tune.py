@@ -17,6 +17,13 @@ from clanka_nb.widgets import Tuner, tune
 
 from ._html import parse
 
+# The suite makes every ClankaWarning an error; these tests raise these on purpose (settings out of range, drawn or
+# chosen on purpose).
+EXPECTED_WARNINGS = [
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning"),
+]
+pytestmark = EXPECTED_WARNINGS
+
 
 @pytest.fixture(scope="module")
 def codebase() -> engine.Codebase:

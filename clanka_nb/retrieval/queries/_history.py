@@ -517,7 +517,7 @@ def _read_history(tree: _Tree, commits: list[_Commit], max_files: int | None, ta
             if handle is not None:
                 handle.update(1)
             query = message_query(commit.message)
-            reason = _reason(commit, query, max_files)
+            found, reason = None, _reason(commit, query, max_files)
             if reason is None:
                 patches = _patch(tree, commit, sizes)
                 formatting = _formatting_only(patches)

@@ -3,7 +3,9 @@
 Reading a history (a `git diff-tree` per commit, its lines followed to HEAD) is most of a probed sweep's
 time on a real clone, and its answer depends only on what the key below covers: the repository's HEAD
 commit, the range as git resolves it (and the clone's shallow boundary, grafts and replace refs, which
-change what a range holds), the git settings that shape a diff or a message, the probed folder, the
+change what a range holds, with the environment variables that turn them off), the git settings that shape a
+diff or a message, the git attribute files that apply to the probed files (`-diff` hides a file's lines), the
+probed folder, the
 options (`revs`, `max_files`, `targets`, `max_file_size`), the language mode, the text of every probed file
 (the targets are declarations of the files as read now) and the code that reads it (the package's version
 and a digest of its source). A new commit, an edited file or another option is another key: a miss.
@@ -28,7 +30,7 @@ import sqlite3
 import stat
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -51,6 +53,7 @@ from ...engine.internals import (
 )
 from ...engine.warn import warn_at_user
 from ...history.internals import run_git
+from ...warning import ClankaWarning
 from ._targets import TARGET_KINDS
 
 FILE_NAME = "history-cache.sqlite3"
@@ -68,7 +71,9 @@ CREATE TABLE IF NOT EXISTS histories (
 CREATE INDEX IF NOT EXISTS histories_used ON histories(used);
 """
 # The git settings that change a diff's hunks, a path's quoting or a message's encoding: part of the key.
-_GIT_SETTINGS = r"^(core|diff|i18n|log)\."
+_GIT_SETTINGS = r"^(attr|core|diff|i18n|log)\."
+# The environment variables that change what git reads (replace refs, attribute files): part of the key.
+_GIT_ENVIRONMENT = ("GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_ATTR_NOSYSTEM", "GIT_ATTR_SOURCE")
 # A row of the history's frame as the reader builds it, and the type each field must have.
 _ROW: dict[str, tuple[type, ...]] = {
     "query": (str,), "path": (str,), "start_line": (int,), "end_line": (int,), "name": (str, type(None)),
@@ -81,7 +86,7 @@ class HistoryCacheError(OSError):
     """Clearing the history cache left entries behind; the message says why and what to do."""
 
 
-class HistoryCacheWarning(UserWarning):
+class HistoryCacheWarning(ClankaWarning, UserWarning):
     """The history cache could not be used, or held an entry it does not trust: the history is read again
     (the queries are unaffected)."""
 
@@ -113,15 +118,21 @@ def _source_digest() -> str:
 
 
 def _state_file(repo: Path, name: str) -> bytes | None:
-    """The content of a git state file (`shallow`, `info/grafts`): b"" when absent, None when unreadable or large."""
+    """The content of a git state file (`shallow`, `info/grafts`, `info/attributes`): b"" when absent, None when
+    unreadable or large."""
     found = run_git(repo, "rev-parse", "--git-path", name, check=False)
     if found.returncode != 0:
         return None
     path = Path(found.stdout.rstrip("\n"))
-    path = path if path.is_absolute() else repo / path
+    return _small_file(path if path.is_absolute() else repo / path)
+
+
+def _small_file(path: Path, *, follow: bool = True) -> bytes | None:
+    """A file's content: b"" when absent, None when unreadable, large or no regular file (`follow=False`: a link)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | (0 if follow else getattr(os, "O_NOFOLLOW", 0))
     try:  # without blocking: a FIFO in its place would wait for a writer forever
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except FileNotFoundError:
+        fd = os.open(path, flags)
+    except (FileNotFoundError, NotADirectoryError):
         return b""
     except OSError:  # a permission, a link loop: not cached, never guessed
         return None
@@ -134,6 +145,32 @@ def _state_file(repo: Path, name: str) -> bytes | None:
     finally:
         os.close(fd)
     return data if len(data) <= _MAX_STATE_FILE else None
+
+
+def _attributes(repo: Path, prefix: str, files: Iterable[str]) -> list[bytes] | None:
+    """The git attribute files that apply to the probed files, each with its place: the work tree's
+    `.gitattributes` of every folder holding a probed file and of the folders above it up to the top (a link
+    is not cached: git ignores one), `$GIT_DIR/info/attributes`, the user's (core.attributesFile, else
+    $XDG_CONFIG_HOME/git/attributes) and the system's (/etc/gitattributes, as Debian's git reads it). An attribute
+    (`-diff`, a diff driver) changes what `git diff-tree` shows. None: one cannot be read, so nothing is cached."""
+    folders = {""}
+    for name in files:
+        parts = f"{prefix}{name}".split("/")[:-1]
+        folders.update("/".join(parts[:end]) for end in range(1, len(parts) + 1))
+    places = [(f"tree:{folder}", repo / folder / ".gitattributes", False) for folder in sorted(folders)]
+    named = run_git(repo, "config", "--path", "--get", "core.attributesFile", check=False)  # 1: not set
+    if named.returncode not in (0, 1):
+        return None
+    xdg = os.environ.get("XDG_CONFIG_HOME") or str(Path("~/.config").expanduser())
+    user = named.stdout.rstrip("\n") or os.path.join(xdg, "git", "attributes")
+    places += [("user", repo / user, True)]  # a relative path is git's from the repository, as -C runs it
+    if not os.environ.get("GIT_ATTR_NOSYSTEM"):
+        places += [("system", Path("/etc/gitattributes"), True)]
+    found = [b"info:" + data if (data := _state_file(repo, "info/attributes")) is not None else None]
+    for place, where, follow in places:
+        data = _small_file(where, follow=follow)
+        found.append(None if data is None else place.encode("utf-8", "surrogateescape") + b"\0" + data)
+    return None if None in found else [data for data in found if data is not None]
 
 
 def _part(digest: Any, value: str | bytes) -> None:
@@ -158,12 +195,17 @@ def history_material(
         return None
     replaced = run_git(repo, "for-each-ref", "--format=%(objectname) %(refname)", "refs/replace/", check=False)
     settings = run_git(repo, "config", "-z", "--get-regexp", _GIT_SETTINGS, check=False)  # 1: none set
-    if replaced.returncode != 0 or settings.returncode not in (0, 1):
+    attributes = _attributes(repo, prefix, codebase.files)
+    if replaced.returncode != 0 or settings.returncode not in (0, 1) or attributes is None:
         return None
+    environment = "\0".join(f"{name}={os.environ.get(name)}" for name in _GIT_ENVIRONMENT)
     digest = hashlib.blake2b(digest_size=32)
-    for value in ("clanka-nb history queries 1", _source_digest(), str(codebase.root), prefix, head, revs,
-                  resolved.stdout, shallow, grafts, replaced.stdout, settings.stdout, repr(max_files), str(limit),
-                  targets, str(codebase.languages)):  # fmt: skip
+    fields: list[str | bytes] = [
+        "clanka-nb history queries 2", _source_digest(), str(codebase.root), prefix, head, revs, resolved.stdout,
+        shallow, grafts, replaced.stdout, settings.stdout, environment, *attributes, repr(max_files), str(limit),
+        targets, str(codebase.languages),
+    ]
+    for value in fields:
         _part(digest, value)
     for path in sorted(codebase.files):
         text = codebase.text(path)

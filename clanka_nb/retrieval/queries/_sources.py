@@ -77,13 +77,13 @@ def default_queries(codebase: engine.Codebase, targets: str = "code") -> Sources
     languages = tests.queries.attrs.get("by_language", {})
     parts = [f"{len(found.queries):,} from doc comments", f"{len(tests.queries):,} from test names" + (
         " (" + ", ".join(f"{grammar} {count:,}" for grammar, count in languages.items()) + ")" if languages else "")]
-    error = None
+    error = history = None
     if skipped is None:
         try:
             history, _ = history_query_rows(codebase, DEFAULT_REVS, progress=False, targets=targets)
         except ChurnError as failed:  # no commit yet, or a damaged one: the other sources still probe
             error = skipped = " ".join(str(failed).split())
-    if skipped is None:
+    if history is not None:
         frames.append(history.assign(source="history"))
         counts["history"] = len(history)
         dropped["history"] = dict(history.attrs["dropped"])

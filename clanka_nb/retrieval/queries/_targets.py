@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -71,7 +71,8 @@ def query_groups(queries: pd.DataFrame) -> np.ndarray:
                 parent[root(row)] = root(first[value])
             else:
                 first[value] = row
-    return pd.factorize(np.array([root(row) for row in range(count)], dtype=np.int64))[0].astype(np.int64)
+    codes = pd.factorize(np.array([root(row) for row in range(count)], dtype=np.int64))[0]
+    return cast("np.ndarray", codes.astype(np.int64))
 
 
 def breakdown(

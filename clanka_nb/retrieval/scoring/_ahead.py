@@ -13,6 +13,7 @@ from ...engine.embedding import input_hash
 from ...engine.progress import ProgressBar, bar
 from ...engine.warn import warn_at_user
 from ...frames.cycles import paused_cycle_collection
+from ...warning import ClankaWarning
 from ._probe import ProbeSet
 
 # A first run whose embedding is estimated to take longer than this is announced before it starts.
@@ -22,11 +23,11 @@ MIN_SHARE = 0.02
 MEASURED = 64  # at least this many inputs measure the rate (the embedder's first calls also warm it up)
 
 
-class EmbeddingTimeWarning(UserWarning):
+class EmbeddingTimeWarning(ClankaWarning, UserWarning):
     """A probed sweep's first run will embed many inputs: how many, and about how long at the measured rate."""
 
 
-class SampledProbeWarning(UserWarning):
+class SampledProbeWarning(ClankaWarning, UserWarning):
     """Embedding the whole codebase would take longer than `time_budget`: the probe runs on a sample instead."""
 
 
@@ -139,6 +140,7 @@ def _fit(
 ) -> tuple[float, dict[str, str], str]:
     """The largest share (of a few tried) whose inputs embed within `allowed` inputs, those inputs, and a note."""
     share = min(0.5, max(MIN_SHARE, allowed / max(whole, 1)))
+    missing: dict[str, str] = {}
     for attempt in range(6):  # each try shrinks by what the last one missed by: a few land within the budget
         per = _inputs(probe_set, settings, share)
         missing = searcher.missing([text for group in [queries, *per] for text in group])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ...engine.embedding import embedding_text
@@ -22,7 +24,7 @@ class ChunkCosts:
         self.counter = None if counter is None or counter.estimated else remembering(counter)
         self.name = ESTIMATE.name if counter is None or counter.estimated else counter.name
         self._ends: np.ndarray | None = None  # prefix sums of each numbered line's characters, its LF included
-        self._headers: dict[tuple, int] = {}
+        self._headers: dict[tuple[Any, ...], int] = {}
 
     def _line_ends(self) -> np.ndarray:
         if self._ends is None:

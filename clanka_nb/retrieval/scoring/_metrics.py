@@ -16,6 +16,7 @@ A chunk hits a query when it is of the target's file and holds some of its lines
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 
@@ -35,7 +36,7 @@ def covered_lines(low: np.ndarray, high: np.ndarray, taken: np.ndarray) -> np.nd
     # Sorted by first line, an interval adds the lines past the furthest line any earlier one reached.
     reached = np.maximum.accumulate(high, axis=1)
     before = np.concatenate([np.full((len(high), 1), -1), reached[:, :-1]], axis=1) if high.size else reached
-    return np.clip(high - np.maximum(low - 1, before), 0, None).sum(axis=1)
+    return cast("np.ndarray", np.clip(high - np.maximum(low - 1, before), 0, None).sum(axis=1))
 
 
 def metric_arrays(

@@ -6,7 +6,7 @@ import copy
 import os
 import zlib
 from collections.abc import Iterable, Sequence
-from typing import Any, Unpack
+from typing import Any, Unpack, cast
 
 import numpy as np
 import pandas as pd
@@ -26,6 +26,7 @@ from ...frames.cycles import paused_cycle_collection
 from ...frames.lines import LineIndex
 from ...frames.source import Source
 from ...metrics import PRECISION_AT, metric_of, parse_metric, probe_metrics
+from ...warning import ClankaWarning
 from ..queries import all_masks, check_queries, default_queries, query_groups, target_arrays, target_kinds
 from ..search import BM25Searcher, ChunkBM25, Chunks, LineTokens, MaskedText, Searcher, code_tokens, search_many
 from ._cost import ChunkCosts, budget_depth, charged
@@ -42,7 +43,7 @@ PROBE: _columns.Schema = {
 }
 
 
-class NoProbeQueriesWarning(UserWarning):
+class NoProbeQueriesWarning(ClankaWarning, UserWarning):
     """The probe has no query to score: its recall, MRR and precision are NA. The message says why."""
 
 
@@ -215,7 +216,7 @@ def drawn(keys: np.ndarray, starts: np.ndarray, ends: np.ndarray, share: float, 
     for shift, factor in ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB)):  # splitmix64's finalizer
         mixed = (mixed ^ (mixed >> np.uint64(shift))) * np.uint64(factor)
     mixed ^= mixed >> np.uint64(31)
-    return (mixed >> np.uint64(11)).astype(np.float64) / 2.0**53 < share
+    return cast("np.ndarray", (mixed >> np.uint64(11)).astype(np.float64) / 2.0**53 < share)
 
 
 def _ahead_kept(chunks: Chunks, ids: np.ndarray, rank: np.ndarray) -> np.ndarray | None:

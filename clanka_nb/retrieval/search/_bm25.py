@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -44,7 +45,7 @@ class ChunkBM25:
         # Every query token in the lines, in line order: its query-token id and its line's global position.
         self._token = occurrence[kept]
         self._line = np.searchsorted(tokens.ends, kept, side="right") - 1
-        self._headers: dict[tuple, tuple[int, np.ndarray]] = {}
+        self._headers: dict[tuple[Any, ...], tuple[int, np.ndarray]] = {}
 
     def _header(self, path: str, fields: tuple[str | None, str | None, str | None] | None) -> tuple[int, np.ndarray]:
         """(token count, query-token ids) of a chunk's header (`MaskedText.fields`; None: no header), as

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -110,7 +111,7 @@ class LineTokens:
                 ends.append(len(ids))
         self.flat = np.asarray(ids, dtype=np.int64)
         self.ends = np.asarray(ends, dtype=np.int64)
-        self._headers: dict[tuple, list[int]] = {}
+        self._headers: dict[tuple[Any, ...], list[int]] = {}
 
     def _ids(self, text: str) -> list[int]:
         vocab = self.vocab

@@ -7,7 +7,7 @@ KNN over clanka's schema with every vector in the one on-disk vector cache (no s
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 import numpy as np
 
@@ -38,7 +38,7 @@ def search_many(searcher: Searcher, queries: Sequence[str], k: int) -> list[list
     """Rankings of all queries, in one batch when the searcher can, else one query at a time."""
     batch = getattr(searcher, "search_many", None)
     if callable(batch):
-        return batch(queries, k)
+        return cast("list[list[int]]", batch(queries, k))
     return [list(searcher.search(query, k)) for query in queries]
 
 
@@ -123,7 +123,7 @@ class BM25Searcher:
         matching = np.flatnonzero(scores > 0)
         if len(matching) > k:
             matching = np.sort(matching[np.argpartition(-scores[matching], k - 1)[:k]])
-        return matching[np.argsort(-scores[matching], kind="stable")].tolist()
+        return cast("list[int]", matching[np.argsort(-scores[matching], kind="stable")].tolist())
 
 
 def searcher_for(searcher: str | Searcher, embed: Embedder | None) -> str | Searcher:

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clanka_nb.engine import CHUNK_TYPES, chunk_file_content
 from clanka_nb.engine._language_specs import SPECS_BY_EXTENSION
+
+# The suite makes every ClankaWarning an error; these tests raise these on purpose (settings out of range, drawn or
+# chosen on purpose).
+EXPECTED_WARNINGS = [
+    pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning"),
+]
+pytestmark = EXPECTED_WARNINGS
 
 # One extension per grammar.
 EXTENSIONS = sorted({spec.grammar: ext for ext, spec in SPECS_BY_EXTENSION.items()}.values())
