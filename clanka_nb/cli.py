@@ -192,6 +192,9 @@ def _sweep(args: argparse.Namespace) -> int:
     _output.write(frame, args.format, args.output, table=table, essential=essential, priority=priority)
     verdict = frame.attrs.get("verdict")
     if verdict is not None and verdict["queries"] and not args.quiet:  # no query: a note said so already
+        answer = frame.attrs.get("clanka_answer")
+        if answer is not None:  # first: the sentence a clanka user acts on, what applies it in clanka inside it
+            print(f"{_parser.PROG}: note: clanka: {answer['message']}", file=sys.stderr)
         print(f"{_parser.PROG}: note: verdict: {verdict['message']}", file=sys.stderr)
     return 0
 

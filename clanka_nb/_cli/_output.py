@@ -180,6 +180,8 @@ def sweep_table(sweep: pd.DataFrame) -> pd.DataFrame:
     if "chunker_label" in sweep.columns:  # with --chunkers: which chunker each row is, and its fallback
         columns[:0] = ["chunker_label"]
         columns.append("fallback_files")
+    if "reference" in sweep.columns:  # probed: which row is clanka's own setting
+        columns.insert(columns.index(CHUNK_SETTING_NAMES[-1]) + 1, "reference")
     if sweep["clamped"].any():
         at = columns.index(CHUNK_SETTING_NAMES[-1]) + 1
         columns[at:at] = ["effective_size", "effective_overlap"]
@@ -199,7 +201,7 @@ def sweep_priority(table: pd.DataFrame) -> tuple[tuple[str, ...], tuple[str, ...
     the verdict's measure, then the chunker's fallback, the count of chunks, the measure's interval, MRR and
     the costs (coverage, size), then the rest. A chunker's label is never cut for a column of numbers."""
     metric = (table.attrs.get("verdict") or {}).get("metric")
-    essential = ("chunker_label", *CHUNK_SETTING_NAMES, "effective_size", "effective_overlap", metric)
+    essential = ("chunker_label", *CHUNK_SETTING_NAMES, "reference", "effective_size", "effective_overlap", metric)
     tokens = [name for name in table.columns if name.endswith(TOKENS_P95)]
     priority = ("fallback_files", "chunks", f"{metric}_low", f"{metric}_high", "mrr", "coverage", *tokens,
                 "lines_p95",

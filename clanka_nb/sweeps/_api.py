@@ -16,6 +16,7 @@ from ..frames.source import Source
 from ..retrieval import Probe
 from ..retrieval.internals import ProbeScorer, as_probe, embed_ahead
 from ._chunkers import check_chunkers
+from ._reference import with_reference
 from .table import check_counters, sweep_table
 
 
@@ -90,6 +91,12 @@ def sweep(
     setting better than every other, the cheapest of those equivalent within `Probe(margin=)`, or the cheapest
     (fewest tokens indexed) of a tie (`attrs["verdict"]["message"]`; see docs/tuning-verdict.md).
     A `FlatRecallWarning` says when every recall@k is the same at all settings.
+    A probed sweep always scores clanka's own setting (chunk_size 30, chunk_overlap 0, chunk_max_characters 10,000,
+    the "clanka" language mode: what clanka's SemanticSearch indexes with) as a row of the verdict, after the grid's
+    when the grid lacks it (in extended mode it is cut in clanka's mode, its split_declarations NA); the boolean
+    column `reference` marks it, and `attrs["clanka_answer"]` (first in the attrs; `ClankaAnswer.from_dict`) says,
+    from the verdict, whether to keep it or change it, by how much (with the simultaneous interval), at what cost
+    (tokens indexed, vectors stored), and what applies the chosen setting in clanka (`carry`, docs/clanka.md).
     `chunkers=` (label -> chunker: an adapter of `clanka_nb.chunkers`, such as `cn.chunkers.astchunk(budget)`,
     or any callable `(path, text)` -> spans, `(start_line, end_line)` pairs or chunk texts) compares whole
     chunkers with the engine: the table gets `chunker_label` ("clanka" on the engine's rows, one per setting),
@@ -148,6 +155,8 @@ def sweep(
     started = time.perf_counter()
     codebase = open_resolved(resolved, progress=progress).codebase
     parsed = time.perf_counter()
+    if options is not None:  # clanka's own setting is scored too (its inputs embedded ahead with the grid's)
+        chunk_settings = with_reference(chunk_settings, codebase.languages)
     scorer = None if options is None else ProbeScorer(codebase, options, counter)
     queried = None if scorer is None else time.perf_counter() - parsed  # the queries (a history read) and masks
     if scorer is not None and options is not None and options.embedded:

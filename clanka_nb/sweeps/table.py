@@ -24,7 +24,9 @@ from ..frames.cycles import paused_cycle_collection
 from ..frames.lines import span_positions
 from ..frames.stats import CodebaseStats, ast_files, chunkings_reusing, token_stats
 from ..retrieval.internals import ProbeScorer
+from ._answer import answer_attrs
 from ._chunkers import CHUNKER_COLUMNS, ENGINE_LABEL, chunker_row, engine_chunker_columns, run_chunker
+from ._reference import REFERENCE_COLUMN, reference_position, reference_row, reference_settings, with_reference
 
 
 def _row(
@@ -130,9 +132,13 @@ def sweep_table(
     queries_seconds: float | None = None,
     scorer: ProbeScorer | None = None,
     chunkers: Mapping[str, Chunker] | None = None,
+    reference: bool = True,
 ) -> pd.DataFrame:
     """The sweep of an opened codebase: one row per setting (see `clanka_nb.sweeps.sweep` for the columns), then
     one per chunker of `chunkers` (label -> chunker, checked: `check_chunkers`) with the chunker columns.
+    Probed (and with `reference`), clanka's own setting is a row too (`_reference`: after the grid's when the grid
+    lacks it), marked in the boolean column `reference`, and `attrs["clanka_answer"]` (first in the attrs) says
+    whether to keep it (`_answer`).
 
     `parse_seconds` (opening and parsing the codebase) and `queries_seconds` (the probe's queries and masks, a
     git history read included; None: not probed) are timed by the caller and kept in the attrs as they are.
@@ -147,6 +153,7 @@ def sweep_table(
         queries_seconds: Seconds the probe's queries and masks took; None: not probed.
         scorer: The probe's scorer; None: no probe columns.
         chunkers: Whole chunkers to compare, by label; None: none.
+        reference: With a scorer, score clanka's own setting as a marked row and answer about it.
 
     Returns:
         The sweep's table.
@@ -156,12 +163,17 @@ def sweep_table(
     whole: dict[int, engine.FileChunking] = {}
     counting = None if counter is None else remembering(counter)  # inputs shared by settings: counted once
     peers = dict(chunkers or {})
-    with bar(progress, len(settings) + len(peers), "sweeping settings", unit="setting") as handle, \
+    referenced = reference and scorer is not None
+    if referenced:
+        settings = with_reference(settings, codebase.languages)
+    position = reference_position(settings, codebase.languages) if referenced else None
+    apart = referenced and position is None  # clanka's mode is not the sweep's: its row is cut apart
+    with bar(progress, len(settings) + len(peers) + apart, "sweeping settings", unit="setting") as handle, \
             paused_cycle_collection():  # fmt: skip
         truncated = scorer.ahead.pop("truncated", None) if scorer is not None else None
         for number, setting in enumerate(settings):
             row = _row(codebase, stats, setting, whole)
-            if truncated is not None:
+            if truncated is not None and number < len(truncated):
                 row["truncated"] = truncated[number]  # the share of its inputs the model cuts (`embed_ahead`)
             if counting is not None:
                 _counted(row, input_token_columns(codebase, stats.index.paths, setting, counting, limit))
@@ -175,7 +187,12 @@ def sweep_table(
             rows.append(row)
             if handle is not None:
                 handle.update(1)
-        texts = read_source(codebase).texts if peers else {}  # every chunker gets the same texts, read once
+        texts = read_source(codebase).texts if peers or apart else {}  # every chunker gets the same texts, read once
+        if apart and scorer is not None:
+            position = len(rows)
+            rows.append(_apart_row(codebase, stats, scorer, texts, counting, limit, peers=bool(peers)))
+            if handle is not None:
+                handle.update(1)
         for label, chunker in peers.items():
             rows.append(_chunker_row(codebase, stats, label, chunker, counting, limit, scorer, texts))
             if handle is not None:
@@ -188,6 +205,10 @@ def sweep_table(
     schema.update(_columns.sweep_schema(estimated=counter is None or counter.estimated))
     if limit is not None:
         schema["over_limit"] = _columns.FLOAT
+    if referenced:
+        schema[REFERENCE_COLUMN] = _columns.BOOL
+        for number, row in enumerate(rows):
+            row[REFERENCE_COLUMN] = number == position
     if rows and scorer is not None:
         extra = [name for name in rows[0] if name not in schema]
         schema.update({name: _columns.INT if name in scorer.integer_columns else _columns.STRING
@@ -203,4 +224,21 @@ def sweep_table(
         attrs["queries_seconds"] = queries_seconds
     if scorer is not None:
         attrs.update(scorer.attrs())
-    return _columns.build(columns, schema, attrs)
+    table = _columns.build(columns, schema, attrs)
+    if referenced and scorer is not None:
+        table.attrs = answer_attrs(table, scorer.probe)  # the answer first: what a clanka user reads
+    return table
+
+
+def _apart_row(
+    codebase: engine.Codebase, stats: CodebaseStats, scorer: ProbeScorer, texts: Mapping[str, str],
+    counting: TokenCounter | None, limit: int | None, *, peers: bool,
+) -> dict[str, Any]:
+    """clanka's setting in clanka's own mode, for a sweep in another (`_reference.reference_row`), with the token
+    counter's columns and, beside whole chunkers, the engine's chunker columns."""
+    row, heads = reference_row(codebase, stats, scorer, texts)
+    if counting is not None:
+        _counted(row, head_token_columns(codebase, heads, counting, limit))
+    if peers:
+        row.update(engine_chunker_columns(reference_settings()))
+    return row
