@@ -187,6 +187,8 @@ def _sweep(args: argparse.Namespace) -> int:
     frame = sweep(source, **_options(args), probe=probe, chunkers=chunkers)
     if args.probe and not args.quiet and frame.attrs.get("probe_note"):
         print(f"{_parser.PROG}: note: {frame.attrs['probe_note']}", file=sys.stderr)  # which queries, how many
+    if not args.quiet and frame.attrs.get("max_characters_note"):
+        print(f"{_parser.PROG}: note: {frame.attrs['max_characters_note']}", file=sys.stderr)
     table = _output.sweep_table(frame)
     essential, priority = _output.sweep_priority(table)
     _output.write(frame, args.format, args.output, table=table, essential=essential, priority=priority)

@@ -6,7 +6,17 @@ probe's `_` modules other packages may use, so none of them imports those module
 
 from .decision import Bootstrap, Outcome, compared, decide
 from .queries import HistoryCache, check_queries, history_cache_path, query_groups
-from .scoring import ProbeScorer, ProbeSet, as_probe, embed_ahead, frame_outcome, outcome_row, probe_frame, scored_row
+from .scoring import (
+    ProbeScorer,
+    ProbeSet,
+    as_probe,
+    embed_ahead,
+    frame_outcome,
+    heads_scored,
+    outcome_row,
+    probe_frame,
+    scored_row,
+)
 
 __all__ = [
     "Bootstrap",
@@ -20,6 +30,7 @@ __all__ = [
     "decide",
     "embed_ahead",
     "frame_outcome",
+    "heads_scored",
     "history_cache_path",
     "outcome_row",
     "probe_frame",

@@ -16,6 +16,7 @@ from typing import Any
 
 import pandas as pd
 
+from ..defaults import CHUNK_SETTING_NAMES
 from ..retrieval import Probe, Verdict
 from ._carry import CarryBack, Chosen, carry_back
 from ._reference import CLANKA_COMMIT, CLANKA_MODE, REFERENCE_COLUMN
@@ -102,10 +103,8 @@ def _row_settings(table: pd.DataFrame, row: int) -> dict[str, Any]:
     out: dict[str, Any] = {"languages": CLANKA_MODE if reference else str(table.attrs.get("languages", CLANKA_MODE))}
     if label is not None and not pd.isna(label) and label != "clanka":
         return {"chunker": str(label), **out}
-    for name in ("chunk_size", "chunk_overlap", "chunk_max_characters"):
-        value = record.get(name)
-        out[name] = None if value is None or pd.isna(value) else int(value)
-    return {name: out[name] for name in ("chunk_size", "chunk_overlap", "chunk_max_characters", "languages")}
+    values = {name: None if pd.isna(record.get(name)) else int(record[name]) for name in CHUNK_SETTING_NAMES}
+    return {**values, **out}
 
 
 def _gain(verdict: Verdict, chosen: int, reference: int) -> tuple[float | None, float | None, float | None]:
@@ -162,7 +161,7 @@ def clanka_answer(table: pd.DataFrame, verdict: Verdict, probe: Probe) -> Clanka
         tokens_indexed=None if chosen is None else _cost(verdict, chosen),
         reference_tokens_indexed=_cost(verdict, reference),
         vectors=None if chosen is None else _chunks(table, chosen), reference_vectors=_chunks(table, reference),
-        carry=None if settings is None else carry_back(Chosen(settings, kept=action == KEEP)),
+        carry=None if settings is None else carry_back(Chosen.of(settings, kept=action == KEEP)),
     )
     message = f"clanka's setting cannot be judged: {verdict.message}" if action == UNDECIDED else _message(answer)
     return dataclasses.replace(answer, message=message)
@@ -193,14 +192,7 @@ def _amount(value: float | None) -> str:
 
 def settings_words(settings: Mapping[str, Any]) -> str:
     """A row's settings as the answer names them ("chunk_size=60, chunk_overlap=0, no character limit")."""
-    if "chunker" in settings:
-        return f"the chunker {settings['chunker']}"
-    limit = settings.get("chunk_max_characters")
-    parts = [f"chunk_size={settings.get('chunk_size')}", f"chunk_overlap={settings.get('chunk_overlap')}",
-             "no character limit" if limit is None else f"chunk_max_characters={limit}"]  # fmt: skip
-    if settings.get("languages") != CLANKA_MODE:
-        parts.append(f'languages="{settings.get("languages")}"')
-    return ", ".join(parts)
+    return Chosen.of(settings).words()
 
 
 def _message(answer: ClankaAnswer) -> str:
@@ -209,7 +201,7 @@ def _message(answer: ClankaAnswer) -> str:
             f"(clanka's setting: {_amount(answer.reference_tokens_indexed)} and {_amount(answer.reference_vectors)})")
     carry = "" if answer.carry is None else f"; in clanka: {answer.carry.clause}"
     if answer.action == KEEP:
-        return (f"keep clanka's setting (chunk_size=30, chunk_overlap=0, chunk_max_characters=10000): {answer.why} "
+        return (f"keep clanka's setting ({settings_words(answer.chosen_settings or {})}): {answer.why} "
                 f"({scored}; it indexes {_amount(answer.reference_tokens_indexed)} tokens, "
                 f"{_amount(answer.reference_vectors)} vectors){carry}")
     assert answer.chosen_settings is not None

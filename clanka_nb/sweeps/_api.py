@@ -29,6 +29,7 @@ def sweep(
     probe: bool | Probe = False,
     chunkers: Mapping[str, object] | None = None,
     progress: ProgressBar = None,
+    reference: bool = True,
     languages: str | None = None, max_file_size: str | int = MAX_FILE_SIZE, workers: int | None = None,
     **given: Unpack[GridKeywords],
 ) -> pd.DataFrame:
@@ -132,6 +133,8 @@ def sweep(
         probe: True scores retrieval at each setting with the defaults; a `Probe` with its options.
         chunkers: Whole chunkers to compare with the engine, by label (adapters of `clanka_nb.chunkers` or callables).
         progress: None shows a bar only for work over a second, False never, True always.
+        reference: Probed, score clanka's own setting too (the `reference` row and `attrs["clanka_answer"]`);
+            False sweeps the grid exactly as given (to study the verdict on a grid of your own).
 
     Returns:
         One row per combination of the settings (and one per chunker); the verdict in `attrs["verdict"]`.
@@ -155,7 +158,7 @@ def sweep(
     started = time.perf_counter()
     codebase = open_resolved(resolved, progress=progress).codebase
     parsed = time.perf_counter()
-    if options is not None:  # clanka's own setting is scored too (its inputs embedded ahead with the grid's)
+    if options is not None and reference:  # clanka's own setting is scored too (embedded ahead with the grid)
         chunk_settings = with_reference(chunk_settings, codebase.languages)
     scorer = None if options is None else ProbeScorer(codebase, options, counter)
     queried = None if scorer is None else time.perf_counter() - parsed  # the queries (a history read) and masks
@@ -163,5 +166,5 @@ def sweep(
         scorer.ahead = embed_ahead(scorer.probe_set, chunk_settings, options.engine, options.time_budget, progress)
     return sweep_table(
         codebase, chunk_settings, counter=counter, limit=limit, progress=progress,
-        parse_seconds=parsed - started, queries_seconds=queried, scorer=scorer, chunkers=peers,
+        parse_seconds=parsed - started, queries_seconds=queried, scorer=scorer, chunkers=peers, reference=reference,
     )

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE
+from ..defaults import CHUNK_OVERLAP, CHUNK_SETTING_NAMES, CHUNK_SIZE
 from ._reference import CLANKA_MODE
 
 WHERE = "resolveChunkConfig in src/SemanticSearch.ts"
@@ -22,10 +22,41 @@ WHERE = "resolveChunkConfig in src/SemanticSearch.ts"
 
 @dataclass(frozen=True)
 class Chosen:
-    """The setting an answer chose: its settings (`_answer._row_settings`) and whether it is clanka's own."""
+    """The setting an answer chose, as clanka would take it.
 
-    settings: Mapping[str, Any]
-    kept: bool
+    Attributes:
+        size: Lines per chunk (None on a whole chunker's row).
+        overlap: Lines shared by consecutive pieces (None on a whole chunker's row).
+        limit: The character limit (None: no limit).
+        languages: The language mode it was cut in.
+        kept: Whether it is clanka's own setting, kept.
+        chunker: A whole chunker's label (None: the engine's cut).
+    """
+
+    size: int | None
+    overlap: int | None
+    limit: int | None
+    languages: str
+    kept: bool = False
+    chunker: str | None = None
+
+    @classmethod
+    def of(cls, settings: Mapping[str, Any], *, kept: bool = False) -> Chosen:
+        """From a row's settings (each chunk setting by its name, None for none; `languages`; `chunker`)."""
+        size, overlap, limit = (None if settings.get(name) is None else int(settings[name])
+                                for name in CHUNK_SETTING_NAMES)  # fmt: skip
+        return cls(size, overlap, limit, str(settings.get("languages", CLANKA_MODE)), kept, settings.get("chunker"))
+
+    def words(self) -> str:
+        """How the answer names it ("chunk_size=60, chunk_overlap=0, no character limit")."""
+        if self.chunker is not None:
+            return f"the chunker {self.chunker}"
+        values = (self.size, self.overlap, self.limit)
+        parts = [f"{name}={value}" if value is not None else "no character limit"
+                 for name, value in zip(CHUNK_SETTING_NAMES, values, strict=True)]  # fmt: skip
+        if self.languages != CLANKA_MODE:
+            parts.append(f'languages="{self.languages}"')
+        return ", ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -47,11 +78,6 @@ class CarryBack:
     clause: str
 
 
-def _limit(settings: Mapping[str, Any]) -> int | None:
-    value = settings.get("chunk_max_characters")
-    return None if value is None else int(value)
-
-
 def layer_options(limit: int | None) -> str:
     """The `SemanticSearch.layer` call that indexes with this character limit (None: no limit, `Infinity`)."""
     shown = "Infinity" if limit is None else f"{limit:_}"
@@ -69,13 +95,12 @@ def chunker_options(size: int, overlap: int, limit: int | None) -> str:
 def carry_back(chosen: Chosen) -> CarryBack:
     """What applies `chosen` in clanka: the layer's options when clanka's index can take it, the chunker's options
     when its chunker can cut so, and what must change in clanka otherwise."""
-    settings = chosen.settings
-    if "chunker" in settings:
-        change = f"clanka must be changed to cut with {settings['chunker']}: its index cuts with CodeChunker ({WHERE})"
+    if chosen.chunker is not None or chosen.size is None or chosen.overlap is None:
+        change = f"clanka must be changed to cut with {chosen.chunker}: its index cuts with CodeChunker ({WHERE})"
         return CarryBack(None, None, change, change)
-    size, overlap, limit = int(settings["chunk_size"]), int(settings["chunk_overlap"]), _limit(settings)
+    size, overlap, limit = chosen.size, chosen.overlap, chosen.limit
     options = chunker_options(size, overlap, limit)
-    if settings.get("languages") != CLANKA_MODE:
+    if chosen.languages != CLANKA_MODE:
         change = (f"clanka must be changed: its CodeChunker parses TS/JS only, and extended mode's grammars (Go, "
                   f"Rust, Java...) have no counterpart there; the size is set in {WHERE}")
         return CarryBack(None, None, change, change)

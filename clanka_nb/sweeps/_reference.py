@@ -18,7 +18,8 @@ from ..chunkers import clanka as clanka_chunker
 from ..defaults import CHUNK_OVERLAP, CHUNK_SIZE, DEFAULT_LANGUAGES, INDEX_MAX_CHARACTERS
 from ..frames.lines import span_positions
 from ..frames.stats import CodebaseStats
-from ..retrieval.internals import ProbeScorer
+from ..retrieval import Probe
+from ..retrieval.internals import Bootstrap, Outcome, ProbeScorer, ProbeSet, heads_scored, scored_row
 from ._chunkers import run_chunker
 
 CLANKA_REPOSITORY = "Effectful-Tech/clanka"
@@ -82,3 +83,15 @@ def reference_row(
     row["seconds"] = run.seconds
     row.update(scorer.columns_of(run.heads, reference_named(codebase.languages)))
     return row, list(run.heads)
+
+
+def reference_scored(
+    codebase: engine.Codebase, paths: list[str], probe_set: ProbeSet, probe: Probe, bootstrap: Bootstrap,
+) -> tuple[dict[str, Any], Outcome, float]:
+    """clanka's setting scored through a probe set (the tuning panel's reference): in clanka's mode the engine's
+    row at its settings, in another mode clanka's own cut of `paths` (the codebase's readable files, in order);
+    its probe columns, per-query outcome and tokens indexed."""
+    if codebase.languages == CLANKA_MODE:
+        return scored_row(probe_set, reference_settings(), probe, bootstrap)
+    run = run_chunker(codebase, paths, reference_chunker(), reference_settings())
+    return heads_scored(probe_set, run.heads, probe, bootstrap, reference_named(codebase.languages))

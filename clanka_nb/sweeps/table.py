@@ -13,6 +13,7 @@ import pandas as pd
 
 from .. import engine
 from ..chunkers import Chunker, read_source
+from ..defaults import CHUNK_SETTING_NAMES
 from ..engine.embedding import embedding_text
 from ..engine.internals import ChunkHead
 from ..engine.progress import ProgressBar, bar
@@ -26,7 +27,20 @@ from ..frames.stats import CodebaseStats, ast_files, chunkings_reusing, token_st
 from ..retrieval.internals import ProbeScorer
 from ._answer import answer_attrs
 from ._chunkers import CHUNKER_COLUMNS, ENGINE_LABEL, chunker_row, engine_chunker_columns, run_chunker
-from ._reference import REFERENCE_COLUMN, reference_position, reference_row, reference_settings, with_reference
+from ._reference import (
+    REFERENCE_COLUMN,
+    is_reference,
+    reference_position,
+    reference_row,
+    reference_settings,
+    with_reference,
+)
+
+# What a sweep that leaves chunk_max_characters at no limit says: clanka's index never chunks so.
+_LIMIT = CHUNK_SETTING_NAMES[-1]
+NO_LIMIT_NOTE = (f"{_LIMIT} was left at no limit, but clanka indexes with 10,000 (SemanticSearch's chunkMaxCharacters "
+                 f"default), the one chunk setting SemanticSearch.layer() takes: sweep it too, e.g. {_LIMIT}=[None, "
+                 "2000, 10000] (--max-chars none,2000,10000)")
 
 
 def _row(
@@ -222,6 +236,9 @@ def sweep_table(
     }
     if queries_seconds is not None:
         attrs["queries_seconds"] = queries_seconds
+    grid = [setting for setting in settings if not is_reference(setting, codebase.languages)]  # as the user gave it
+    if grid and all(setting.effective_max_characters is None for setting in grid):
+        attrs["max_characters_note"] = NO_LIMIT_NOTE
     if scorer is not None:
         attrs.update(scorer.attrs())
     table = _columns.build(columns, schema, attrs)

@@ -115,3 +115,12 @@ def test_a_table_without_a_reference_row_is_refused_with_the_fix() -> None:
     table = _table([1, 1, 1]).drop(columns="reference")
     with pytest.raises(ValueError, match="probe=True"):
         clanka_answer(table, verdict(pd.DataFrame({0: [0.1, 0.2]})), cn.Probe())
+
+
+def test_a_grid_without_a_character_limit_says_clanka_indexes_with_10000() -> None:
+    # Issue 53 item 3: chunk_max_characters is the one setting SemanticSearch users have.
+    assert "clanka indexes with 10,000" in cn.sweep(SAMPLE, chunk_size=[20], progress=False).attrs[
+        "max_characters_note"]  # fmt: skip
+    assert "clanka indexes with 10,000" in _sweep(chunk_size=[20]).attrs["max_characters_note"]  # not the reference's
+    swept = cn.sweep(SAMPLE, chunk_size=[20], chunk_max_characters=[None, 2000], progress=False)
+    assert "max_characters_note" not in swept.attrs

@@ -51,6 +51,18 @@ def scored_row(
     return _scored(*probe_outcome(probe_set, settings, probe), probe, bootstrap, stream)
 
 
+def heads_scored(
+    probe_set: ProbeSet, heads: Sequence[Sequence[ChunkHead]], probe: Probe, bootstrap: Bootstrap,
+    label_settings: dict[str, Any], *, stream: int = 0,
+) -> tuple[dict[str, Any], Outcome, float]:
+    """`scored_row` of chunks cut by a whole chunker (one list of heads per file of the codebase, in order):
+    the probe columns, the per-query outcome and the tokens indexed; `label_settings` says what cut them."""
+    with paused_cycle_collection():
+        chunks = probe_set.chunks_of(heads)
+    outcome = chunks_outcome(probe_set, chunks, probe, {"chunker": label_settings})
+    return _scored(*outcome, probe, bootstrap, stream)
+
+
 def _scored(frame: pd.DataFrame, outcome: Outcome, probe: Probe, bootstrap: Bootstrap,
             stream: int) -> tuple[dict[str, Any], Outcome, float]:  # fmt: skip
     return outcome_row(outcome, probe, bootstrap, stream=stream), outcome, float(frame.attrs["index_tokens"])
@@ -103,10 +115,7 @@ class ProbeScorer:
 
     def _heads_scored(self, heads: Sequence[Sequence[ChunkHead]], label_settings: dict[str, Any],
                       probe_set: ProbeSet, *, stream: int) -> tuple[dict[str, Any], Outcome, float]:  # fmt: skip
-        with paused_cycle_collection():
-            chunks = probe_set.chunks_of(heads)
-        outcome = chunks_outcome(probe_set, chunks, self.probe, {"chunker": label_settings})
-        return _scored(*outcome, self.probe, self.bootstrap, stream)
+        return heads_scored(probe_set, heads, self.probe, self.bootstrap, label_settings, stream=stream)
 
     def _kept(self, rescore: Rescore, row: dict[str, Any], outcome: Outcome, cost: float,
               named: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
