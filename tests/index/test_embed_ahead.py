@@ -61,7 +61,8 @@ def test_distinct_inputs_are_counted_and_each_embedded_once(sample):
     assert attrs["embedded"] == attrs["inputs_distinct"] == len(embed.texts) == len(set(embed.texts))
     assert attrs["inputs_distinct"] < attrs["inputs_total"]  # the settings share inputs (and the queries)
     assert attrs["embedding_rate"] > 0 and "distinct" in attrs["embedding_note"]
-    again = cn.sweep(sample, reference=False, chunk_size=SIZES, probe=cn.Probe(embed=embed), progress=False)  # the same process's cache
+    # The same process's cache.
+    again = cn.sweep(sample, reference=False, chunk_size=SIZES, probe=cn.Probe(embed=embed), progress=False)
     assert again.attrs["embedded"] == 0 and again.attrs["embedding_rate"] is None
     assert again["mrr"].tolist() == frame["mrr"].tolist()
 

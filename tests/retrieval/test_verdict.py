@@ -159,7 +159,8 @@ def test_an_embedding_sweep_on_a_sample_embeds_less(tmp_path, monkeypatch):
         )
     whole, part = Counting("whole"), Counting("part")
     full = cn.sweep(tmp_path, reference=False, chunk_size=[10, 30], probe=cn.Probe(embed=whole), progress=False)
-    sampled = cn.sweep(tmp_path, reference=False, chunk_size=[10, 30], probe=cn.Probe(embed=part, sample=0.25), progress=False)
+    sampled = cn.sweep(tmp_path, reference=False, chunk_size=[10, 30], probe=cn.Probe(embed=part, sample=0.25),
+                       progress=False)
     assert 0 < part.count < 0.5 * whole.count
     assert sampled.attrs["sample"] == 0.25 and full.attrs["sample"] is None
     width = (sampled["mrr_high"] - sampled["mrr_low"]).mean()

@@ -72,7 +72,7 @@ def test_the_model_keeps_one_trade_off_point_per_setting_probed():
 
 
 def test_the_model_prices_the_largest_cut_off_under_five():
-    from clanka_nb.widgets._tune_model import REFERENCE_POINT, TunerModel
+    from clanka_nb.widgets._tune_model import TunerModel
 
     model = TunerModel(engine.Codebase(sample_codebase()), engine.Settings(30, 0, None), probe=Probe(k=[1, 3, 10]))
     assert model.cost == "tokens@3"
