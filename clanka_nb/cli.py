@@ -283,7 +283,7 @@ def _index(args: argparse.Namespace) -> int:
     if not args.quiet:
         for repo in run.failed:
             print(f"{_parser.PROG}: note: {repo.root}: {repo.error}", file=sys.stderr)
-    table = frame.drop(columns=["db", "worker", "lease_wait"])
+    table = frame.drop(columns=["db", "worker", "lease_wait", "clanka_note"])  # the note: a ClankaRebuildWarning
     _output.write(frame, args.format, args.output, table=table, essential=_output.INDEX_ESSENTIAL,
                   priority=_output.INDEX_PRIORITY)  # fmt: skip
     return 1 if run.failed else 0  # the others finished and are in the table

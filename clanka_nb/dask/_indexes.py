@@ -9,8 +9,9 @@ import json
 import os
 import time
 import uuid
+import warnings
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Unpack
 
@@ -21,7 +22,8 @@ from ..defaults import INDEX_MAX_CHARACTERS
 from ..engine import list_files
 from ..engine.progress import ProgressBar, bar
 from ..engine.settings import Settings, TextKeywords, setting_keywords
-from ..index import Embedder, SemanticIndex, SyncReport, VectorCache, default_cache
+from ..engine.warn import warn_at_user
+from ..index import ClankaRebuildWarning, Embedder, SemanticIndex, SyncReport, VectorCache, default_cache
 from ..index.internals import model_id_of
 from ._cluster import ClientLike, resolve_client
 from ._limit import EmbedLimit, LimitedEmbedder, forget, portable, rate_name
@@ -58,6 +60,8 @@ class RepositoryIndex:
         lease_wait: Of which waiting for the cluster's embedding limit.
         worker: The worker that synced it.
         error: One line: why the repository failed; None when it did not.
+        clanka_note: Written at other settings or another language mode than clanka's: how many inputs clanka's next
+            sync there will embed again (also a `ClankaRebuildWarning`); None otherwise.
     """
 
     root: str
@@ -74,6 +78,7 @@ class RepositoryIndex:
     lease_wait: float = 0.0  # of which waiting for the cluster's embedding limit
     worker: str = ""
     error: str | None = None  # one line: why the repository failed
+    clanka_note: str | None = None  # written at other settings than clanka's: what its next sync re-embeds there
 
 
 @dataclass(frozen=True)
@@ -147,7 +152,7 @@ class IndexTask:
             root, db, SYNCED, chunks=report.chunks, inputs=report.inputs, embedded=embedder.embedded,
             cached=report.embedded + report.cached - embedder.embedded, reused=report.reused,
             deleted=report.deleted, files=files, seconds=time.perf_counter() - started,
-            lease_wait=embedder.waited, worker=worker,
+            lease_wait=embedder.waited, worker=worker, clanka_note=report.clanka_note,
         )
 
     def _sync(self, root: str, db: str, embedder: LimitedEmbedder, cache: VectorCache) -> SyncReport:
@@ -163,8 +168,11 @@ class IndexTask:
         try:
             with SemanticIndex(root, embed=embedder, db=where, batch_size=self.batch_size, model_id=self.model_id,
                                cache=cache, workers=1, progress=False, busy_timeout=self.busy_timeout,
-                               settings=self.settings) as index:
+                               settings=self.settings) as index, warnings.catch_warnings():
+                warnings.simplefilter("ignore", ClankaRebuildWarning)  # said once per repository by sync_indexes
                 report = index.sync()
+            if report.clanka_note is not None:  # named by the database's place, not the temporary file's
+                report = replace(report, clanka_note=report.clanka_note.replace(str(where), db, 1))
             if fresh:
                 os.replace(where, target)  # atomic on one filesystem: clanka sees no file, then a whole one
         finally:
@@ -373,5 +381,9 @@ def sync_indexes(
             lease.close()
         with contextlib.suppress(*REPO_ERRORS):  # best effort: an idle worker's handle is only a little memory
             running.run(forget, name)
-    return IndexRun(tuple(results[number] for number in range(len(futures))), time.perf_counter() - started)
+    out = IndexRun(tuple(results[number] for number in range(len(futures))), time.perf_counter() - started)
+    for repository in out.repositories:  # never written silently where clanka reads it: one line each
+        if repository.clanka_note is not None:
+            warn_at_user(repository.clanka_note, ClankaRebuildWarning)
+    return out
 
