@@ -114,9 +114,16 @@ def _chunk(args: argparse.Namespace) -> int:
         frame = frames.chunk_codebase(_source(args), **_options(args))
     except engine.FileTooLargeError as error:
         raise CommandError(str(error), exit_code=1) from None
+    _mode_note(args, frame)
     _output.write(frame, args.format, args.output, table=_output.chunk_table(frame),
                   essential=_output.CHUNK_TABLE_COLUMNS)  # fmt: skip
     return 0
+
+
+def _mode_note(args: argparse.Namespace, frame: Any) -> None:
+    """The frame's note that most files got line windows though extended mode parses them (none in extended mode)."""
+    if frame.attrs.get("mode_note") and not args.quiet:
+        print(f"{_parser.PROG}: note: {frame.attrs['mode_note']}", file=sys.stderr)
 
 
 def _files(args: argparse.Namespace) -> int:
@@ -125,6 +132,7 @@ def _files(args: argparse.Namespace) -> int:
 
     source = _source(args)  # one file is listed alone, as by cn.files
     frame = frames.files(source, **_options(args), include_skipped=args.include_skipped)
+    _mode_note(args, frame)
     _output.write(frame, args.format, args.output, essential=_output.FILES_ESSENTIAL,
                   priority=_output.FILES_PRIORITY)  # fmt: skip
     return 0

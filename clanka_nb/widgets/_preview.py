@@ -101,6 +101,7 @@ class Preview:
             self.lines, self._shown_frame, path=self.path, language=self.language, max_lines=self.max_lines,
             start=self.start, selected=self.selected, meaningful=self.meaningful, note=self.note, height=self.height,
             full_legend=self.full_legend, page_turns=page_turns, untyped=self.untyped,
+            mode=getattr(self.frame, "attrs", {}).get("languages"),  # the mode is never hidden
         )  # fmt: skip
 
     @cached_property

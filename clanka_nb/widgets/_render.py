@@ -143,6 +143,7 @@ def render_preview(
     full_legend: bool = False,
     page_turns: PageTurns = BY_ARGUMENT,
     untyped: str = LINE_WINDOW,
+    mode: str | None = None,
 ) -> str:
     """HTML of `lines` with a gutter band for every chunk; inline styles only, same input -> same bytes.
 
@@ -171,6 +172,7 @@ def render_preview(
         full_legend: List every colour and mark, not only those shown.
         page_turns: What the notices of a long file say to turn the page.
         untyped: The name of chunks with no type (clanka's line windows by default).
+        mode: The language mode the chunks were cut in, named in the header; None: not named.
 
     Returns:
         The HTML; the same input gives the same bytes.
@@ -191,7 +193,7 @@ def render_preview(
     gutter = _gutter(shown, start, stop, chosen, untyped)
     rows = _rows(lines, path, language, start, stop, firsts, cover, flags, chosen, gutter)
     parts = [
-        _header(path, language, total, len(firsts), uncovered_code),
+        _header(path, language, total, len(firsts), uncovered_code, mode),
         _legend(types, uncovered_code, uncovered_blank, full_legend, untyped),
         _why(next((band for band in bands if band.index == selected), None)),
         _notice(note) if note else "",
@@ -265,11 +267,15 @@ def _rows(
     return rows
 
 
-def _header(path: str, language: str | None, total: int, chunks: int, uncovered_code: int) -> str:
-    """The preview's opening tag and its one-line header: path, language, lines, chunks, code in no chunk."""
+def _header(path: str, language: str | None, total: int, chunks: int, uncovered_code: int,
+            mode: str | None = None) -> str:  # fmt: skip
+    """The preview's opening tag and its one-line header: path, language, the language mode it was chunked in (when
+    the chunks' frame says), lines, chunks, code in no chunk."""
     head = [f"<b>{escape(path)}</b>"]
     if language:
         head.append(escape(language))
+    if mode:
+        head.append(f"{escape(str(mode))} mode")
     head.append(f"{total:,} line{'s' * (total != 1)}")
     head.append(f"{chunks:,} chunk{'s' * (chunks != 1)}")
     if uncovered_code:

@@ -224,7 +224,7 @@ class Tuner(widgets.VBox):
         model = self.model
         model.update(self.settings, probe=self.probe.value)
         # The numbers first (what a move is for): the browser shows them before the drawing that follows.
-        self.stats_html.value = render_stats(model.stats, model.before)
+        self.stats_html.value = render_stats(model.stats, model.before, model.codebase.languages)
         self.histogram.value = render_histogram(model.lines, marker=model.shown.chunk.effective_size)
         # Redrawn on every update: a move without the probe un-rings the last setting, its dots stay.
         self.trade_off.value = render_trade_off(model.points, current=model.current, cost=model.cost,

@@ -78,8 +78,9 @@ def _fmt(value: Any, pattern: str) -> str:
     return "–" if value is None else pattern.format(value)
 
 
-def render_stats(stats: dict[str, Any], before: dict[str, Any] | None = None) -> str:
-    """The statistics of one setting as a small table, with the previous setting's next to them."""
+def render_stats(stats: dict[str, Any], before: dict[str, Any] | None = None, mode: str | None = None) -> str:
+    """The statistics of one setting as a small table, with the previous setting's next to them; `mode`, the language
+    mode the codebase is chunked in, named in the header."""
     cell = "padding:1px 8px;text-align:right;white-space:nowrap"
     rows = []
     reason = stats.get("probe_reason")
@@ -116,7 +117,8 @@ def render_stats(stats: dict[str, Any], before: dict[str, Any] | None = None) ->
             f'<tr data-stat="probe"><td colspan="3" style="padding:1px 8px 1px 0;color:{MUTED};max-width:420px;'
             f'white-space:normal">search probe (recall, MRR): no queries, because {escape(reason)}</td></tr>'
         )
-    settings = escape(settings_text({k: stats[k] for k in CHUNK_SETTING_NAMES}))
+    named = {**{k: stats[k] for k in CHUNK_SETTING_NAMES}, "languages": mode}  # the mode is never hidden
+    settings = escape(settings_text(named))
     clamped = " (clamped: the engine uses " if stats.get("clamped") else ""
     if clamped:
         clamped += f"size {stats['effective_size']}, overlap {stats['effective_overlap']})"
