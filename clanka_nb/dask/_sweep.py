@@ -27,6 +27,7 @@ from ..retrieval.internals import (
     outcome_row,
     probe_frame,
     query_groups,
+    searcher_named,
 )
 from ..sweeps.table import check_counters, token_counter_name
 from ._batch import parse
@@ -221,6 +222,7 @@ def sweep(
     if options is not None and rows:
         settings_of = [{name: r[name] for name in CHUNK_SETTING_NAMES} for r in rows]
         attrs["budget"] = list(options.budgets)  # priced by attrs["token_counter"], as the token columns
-        attrs["verdict"] = decide(outcomes, settings_of, costs, metric=options.verdict_metric, groups=groups,
-                                  margin=options.margin).as_dict()
+        decided = decide(outcomes, settings_of, costs, metric=options.verdict_metric, groups=groups,
+                         margin=options.margin)
+        attrs["verdict"] = searcher_named(decided, options).as_dict()  # the message names the searcher
     return _columns.build({name: [r[name] for r in rows] for name in schema}, schema, attrs)

@@ -16,6 +16,7 @@ from .scoring import (
     outcome_row,
     probe_frame,
     scored_row,
+    searcher_named,
 )
 
 __all__ = [
@@ -36,4 +37,5 @@ __all__ = [
     "probe_frame",
     "query_groups",
     "scored_row",
+    "searcher_named",
 ]

@@ -83,11 +83,7 @@ class ClankaAnswer:
 
 def searcher_name(probe: Probe) -> str:
     """What scores the queries, in words: "BM25" (the default), the embedder's name, or the searcher's type."""
-    if probe.embed is not None:
-        return str(getattr(probe.embed, "name", None) or type(probe.embed).__name__)
-    if isinstance(probe.searcher, str):
-        return "BM25" if probe.searcher == "bm25" else probe.searcher
-    return type(probe.searcher).__name__
+    return probe.searcher_name
 
 
 def _number(value: Any) -> float | None:

@@ -124,3 +124,16 @@ def test_a_grid_without_a_character_limit_says_clanka_indexes_with_10000() -> No
     assert "clanka indexes with 10,000" in _sweep(chunk_size=[20]).attrs["max_characters_note"]  # not the reference's
     swept = cn.sweep(SAMPLE, chunk_size=[20], chunk_max_characters=[None, 2000], progress=False)
     assert "max_characters_note" not in swept.attrs
+
+
+def test_the_verdict_s_message_names_the_searcher() -> None:
+    # Issue 53 item 6: BM25 scores by default, while clanka searches by embeddings.
+    message = _sweep(chunk_size=[20]).attrs["verdict"]["message"]
+    assert message.endswith("; scored by BM25, not by embeddings as clanka searches (Probe(embed=) scores with "
+                            "your model)")  # fmt: skip
+    pytest.importorskip("sqlite_vec")
+    embedded = cn.sweep(SAMPLE, chunk_size=[20], probe=cn.Probe(embed=cn.embedders.hashed_words(16)),
+                        progress=False)  # fmt: skip
+    model = cn.embedders.hashed_words(16).model_id
+    assert embedded.attrs["verdict"]["message"].endswith(f"; scored by {model} embeddings")
+    assert f"scored by {model}" in embedded.attrs["clanka_answer"]["message"]

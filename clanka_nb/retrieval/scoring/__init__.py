@@ -7,7 +7,7 @@ What the other parts of the probe use is named here; the rest stays in its `_` m
 from ._ahead import EmbeddingTimeWarning, SampledProbeWarning, embed_ahead
 from ._options import Probe, as_probe
 from ._probe import NoProbeQueriesWarning, ProbeSet, probe, probe_frame, probe_summary
-from ._scorer import ProbeScorer, frame_outcome, heads_scored, outcome_row, scored_row
+from ._scorer import ProbeScorer, frame_outcome, heads_scored, outcome_row, scored_row, searcher_named
 
 __all__ = [
     "EmbeddingTimeWarning",
@@ -25,4 +25,5 @@ __all__ = [
     "probe_frame",
     "probe_summary",
     "scored_row",
+    "searcher_named",
 ]

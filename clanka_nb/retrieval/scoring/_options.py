@@ -185,6 +185,24 @@ class Probe:
         object.__setattr__(self, "metric", self.verdict_metric.name)
 
     @property
+    def searcher_name(self) -> str:
+        """What scores the queries, in words: "BM25" (the default), the embedder's name, or the searcher's type."""
+        if self.embed is not None:
+            return str(getattr(self.embed, "model_id", None) or getattr(self.embed, "name", None)
+                       or type(self.embed).__name__)  # fmt: skip
+        if isinstance(self.searcher, str):
+            return "BM25" if self.searcher == "bm25" else self.searcher
+        return type(self.searcher).__name__
+
+    @property
+    def searcher_clause(self) -> str:
+        """The clause a verdict's message ends with: which searcher scored it (clanka searches by embeddings)."""
+        if self.embed is not None:
+            return f"scored by {self.searcher_name} embeddings"
+        return (f"scored by {self.searcher_name}, not by embeddings as clanka searches (Probe(embed=) scores with "
+                "your model)")
+
+    @property
     def embedded(self) -> bool:
         """Whether the probe searches a real vector index (`embed=`): the sweep embeds its inputs ahead."""
         return self.embed is not None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from functools import partial
 from typing import Any
@@ -189,11 +190,19 @@ class ProbeScorer:
             out.update(confirmed_rows=list(self._confirmation.rows), confirmation_embedded=self._confirmation.embedded,
                        confirmation_seconds=self._confirmation.seconds)  # fmt: skip
         out.update(dropped=self.probe_set.dropped, by_source=self.by_source, by_kind=self.by_kind)
-        out["verdict"] = None if self._verdict is None else self._verdict.as_dict()
+        out["verdict"] = None if self._verdict is None else searcher_named(self._verdict, self.probe).as_dict()
         flat = flat_recall(self.rows, self.probe.cutoffs)
         if flat is not None:
             warn_at_user(flat, FlatRecallWarning)
         return out
+
+
+def searcher_named(verdict: Verdict, probe: Probe) -> Verdict:
+    """The verdict with its message naming the searcher that scored it (issue 53 item 6: BM25 by default, while
+    clanka searches by embeddings); every number stays the verdict's."""
+    if not verdict.queries:
+        return verdict
+    return dataclasses.replace(verdict, message=f"{verdict.message}; {probe.searcher_clause}")
 
 
 def frame_outcome(frame: pd.DataFrame, probe: Probe) -> Outcome:
