@@ -29,6 +29,7 @@ from ..retrieval.internals import (
     query_groups,
     searcher_named,
 )
+from ..sweeps.internals import CLANKA_MODE, REFERENCE_COLUMN, answer_attrs, reference_position, with_reference
 from ..sweeps.table import check_counters, token_counter_name
 from ._batch import parse
 from ._cluster import ClientLike, resolve_client
@@ -174,6 +175,8 @@ def sweep(
     max_file_size = opening.max_file_size
     counter, limit = check_counters(token_counter, token_limit)
     options = _dask_probe(probe)
+    if options is not None:  # clanka's own setting is scored too, in clanka's mode (in extended mode: not yet)
+        grid = tuple(with_reference(grid, languages))
     # Probing searches a whole root at once, so its batch must be the whole root.
     work = plan(roots, client, 2**62 if options is not None else files_per_partition, max_file_size, languages)
     task = SweepTask(grid, counter, options)
@@ -208,6 +211,11 @@ def sweep(
     if limit is not None:
         schema["over_limit"] = _columns.FLOAT
     if options is not None and rows:
+        if languages == CLANKA_MODE:  # the row of clanka's own setting, marked as cn.sweep marks it
+            schema[REFERENCE_COLUMN] = _columns.BOOL
+            position = reference_position(grid, languages)
+            for number, values in enumerate(rows):
+                values[REFERENCE_COLUMN] = number == position
         extra = [name for name in rows[0] if name not in schema]
         schema.update({name: _columns.INT if name == "queries" else _columns.FLOAT for name in extra})
     attrs = {
@@ -225,4 +233,7 @@ def sweep(
         decided = decide(outcomes, settings_of, costs, metric=options.verdict_metric, groups=groups,
                          margin=options.margin)
         attrs["verdict"] = searcher_named(decided, options).as_dict()  # the message names the searcher
-    return _columns.build({name: [r[name] for r in rows] for name in schema}, schema, attrs)
+    table = _columns.build({name: [r[name] for r in rows] for name in schema}, schema, attrs)
+    if REFERENCE_COLUMN in table.columns and options is not None:
+        table.attrs = answer_attrs(table, options)  # the answer about clanka's setting first, as cn.sweep's
+    return table
