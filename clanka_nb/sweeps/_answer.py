@@ -197,9 +197,9 @@ def _message(answer: ClankaAnswer) -> str:
             f"(clanka's setting: {_amount(answer.reference_tokens_indexed)} and {_amount(answer.reference_vectors)})")
     carry = "" if answer.carry is None else f"; in clanka: {answer.carry.clause}"
     if answer.action == KEEP:
-        return (f"keep clanka's setting ({settings_words(answer.chosen_settings or {})}): {answer.why} "
-                f"({scored}; it indexes {_amount(answer.reference_tokens_indexed)} tokens, "
-                f"{_amount(answer.reference_vectors)} vectors){carry}")
+        return (f"keep clanka's setting ({settings_words(answer.chosen_settings or {})}): {answer.why}, on "
+                f"{scored}; it indexes {_amount(answer.reference_tokens_indexed)} tokens in "
+                f"{_amount(answer.reference_vectors)} vectors{carry}")
     assert answer.chosen_settings is not None
     gain = "?" if answer.gain is None else (f"{answer.gain:+.3f} [{answer.gain_low:+.3f}, {answer.gain_high:+.3f}] "
                                             "(simultaneous 95%)")
