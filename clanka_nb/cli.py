@@ -114,9 +114,16 @@ def _chunk(args: argparse.Namespace) -> int:
         frame = frames.chunk_codebase(_source(args), **_options(args))
     except engine.FileTooLargeError as error:
         raise CommandError(str(error), exit_code=1) from None
+    _mode_note(args, frame)
     _output.write(frame, args.format, args.output, table=_output.chunk_table(frame),
                   essential=_output.CHUNK_TABLE_COLUMNS)  # fmt: skip
     return 0
+
+
+def _mode_note(args: argparse.Namespace, frame: Any) -> None:
+    """The frame's note that most files got line windows though extended mode parses them (none in extended mode)."""
+    if frame.attrs.get("mode_note") and not args.quiet:
+        print(f"{_parser.PROG}: note: {frame.attrs['mode_note']}", file=sys.stderr)
 
 
 def _files(args: argparse.Namespace) -> int:
@@ -125,6 +132,7 @@ def _files(args: argparse.Namespace) -> int:
 
     source = _source(args)  # one file is listed alone, as by cn.files
     frame = frames.files(source, **_options(args), include_skipped=args.include_skipped)
+    _mode_note(args, frame)
     _output.write(frame, args.format, args.output, essential=_output.FILES_ESSENTIAL,
                   priority=_output.FILES_PRIORITY)  # fmt: skip
     return 0
@@ -188,11 +196,16 @@ def _sweep(args: argparse.Namespace) -> int:
     frame = sweep(source, **_options(args), probe=probe, chunkers=chunkers)
     if args.probe and not args.quiet and frame.attrs.get("probe_note"):
         print(f"{_parser.PROG}: note: {frame.attrs['probe_note']}", file=sys.stderr)  # which queries, how many
+    if not args.quiet and frame.attrs.get("max_characters_note"):
+        print(f"{_parser.PROG}: note: {frame.attrs['max_characters_note']}", file=sys.stderr)
     table = _output.sweep_table(frame)
     essential, priority = _output.sweep_priority(table)
     _output.write(frame, args.format, args.output, table=table, essential=essential, priority=priority)
     verdict = frame.attrs.get("verdict")
     if verdict is not None and verdict["queries"] and not args.quiet:  # no query: a note said so already
+        answer = frame.attrs.get("clanka_answer")
+        if answer is not None:  # first: the sentence a clanka user acts on, what applies it in clanka inside it
+            print(f"{_parser.PROG}: note: clanka: {answer['message']}", file=sys.stderr)
         print(f"{_parser.PROG}: note: verdict: {verdict['message']}", file=sys.stderr)
     return 0
 
@@ -279,7 +292,7 @@ def _index(args: argparse.Namespace) -> int:
     if not args.quiet:
         for repo in run.failed:
             print(f"{_parser.PROG}: note: {repo.root}: {repo.error}", file=sys.stderr)
-    table = frame.drop(columns=["db", "worker", "lease_wait"])
+    table = frame.drop(columns=["db", "worker", "lease_wait", "clanka_note"])  # the note: a ClankaRebuildWarning
     _output.write(frame, args.format, args.output, table=table, essential=_output.INDEX_ESSENTIAL,
                   priority=_output.INDEX_PRIORITY)  # fmt: skip
     return 1 if run.failed else 0  # the others finished and are in the table

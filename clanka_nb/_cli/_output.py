@@ -183,6 +183,8 @@ def sweep_table(sweep: pd.DataFrame) -> pd.DataFrame:
         if "timed_out_files" in sweep.columns and sweep["timed_out_files"].fillna(0).gt(0).any():
             columns.append("timed_out_files")  # a chunker could not cut some files in time: the table says so
         columns += [name for name in ("uncut_languages", "ranked") if name in sweep.columns]  # not ranked: why
+    if "reference" in sweep.columns:  # probed: which row is clanka's own setting
+        columns.insert(columns.index(CHUNK_SETTING_NAMES[-1]) + 1, "reference")
     if sweep["clamped"].any():
         at = columns.index(CHUNK_SETTING_NAMES[-1]) + 1
         columns[at:at] = ["effective_size", "effective_overlap"]
@@ -203,7 +205,7 @@ def sweep_priority(table: pd.DataFrame) -> tuple[tuple[str, ...], tuple[str, ...
     measure's interval, MRR and the costs (coverage, size), then the rest. A chunker's label is never cut for a
     column of numbers."""
     metric = (table.attrs.get("verdict") or {}).get("metric")
-    essential = ("chunker_label", *CHUNK_SETTING_NAMES, "effective_size", "effective_overlap", metric)
+    essential = ("chunker_label", *CHUNK_SETTING_NAMES, "reference", "effective_size", "effective_overlap", metric)
     tokens = [name for name in table.columns if name.endswith(TOKENS_P95)]
     # The files a chunker could not cut in time (the column is there only when some were) before its fallback.
     priority = ("timed_out_files", "fallback_files", "uncut_languages", "ranked", "chunks", f"{metric}_low",

@@ -43,7 +43,7 @@ Progress bars go to stderr (only when it is a terminal), so stdout can be piped.
 examples:
   clanka-nb chunk src/ --chunk-size 40 --max-chars 2000
   clanka-nb files . --include-skipped
-  clanka-nb sweep . --chunk-size 10,20,30,40 --probe
+  clanka-nb sweep . --chunk-size 10,20,30,40 --max-chars none,2000,10000 --probe
   clanka-nb lab
 Each command's --help shows its own examples.
 """
@@ -58,7 +58,7 @@ EXAMPLES = {
     "files": ["clanka-nb files . --include-skipped", "clanka-nb files . -o files.csv"],
     "sweep": [
         "clanka-nb sweep . --chunk-size 10,20,30 --chunk-overlap 0,5 --max-chars none,2000",
-        "clanka-nb sweep . --chunk-size 10,20,30,40 --probe -o sweep.csv",
+        "clanka-nb sweep . --chunk-size 10,20,30,40 --max-chars none,2000,10000 --probe -o sweep.csv",
         "clanka-nb sweep . --probe --budget 1000,2000 --metric budget_found@1000",
         "clanka-nb sweep . --chunk-size 30 --probe --chunkers line-windows,astchunk --chunker-budget 1500",
     ],

@@ -10,8 +10,9 @@ import os
 import stat
 import time
 import uuid
+import warnings
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Unpack
 
@@ -22,7 +23,8 @@ from ..defaults import INDEX_MAX_CHARACTERS
 from ..engine import list_files
 from ..engine.progress import ProgressBar, bar
 from ..engine.settings import Settings, TextKeywords, setting_keywords
-from ..index import Embedder, SemanticIndex, SyncReport, VectorCache, default_cache
+from ..engine.warn import warn_at_user
+from ..index import ClankaRebuildWarning, Embedder, SemanticIndex, SyncReport, VectorCache, default_cache
 from ..index.internals import SIDE_FILES, confined, model_id_of
 from ._cluster import ClientLike, resolve_client
 from ._limit import EmbedLimit, LimitedEmbedder, forget, portable, rate_name
@@ -59,6 +61,8 @@ class RepositoryIndex:
         lease_wait: Of which waiting for the cluster's embedding limit.
         worker: The worker that synced it.
         error: One line: why the repository failed; None when it did not.
+        clanka_note: Written at other settings or another language mode than clanka's: how many inputs clanka's next
+            sync there will embed again (also a `ClankaRebuildWarning`); None otherwise.
     """
 
     root: str
@@ -75,6 +79,7 @@ class RepositoryIndex:
     lease_wait: float = 0.0  # of which waiting for the cluster's embedding limit
     worker: str = ""
     error: str | None = None  # one line: why the repository failed
+    clanka_note: str | None = None  # written at other settings than clanka's: what its next sync re-embeds there
 
 
 @dataclass(frozen=True)
@@ -152,7 +157,7 @@ class IndexTask:
             root, shown, SYNCED, chunks=report.chunks, inputs=report.inputs, embedded=embedder.embedded,
             cached=report.embedded + report.cached - embedder.embedded, reused=report.reused,
             deleted=report.deleted, files=files, seconds=time.perf_counter() - started,
-            lease_wait=embedder.waited, worker=worker,
+            lease_wait=embedder.waited, worker=worker, clanka_note=report.clanka_note,
         )
 
     def _sync(self, root: str, db: str, embedder: LimitedEmbedder, cache: VectorCache) -> SyncReport:
@@ -168,8 +173,11 @@ class IndexTask:
         try:
             with SemanticIndex(root, embed=embedder, db=where, batch_size=self.batch_size, model_id=self.model_id,
                                cache=cache, workers=1, progress=False, busy_timeout=self.busy_timeout,
-                               settings=self.settings) as index:
+                               settings=self.settings) as index, warnings.catch_warnings():
+                warnings.simplefilter("ignore", ClankaRebuildWarning)  # said once per repository by sync_indexes
                 report = index.sync()
+            if report.clanka_note is not None:  # named by the database's place, not the temporary file's
+                report = replace(report, clanka_note=report.clanka_note.replace(str(where), db, 1))
             if fresh:
                 os.replace(where, target)  # atomic on one filesystem: clanka sees no file, then a whole one
         finally:
@@ -417,5 +425,9 @@ def sync_indexes(
             lease.close()
         with contextlib.suppress(*REPO_ERRORS):  # best effort: an idle worker's handle is only a little memory
             running.run(forget, name)
-    return IndexRun(tuple(results[number] for number in range(len(futures))), time.perf_counter() - started)
+    out = IndexRun(tuple(results[number] for number in range(len(futures))), time.perf_counter() - started)
+    for repository in out.repositories:  # never written silently where clanka reads it: one line each
+        if repository.clanka_note is not None:
+            warn_at_user(repository.clanka_note, ClankaRebuildWarning)
+    return out
 

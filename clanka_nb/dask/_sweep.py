@@ -28,7 +28,9 @@ from ..retrieval.internals import (
     outcome_row,
     probe_frame,
     query_groups,
+    searcher_named,
 )
+from ..sweeps.internals import CLANKA_MODE, REFERENCE_COLUMN, answer_attrs, reference_position, with_reference
 from ..sweeps.table import check_counters, table_of
 from ._batch import parse
 from ._cluster import ClientLike, resolve_client
@@ -172,6 +174,8 @@ def sweep(
     opening = Settings(languages=languages, max_file_size=max_file_size)
     counter, limit = check_counters(token_counter, token_limit)
     options = _dask_probe(probe)
+    if options is not None and options.reference:  # clanka's own setting is scored too (extended mode: not yet)
+        grid = tuple(with_reference(grid, opening.mode))
     # Probing searches a whole root at once, so its batch must be the whole root.
     work = plan(roots, client, 2**62 if options is not None else files_per_partition, opening.max_file_size,
                 opening.mode)  # fmt: skip
@@ -186,7 +190,14 @@ def sweep(
     if options is not None:
         attrs["queries_seconds"] = gathered.queries_seconds
         attrs.update(_probed(rows, gathered.probes, options))
-    return table_of(rows, counter=counter, limit=limit, attrs=attrs)
+        if options.reference and opening.mode == CLANKA_MODE:  # clanka's own setting's row, as cn.sweep marks it
+            position = reference_position(grid, opening.mode)
+            for number, values in enumerate(rows):
+                values[REFERENCE_COLUMN] = number == position
+    table = table_of(rows, counter=counter, limit=limit, attrs=attrs)
+    if options is not None and REFERENCE_COLUMN in table.columns:
+        table.attrs = answer_attrs(table, options)  # the answer about clanka's setting first, as cn.sweep's
+    return table
 
 
 @dataclass
@@ -233,4 +244,4 @@ def _probed(rows: list[dict[str, Any]], probes: list[list[pd.DataFrame]], probe:
     verdict = decide(outcomes, settings_of, costs, metric=probe.verdict_metric, groups=groups, margin=probe.margin,
                      cost_name=COST_NAMES[probe.cost])
     return {"budget": list(probe.budgets),  # priced by attrs["token_counter"], as the token columns
-            "verdict": verdict.as_dict()}
+            "verdict": searcher_named(verdict, probe).as_dict()}  # the message names the searcher

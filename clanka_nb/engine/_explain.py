@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from ._chunker import CodeChunk, Cut, PreparedText, chosen_segments, in_reference_order
 from ._declarations import GRAMMARS, REFERENCE_PARSER_LIMIT, parent_label
 from ._files import extension
+from ._mode_note import has_extended_grammar, windows_clause
 from .settings import ChunkSettings, checked_keywords
 
 # The rules `explain` names (docs/explaining-chunks.md says what each means).
@@ -147,7 +148,9 @@ def _limits(settings: ChunkSettings) -> str:
 def _why_windows(text: PreparedText) -> str:
     if text.grammar is None:
         ext = extension(text.path)
-        return f"files ending .{ext} are not parsed, so they get line windows" if ext else "the file is not parsed"
+        said = f"files ending .{ext} are not parsed, so they get line windows" if ext else "the file is not parsed"
+        # Parsed in extended mode, so not parsed here: clanka mode (the mode is never hidden, issue 53 item 5).
+        return said + windows_clause(text.path) if has_extended_grammar(text.path) else said
     if not text.declarations:
         if text.grammar in GRAMMARS.values() and text.length_prefix[-1] >= REFERENCE_PARSER_LIMIT:
             # length_prefix counts one LF per line: the text is that long, or one unit shorter.

@@ -25,6 +25,7 @@ from ._codebase import load as load_file
 from ._collation import sorted_like_js
 from ._languages import check_languages
 from ._listing import MAX_IGNORE_FILE, ListingCache
+from ._mode_note import windowed_grammar_note
 from ._reading import check_file, read_text
 from ._text import normalize_newlines, normalize_path
 from ._workers import exit_when_parent_dies, expected_ppid, sigint_held
@@ -65,5 +66,6 @@ __all__ = [
     "sigint_held",
     "sorted_like_js",
     "window_segments",
+    "windowed_grammar_note",
     "write",
 ]

@@ -9,7 +9,7 @@ from typing import Unpack
 import pandas as pd
 
 from .. import engine
-from ..engine.internals import sorted_like_js
+from ..engine.internals import sorted_like_js, windowed_grammar_note
 from ..engine.progress import ProgressBar
 from ..engine.settings import Settings, SourceKeywords, setting_keywords
 from . import columns as _columns
@@ -47,7 +47,11 @@ def files_frame(measured: Measured) -> pd.DataFrame:
         "coverage": ratios(covered, meaningful),
         "binary": [r.binary for r in reports],
     }
-    return _columns.build(columns, _columns.FILES, measured_attrs(measured))
+    attrs = measured_attrs(measured)
+    note = windowed_grammar_note(dict(zip(measured.paths, measured.chunkers, strict=True)), measured.codebase.languages)
+    if note is not None:  # the mode is never hidden: most files were windows extended mode would parse
+        attrs["mode_note"] = note
+    return _columns.build(columns, _columns.FILES, attrs)
 
 
 def _with_skipped(frame: pd.DataFrame, codebase: engine.Codebase, max_file_size: str | int,

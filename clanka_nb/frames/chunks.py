@@ -11,7 +11,7 @@ import pandas as pd
 
 from .. import engine
 from ..engine.embedding import embedding_text
-from ..engine.internals import one_file
+from ..engine.internals import one_file, windowed_grammar_note
 from ..engine.progress import ProgressBar, bar
 from ..engine.settings import Settings, SourceKeywords, TextKeywords, path_list, setting_keywords
 from ..engine.source import Paths, Resolved, listed_names, narrowed, open_resolved, resolve, select
@@ -99,6 +99,7 @@ def _frame(
     files: Iterable[FileChunks], attrs: dict[str, Any], *, embedding: bool, tokens: TokenColumns | None
 ) -> pd.DataFrame:
     cols: dict[str, Any] = {name: [] for name in _columns.CHUNKS}
+    cutters: dict[str, str | None] = {}  # each chunked file's chunker, for the language mode's note
     # The two big text columns go to Arrow as they grow, so their Python strings do not pile up.
     content = _columns.TextColumn()
     embedded = _columns.TextColumn()
@@ -106,6 +107,7 @@ def _frame(
         if not chunks:
             continue
         count = len(chunks)
+        cutters[path] = chunker
         cols["path"] += [c.path for c in chunks]
         cols["start_line"] += [c.start_line for c in chunks]
         cols["end_line"] += [c.end_line for c in chunks]
@@ -135,6 +137,9 @@ def _frame(
     if tokens is not None:
         schema, counted = tokens.add_to(cols)
         attrs.update(counted)
+    note = windowed_grammar_note(cutters, str(attrs.get("languages")))
+    if note is not None:  # the mode is never hidden: most files were windows extended mode would parse
+        attrs["mode_note"] = note
     return _columns.build(cols, schema, attrs)
 
 

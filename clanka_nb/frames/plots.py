@@ -122,16 +122,20 @@ def plot_sweep(sweep_frame: pd.DataFrame, metric: str | None = None, x: str | No
         _trade_off(axes, sweep_frame, metric, x)
         return literal_text(figure)
     axes.set_title(fitted_title(figure, f"{metric.replace('_', ' ')} by {x.replace('_', ' ')}"))
-    limits = sweep_frame.get("chunk_max_characters")
+    reference = _reference_rows(sweep_frame)
+    # clanka's own setting, added to a grid that lacks it, is a star of its own, not a line of one point.
+    grid = sweep_frame[~reference] if reference.any() and (~reference).any() else sweep_frame
+    limits = grid.get("chunk_max_characters")
     several_limits = limits is not None and limits.nunique(dropna=False) > 1
     keys = ["chunk_overlap", "chunk_max_characters"] if several_limits else ["chunk_overlap"]
-    for key, rows in sweep_frame.groupby(keys, sort=True, dropna=False):
+    for key, rows in grid.groupby(keys, sort=True, dropna=False):
         overlap, *limit = key if isinstance(key, tuple) else (key,)
         label = f"overlap {overlap}"
         if limit:
             label += ", no character limit" if pd.isna(limit[0]) else f", max {limit[0]} characters"
         rows = rows.sort_values(x)
         axes.plot(_numeric(rows[x]), _numeric(rows[metric]), marker="o", label=label)
+    _star_reference(axes, sweep_frame, x, metric)
     if len(sweep_frame):
         axes.legend(fontsize="small")
     axes.set_xlabel(x.replace("_", " "))
@@ -152,6 +156,24 @@ def _ranked_rows(frame: pd.DataFrame) -> tuple[pd.DataFrame, str]:
     said = "; ".join(str(reason) for reason in unranked.values()) or ", ".join(
         frame.loc[out, "chunker_label"].astype(str))  # fmt: skip
     return frame[~out], said
+
+
+REFERENCE_LABEL = "clanka's setting (30 lines, 10,000 characters)"
+
+
+def _reference_rows(frame: pd.DataFrame) -> np.ndarray:
+    """Which rows are clanka's own setting (a probed sweep's `reference` column; none without it)."""
+    column = frame.get("reference")
+    return np.zeros(len(frame), dtype=bool) if column is None else column.fillna(False).to_numpy(dtype=bool)
+
+
+def _star_reference(axes: Axes, frame: pd.DataFrame, x: str, metric: str) -> None:
+    """clanka's own setting marked as such: a star over its point, named in the legend."""
+    reference = _reference_rows(frame)
+    if reference.any():
+        rows = frame[reference]
+        axes.scatter(_numeric(rows[x]), _numeric(rows[metric]), marker="*", s=220, color="C3", edgecolor="black",
+                     zorder=5, label=REFERENCE_LABEL)  # fmt: skip
 
 
 def _default_axes(frame: pd.DataFrame, metric: str | None, x: str | None) -> tuple[str, str]:
@@ -193,6 +215,8 @@ def _setting_labels(frame: pd.DataFrame) -> list[str]:
     shown = [["no limit" if pd.isna(value) else value for value in frame[name].tolist()] for name in varying]
     labels = [", ".join(f"{short[name]}{value}" for name, value in zip(varying, row, strict=True))
               for row in zip(*shown, strict=True)]  # fmt: skip
+    labels = [f"clanka: {label}" if marked else label
+              for label, marked in zip(labels, _reference_rows(frame), strict=True)]  # fmt: skip
     if not chunkers:
         return labels
     # A whole chunker's row (sweep(chunkers=)) has no engine settings: its label alone names it.
@@ -213,6 +237,7 @@ def _trade_off(axes: Axes, frame: pd.DataFrame, metric: str, cost: str) -> None:
     axes.scatter(x[~on], y[~on], color="0.45", zorder=3, label="beaten on both")
     order = np.argsort(x[on], kind="stable")
     axes.plot(x[on][order], y[on][order], marker="o", color="C0", zorder=4, label="frontier")
+    _star_reference(axes, frame, cost, metric)
     # The labels keep clear of the points and of the frontier's segments; they may cross the thin grey bars of the
     # intervals (settings a few tokens apart have bars closer than a label is wide: kept clear, labels went far).
     joined = np.column_stack([x[on][order], y[on][order]])

@@ -6,6 +6,7 @@ from ..extras import require
 require("clanka_nb.index", "index", "pandas", "numpy")
 
 from . import embedders
+from ._clanka_check import ClankaCheck, ClankaRebuildWarning
 from ._db import IndexDatabaseError
 from ._index import IndexView, SemanticIndex, SyncReport
 from ._open import OpenedIndex, open_index
@@ -14,6 +15,8 @@ from ._store import parse_input
 from ._vectors import Embedder, VectorCache, VectorCacheError, VectorCacheWarning, default_cache, default_path
 
 __all__ = [
+    "ClankaCheck",
+    "ClankaRebuildWarning",
     "Embedder",
     "IndexDatabaseError",
     "IndexSearcher",

@@ -21,7 +21,9 @@ from ..engine.settings import Settings, TextKeywords, setting_keywords
 from ..engine.source import resolve
 from ..engine.token_counts import TokenCounter
 from ..engine.token_counts import token_counter as resolve_counter
+from ..engine.warn import warn_at_user
 from . import _db, _store, _trust
+from ._clanka_check import ClankaRebuildWarning, is_clanka, rebuild_note, reembedded
 from ._vectors import Embedder, VectorCache, default_cache, embed_texts, model_id_of
 
 DEFAULT_MAX_CHARACTERS = INDEX_MAX_CHARACTERS  # clanka's chunkMaxCharacters default
@@ -42,6 +44,8 @@ class SyncReport:
         token_counter: What counted them ("chars/4 estimate" when no tokenizer was given).
         seconds: The sync's wall time.
         sync_id: The sync's id, as clanka writes it in every row it touched.
+        clanka_note: Written to a file at other settings or another language mode than clanka's: how many inputs
+            clanka's next sync there will embed again (also a `ClankaRebuildWarning`); None otherwise.
     """
 
     chunks: int  # chunks the chunker gave
@@ -54,6 +58,7 @@ class SyncReport:
     token_counter: str  # what counted them ("chars/4 estimate" when no tokenizer was given)
     seconds: float
     sync_id: str
+    clanka_note: str | None = None  # written to a file at other settings than clanka's: what its next sync re-embeds
 
     def __repr__(self) -> str:
         return (
@@ -257,6 +262,7 @@ class SemanticIndex(IndexView):
         super().__init__(connection, where, embed, model_id, cache, busy_timeout)
         self.root = root.resolve()
         self.settings = {**chosen.chunking(), "languages": chosen.mode}
+        self._chosen = chosen
         self.max_file_size = chosen.max_file_size
         self.batch_size = batch_size
         self.token_counter: TokenCounter = resolve_counter(token_counter)
@@ -358,10 +364,15 @@ class SemanticIndex(IndexView):
                 self._record()
         self._written()
         used = sum(digest in new for digest in computed)
+        note = None
+        if self.where != ":memory:" and not is_clanka(self._chosen):  # never written silently where clanka reads
+            note = rebuild_note(self.where, self._chosen, reembedded(self.root, inputs, self.max_file_size,
+                                                                     self.paths))  # fmt: skip
+            warn_at_user(note, ClankaRebuildWarning)
         return SyncReport(
             chunks=len(chunks), inputs=len(inputs), embedded=len(computed), cached=len(new) - used,
             reused=len(stored), deleted=deleted, tokens=tokens, token_counter=self.token_counter.name,
-            seconds=time.perf_counter() - started, sync_id=sync_id,
+            seconds=time.perf_counter() - started, sync_id=sync_id, clanka_note=note,
         )
 
     def _replace_untrusted(self) -> int:

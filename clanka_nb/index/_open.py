@@ -10,6 +10,7 @@ from .. import engine
 from ..defaults import INDEX_MAX_CHARACTERS
 from ..engine.settings import Settings, TextKeywords, setting_keywords
 from . import _db
+from ._clanka_check import ClankaCheck, clanka_check
 from ._index import IndexView, _guarded, _inputs
 from ._vectors import Embedder, VectorCache
 
@@ -34,6 +35,7 @@ class OpenedIndex(IndexView):
         super().__init__(connection, where, embed, model_id, cache, busy_timeout)
         self.root = root
         self.settings = settings
+        self.given = Settings(**settings)  # the settings asked for, as an object (`clanka_check`)
         self._now: dict[str, tuple[str, str]] | None = None
 
     def __repr__(self) -> str:
@@ -55,6 +57,22 @@ class OpenedIndex(IndexView):
             now = self._current()
             frame["status"] = ["current" if digest in now else "stale" for digest in frame["hash"]]
         return frame
+
+    @_guarded
+    def clanka_check(self) -> ClankaCheck:
+        """At which settings the index was built (the closest of those given to `open_index`, clanka's, and clanka's
+        in extended mode) and whether clanka would keep it: what its next sync would keep, delete and embed.
+
+        Returns:
+            The check, its sentence in `message`.
+
+        Raises:
+            ValueError: The index was opened without `root=`.
+        """
+        if self.root is None:
+            msg = "pass root= (the folder the index was built from) to check the index against clanka's settings"
+            raise ValueError(msg)
+        return clanka_check(self.root, super().rows()["hash"], self.given)
 
     @_guarded
     def missing(self) -> Any:
@@ -81,7 +99,8 @@ def open_index(
 ) -> OpenedIndex:
     """Open clanka's index (`.clanka/search.sqlite`, or the folder holding `.clanka/`) read-only.
 
-    `root=` compares it with what the chunker gives now at the given settings (clanka's defaults);
+    `root=` compares it with what the chunker gives now at the given settings (clanka's defaults), and
+    `clanka_check()` says at which settings it was built and whether clanka would keep it;
     `embed=` (the model it was built with) lets `.search()` run queries. Reads wait up to `busy_timeout`
     seconds while another process commits; a foreign or damaged file raises IndexDatabaseError.
 

@@ -13,10 +13,12 @@ from .scoring import (
     as_probe,
     embed_ahead,
     frame_outcome,
+    heads_scored,
     index_cost,
     outcome_row,
     probe_frame,
     scored_row,
+    searcher_named,
 )
 
 __all__ = [
@@ -33,10 +35,12 @@ __all__ = [
     "decide",
     "embed_ahead",
     "frame_outcome",
+    "heads_scored",
     "history_cache_path",
     "index_cost",
     "outcome_row",
     "probe_frame",
     "query_groups",
     "scored_row",
+    "searcher_named",
 ]

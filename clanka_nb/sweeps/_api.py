@@ -15,8 +15,10 @@ from ..engine.source import open_resolved, resolve
 from ..frames.source import Source
 from ..retrieval import Probe
 from ..retrieval.internals import ProbeScorer, as_probe, embed_ahead
+from ._answer import answer_attrs
 from ._chunkers import check_chunkers
-from .table import check_counters, sweep_rows, table_of
+from ._reference import with_reference
+from .table import NO_LIMIT_NOTE, check_counters, sweep_rows, table_of
 
 
 @setting_keywords
@@ -64,6 +66,14 @@ def sweep(
     confirmed on the whole codebase): docs/tuning-verdict.md. What `Probe(embed=)` and `Probe(time_budget=)`
     embed, sample and report (`attrs["embedded"]`, `attrs["inputs_distinct"]`...; the column `truncated`
     for a model with an input limit): docs/performance.md, "Tuning with a real embedding model".
+    A probed sweep also scores clanka's own setting (chunk_size 30, chunk_overlap 0, chunk_max_characters 10,000,
+    the "clanka" language mode: what clanka's SemanticSearch indexes with) as a row of the verdict, after the grid's
+    when the grid lacks it (in extended mode it is cut in clanka's mode, its split_declarations NA; `Probe(
+    reference=False)` sweeps the grid as given); the boolean column `reference` marks it, and
+    `attrs["clanka_answer"]` (first in the attrs; `ClankaAnswer.from_dict`) says, from the verdict, whether to keep
+    it or change it, by how much (with the simultaneous interval), at what cost (tokens indexed, vectors stored),
+    and what applies the chosen setting in clanka (`carry`, docs/clanka.md). A grid left at no
+    chunk_max_characters says in `attrs["max_characters_note"]` that clanka indexes with 10,000.
 
     `chunkers=` (label -> chunker: an adapter of `clanka_nb.chunkers`, such as `cn.chunkers.astchunk(budget)`,
     or any callable `(path, text)` -> spans) adds one row per whole chunker after the engine's, measured and
@@ -103,8 +113,12 @@ def sweep(
     codebase = open_resolved(resolved, progress=progress).codebase
     attrs: dict[str, Any] = {"root": str(codebase.root), "languages": codebase.languages,
                              "parse_seconds": time.perf_counter() - started}  # fmt: skip
+    if all(setting.effective_max_characters is None for setting in chunk_settings):
+        attrs["max_characters_note"] = NO_LIMIT_NOTE  # before the reference row, which has clanka's 10,000
     scorer, ahead = None, None
     if options is not None:
+        if options.reference:  # clanka's own setting is scored too (embedded ahead with the grid)
+            chunk_settings = with_reference(chunk_settings, codebase.languages)
         parsed = time.perf_counter()
         scorer = ProbeScorer(codebase, options, counter)
         attrs["queries_seconds"] = time.perf_counter() - parsed  # the queries (a history read included) and masks
@@ -114,4 +128,7 @@ def sweep(
                       chunkers=peers)  # fmt: skip
     if scorer is not None:
         attrs.update(scorer.attrs())  # after the rows: the verdict over all of them
-    return table_of(rows, counter=counter, limit=limit, attrs=attrs, ahead=ahead, chunkers=bool(peers))
+    table = table_of(rows, counter=counter, limit=limit, attrs=attrs, ahead=ahead, chunkers=bool(peers))
+    if scorer is not None and scorer.probe.reference:
+        table.attrs = answer_attrs(table, scorer.probe)  # the answer first: what a clanka user reads
+    return table

@@ -14,6 +14,7 @@ import pandas as pd
 
 from .. import engine
 from ..chunkers import Chunker, read_source
+from ..defaults import CHUNK_SETTING_NAMES
 from ..engine.embedding import embedding_text
 from ..engine.internals import ChunkHead
 from ..engine.progress import ProgressBar, bar
@@ -33,6 +34,13 @@ from ._chunkers import (
     run_chunker,
     uncut_reason,
 )
+from ._reference import REFERENCE_COLUMN, reference_position, reference_row, reference_settings
+
+# What a sweep that leaves chunk_max_characters at no limit says: clanka's index never chunks so.
+_LIMIT = CHUNK_SETTING_NAMES[-1]
+NO_LIMIT_NOTE = (f"{_LIMIT} was left at no limit, but clanka indexes with 10,000 (SemanticSearch's chunkMaxCharacters "
+                 f"default), the one chunk setting SemanticSearch.layer() takes: sweep it too, e.g. {_LIMIT}=[None, "
+                 "2000, 10000] (--max-chars none,2000,10000)")
 
 
 def _row(
@@ -163,23 +171,23 @@ def sweep_rows(
     whole: dict[int, engine.FileChunking] = {}
     counting = None if counter is None else remembering(counter)  # inputs shared by settings: counted once
     peers = dict(chunkers or {})
-    with bar(progress, len(settings) + len(peers), "sweeping settings", unit="setting") as handle, \
+    # Probed, clanka's own setting is a row (`_reference`): one of the grid's in clanka's mode (the caller added it
+    # when the grid lacked it), else cut apart in clanka's mode after the grid's rows.
+    referenced = scorer is not None and scorer.probe.reference
+    position = reference_position(settings, codebase.languages) if referenced else None
+    apart = referenced and position is None
+    with bar(progress, len(settings) + len(peers) + apart, "sweeping settings", unit="setting") as handle, \
             paused_cycle_collection():  # fmt: skip
         for setting in settings:
-            row = _row(codebase, stats, setting, whole)
-            if counting is not None:
-                _counted(row, input_token_columns(codebase, stats.index.paths, setting, counting, limit))
-            if scorer is not None:
-                scored = time.perf_counter()
-                named = None if not peers else {"chunker": ENGINE_LABEL, **setting.columns()}
-                row.update(scorer.columns(setting, named))
-                row["seconds"] += time.perf_counter() - scored
-            if peers:
-                row.update(engine_chunker_columns(setting), ranked=scorer is not None or None)
-            rows.append(row)
+            rows.append(_setting_row(codebase, stats, setting, whole, counting, limit, scorer, peers=bool(peers)))
             if handle is not None:
                 handle.update(1)
-        texts = read_source(codebase).texts if peers else {}  # every chunker gets the same texts, read once
+        texts = read_source(codebase).texts if peers or apart else {}  # every chunker gets the same texts, read once
+        if apart and scorer is not None:
+            position = len(rows)
+            rows.append(_apart_row(codebase, stats, scorer, texts, counting, limit, peers=bool(peers)))
+            if handle is not None:
+                handle.update(1)
         for label, chunker in peers.items():
             rows.append(_chunker_row(codebase, stats, label, chunker, counting, limit, scorer, texts))
             if handle is not None:
@@ -188,7 +196,44 @@ def sweep_rows(
             # A sampled verdict that separates is confirmed on the whole codebase: those rows take its values.
             for number, values in scorer.confirm().items():
                 rows[number].update(values)
+    if referenced:
+        for number, row in enumerate(rows):
+            row[REFERENCE_COLUMN] = number == position
     return rows
+
+
+def _setting_row(
+    codebase: engine.Codebase, stats: CodebaseStats, setting: engine.ChunkSettings,
+    whole: dict[int, engine.FileChunking], counting: TokenCounter | None, limit: int | None,
+    scorer: ProbeScorer | None, *, peers: bool,
+) -> dict[str, Any]:
+    """One setting's row: its statistics, token columns when counted, the probe's columns when probed (timed into
+    its seconds) and, beside whole chunkers, the engine's chunker columns."""
+    row = _row(codebase, stats, setting, whole)
+    if counting is not None:
+        _counted(row, input_token_columns(codebase, stats.index.paths, setting, counting, limit))
+    if scorer is not None:
+        scored = time.perf_counter()
+        named = None if not peers else {"chunker": ENGINE_LABEL, **setting.columns()}
+        row.update(scorer.columns(setting, named))
+        row["seconds"] += time.perf_counter() - scored
+    if peers:
+        row.update(engine_chunker_columns(setting), ranked=scorer is not None or None)
+    return row
+
+
+def _apart_row(
+    codebase: engine.Codebase, stats: CodebaseStats, scorer: ProbeScorer, texts: Mapping[str, str],
+    counting: TokenCounter | None, limit: int | None, *, peers: bool,
+) -> dict[str, Any]:
+    """clanka's setting in clanka's own mode, for a sweep in another (`_reference.reference_row`), with the token
+    counter's columns and, beside whole chunkers, the engine's chunker columns."""
+    row, heads = reference_row(codebase, stats, scorer, texts)
+    if counting is not None:
+        _counted(row, head_token_columns(codebase, heads, counting, limit))
+    if peers:
+        row.update(engine_chunker_columns(reference_settings()), ranked=True)
+    return row
 
 
 def column_type(name: str) -> pd.api.extensions.ExtensionDtype:
@@ -234,6 +279,8 @@ def table_of(
     schema.update(_columns.sweep_schema(estimated=counter is None or counter.estimated))
     if limit is not None:
         schema["over_limit"] = _columns.FLOAT
+    if any(REFERENCE_COLUMN in row for row in rows):
+        schema[REFERENCE_COLUMN] = _columns.BOOL  # probed: True on clanka's own setting's row
     columns = {}
     if ahead is not None and ahead.truncated is not None:
         schema["truncated"] = _columns.FLOAT  # a chunker's row has none: its inputs were not embedded ahead

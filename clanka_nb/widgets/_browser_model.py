@@ -175,7 +175,9 @@ def settings_text(attrs: dict[str, Any]) -> str:
         return "settings unknown"
     # The values as the attrs hold them (a frame's: as used; a sweep row's: as requested), none for no limit.
     shown = {name: attrs.get(name, value) for name, value in chunking.columns().items()}
-    return " · ".join(f"{name}={_shown(name, value)}" for name, value in shown.items())
+    text = " · ".join(f"{name}={_shown(name, value)}" for name, value in shown.items())
+    mode = attrs.get("languages")  # the language mode is never hidden (issue 53 item 5)
+    return text if not mode else f"{text} · languages={mode}"
 
 
 def _shown(name: str, value: object) -> str:
@@ -191,6 +193,8 @@ def settings_line(said: FrameSource) -> str:
     gives the clamped (the one writer of those attrs, `frames.chunks`, does just that), so one read of the
     attrs serves the header too."""
     given = dict(said.settings)
+    if said.languages:
+        given["languages"] = said.languages
     if "chunk_size" in given:
         try:
             used = engine.ChunkSettings.build(

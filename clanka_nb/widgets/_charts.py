@@ -116,12 +116,13 @@ def wrapped(words: list[str], room: float, size: float) -> list[str]:
 
 def render_trade_off(
     points: list[tuple[str, float, float]], *, current: str | None = None, cost: str = "tokens@5",
-    quality: str = "quality", width: int = 380, height: int = 184,
+    quality: str = "quality", width: int = 380, height: int = 184, reference: str | None = None,
 ) -> str:
     """Quality against the cost paid, one dot per setting probed so far (`points`: label, cost, quality), the
     frontier (settings no other beats on both) joined, the setting shown now (`current`) ringed.
 
-    Empty (a note) until a setting has been probed: the panel adds a point each time the probe runs.
+    Empty (a note) until a setting has been probed: the panel adds a point each time the probe runs. The point
+    labelled `reference` (clanka's own setting) is a square of its own.
     """
     # The title starts at the left edge, not the plot's, and takes as many lines as the names need: a metric's
     # name such as budget_covered@2000 made one line longer than the chart, cut off at its right edge.
@@ -160,6 +161,11 @@ def render_trade_off(
     for (label, c, q), front in zip(finite, on.tolist(), strict=True):
         colour = _BAR if front else MUTED
         ring = f' style="stroke:{ALERT}" stroke-width="2"' if label == current else ""
+        if label == reference:  # clanka's own setting: a square, marked as such
+            parts.append(f'<rect data-reference="" x="{x(c) - 5:.1f}" y="{y(q) - 5:.1f}" width="10" height="10" '
+                         f'fill="none" style="stroke:{ALERT}" stroke-width="1.5"><title>{escape(label)}: '
+                         f'{escape(quality)} {q:.3f}, {escape(cost)} {c:,.0f}</title></rect>')  # fmt: skip
+            continue
         parts.append(f'<circle cx="{x(c):.1f}" cy="{y(q):.1f}" r="4" fill="{colour}"{ring}><title>{escape(label)}: '
                      f'{escape(quality)} {q:.3f}, {escape(cost)} {c:,.0f}'
                      f'{" (frontier)" if front else ""}</title></circle>')  # fmt: skip

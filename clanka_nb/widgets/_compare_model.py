@@ -73,10 +73,14 @@ def _in_mode(codebase: engine.Codebase, languages: str | None) -> engine.Codebas
     return engine.Codebase.from_texts(texts, languages=languages)
 
 
-def side_text(side: Side) -> str:
-    """A side in one line: its settings, or the chunker's label and size parameters."""
+def side_text(side: Side, mode: str | None = None) -> str:
+    """A side in one line: its settings (with its language mode: the side's own, else `mode`, the codebase's), or
+    the chunker's label and size parameters."""
     if isinstance(side, Mapping):
-        return settings_text({**engine.Settings().chunking(), **side})
+        settings = {**engine.Settings().chunking(), **side}
+        if mode is not None:
+            settings.setdefault("languages", mode)
+        return settings_text(settings)
     parameters = getattr(side, "parameters", {}) or {}
     shown = " · ".join(f"{name}={value}" for name, value in parameters.items() if name != "version")
     return f"{side.label}" + (f" · {shown}" if shown else "")
@@ -245,7 +249,7 @@ def render_side_by_side(left: Preview, right: Preview, a: Side, b: Side, *, heig
     """
 
     def column(side: str, preview: Preview, settings: Side) -> str:
-        label = escape(side_text(settings))
+        label = escape(side_text(settings, preview.frame.attrs.get("languages")))  # each side's own mode
         return (
             f'<div data-side="{side}" style="flex:1 1 {PANE_MIN_WIDTH}px;min-width:0;max-width:100%">'
             # One line, cut if need be, as the previews' own headers: rows side by side stay level.

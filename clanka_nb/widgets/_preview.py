@@ -97,8 +97,13 @@ class Preview:
         return self._explain(self.frame, self.start, min(len(self.lines), self.start + self.max_lines - 1))
 
     def _render(self, page_turns: PageTurns) -> str:
+        shown = self._shown_frame
+        mode = getattr(self.frame, "attrs", {}).get("languages")
+        if mode is not None and shown.attrs.get("languages") != mode:  # the mode is never hidden (its header)
+            shown = shown.copy(deep=False)
+            shown.attrs["languages"] = mode
         return render_preview(
-            self.lines, self._shown_frame, path=self.path, language=self.language, max_lines=self.max_lines,
+            self.lines, shown, path=self.path, language=self.language, max_lines=self.max_lines,
             start=self.start, selected=self.selected, meaningful=self.meaningful, note=self.note, height=self.height,
             full_legend=self.full_legend, page_turns=page_turns, untyped=self.untyped,
         )  # fmt: skip

@@ -153,6 +153,7 @@ def render_preview(
     to the reference's rule; `note` is shown above the lines (e.g. why a file has no chunks);
     `height` (px) makes the lines a scroll box of at most that height, under a fixed header;
     `full_legend` lists every colour and mark, not only those shown (equal headers side by side);
+    A chunk frame's language mode (`attrs["languages"]`) is named in the header: the mode is never hidden.
     `page_turns` is what the notices of a long file say to turn the page (`BY_ARGUMENT`: the `start=`
     argument, `BY_BUTTONS`, `NO_TURNS`); `untyped` names the chunks with no type (clanka's line windows by
     default; a peer chunker's own, such as "astchunk chunk", in a comparison).
@@ -192,7 +193,7 @@ def render_preview(
     code = _page_code(lines, path, language, start, stop, firsts)
     rows = _rows(lines, code, start, stop, cover, flags, chosen, gutter)
     parts = [
-        _header(path, language, total, len(firsts), uncovered_code),
+        _header(path, language, total, len(firsts), uncovered_code, getattr(chunks, "attrs", {}).get("languages")),
         _legend(types, uncovered_code, uncovered_blank, full_legend, untyped),
         _why(next((band for band in bands if band.index == selected), None)),
         _notice(note) if note else "",
@@ -271,11 +272,15 @@ def _rows(
     return rows
 
 
-def _header(path: str, language: str | None, total: int, chunks: int, uncovered_code: int) -> str:
-    """The preview's opening tag and its one-line header: path, language, lines, chunks, code in no chunk."""
+def _header(path: str, language: str | None, total: int, chunks: int, uncovered_code: int,
+            mode: str | None = None) -> str:  # fmt: skip
+    """The preview's opening tag and its one-line header: path, language, the language mode it was chunked in (when
+    the chunks' frame says), lines, chunks, code in no chunk."""
     head = [f"<b>{escape(path)}</b>"]
     if language:
         head.append(escape(language))
+    if mode:
+        head.append(f"{escape(str(mode))} mode")
     head.append(f"{total:,} line{'s' * (total != 1)}")
     head.append(f"{chunks:,} chunk{'s' * (chunks != 1)}")
     if uncovered_code:

@@ -21,7 +21,7 @@ from ._paths import PICKER_PATH_CHARS, fit_paths
 from ._preview import PreviewPane
 from ._source import Source, busiest_file, check_early, pickable
 from ._style import MUTED, UI_FONT
-from ._tune_model import PAGE_LINES, TunerModel, render_stats
+from ._tune_model import PAGE_LINES, REFERENCE_POINT, TunerModel, render_stats
 
 __all__ = ["PAGE_LINES", "Tuner", "TunerModel", "render_stats", "tune"]
 
@@ -234,11 +234,11 @@ class Tuner(widgets.VBox):
         model = self.model
         model.update(self.settings, probe=self.probe.value)
         # The numbers first (what a move is for): the browser shows them before the drawing that follows.
-        self.stats_html.value = render_stats(model.stats, model.before)
+        self.stats_html.value = render_stats(model.stats, model.before, model.codebase.languages)
         self.histogram.value = render_histogram(model.lines, marker=model.shown.chunk.effective_size)
         # Redrawn on every update: a move without the probe un-rings the last setting, its dots stay.
         self.trade_off.value = render_trade_off(model.points, current=model.current, cost=model.cost,
-                                                quality=model.quality)
+                                                quality=model.quality, reference=REFERENCE_POINT)
         # The picked file's chunks and their drawing are many small objects too; a token counter is user code.
         with paused_cycle_collection() if model.token_counter is None else contextlib.nullcontext():
             self._show_file()

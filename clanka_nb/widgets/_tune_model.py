@@ -20,6 +20,7 @@ from ..frames.stats import token_stats
 from ..metrics import BUDGET_COVERED, BUDGET_FOUND, metric_of, trade_off_cost
 from ..retrieval import NoProbeQueriesWarning, Probe
 from ..retrieval.internals import Bootstrap, Outcome, ProbeSet, compared, scored_row
+from ..sweeps.internals import Chosen, carry_back, reference_scored, reference_settings
 from ._browser_model import settings_text
 from ._preview import Preview
 from ._source import Texts, file_lines
@@ -77,11 +78,16 @@ def _fmt(value: Any, pattern: str) -> str:
     return "–" if value is None else pattern.format(value)
 
 
-def render_stats(stats: dict[str, Any], before: dict[str, Any] | None = None) -> str:
-    """The statistics of one setting as a small table, with the previous setting's next to them."""
+def render_stats(stats: dict[str, Any], before: dict[str, Any] | None = None, mode: str | None = None) -> str:
+    """The statistics of one setting as a small table, with the previous setting's next to them; `mode`, the language
+    mode the codebase is chunked in, named in the header."""
     cell = "padding:1px 8px;text-align:right;white-space:nowrap"
     rows = []
     reason = stats.get("probe_reason")
+    # First: the shown setting against clanka's own, and what applies it in clanka.
+    rows += [f'<tr data-stat="{key}"><td colspan="3" style="padding:1px 8px 1px 0;max-width:420px;'
+             f'white-space:normal">{escape(stats[key])}</td></tr>'
+             for key in ("vs_clanka", "carry") if stats.get(key) and not reason]  # fmt: skip
     for key, label, pattern in _stat_rows(stats):
         if key == TOKENS_TOTAL:
             key = token_stat_in(stats, "total") or key
@@ -111,7 +117,8 @@ def render_stats(stats: dict[str, Any], before: dict[str, Any] | None = None) ->
             f'<tr data-stat="probe"><td colspan="3" style="padding:1px 8px 1px 0;color:{MUTED};max-width:420px;'
             f'white-space:normal">search probe (recall, MRR): no queries, because {escape(reason)}</td></tr>'
         )
-    settings = escape(settings_text({k: stats[k] for k in CHUNK_SETTING_NAMES}))
+    named = {**{k: stats[k] for k in CHUNK_SETTING_NAMES}, "languages": mode}  # the mode is never hidden
+    settings = escape(settings_text(named))
     clamped = " (clamped: the engine uses " if stats.get("clamped") else ""
     if clamped:
         clamped += f"size {stats['effective_size']}, overlap {stats['effective_overlap']})"
@@ -121,6 +128,10 @@ def render_stats(stats: dict[str, Any], before: dict[str, Any] | None = None) ->
         f'<tr><th></th><th style="{cell}">now</th><th style="{cell};color:{MUTED}">before</th></tr>'
         f"{''.join(rows)}</table></div>"
     )
+
+
+# The trade-off's point of clanka's own setting (scored once, when the probe first runs), marked in the chart.
+REFERENCE_POINT = "clanka's setting: 30 lines, no overlap, at most 10,000 characters"
 
 
 class TunerModel:
@@ -164,6 +175,7 @@ class TunerModel:
         # Keyed by the setting's label: moving back to a setting already probed must not add a second dot.
         self._points: dict[str, tuple[float, float]] = {}
         self.current: str | None = None
+        self._reference: Outcome | None = None  # clanka's own setting's per-query result, scored once
 
     @property
     def cost(self) -> str:
@@ -222,11 +234,11 @@ class TunerModel:
                     warnings.simplefilter("ignore", NoProbeQueriesWarning)
                     # Queries extracted (or checked) once for the panel's life.
                     self._probe_set = ProbeSet.of(self.codebase, self.probe, self.token_counter)
-            columns, outcome, _ = scored_row(self._probe_set, settings.chunk, self.probe,
-                                             Bootstrap(len(self._probe_set.queries),
-                                                       groups=self._probe_set.groups))  # fmt: skip
+            bootstrap = Bootstrap(len(self._probe_set.queries), groups=self._probe_set.groups)
+            columns, outcome, _ = scored_row(self._probe_set, settings.chunk, self.probe, bootstrap)
             self.stats.update(columns)
             self.stats["probe_reason"] = self._probe_set.reason
+            self._against_reference(outcome, bootstrap)
             if self._outcome is not None and self.before is not None and "mrr" in self.before:
                 self.stats["vs_before"] = compared(self._outcome, outcome, self.probe.verdict_metric,
                                                    margin=self.probe.margin)  # fmt: skip
@@ -237,6 +249,22 @@ class TunerModel:
             self._outcome = None
             self.current = None  # the points probed so far stay: turning the probe back on adds to them
         self.lines = lines
+
+    def _against_reference(self, outcome: Outcome, bootstrap: Bootstrap) -> None:
+        """clanka's own setting as a marked point (`REFERENCE_POINT`, scored once) and the shown setting against it
+        (`stats["vs_clanka"]`, first in the panel), with what applies the shown setting in clanka (`stats["carry"]`)."""
+        assert self._probe_set is not None
+        if self._reference is None:
+            columns, self._reference, _ = reference_scored(self.codebase, self._stats.index.paths, self._probe_set,
+                                                           self.probe, bootstrap)  # fmt: skip
+            self._points[REFERENCE_POINT] = (_number(columns.get(self.cost)), _number(columns.get(self.quality)))
+        shown = {name: self.stats[name] for name in CHUNK_SETTING_NAMES}
+        said = compared(self._reference, outcome, self.probe.verdict_metric, margin=self.probe.margin)
+        if said:  # no queries: nothing to say (the panel says why)
+            self.stats["vs_clanka"] = f"vs clanka's setting (30 lines, 10,000 characters): {said.partition(': ')[2]}"
+        reference = reference_settings().columns()
+        kept = self.codebase.languages == "clanka" and all(shown[name] == reference[name] for name in reference)
+        self.stats["carry"] = carry_back(Chosen.of({**shown, "languages": self.codebase.languages}, kept=kept)).clause
 
     def show_file(self, path: str | None) -> Preview | None:
         """Pick `path` (None: no file): its chunks at the last update's settings, and its preview."""

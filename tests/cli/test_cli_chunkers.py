@@ -29,8 +29,10 @@ def test_named_chunkers_are_rows_of_the_library_s_sweep(capsys):
     expected = cn.sweep(sample, chunk_size=[30], probe=True, progress=False,
                         chunkers=cn.chunkers.named_chunkers(["line-windows", "clanka"], budget, languages="clanka"))
     # The named clanka's label says its mode (issue 46 item 1): the CLI passes --languages, "clanka" by default.
+    # The grid's row, clanka's own setting (issue 53: every probed sweep scores it), then the chunkers.
     assert [row["chunker_label"] for row in rows] == expected["chunker_label"].tolist() == [
-        "clanka", "line windows of 1200 chars", "clanka (clanka), at most 1200 chars"]  # fmt: skip
+        "clanka", "clanka", "line windows of 1200 chars", "clanka (clanka), at most 1200 chars"]  # fmt: skip
+    assert [row["reference"] for row in rows] == [False, True, False, False]
     for name in ("chunks", "coverage", "budget_covered@2000", "budget_covered@2000_low", "tokens@5"):
         assert [row[name] for row in rows] == pytest.approx(expected[name].tolist())
     assert "verdict: " in err and "chunker=" in err

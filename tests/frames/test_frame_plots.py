@@ -95,7 +95,7 @@ def test_sweep_metric_that_is_all_na_shows_why_instead_of_an_empty_plot(tmp_path
         sweep = cn.sweep(tmp_path, chunk_size=[10, 20], probe=True, progress=False)
     axes = frames.plot_sweep(sweep, metric="recall@5").axes[0]
     (text,) = [t.get_text() for t in axes.texts]
-    assert text.startswith("Nothing to plot: recall@5 is NA in all 2 rows")
+    assert text.startswith("Nothing to plot: recall@5 is NA in all 3 rows")  # the grid's 2 and clanka's setting
     assert "in a language the probe reads" in text.replace("\n", " ")
     assert not axes.lines and not axes.axison  # no empty axes running from -0.04 to 0.04
     empty = frames.plot_sweep(sweep.iloc[:0], metric="chunks").axes[0]
@@ -120,3 +120,21 @@ def test_a_probed_sweep_plots_the_verdict_s_metric_against_its_cost_by_default()
 def test_an_unprobed_sweep_keeps_chunks_against_chunk_size_by_default(codebase: engine.Codebase) -> None:
     axes = frames.plot_sweep(cn.sweep(codebase, chunk_size=[2, 4])).axes[0]
     assert (axes.get_ylabel(), axes.get_xlabel()) == ("chunks", "chunk size")
+
+
+def test_clanka_s_setting_is_a_star_named_in_both_plots_of_a_probed_sweep() -> None:
+    # Issue 53 item 1: the reference row is marked in the plots as in the table.
+    table = cn.sweep(cn.sample_codebase(), chunk_size=[20, 40], probe=True, progress=False)
+    metric = table.attrs["verdict"]["metric"]
+    reference = table[table["reference"]].iloc[0]
+    for axes, x in ((frames.plot_sweep(table).axes[0], "tokens@5"),
+                    (frames.plot_sweep(table, metric).axes[0], "chunk_size")):  # fmt: skip
+        (star,) = [group for group in axes.collections if group.get_label() == frames.plots.REFERENCE_LABEL]
+        assert star.get_offsets().tolist() == [[float(reference[x]), float(reference[metric])]]
+        labels = [text.get_text() for text in axes.get_legend().get_texts()]
+        assert frames.plots.REFERENCE_LABEL in labels
+    # On chunk_size's axis the grid's line holds the grid's rows alone (the added setting is the star).
+    lines = frames.plot_sweep(table, metric).axes[0].lines
+    assert [sorted(line.get_xdata().tolist()) for line in lines] == [[20, 40]]
+    texts = [text.get_text() for text in frames.plot_sweep(table).axes[0].texts]
+    assert any(text.startswith("clanka: ") for text in texts)

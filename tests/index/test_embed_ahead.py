@@ -60,14 +60,15 @@ def empty_cache(tmp_path, monkeypatch):
 
 def test_distinct_inputs_are_counted_and_each_embedded_once(sample):
     embed = Counting()
-    frame = cn.sweep(sample, chunk_size=SIZES, probe=cn.Probe(embed=embed), progress=False)
+    frame = cn.sweep(sample, chunk_size=SIZES, probe=cn.Probe(reference=False, embed=embed), progress=False)
     attrs = frame.attrs
     queries = frame["queries"].iloc[0]
     assert attrs["inputs_total"] == frame["chunks"].sum() + queries * len(SIZES)
     assert attrs["embedded"] == attrs["inputs_distinct"] == len(embed.texts) == len(set(embed.texts))
     assert attrs["inputs_distinct"] < attrs["inputs_total"]  # the settings share inputs (and the queries)
     assert attrs["embedding_rate"] > 0 and "distinct" in attrs["embedding_note"]
-    again = cn.sweep(sample, chunk_size=SIZES, probe=cn.Probe(embed=embed), progress=False)  # the same process's cache
+    # The same process's cache.
+    again = cn.sweep(sample, chunk_size=SIZES, probe=cn.Probe(reference=False, embed=embed), progress=False)
     assert again.attrs["embedded"] == 0 and again.attrs["embedding_rate"] is None
     assert again["mrr"].tolist() == frame["mrr"].tolist()
 

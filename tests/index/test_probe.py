@@ -32,7 +32,8 @@ def test_index_searcher_ranks_as_the_index_does(sample):
 def test_sweep_with_embed_embeds_shared_inputs_once(sample, tmp_path, monkeypatch):
     monkeypatch.setenv("CLANKA_NB_CACHE_DIR", str(tmp_path / "cache"))  # an empty vector cache on disk
     embed = Counting()
-    frame = cn.sweep(sample, chunk_size=[10, 20, 30, 40, 60], chunk_overlap=[0, 2, 5, 10], probe=cn.Probe(embed=embed),
+    frame = cn.sweep(sample, chunk_size=[10, 20, 30, 40, 60], chunk_overlap=[0, 2, 5, 10],
+                     probe=cn.Probe(reference=False, embed=embed),
                      progress=False)
     assert len(frame) == 20 and frame["recall@5"].between(0, 1).all()
     assert frame.attrs["embedded"] == len(embed.texts) == len(set(embed.texts)) > 0

@@ -43,7 +43,8 @@ def test_one_root_without_a_readable_history_is_reported_and_the_others_finish(t
     loose.chmod(0o644)
     loose.write_bytes(zlib.compress(b"commit 9999\x00garbage"))
     frame = sweep([*good, fresh, damaged], client=client, probe=True, chunk_size=[10])
-    assert frame["queries"].tolist() == [8]  # every root's doc comment, and the good roots' commits
+    assert frame["queries"].tolist() == [8, 8]  # every root's doc comment, and the good roots' commits (both rows)
+    assert frame["reference"].tolist() == [False, True]  # the grid's, then clanka's own setting
     failed = frame.attrs["failed"]
     assert len(failed) == 2 and all("commit messages left out" in line for line in failed)
     assert any(line.startswith(str(fresh.resolve())) and "no commit yet" in line for line in failed)

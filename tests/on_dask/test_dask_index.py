@@ -291,3 +291,25 @@ def test_two_roots_writing_one_database_is_refused_before_any_work(tmp_path) -> 
     with pytest.raises(ValueError, match="same index") as caught:
         cd.sync_indexes([tmp_path / "a", tmp_path / "a"], embed=embedders.hashed_words(32), client="tcp://unused")
     assert "\n" not in str(caught.value)
+
+
+def test_an_index_at_other_settings_than_clanka_s_says_so_once_per_repository(client, tmp_path) -> None:
+    # Issue 53 item 4: never written silently where clanka reads it.
+    from clanka_nb.index import ClankaRebuildWarning
+
+    roots = _copies(tmp_path)[:2]
+    with pytest.warns(ClankaRebuildWarning) as caught:
+        run = cd.sync_indexes(roots, embed=embedders.hashed_words(32), client=client, chunk_size=60,
+                              cache=tmp_path / "vectors.sqlite", progress=False)  # fmt: skip
+    notes = [str(w.message) for w in caught if w.category is ClankaRebuildWarning]
+    assert len(notes) == 2
+    for repo, note in zip(run.repositories, notes, strict=True):
+        assert repo.clanka_note == note and note.startswith(f"{repo.db} was written at chunk_size=60")
+        assert ".tmp" not in note and "will re-embed" in note  # the database's own place, not the temporary file
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ClankaRebuildWarning)
+        clanka_s = cd.sync_indexes(roots, embed=embedders.hashed_words(32), client=client,
+                                   cache=tmp_path / "vectors.sqlite", progress=False)  # fmt: skip
+    assert all(repo.clanka_note is None for repo in clanka_s.repositories)

@@ -110,6 +110,9 @@ def test_sweep_with_a_token_counter_a_limit_and_the_probe_equals_frames_sweep(cl
     assert got.attrs["token_counter"] == "_words"
     pd.testing.assert_frame_equal(got.drop(columns="seconds"), expected.drop(columns="seconds"), check_exact=True)
     assert got.attrs["verdict"] == expected.attrs["verdict"]  # intervals and verdict from the same queries
+    # clanka's own setting is a marked row of both (issue 53 item 1), and the answer about it the same.
+    assert got["reference"].tolist() == [False, False, True]
+    assert got.attrs["clanka_answer"] == expected.attrs["clanka_answer"] and next(iter(got.attrs)) == "clanka_answer"
     for frame in (got, expected):  # the parse and the queries timed apart
         assert frame.attrs["parse_seconds"] >= 0 and frame.attrs["queries_seconds"] >= 0
 

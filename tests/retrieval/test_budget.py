@@ -107,8 +107,8 @@ QUERIES = pd.DataFrame(
 
 def test_larger_chunks_no_longer_win_by_construction():
     codebase = engine.Codebase.from_texts({"a.md": _long_file()})
-    table = cn.sweep(codebase, chunk_size=[10, 60], progress=False,
-                     probe=Probe(queries=QUERIES, searcher=ScriptedSearcher(), budget=[300, 5000]))  # fmt: skip
+    probe = Probe(reference=False, queries=QUERIES, searcher=ScriptedSearcher(), budget=[300, 5000])
+    table = cn.sweep(codebase, chunk_size=[10, 60], progress=False, probe=probe)
     small, large = table.iloc[0], table.iloc[1]
     assert (small["recall@5"], large["recall@5"]) == (0.5, 1.0)  # by recall, the 60-line chunk wins
     assert 100 < small["tokens@1"] < 150 < 600 < large["tokens@1"] < 800
@@ -119,7 +119,7 @@ def test_larger_chunks_no_longer_win_by_construction():
     verdict = table.attrs["verdict"]
     assert verdict["metric"] == "budget_covered@300" and verdict["best"] == 0
     assert verdict["means"] == [0.5, 0.0]
-    by_recall = cn.sweep(codebase, chunk_size=[10, 60], progress=False, probe=Probe(
+    by_recall = cn.sweep(codebase, chunk_size=[10, 60], progress=False, probe=Probe(reference=False,
         queries=QUERIES, searcher=ScriptedSearcher(), budget=300, metric="recall@5")).attrs["verdict"]
     assert by_recall["metric"] == "recall@5" and by_recall["best"] == 1
     assert table.attrs["budget"] == [300, 5000] and table.attrs["token_counter"] == "chars/4 estimate"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from clanka_nb import engine, sweep
+from clanka_nb import Probe, engine, sweep
 from clanka_nb.history import ChurnError
 from clanka_nb.retrieval import history_queries
 from clanka_nb.retrieval.internals import ProbeSet
@@ -108,7 +108,7 @@ def test_a_history_git_cannot_read_leaves_commit_messages_out_with_one_note(tmp_
     assert probe_set.query_sources == {"doc_comments": 1, "test_names": 0}
     assert probe_set.note.count("none from commit messages") == 1
     assert probe_set.history_error is not None and "\n" not in probe_set.history_error
-    frame = sweep(root, chunk_size=[10], probe=True, progress=False)
+    frame = sweep(root, chunk_size=[10], probe=Probe(reference=False), progress=False)
     assert frame["queries"].tolist() == [1] and "none from commit messages" in frame.attrs["probe_note"]
     done = subprocess.run([sys.executable, "-m", "clanka_nb.cli", "sweep", str(root), "--chunk-size", "10",
                            "--probe"], capture_output=True, text=True, timeout=300,

@@ -52,7 +52,7 @@ def test_releases_reverts_and_intent_free_subjects_are_dropped_and_counted(tmp_p
     assert queries.attrs["dropped"] == {"version": 2, "revert": 1, "intent_free": 3}
     assert set(queries.attrs["dropped"]) <= set(HISTORY_REASONS)
     # The counts travel to the sweep table, by source.
-    table = sweep(root, chunk_size=[4, 20], probe=Probe(queries=queries), progress=False)
+    table = sweep(root, chunk_size=[4, 20], probe=Probe(reference=False, queries=queries), progress=False)
     assert table.attrs["dropped"] == {"history": queries.attrs["dropped"]}
 
 
@@ -129,7 +129,7 @@ def test_the_sweep_reports_every_metric_by_source_and_by_target_kind(tmp_path):
                                                     "tests/price.test.ts": function("check", "expect(1);")})
     commit(root, "Add a test of the price parser", {"tests/price.test.ts": function("check", "expect(2);")})
     queries = history_queries(root, revs="HEAD~5..HEAD", progress=False, targets="all")
-    table = sweep(root, chunk_size=[4, 20], probe=Probe(queries=queries), progress=False)
+    table = sweep(root, chunk_size=[4, 20], probe=Probe(reference=False, queries=queries), progress=False)
     kinds = pd.DataFrame(table.attrs["by_kind"])
     assert set(kinds["target_kind"]) == {"code", "test"} and kinds["row"].tolist() == [0, 0, 1, 1]
     assert {"queries", "recall@1", "recall@5", "recall@10", "mrr", "chunk_size"} <= set(kinds.columns)

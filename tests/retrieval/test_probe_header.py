@@ -31,7 +31,8 @@ def _nameless(size: int) -> chunkers.Chunker:
 
 
 def _rows(header: str):
-    table = cn.sweep(chunk_size=[30], probe=cn.Probe(header=header), chunkers={"nameless": _nameless(30)},
+    table = cn.sweep(chunk_size=[30], probe=cn.Probe(reference=False, header=header),
+                     chunkers={"nameless": _nameless(30)},
                      progress=False)  # fmt: skip
     return table.set_index("chunker_label")
 

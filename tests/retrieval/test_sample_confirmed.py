@@ -52,7 +52,8 @@ def swept(codebase: engine.Codebase, monkeypatch: pytest.MonkeyPatch, *, sample:
           seed: int = 0, metric: str | None = None) -> pd.DataFrame:  # fmt: skip
     """The sweep over SIZES; on a sample, the one drawn with hash seed `seed` (another set of distractors)."""
     monkeypatch.setattr(_probe, "drawn", partial(_DRAWN, seed=seed))
-    return cn.sweep(codebase, chunk_size=SIZES, probe=cn.Probe(sample=sample, metric=metric), progress=False)
+    return cn.sweep(codebase, chunk_size=SIZES, probe=cn.Probe(reference=False, sample=sample, metric=metric),
+                    progress=False)
 
 
 def named(verdict: dict[str, Any]) -> Any:
@@ -230,8 +231,10 @@ def test_confirming_embeds_only_what_the_sample_left_out(fixtures, monkeypatch):
             return hashed_embed(texts)
 
     whole, part = Counting("whole"), Counting("part")
-    full = cn.sweep(fixtures[1], chunk_size=SIZES, probe=cn.Probe(embed=whole, metric="mrr"), progress=False)
-    sampled = cn.sweep(fixtures[1], chunk_size=SIZES, probe=cn.Probe(embed=part, sample=0.2, metric="mrr"),
+    full = cn.sweep(fixtures[1], chunk_size=SIZES, probe=cn.Probe(reference=False, embed=whole, metric="mrr"),
+                    progress=False)
+    sampled = cn.sweep(fixtures[1], chunk_size=SIZES,
+                       probe=cn.Probe(reference=False, embed=part, sample=0.2, metric="mrr"),
                        progress=False)  # fmt: skip
     verdict = sampled.attrs["verdict"]
     assert verdict["screened"]["separable"] and verdict["scored_on"] == "full"
@@ -245,8 +248,8 @@ def test_confirming_embeds_only_what_the_sample_left_out(fixtures, monkeypatch):
 def test_chunker_rows_are_confirmed_on_the_whole_codebase_too(fixtures):
     # Whole chunkers' rows (issue 37) beside the engine's: a sample that separates rescores them from their heads.
     chunkers = {"windows": cn.chunkers.line_windows(40), "clanka at 8": cn.chunkers.clanka(8)}
-    full = cn.sweep(fixtures[1], chunk_size=[4, 16], probe=True, chunkers=chunkers, progress=False)
-    sampled = cn.sweep(fixtures[1], chunk_size=[4, 16], probe=cn.Probe(sample=0.2), chunkers=chunkers,
+    full = cn.sweep(fixtures[1], chunk_size=[4, 16], probe=cn.Probe(reference=False), chunkers=chunkers, progress=False)
+    sampled = cn.sweep(fixtures[1], chunk_size=[4, 16], probe=cn.Probe(reference=False, sample=0.2), chunkers=chunkers,
                        progress=False)  # fmt: skip
     verdict = sampled.attrs["verdict"]
     assert verdict["screened"]["separable"]

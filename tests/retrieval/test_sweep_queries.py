@@ -59,7 +59,7 @@ def clone(tmp_path: Path) -> Path:
 
 
 def test_the_default_combines_doc_comments_and_history_at_a_clone_top_and_says_so(clone):
-    table = sweep(clone, chunk_size=[4, 20], probe=True, progress=False)
+    table = sweep(clone, chunk_size=[4, 20], probe=Probe(reference=False), progress=False)
     assert table.attrs["query_sources"] == {"doc_comments": 2, "test_names": 0, "history": 2}
     assert table["queries"].tolist() == [4, 4]
     note = table.attrs["probe_note"]
@@ -68,14 +68,14 @@ def test_the_default_combines_doc_comments_and_history_at_a_clone_top_and_says_s
     assert alone.attrs["query_sources"] == table.attrs["query_sources"] and len(alone) == 4
     assert alone.attrs["probe_note"] == note
     # A folder inside the clone: its history is its parent's, so only doc comments, and the note says why.
-    inside = sweep(clone / "src", chunk_size=[20], probe=True, progress=False)
+    inside = sweep(clone / "src", chunk_size=[20], probe=Probe(reference=False), progress=False)
     assert inside.attrs["query_sources"] == {"doc_comments": 2, "test_names": 0}
     assert "inside a git clone" in inside.attrs["probe_note"]
 
 
 def test_a_folder_without_git_uses_doc_comments_and_says_why_not_history(tmp_path):
     write(tmp_path, CODE)
-    table = sweep(tmp_path, chunk_size=[20], probe=True, progress=False)
+    table = sweep(tmp_path, chunk_size=[20], probe=Probe(reference=False), progress=False)
     assert table.attrs["query_sources"] == {"doc_comments": 2, "test_names": 0}
     assert "none from commit messages" in table.attrs["probe_note"]
 
@@ -85,7 +85,7 @@ def test_a_queries_frame_is_what_the_sweep_scores(clone):
     both = pd.concat([probe_queries(clone, progress=False).assign(source="doc_comments"),
                       history.assign(source="history")], ignore_index=True)  # fmt: skip
     for queries in (history, both):
-        table = sweep(clone, chunk_size=[4, 20], probe=Probe(queries=queries), progress=False)
+        table = sweep(clone, chunk_size=[4, 20], probe=Probe(reference=False, queries=queries), progress=False)
         assert table["queries"].tolist() == [len(queries)] * 2
         for row in table.itertuples(index=False):
             alone = probe_summary(probe(clone, Probe(queries=queries), chunk_size=row.chunk_size, progress=False))
@@ -93,7 +93,7 @@ def test_a_queries_frame_is_what_the_sweep_scores(clone):
     assert table.attrs["query_sources"] == {"doc_comments": 2, "history": 2}
     assert "4 given" in table.attrs["probe_note"]
     own = pd.DataFrame({"query": ["tax of a country"], "path": ["src/tax.ts"], "start_line": [2], "end_line": [5]})
-    table = sweep(clone, chunk_size=[20], probe=Probe(queries=own), progress=False)
+    table = sweep(clone, chunk_size=[20], probe=Probe(reference=False, queries=own), progress=False)
     assert table["queries"].tolist() == [1] and table.attrs["query_sources"] == {"given": 1}
 
 

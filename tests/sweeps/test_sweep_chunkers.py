@@ -38,24 +38,26 @@ def halves(path: str, text: str) -> list[tuple[int, int]]:
 
 
 def test_the_engine_rows_then_one_per_chunker(sample_table: pd.DataFrame) -> None:
-    assert sample_table["chunker_label"].tolist() == ["clanka", "clanka", "clanka at 40", "windows", "halves"]
+    # The grid's rows, clanka's own setting (issue 53: every probed sweep scores it), then the chunkers.
+    assert sample_table["chunker_label"].tolist() == ["clanka"] * 3 + ["clanka at 40", "windows", "halves"]
+    assert sample_table["reference"].tolist() == [False, False, True, False, False, False]
     assert list(sample_table.columns[:3]) == ["chunker_label", "chunker_parameters", "fallback_files"]
-    peers = sample_table.iloc[2:]
+    peers = sample_table.iloc[3:]
     assert peers[ENGINE_ONLY].isna().all().all()  # the engine's settings are not a peer's
-    assert sample_table.iloc[:2][ENGINE_ONLY[:-1]].notna().all().all()
+    assert sample_table.iloc[:3][ENGINE_ONLY[:-1]].notna().all().all()
     assert json.loads(peers["chunker_parameters"].iloc[1])["chunk_size"] == 40
     assert (sample_table["seconds"] >= 0).all()
 
 
 def test_the_clanka_adapter_s_row_equals_the_engine_s_at_the_same_settings(sample_table: pd.DataFrame) -> None:
-    engine_row, adapter_row = sample_table.iloc[1], sample_table.iloc[2]
+    engine_row, adapter_row = sample_table.iloc[1], sample_table.iloc[3]
     assert engine_row["chunk_size"] == 40
     for column in SAME:
         assert engine_row[column] == pytest.approx(adapter_row[column], rel=1e-12, abs=1e-12), column
 
 
 def test_a_user_callable_s_row(sample_table: pd.DataFrame) -> None:
-    row = sample_table.iloc[4]
+    row = sample_table.iloc[5]
     assert row["chunks"] <= 2 * len(cn.list_files(sample_codebase())) and row["fallback_files"] == 0
     assert row["duplication"] == 1.0 and row["lines_p95"] > sample_table["lines_p95"].iloc[1]
     assert row["coverage"] == 1.0 and row["queries"] == sample_table["queries"].iloc[0]  # same queries
@@ -101,7 +103,7 @@ def test_a_peer_s_row() -> None:
     budget = cn.chunkers.Budget(800, characters_per_non_whitespace=1.25)  # 640 non-whitespace characters
     table = cn.sweep(sample_codebase(), chunk_size=[30], probe=True, progress=False,
                      chunkers={"astchunk": cn.chunkers.astchunk(budget)})  # fmt: skip
-    row = table.iloc[1]
+    row = table.iloc[2]  # after the grid's row and clanka's own setting's
     assert row["chunker_label"] == "astchunk" and row["chunks"] > 0
     assert json.loads(row["chunker_parameters"])["max_chunk_size"] == 640
     # astchunk parses TypeScript and JavaScript: the sample's other files (Markdown, JSON...) fall back.
@@ -150,8 +152,8 @@ def test_an_embedding_probe_scores_a_chunker_s_row_by_its_vectors(tmp_path) -> N
     with pytest.warns(FlatRecallWarning):  # the same chunks: the same recall, as it should be
         table = cn.sweep(tmp_path, chunk_size=[30], probe=cn.Probe(embed=Embedder()), progress=False,
                          chunkers={"same": cn.chunkers.clanka(30)})  # fmt: skip
-    assert table["queries"].tolist() == [3, 3]
-    assert table["mrr"].iloc[0] == table["mrr"].iloc[1]  # the same chunks, the same vectors
+    assert table["queries"].tolist() == [3, 3, 3]  # the grid's, clanka's own setting's, the chunker's
+    assert table["mrr"].iloc[0] == table["mrr"].iloc[2]  # the same chunks, the same vectors
 
 
 def test_clanka_as_a_chunker_takes_the_sweeps_language_mode_and_equals_its_row(tmp_path):

@@ -44,7 +44,8 @@ def test_each_setting_says_how_many_of_its_inputs_the_model_cuts(tmp_path: Path)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # few queries: the verdict's own warnings are tested with it
         table = cn.sweep(codebase(tmp_path), chunk_size=[4, 30], probe=cn.Probe(embed=embedder), progress=False)
-    small, large = table["truncated"].tolist()
+    small, large, reference = table["truncated"].tolist()  # the grid's rows, then clanka's own setting (30 lines)
+    assert reference == large  # 30 lines: cut as often, its inputs embedded ahead with the grid's
     assert small < 0.5 < large  # 4 lines (about 20 words) fit in 40; 30 lines (about 150 words) do not
     assert large > 0.75
     assert "truncated" not in table.attrs  # a column, not a leftover attr

@@ -11,6 +11,8 @@ import clanka_nb as cn
 from clanka_nb.sweeps._chunkers import ChunkerRun, uncut_reason
 
 pytest.importorskip("bm25s")
+# The small fixtures' queries find the same at every setting: the flat-recall warning is expected here.
+pytestmark = pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.FlatRecallWarning")
 
 
 def ts_only(path: str, text: str) -> list[tuple[int, int]] | None:
@@ -41,7 +43,7 @@ def go_folder(tmp_path_factory: pytest.TempPathFactory):
 
 @pytest.fixture(scope="module")
 def table(go_folder) -> pd.DataFrame:
-    return cn.sweep(go_folder, chunk_size=[10, 40], languages="extended", probe=True, progress=False,
+    return cn.sweep(go_folder, chunk_size=[10, 40], languages="extended", probe=cn.Probe(reference=False), progress=False,
                     chunkers={"ts only": ts_only, "halves": halves})  # fmt: skip
 
 
@@ -75,7 +77,7 @@ def test_the_plot_leaves_it_out_and_says_so(table: pd.DataFrame) -> None:
 
 
 def test_a_chunker_that_handles_a_language_is_ranked_on_it(go_folder) -> None:
-    table = cn.sweep(go_folder, chunk_size=[10], languages="extended", probe=True, progress=False,
+    table = cn.sweep(go_folder, chunk_size=[10], languages="extended", probe=cn.Probe(reference=False), progress=False,
                      chunkers={"halves": halves})  # fmt: skip
     assert "unranked" not in table.attrs or table.attrs["unranked"] == {}
     assert table.attrs["verdict"]["columns"] == [0, 1]

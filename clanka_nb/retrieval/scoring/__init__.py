@@ -7,7 +7,7 @@ What the other parts of the probe use is named here; the rest stays in its `_` m
 from ._ahead import Ahead, EmbeddingTimeWarning, SampledProbeWarning, embed_ahead
 from ._options import Probe, as_probe
 from ._probe import NoProbeQueriesWarning, ProbeSet, probe, probe_frame, probe_summary
-from ._scorer import ProbeScorer, frame_outcome, index_cost, outcome_row, scored_row
+from ._scorer import ProbeScorer, frame_outcome, heads_scored, index_cost, outcome_row, scored_row, searcher_named
 
 __all__ = [
     "Ahead",
@@ -20,10 +20,12 @@ __all__ = [
     "as_probe",
     "embed_ahead",
     "frame_outcome",
+    "heads_scored",
     "index_cost",
     "outcome_row",
     "probe",
     "probe_frame",
     "probe_summary",
     "scored_row",
+    "searcher_named",
 ]

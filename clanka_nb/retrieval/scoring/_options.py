@@ -121,6 +121,10 @@ class Probe:
         cost: What "the cheapest" setting means in the verdict: "tokens" (default: the tokens of the chunks each
             setting indexes, what embedding the index costs) or "chunks" (how many chunks it indexes: the vectors
             stored and kept fresh); costs within 2% count as equal, and the better mean is taken among them.
+        reference: Score clanka's own setting (chunk_size 30, chunk_overlap 0, chunk_max_characters 10,000, the
+            "clanka" language mode: what clanka's SemanticSearch indexes with) as a row of every sweep, marked in the
+            column `reference`, and answer about it (`attrs["clanka_answer"]`; default True); False sweeps the grid
+            exactly as given (to study the verdict on a grid of your own).
 
     Examples:
         >>> cn.sweep("my-repo", chunk_size=[20, 40], probe=cn.Probe(k=[1, 5], budget=1000))
@@ -139,6 +143,7 @@ class Probe:
     margin: float | None = MARGIN
     header: str = "chunker"
     cost: str = "tokens"
+    reference: bool = True
     # Resolved once, here: the search engine every row re-indexes, the cut-offs and the budgets as sorted tuples.
     engine: Searcher = field(init=False, repr=False)
     cutoffs: tuple[int, ...] = field(init=False, repr=False)
@@ -166,6 +171,10 @@ class Probe:
             msg = (f"header must be one of {', '.join(map(repr, HEADERS))} (what each indexed chunk's header holds: "
                    f"'path' credits the cutting alone), got {self.header!r:.80}")
             raise ValueError(msg)
+        if not isinstance(self.reference, bool):
+            msg = (f"reference must be True (score clanka's own setting as a row and answer about it) or False (the "
+                   f"grid as given), got {self.reference!r:.80}")
+            raise TypeError(msg)
         if self.cost not in COST_NAMES:
             msg = (f"cost must be one of {', '.join(map(repr, COST_NAMES))} (what the verdict's cheapest setting is "
                    f"cheapest in: the tokens or the chunks each setting indexes), got {self.cost!r:.80}")
@@ -180,6 +189,24 @@ class Probe:
                             ("engine", resolve_searcher(searcher_for(self.searcher, self.embed)))):  # fmt: skip
             object.__setattr__(self, name, value)
         object.__setattr__(self, "metric", self.verdict_metric.name)
+
+    @property
+    def searcher_name(self) -> str:
+        """What scores the queries, in words: "BM25" (the default), the embedder's name, or the searcher's type."""
+        if self.embed is not None:
+            return str(getattr(self.embed, "model_id", None) or getattr(self.embed, "name", None)
+                       or type(self.embed).__name__)  # fmt: skip
+        if isinstance(self.searcher, str):
+            return "BM25" if self.searcher == "bm25" else self.searcher
+        return type(self.searcher).__name__
+
+    @property
+    def searcher_clause(self) -> str:
+        """The clause a verdict's message ends with: which searcher scored it (clanka searches by embeddings)."""
+        if self.embed is not None:
+            return f"scored by {self.searcher_name} embeddings"
+        return (f"scored by {self.searcher_name}, not by embeddings as clanka searches (Probe(embed=) scores with "
+                "your model)")
 
     @property
     def embedded(self) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from functools import partial
 from typing import Any
@@ -61,6 +62,18 @@ def scored_row(
     """One setting's probe columns with their intervals (`outcome_row`), its per-query outcome, and what its index
     costs (`index_cost`: the verdict's cost in a tie)."""
     return _scored(*probe_outcome(probe_set, settings, probe), probe, bootstrap, stream)
+
+
+def heads_scored(
+    probe_set: ProbeSet, heads: Sequence[Sequence[ChunkHead]], probe: Probe, bootstrap: Bootstrap,
+    label_settings: dict[str, Any], *, stream: int = 0,
+) -> tuple[dict[str, Any], Outcome, float]:
+    """`scored_row` of chunks cut by a whole chunker (one list of heads per file of the codebase, in order):
+    the probe columns, the per-query outcome and the tokens indexed; `label_settings` says what cut them."""
+    with paused_cycle_collection():
+        chunks = probe_set.chunks_of(heads)
+    outcome = chunks_outcome(probe_set, chunks, probe, {"chunker": label_settings})
+    return _scored(*outcome, probe, bootstrap, stream)
 
 
 def _scored(frame: pd.DataFrame, outcome: Outcome, probe: Probe, bootstrap: Bootstrap,
@@ -127,10 +140,7 @@ class ProbeScorer:
 
     def _heads_scored(self, heads: Sequence[Sequence[ChunkHead]], label_settings: dict[str, Any],
                       probe_set: ProbeSet, *, stream: int) -> tuple[dict[str, Any], Outcome, float]:  # fmt: skip
-        with paused_cycle_collection():
-            chunks = probe_set.chunks_of(heads)
-        outcome = chunks_outcome(probe_set, chunks, self.probe, {"chunker": label_settings})
-        return _scored(*outcome, self.probe, self.bootstrap, stream)
+        return heads_scored(probe_set, heads, self.probe, self.bootstrap, label_settings, stream=stream)
 
     def _kept(self, rescore: Rescore, row: dict[str, Any], outcome: Outcome, cost: float,
               named: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
@@ -239,13 +249,21 @@ class ProbeScorer:
             out.update(confirmed_rows=list(self._confirmation.rows), confirmation_embedded=self._confirmation.embedded,
                        confirmation_seconds=self._confirmation.seconds)  # fmt: skip
         out.update(dropped=self.probe_set.dropped, by_source=self.by_source, by_kind=self.by_kind)
-        out["verdict"] = None if self._verdict is None else self._verdict.as_dict()
+        out["verdict"] = None if self._verdict is None else searcher_named(self._verdict, self.probe).as_dict()
         out["verdict_by_source"] = as_records(self.source_verdicts)
         out["unranked"] = {str(row): reason for row, reason in self.unranked.items()}  # row -> why not ranked
         flat = flat_recall(self.rows, self.probe.cutoffs)
         if flat is not None:
             warn_at_user(flat, FlatRecallWarning)
         return out
+
+
+def searcher_named(verdict: Verdict, probe: Probe) -> Verdict:
+    """The verdict with its message naming the searcher that scored it (issue 53 item 6: BM25 by default, while
+    clanka searches by embeddings); every number stays the verdict's."""
+    if not verdict.queries:
+        return verdict
+    return dataclasses.replace(verdict, message=f"{verdict.message}; {probe.searcher_clause}")
 
 
 def frame_outcome(frame: pd.DataFrame, probe: Probe) -> Outcome:
