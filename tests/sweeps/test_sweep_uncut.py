@@ -43,8 +43,8 @@ def go_folder(tmp_path_factory: pytest.TempPathFactory):
 
 @pytest.fixture(scope="module")
 def table(go_folder) -> pd.DataFrame:
-    return cn.sweep(go_folder, chunk_size=[10, 40], languages="extended", probe=cn.Probe(reference=False), progress=False,
-                    chunkers={"ts only": ts_only, "halves": halves})  # fmt: skip
+    return cn.sweep(go_folder, chunk_size=[10, 40], languages="extended", probe=cn.Probe(reference=False),
+                    progress=False, chunkers={"ts only": ts_only, "halves": halves})  # fmt: skip
 
 
 def test_the_row_names_the_language_it_cut_nothing_of(table: pd.DataFrame) -> None:
