@@ -36,7 +36,8 @@ from ._style import (
 
 # Lines lexed above a page at most, for colours that span lines (a block comment opened further up is not seen).
 LEX_CONTEXT = 1000
-MAX_LINES = 2000  # a page of the preview: more rows than this makes the browser sluggish
+# A page of the preview: what a notebook saves of a view (a whole file goes to its exported page, `save`).
+MAX_LINES = 200
 BAND_WIDTH = 15  # px: wide enough for a rotated 10px label
 # The preview widget's page buttons; its notices name them instead of the `start=` argument.
 EARLIER_LINES = "◀ earlier lines"

@@ -152,13 +152,21 @@ def test_compare_rejects_an_unknown_languages_mode():
 
 
 def test_compare_of_a_long_file_gives_no_paging_instructions_it_cannot_follow(tmp_path) -> None:
-    """compare shows one page and has no page buttons: its notices name the lines shown, nothing to pass."""
+    """compare shows one page, turned by its own buttons, both sides together: its notices name the lines shown,
+    nothing to pass; what a notebook saves is that page, its exported page every line."""
     from clanka_nb.widgets import compare
 
     (tmp_path / "long.ts").write_text("".join(f"export const v{i} = {i};\n" for i in range(2500)))
-    html = compare(tmp_path, "long.ts", a={"chunk_size": 30}, b={"chunk_size": 10}).html
-    assert "showing lines 1–2,000 of 2,500." in html
+    shown = compare(tmp_path, "long.ts", a={"chunk_size": 30}, b={"chunk_size": 10})
+    html = shown.html
+    assert "showing lines 1–200 of 2,500." in html and html.count("<tr data-line=") == 400
     assert "pass start=" not in html and "later lines" not in html and "for more" not in html
+    assert shown.pager.layout.display == "flex" and shown.prev_button.disabled and not shown.next_button.disabled
+    shown.next_button.click()
+    assert shown.left.start == shown.right.start == 201 and "showing lines 201–400 of 2,500." in shown.html
+    shown.file_picker.value = shown.file_picker.value  # the same file: the page stays
+    assert shown.left.start == 201
+    assert shown.page_html().count("<tr data-line=") == 5000  # both sides, every line
 
 
 def test_the_model_compares_without_a_widget() -> None:

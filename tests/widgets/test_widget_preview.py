@@ -141,7 +141,7 @@ def test_short_file_has_no_pager() -> None:
 def test_preview_is_a_plain_object_with_state() -> None:
     shown = preview_text("const a = 1;\n")
     assert isinstance(shown, Preview)
-    assert list(shown.frame["name"]) == ["a"] and shown.start == 1 and shown.max_lines == 2000
+    assert list(shown.frame["name"]) == ["a"] and shown.start == 1 and shown.max_lines == 200
     assert repr(shown) == "Preview('snippet.ts', lines=1, chunks=1)"
 
 
@@ -207,8 +207,9 @@ def test_a_long_file_costs_no_more_than_chunking_it(tmp_path: Path, monkeypatch:
         return time.process_time() - began
 
     chunking = min(timed(lambda: frames.chunk_file(path)) for _ in range(2))
-    shown = preview(tmp_path, "long.ts")
-    showing = min(timed(lambda: preview(tmp_path, "long.ts").html) for _ in range(2))
+    # A page of 2,000 lines, ten times the default page (what a notebook saves), as this bound was measured.
+    shown = preview(tmp_path, "long.ts", max_lines=2000)
+    showing = min(timed(lambda: preview(tmp_path, "long.ts", max_lines=2000).html) for _ in range(2))
     deep = min(timed(lambda: shown.page(40_001).html) for _ in range(2))  # a new page each time: no cache
     # CPU seconds measured on 2 shared cores: the first page 1.4x chunking the file, a deep page 0.36-0.39x; before
     # (every chunk explained and banded, every line above the page lexed) the deep page took 2.7x. On a
