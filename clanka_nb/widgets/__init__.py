@@ -16,6 +16,7 @@ from ._compare import Compare, compare, declaration_changes
 from ._preview import Preview, PreviewPane, preview, preview_text
 from ._render import render_preview
 from ._search import SearchPanel, render_hits, search_panel
+from ._steps import StepThrough, step_through
 from ._table import ChunkTable, render_table
 from ._tune import Tuner, tune
 
@@ -26,6 +27,7 @@ __all__ = [
     "Preview",
     "PreviewPane",
     "SearchPanel",
+    "StepThrough",
     "Tuner",
     "assign_columns",
     "browse",
@@ -37,5 +39,6 @@ __all__ = [
     "render_preview",
     "render_table",
     "search_panel",
+    "step_through",
     "tune",
 ]
