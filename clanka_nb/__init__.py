@@ -28,7 +28,7 @@ _PROBE = (
     "probe", "probe_summary", "probe_queries", "dropped_queries", "history_queries", "unit_test_queries",
     "Probe", "BM25Searcher",
 )
-_WIDGETS = ("browse", "preview", "preview_text", "tune", "compare", "search_panel", "step_through")
+_WIDGETS = ("browse", "preview", "preview_text", "tune", "compare", "search_panel", "step_through", "report")
 _INDEX = ("SemanticIndex", "open_index", "IndexSearcher", "VectorCache", "embedders")
 _HISTORY = ("churn", "churn_files", "churn_summary", "plot_churn")
 _ENGINE = ("Codebase", "CodeChunk", "list_files", "SettingClampedWarning")
@@ -77,7 +77,7 @@ if TYPE_CHECKING:
         unit_test_queries,
     )
     from .sweeps import sweep
-    from .widgets import browse, compare, preview, preview_text, search_panel, step_through, tune
+    from .widgets import browse, compare, preview, preview_text, report, search_panel, step_through, tune
 
 
 # The packages as attributes too (`cn.engine.Codebase`), loaded on first use like the names above; written as
