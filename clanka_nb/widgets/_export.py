@@ -18,12 +18,21 @@ THEMES = ("light", "dark")
 PAGE = ".html"
 PICTURES = (".svg", ".png")
 
+# JupyterLab Dark's editor colours (JupyterLab 4's theme-dark-extension): the light ones are the fallbacks.
+_DARK_EDITOR = {
+    "attribute": "#64b5f6", "builtin": "#43a047", "comment": "#408080", "def": "#1e88e5", "error": "#ff0000",
+    "header": "#2196f3", "keyword": "#4caf50", "meta": "#aa22ff", "number": "#66bb6a", "operator": "#d48fff",
+    "property": "#42a5f5", "punctuation": "#42a5f5", "string": "#ff7070", "string-2": "#ba68c8", "tag": "#388e3c",
+    "variable-3": "#43a047",
+}  # fmt: skip
+
 # The variables every viewer's colours are mixed from (see _style), per theme: JupyterLab Light's and Dark's.
 _THEME_VARIABLES = {
     "light": "--jp-layout-color0:#fff;--jp-content-font-color0:#000;color-scheme:light",
     "dark": (
         "--jp-layout-color0:#111;--jp-content-font-color0:#fff;--jp-error-color1:#f44336;--jp-warn-color1:#ff9800;"
-        "color-scheme:dark"
+        + "".join(f"--jp-mirror-editor-{name}-color:{colour};" for name, colour in _DARK_EDITOR.items())
+        + "color-scheme:dark"
     ),
 }
 

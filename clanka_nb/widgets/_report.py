@@ -65,13 +65,16 @@ class ReportModel:
 
 
 def _labels(table: pd.DataFrame) -> list[str]:
-    shown = [c for c in SETTINGS if c in table.columns]
+    """Each row by the settings that differ between rows (chunk_size when none does); a chunker's row by its label."""
+    rows = table[table["chunk_size"].notna()] if "chunk_size" in table.columns else table
+    settings = [c for c in SETTINGS[1:] if c in table.columns]
+    shown = [c for c in settings if rows[c].nunique(dropna=False) > 1] or settings[:1]
     labels = []
     for _, row in table.iterrows():
         if "chunker_label" in table.columns and pd.isna(row.get("chunk_size")):
             labels.append(str(row["chunker_label"]))
             continue
-        parts = [f"{c}={'none' if pd.isna(row[c]) else int(row[c])}" for c in shown if c != "chunker_label"]
+        parts = [f"{c}={'none' if pd.isna(row[c]) else int(row[c])}" for c in shown]
         labels.append(", ".join(parts))
     return labels
 

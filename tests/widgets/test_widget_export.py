@@ -71,6 +71,17 @@ def test_a_picture_as_png_is_drawn_at_twice_the_layout_and_in_its_theme(tmp_path
     assert 0.01 < ink < 0.5
 
 
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_pictures_colours_are_legible(theme) -> None:
+    from clanka_nb.widgets._slide import THEME_COLOURS
+    from clanka_nb.widgets._style import TYPE_COLOURS, UNTYPED_COLOUR, contrast, text_colour
+
+    paper, ink, muted, tint = THEME_COLOURS[theme]
+    assert min(contrast(ink, paper), contrast(ink, tint), contrast(muted, paper)) >= 4.5
+    for chunk_type, colour in [*TYPE_COLOURS.items(), (None, UNTYPED_COLOUR)]:
+        assert contrast(text_colour(chunk_type), colour) >= 4.5  # a band's label on its band
+
+
 def test_a_comparison_saves_a_page_and_a_picture_whose_headers_name_each_side(tmp_path) -> None:
     shown = cn.compare(None, a={"languages": "clanka"}, b={"languages": "extended"})
     assert isinstance(shown, Compare)

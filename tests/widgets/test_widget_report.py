@@ -53,7 +53,7 @@ def test_the_commands_sweep_the_same_settings_again(probed) -> None:
     assert words[:3] == ["clanka-nb", "sweep", probed.attrs["root"]]
     assert words[words.index("--chunk-size") + 1] == "10,20,40"
     assert words[words.index("--metric") + 1] == probed.attrs["verdict"]["metric"]
-    again = eval(call.removeprefix("table = "), {"cn": cn})  # noqa: S307  # the call the page prints, run
+    again = eval(call.removeprefix("table = "), {"cn": cn})  # the call the page prints, run
     pd.testing.assert_series_equal(again["chunks"], probed["chunks"])
     assert again.attrs["verdict"]["choice"] == probed.attrs["verdict"]["choice"]
 
