@@ -137,9 +137,10 @@ class Browser(widgets.VBox):
         return repr(self.model)
 
     def _repr_html_(self) -> str:
-        """A still picture of the browser, for where widgets do not run (nbviewer, GitHub)."""
+        """A still picture of the browser, for where widgets do not run (nbviewer, GitHub): the lines in view."""
         shown = self.preview.preview
-        return self.header.value + self.status.value + self.table.html.value + ("" if shown is None else shown.html)
+        lines = "" if shown is None else shown.in_view().html
+        return self.header.value + self.status.value + self.table.html.value + lines
 
     def page_html(self) -> str:
         """The browser as one self-contained page: the chunks passing the filters, every line of the file shown."""

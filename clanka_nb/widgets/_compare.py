@@ -153,7 +153,11 @@ class Compare(widgets.VBox):
         return self.summary.value + self.view.value
 
     def _repr_html_(self) -> str:
-        return self.html
+        """A still picture of the comparison, for where widgets do not run (nbviewer, GitHub): the lines in view."""
+        if self.left is None or self.right is None:
+            return self.html
+        model = self.model
+        return self.summary.value + render_side_by_side(self.left.in_view(), self.right.in_view(), model.a, model.b)
 
 
 @checked_keywords

@@ -25,6 +25,7 @@ from ._render import (
     LATER_LINES,
     MAX_LINES,
     NO_TURNS,
+    STILL_LINES,
     PageTurns,
     check_page,
     render_preview,
@@ -141,6 +142,18 @@ class Preview:
             note=self.note, start=start, max_lines=max_lines, selected=self.selected, height=height,
             full_legend=self.full_legend, explain=self._explain, untyped=self.untyped,
         )  # fmt: skip
+
+    def in_view(self, lines: int = STILL_LINES) -> Preview:
+        """The same file from the same line, `lines` at most: what a widget's still picture holds (about what its
+        scroll box shows), its notices saying how to see more.
+
+        Args:
+            lines: How many lines at most.
+
+        Returns:
+            The shorter preview.
+        """
+        return self._copy(start=self.start, max_lines=min(self.max_lines, lines), height=self.height)
 
     def whole(self) -> Preview:
         """The same file with every line on one page (what an exported page shows), as tall as its lines."""

@@ -167,9 +167,9 @@ class Tuner(widgets.VBox):
         return f"Tuner({len(self.model.codebase.files):,} files, {shown}: {self.model.stats['chunks']:,} chunks)"
 
     def _repr_html_(self) -> str:
-        """A still picture of the panel, for where widgets do not run (nbviewer, GitHub)."""
+        """A still picture of the panel, for where widgets do not run (nbviewer, GitHub): the lines in view."""
         shown = self.preview.preview
-        return self._charts_html() + ("" if shown is None else shown.html)
+        return self._charts_html() + ("" if shown is None else shown.in_view().html)
 
     def _charts_html(self) -> str:
         """The histogram, the trade-off (once a setting was probed: where nothing runs, "turn the probe on" is no

@@ -12,6 +12,7 @@ from bs4 import BeautifulSoup
 
 import clanka_nb as cn
 from clanka_nb.widgets import Browser, Compare, Preview, Tuner
+from clanka_nb.widgets._render import MAX_LINES
 
 SVG = "{http://www.w3.org/2000/svg}"
 LONG = "".join(f"export function f{i}(a: number): number {{\n  return a + {i};\n}}\n\n" for i in range(300))
@@ -32,7 +33,7 @@ def _self_contained(html: str) -> BeautifulSoup:
 def test_a_preview_page_holds_every_line_and_every_bands_hover_text(tmp_path) -> None:
     """The notebook keeps a page of lines; the exported page keeps the whole file, each band titled with its why."""
     shown = cn.preview_text(LONG, "long.ts")
-    assert shown.html.count("<tr data-line=") == 200  # what a notebook saves
+    assert shown.html.count("<tr data-line=") == MAX_LINES  # what a notebook saves
     soup = _self_contained(shown.save(tmp_path / "p.html").read_text(encoding="utf-8"))
     assert len(soup.select("tr[data-line]")) == 1200
     bands = soup.select("td[data-chunk]")
