@@ -78,8 +78,8 @@ def main() -> None:
         now = saved_notebook(repo, args.file, "", folder / "now.ipynb")
         before = saved_notebook(repo, args.file, ", max_lines=2000", folder / "before.ipynb")
         print(f"{args.file}: {lines:,} lines")
-        print(f"saved notebook, 7 viewer cells: {now / 1e6:.2f} MB (pages of {MAX_LINES} lines); with the preview at 2,000 "
-              f"lines a page: {before / 1e6:.2f} MB; ratio {now / before:.2f}")  # fmt: skip
+        print(f"saved notebook, 7 viewer cells: {now / 1e6:.2f} MB (pages of {MAX_LINES} lines); with the preview "
+              f"at 2,000 lines a page: {before / 1e6:.2f} MB; ratio {now / before:.2f}")  # fmt: skip
         for name, size, seconds in exports(repo, args.file, folder):
             print(f"  {name:14} {size / 1e6:7.2f} MB  {seconds:6.2f} s")
 
