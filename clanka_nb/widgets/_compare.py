@@ -15,7 +15,7 @@ from ..chunkers import Chunker
 from ..defaults import MAX_FILE_SIZE
 from ..engine.settings import Settings, checked_init, checked_keywords, setting_docs
 from ..engine.source import open_source
-from ._compare_model import CompareModel, Side, declaration_changes, render_side_by_side, render_summary, side_text
+from ._compare_model import CompareModel, declaration_changes, render_side_by_side, render_summary, side_header
 from ._export import page, save_view
 from ._preview import Preview
 from ._render import EARLIER_LINES, LATER_LINES
@@ -124,7 +124,7 @@ class Compare(widgets.VBox):
         if self.left is None or self.right is None:
             msg = "the codebase has no file with lines, so there is nothing to draw; compare a source with code"
             raise ValueError(msg)
-        a, b = _slide_header("A", self.model.a), _slide_header("B", self.model.b)
+        a, b = f"A · {side_header(self.model.a)}", f"B · {side_header(self.model.b)}"
         return side_by_side(slide_of(self.left, header=a, lines=lines), slide_of(self.right, header=b, lines=lines))
 
     def save(self, path: str | os.PathLike[str], *, theme: str = "light") -> Path:
@@ -198,13 +198,6 @@ def compare(
     codebase, opened = open_source(source, settings, progress=False)
     frame_own = opened.chunking() if isinstance(source, pd.DataFrame) else {}
     return Compare(codebase, _with_own(frame_own, a), _with_own(frame_own, b), path)
-
-
-def _slide_header(name: str, side: Side) -> str:
-    """A side's header on a slide: its name, its settings, and its language mode when it sets one."""
-    said = side_text(side)
-    mode = side.get("languages") if isinstance(side, Mapping) else None
-    return f"{name} · {said}" + (f" · languages={mode}" if mode and "languages=" not in said else "")
 
 
 def _with_own(own: Mapping[str, Any], side: Mapping[str, Any] | Chunker | None) -> Mapping[str, Any] | Chunker:

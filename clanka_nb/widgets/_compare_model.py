@@ -82,6 +82,14 @@ def side_text(side: Side) -> str:
     return f"{side.label}" + (f" · {shown}" if shown else "")
 
 
+def side_header(side: Side) -> str:
+    """A side's header: its settings (`side_text`) and its language mode when it sets one, so that a comparison of
+    the two modes says which side is which."""
+    said = side_text(side)
+    mode = side.get("languages") if isinstance(side, Mapping) else None
+    return said + (f" · languages={mode}" if mode and "languages=" not in said else "")
+
+
 def chunker_frame(codebase: engine.Codebase, chunker: Chunker) -> pd.DataFrame:
     """A whole chunker's chunks of every file as a chunk frame (the columns of `chunk_codebase`'s): the files it
     does not handle in clanka's line windows at the default settings, as the sweep's chunker rows cut them.
@@ -246,7 +254,7 @@ def render_side_by_side(left: Preview, right: Preview, a: Side, b: Side, *, heig
     """
 
     def column(side: str, preview: Preview, settings: Side) -> str:
-        label = escape(side_text(settings))
+        label = escape(side_header(settings))
         return (
             f'<div data-side="{side}" style="flex:1 1 {PANE_MIN_WIDTH}px;min-width:0;max-width:100%">'
             # One line, cut if need be, as the previews' own headers: rows side by side stay level.

@@ -89,6 +89,8 @@ def test_a_comparison_saves_a_page_and_a_picture_whose_headers_name_each_side(tm
     soup = _self_contained(shown.save(tmp_path / "c.html").read_text(encoding="utf-8"))
     sides = soup.select("[data-side]")
     assert [s["data-side"] for s in sides] == ["A", "B"]
+    headers = [s.find("div").get_text() for s in sides]  # each side's header says its mode
+    assert "languages=clanka" in headers[0] and "languages=extended" in headers[1]
     assert len(soup.select('[data-side="A"] tr[data-line]')) == len(shown.left.lines)
     root = ET.parse(shown.save(tmp_path / "c.svg")).getroot()
     headers = [t.text or "" for t in root.iter(f"{SVG}text") if (t.text or "").startswith(("A · ", "B · "))]
