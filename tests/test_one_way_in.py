@@ -42,7 +42,7 @@ NO_SOURCE = {
     "Codebase",  # a source itself
     "chunk_text", "preview_text", "explain_text", "embedding_input",  # a text or a chunk, not a source
     "churn", "churn_files", "history_queries",  # a git repository and its history, not a source
-    "churn_summary", "plot_churn", "plot_chunk_sizes", "plot_sweep", "probe_summary",  # results of other calls
+    "churn_summary", "plot_churn", "plot_chunk_sizes", "plot_sweep", "probe_summary", "report",  # results of calls
     "list_files",  # the engine's listing of a folder (returns names, no chunks)
     "open_index", "search_panel",  # an index database
     "sample_codebase",  # gives the sample's path

@@ -19,13 +19,15 @@ from typing import Any
 
 import pandas as pd
 
+from ..defaults import CHUNK_SETTING_NAMES
+from ..defaults import SETTINGS as SETTING_TABLE
 from ..engine.settings import checked_init, checked_keywords
 from ..history.internals import ChurnError, git, repository
 from ..metrics import metric_of
 from ._export import page, save_view
 from ._style import ALERT, MUTED, PAPER, RULE, SURFACE, TEXT, UI_FONT
 
-SETTINGS = ("chunker_label", "chunk_size", "chunk_overlap", "chunk_max_characters")
+SETTINGS = ("chunker_label", *CHUNK_SETTING_NAMES)
 SHOWN = ("chunks", "coverage", "lines_mean", "est_tokens_total", "tokens_total", "queries")
 _POINT = "#4e79a7"
 _CHOSEN = "#e15759"
@@ -81,7 +83,7 @@ def _labels(table: pd.DataFrame) -> list[str]:
 
 def _number(value: object) -> float:
     try:
-        number = float(value)  # type: ignore[arg-type]
+        number = float(value)  # type: ignore[arg-type]  # a table's cell: any value; float() refuses what is no number
     except (TypeError, ValueError):
         return math.nan
     return number
@@ -111,7 +113,7 @@ def _commands(table: pd.DataFrame, swept: Mapping[str, tuple[Any, ...]], metric:
     """The `clanka-nb sweep` command line and the `cn.sweep` call of the same sweep."""
     attrs = table.attrs
     root = str(attrs.get("root") or ".")
-    flags = {"chunk_size": "--chunk-size", "chunk_overlap": "--chunk-overlap", "chunk_max_characters": "--max-chars"}
+    flags = {setting.name: setting.flag for setting in SETTING_TABLE}
     line = ["clanka-nb", "sweep", shlex.quote(root)]
     call = [repr(root)]
     for name, values in swept.items():
