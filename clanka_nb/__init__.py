@@ -20,6 +20,7 @@ from .extras import missing_extra
 # the viewers, the semantic index and its churn, then the engine's own types.
 _FRAMES = (
     "chunk_codebase", "chunk_files", "chunk_file", "chunk_text", "files", "coverage", "line_coverage", "explain",
+    "explain_text",
     "embedding_input", "plot_chunk_sizes", "plot_sweep",
 )
 _SWEEP = ("sweep",)
@@ -27,7 +28,7 @@ _PROBE = (
     "probe", "probe_summary", "probe_queries", "dropped_queries", "history_queries", "unit_test_queries",
     "Probe", "BM25Searcher",
 )
-_WIDGETS = ("browse", "preview", "preview_text", "tune", "compare", "search_panel")
+_WIDGETS = ("browse", "preview", "preview_text", "tune", "compare", "search_panel", "step_through", "report")
 _INDEX = ("SemanticIndex", "open_index", "IndexSearcher", "VectorCache", "embedders")
 _HISTORY = ("churn", "churn_files", "churn_summary", "plot_churn")
 _ENGINE = ("Codebase", "CodeChunk", "list_files", "SettingClampedWarning")
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
         coverage,
         embedding_input,
         explain,
+        explain_text,
         files,
         line_coverage,
         plot_chunk_sizes,
@@ -77,7 +79,7 @@ if TYPE_CHECKING:
     )
     from .sweeps import sweep
     from .warning import ClankaWarning
-    from .widgets import browse, compare, preview, preview_text, search_panel, tune
+    from .widgets import browse, compare, preview, preview_text, report, search_panel, step_through, tune
 
 
 # The packages as attributes too (`cn.engine.Codebase`), loaded on first use like the names above; written as

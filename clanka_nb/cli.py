@@ -106,10 +106,23 @@ def _destination(args: argparse.Namespace) -> None:
     _output.check_destination(args.format, args.output)
 
 
+def _pages(args: argparse.Namespace) -> dict[str, str]:
+    """The pages and pictures asked for (--html, --svg, --png, --report) by format, their folders checked before any
+    work: a missing folder exits 1 now, not after the sweep."""
+    asked = {name: str(path) for name in ("html", "svg", "png", "report") if (path := getattr(args, name, None))}
+    for path in asked.values():
+        folder = Path(path).expanduser().parent
+        if not folder.is_dir():
+            raise CommandError(f"cannot write {path!r}: the folder {str(folder)!r} does not exist; create it first",
+                               exit_code=1)  # fmt: skip
+    return asked
+
+
 def _chunk(args: argparse.Namespace) -> int:
     from . import engine, frames
     from ._cli import _output
 
+    pages = _pages(args)
     try:
         frame = frames.chunk_codebase(_source(args), **_options(args))
     except engine.FileTooLargeError as error:
@@ -117,6 +130,10 @@ def _chunk(args: argparse.Namespace) -> int:
     _mode_note(args, frame)
     _output.write(frame, args.format, args.output, table=_output.chunk_table(frame),
                   essential=_output.CHUNK_TABLE_COLUMNS)  # fmt: skip
+    if "html" in pages:
+        from . import widgets
+
+        widgets.browse(frame).save(pages["html"])
     return 0
 
 
@@ -191,6 +208,7 @@ def _sweep(args: argparse.Namespace) -> int:
         msg = "--probe searches with BM25, which needs the bm25s library; pip install 'clanka-nb[probe]'"
         raise CommandError(msg, exit_code=1)
     probe = _probe(args) if args.probe else False
+    pages = _pages(args)
     source = _source(args)  # one file is swept alone, as by cn.sweep
     chunkers = _chunkers(args, source)
     frame = sweep(source, **_options(args), probe=probe, chunkers=chunkers)
@@ -207,6 +225,10 @@ def _sweep(args: argparse.Namespace) -> int:
         if answer is not None:  # first: the sentence a clanka user acts on, what applies it in clanka inside it
             print(f"{_parser.PROG}: note: clanka: {answer['message']}", file=sys.stderr)
         print(f"{_parser.PROG}: note: verdict: {verdict['message']}", file=sys.stderr)
+    if "report" in pages:
+        from . import widgets
+
+        widgets.report(frame).save(pages["report"])
     return 0
 
 
@@ -217,6 +239,7 @@ def _explain(args: argparse.Namespace) -> int:
 
     options = _options(args)
     settings = Settings(**{name: options.pop(name) for name in SETTING_NAMES})
+    pages = _pages(args)
     if args.file is None and Path(args.path).expanduser().is_dir():
         msg = (
             f"{args.path!r} is a folder; name the file too, e.g. "
@@ -235,7 +258,23 @@ def _explain(args: argparse.Namespace) -> int:
     table = frame.assign(lines=frame["start_line"].astype(str) + "-" + frame["end_line"].astype(str))
     _output.write(frame, args.format, args.output, table=table[list(_output.EXPLAIN_ESSENTIAL)],
                   essential=_output.EXPLAIN_ESSENTIAL)  # fmt: skip
+    _explain_pages(args, settings, pages)
     return 0
+
+
+def _explain_pages(args: argparse.Namespace, settings: Any, pages: dict[str, str]) -> None:
+    """--html: the file's steps as a page; --svg / --png: its first lines with their chunks, for a slide."""
+    if not pages:
+        return
+    from . import widgets
+
+    if "html" in pages:
+        widgets.step_through(args.path, args.file, settings=settings).save(pages["html"])
+    pictures = [pages[name] for name in ("svg", "png") if name in pages]
+    if pictures:
+        shown = widgets.preview(args.path, args.file, settings=settings)
+        for path in pictures:
+            shown.save(path)
 
 
 def _churn(args: argparse.Namespace) -> int:

@@ -40,9 +40,9 @@ NO_SOURCE = {
     "Probe",  # the probe's options
     "CodeChunk", "SettingClampedWarning", "ClankaWarning",  # types
     "Codebase",  # a source itself
-    "chunk_text", "preview_text", "embedding_input",  # a text or a chunk, not a source
+    "chunk_text", "preview_text", "explain_text", "embedding_input",  # a text or a chunk, not a source
     "churn", "churn_files", "history_queries",  # a git repository and its history, not a source
-    "churn_summary", "plot_churn", "plot_chunk_sizes", "plot_sweep", "probe_summary",  # results of other calls
+    "churn_summary", "plot_churn", "plot_chunk_sizes", "plot_sweep", "probe_summary", "report",  # results of calls
     "list_files",  # the engine's listing of a folder (returns names, no chunks)
     "open_index", "search_panel",  # an index database
     "sample_codebase",  # gives the sample's path
@@ -80,6 +80,7 @@ CALLS: dict[str, Callable[[Any, str | None], Any]] = {
     "explain": lambda s, f: cn.explain(s, f, **SIZE),
     "browse": lambda s, f: _frame(cn.browse(s, **SIZE).model.data).to_dict("list"),
     "preview": lambda s, f: cn.preview(s, f, **SIZE).html,
+    "step_through": lambda s, f: cn.step_through(s, f, **SIZE).model.page_html(),
     "tune": lambda s, f: _tuner_of(s, f),
     "compare": lambda s, f: cn.compare(s, f, a={"chunk_size": 4}, b={"chunk_size": 8}).html,
     "SemanticIndex": lambda s, f: [c.content for c in cn.SemanticIndex(s, embed=_embed, **SIZE).chunks()],
@@ -144,7 +145,7 @@ def test_each_kind_of_source_gives_the_same_result(name: str, folder: Path) -> N
                     raise AssertionError(f"{name}: {kind} differs from the {group}: {error}") from None
         # None is the sample codebase, as its folder.
         sample = cn.sample_codebase()
-        one_file = ("chunk_files", "chunk_file", "explain", "preview", "tune", "compare")
+        one_file = ("chunk_files", "chunk_file", "explain", "preview", "step_through", "tune", "compare")
         path = "src/models.ts" if name in one_file else None
         _same(call(sample, path), call(None, path))
 

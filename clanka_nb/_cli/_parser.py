@@ -60,9 +60,14 @@ EXAMPLES = {
         "clanka-nb sweep . --chunk-size 10,20,30 --chunk-overlap 0,5 --max-chars none,2000",
         "clanka-nb sweep . --chunk-size 10,20,30,40 --max-chars none,2000,10000 --probe -o sweep.csv",
         "clanka-nb sweep . --probe --budget 1000,2000 --metric budget_found@1000",
+        "clanka-nb sweep . --chunk-size 10,20,30,40 --probe --report report.html   (a page a team reads)",
         "clanka-nb sweep . --chunk-size 30 --probe --chunkers line-windows,astchunk --chunker-budget 1500",
     ],
-    "explain": ["clanka-nb explain . src/app.ts", "clanka-nb explain src/app.ts --chunk-size 20 -o why.csv"],
+    "explain": [
+        "clanka-nb explain . src/app.ts",
+        "clanka-nb explain src/app.ts --chunk-size 20 -o why.csv",
+        "clanka-nb explain . src/app.ts --html steps.html --svg app.svg   (a page and a slide)",
+    ],
     "churn": ["clanka-nb churn . --revs HEAD~20..HEAD", "clanka-nb churn . --by-file -o churn.parquet"],
     "index": [
         "clanka-nb index repos/* --embed-url http://localhost:11434/v1 --embed-model nomic-embed-text",
@@ -165,6 +170,7 @@ def _chunk(commands: argparse._SubParsersAction[Parser]) -> None:
         chunk, table_note="table: path, line_range (first-last line), type, name and parent (no content); "
         "jsonl/json/csv/parquet have every column: start_line, end_line, lines (a count), content...",
     )
+    _exports(chunk, html="also write the chunks and the busiest file as a self-contained page (as cn.browse saves it)")
 
 
 def _files(commands: argparse._SubParsersAction[Parser]) -> None:
@@ -243,6 +249,11 @@ def _chunker_options(sweep: argparse.ArgumentParser) -> None:
         help="with --chunkers: the size every chunker is cut to, in characters per chunk (astchunk's "
         f"non-whitespace characters converted at the folder's own ratio; default: {CHUNKER_BUDGET})",
     )
+    sweep.add_argument(
+        "--report", type=_values.named(".html"), default=None, metavar="FILE.html",
+        help="also write the sweep's report, a self-contained page (the decision, the trade-off with intervals, "
+        "the settings, the queries, the commit, the commands to reproduce it), as cn.report saves it",
+    )
 
     sweep.add_argument(
         "--chunker-seconds", type=_values.seconds, default=None, metavar="SECONDS",
@@ -263,6 +274,8 @@ def _explain(commands: argparse._SubParsersAction[Parser]) -> None:
     explain.add_argument("file", metavar="FILE", nargs="?", help="the file inside PATH to explain")
     _settings(explain, many=False)
     _common(explain, table_note="one row per chunk: lines, type, name, rule and why")
+    _exports(explain, html="also write the file's chunks one step at a time, each with its why, as a "
+             "self-contained page (as cn.step_through saves it)", pictures=True)
 
 
 def _churn(commands: argparse._SubParsersAction[Parser]) -> None:
@@ -374,6 +387,18 @@ def _settings(parser: argparse.ArgumentParser, *, many: bool, defaults: Mapping[
             help=setting.help.format(plural=plural if setting.chunk else "", example=setting.examples[listed],
                                      default=shown),
         )
+
+
+def _exports(parser: argparse.ArgumentParser, *, html: str, pictures: bool = False) -> None:
+    """--html FILE (and with `pictures`, --svg FILE and --png FILE: the file's first lines with their chunks)."""
+    parser.add_argument("--html", type=_values.named(".html"), default=None, metavar="FILE.html", help=html)
+    if pictures:
+        for suffix in ("svg", "png"):
+            parser.add_argument(
+                f"--{suffix}", type=_values.named(f".{suffix}"), default=None, metavar=f"FILE.{suffix}",
+                help=f"also write the file's first lines with their chunks as a picture for a slide ({suffix.upper()}, "
+                "light; as cn.preview(...).save saves it)",
+            )
 
 
 def _common(parser: argparse.ArgumentParser, *, table_note: str) -> None:

@@ -178,3 +178,15 @@ def rate(text: str) -> float:
         msg = f"{text!r} is not a rate; pass a number of calls per second above 0, e.g. --embed-rate 50"
         raise argparse.ArgumentTypeError(msg)
     return number
+
+
+def named(suffix: str) -> Callable[[str], str]:
+    """A file to write whose name ends in `suffix` (".html", ".svg", ".png"): the format is the suffix's."""
+
+    def parse(text: str) -> str:
+        if not text.lower().endswith(suffix) or text.startswith("-"):
+            msg = f"{text!r} must be a file name ending in {suffix}, e.g. view{suffix}"
+            raise argparse.ArgumentTypeError(msg)
+        return text
+
+    return parse

@@ -11,7 +11,7 @@ require("clanka_nb.frames", "frames", "pandas", "pyarrow", "tqdm")
 
 from ._coverage import coverage, line_coverage
 from ._embedding import embedding_input
-from ._explain import explain
+from ._explain import explain, explain_text
 from ._files import files
 from .chunks import chunk_codebase, chunk_file, chunk_files, chunk_text
 from .plots import plot_chunk_sizes, plot_sweep
@@ -26,6 +26,7 @@ __all__ = [
     "coverage",
     "embedding_input",
     "explain",
+    "explain_text",
     "files",
     "line_coverage",
     "plot_chunk_sizes",

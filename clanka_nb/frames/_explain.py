@@ -1,4 +1,5 @@
-"""`explain`: one row per chunk of a file with the rule that made it and why it starts and ends there."""
+"""`explain` and `explain_text`: one row per chunk of a file (or of a text) with the rule that made it and why it
+starts and ends there."""
 
 from __future__ import annotations
 
@@ -60,6 +61,42 @@ def explain(
         root, rel = resolved.root, os.fspath(path)
         check_file(root, rel)  # missing, a folder or outside the root: an error naming the fix, not 0 rows
         codebase = engine.Codebase(root, paths=[rel], languages=resolved.settings.mode, workers=1)
+    return _explained(codebase, rel, chunking)
+
+
+@setting_keywords
+def explain_text(
+    content: str,
+    path: str = "snippet.ts",
+    *,
+    settings: Settings | None = None, **given: Unpack[TextKeywords],
+) -> pd.DataFrame:
+    """`explain` of one text, as if it were the file `path` (its extension picks the parser), beside
+    `chunk_text` and `preview_text`: a lesson's snippet in any language, explained without a folder.
+
+    Args:
+        content: The text (a str).
+        path: The file name it stands for: its extension picks the parser.
+
+    Returns:
+        One row per chunk of the text, with the rule that cut it and why (the columns of `explain`).
+
+    Raises:
+        TypeError: `content` is not a str (bytes: decode them first).
+
+    Examples:
+        >>> cn.explain_text("func Add(a, b int) int { return a + b }", "add.go", languages="extended")
+    """
+    settings = Settings(**given).over(settings)
+    if not isinstance(content, str):
+        msg = f"content must be str, got {type(content).__name__}; decode bytes first (e.g. data.decode('utf-8'))"
+        raise TypeError(msg)
+    codebase = engine.Codebase.from_texts({os.fspath(path): content}, languages=settings.mode)
+    return _explained(codebase, os.fspath(path), settings.chunk)
+
+
+def _explained(codebase: engine.Codebase, rel: str, chunking: engine.ChunkSettings) -> pd.DataFrame:
+    """The rows of `explain` for the file `rel` of `codebase`, chunked at `chunking`."""
     text = codebase.text(rel)
     explained = [] if text is None else engine.explain_file(text, chunking)
     rows = [

@@ -15,7 +15,9 @@ from ._browser import Browser, browse
 from ._compare import Compare, compare, declaration_changes
 from ._preview import Preview, PreviewPane, preview, preview_text
 from ._render import render_preview
+from ._report import Report, report
 from ._search import SearchPanel, render_hits, search_panel
+from ._steps import StepThrough, step_through
 from ._table import ChunkTable, render_table
 from ._tune import Tuner, tune
 
@@ -25,7 +27,9 @@ __all__ = [
     "Compare",
     "Preview",
     "PreviewPane",
+    "Report",
     "SearchPanel",
+    "StepThrough",
     "Tuner",
     "assign_columns",
     "browse",
@@ -36,6 +40,8 @@ __all__ = [
     "render_hits",
     "render_preview",
     "render_table",
+    "report",
     "search_panel",
+    "step_through",
     "tune",
 ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any, Unpack, cast
 
 import ipywidgets as widgets
@@ -18,10 +20,13 @@ from ._browser_model import (
     settings_text,
     status_html,
 )
+from ._export import page, save_view
 from ._preview import Preview, PreviewPane
 from ._source import Source, Texts, open_chunks
-from ._style import MUTED, UI_FONT
-from ._table import ChunkTable
+from ._style import MUTED, NOTICE, UI_FONT
+from ._table import ChunkTable, render_table
+
+PAGE_ROWS = 1000  # rows of the chunk table an exported page lists at most (a CSV holds them all)
 
 __all__ = ["ALL_FILES", "Browser", "BrowserModel", "browse", "settings_text"]  # settings_text: the panels' import
 
@@ -42,7 +47,9 @@ class Browser(widgets.VBox):
     `language_filter`, `clear_button`, `file_list` (a file: the table shows only its chunks and
     the preview shows it; "(all files)", value "", for every file), `table` (a `ChunkTable`:
     `sort_by`, `descending`, page buttons, `row_picker`) and `preview` (a `PreviewPane`). Setting
-    any control's `.value` refreshes the view; `set_filters(...)` sets several with one refresh.
+    any control's `.value` refreshes the view; `set_filters(...)` sets several with one refresh;
+    `save("x.html")` writes the view as a self-contained page (the chunks passing the filters and the whole file
+    shown).
 
     Args:
         frame: A chunk frame, or a `BrowserModel`.
@@ -130,10 +137,37 @@ class Browser(widgets.VBox):
         return repr(self.model)
 
     def _repr_html_(self) -> str:
-        """A still picture of the browser, for where widgets do not run (nbviewer, GitHub)."""
+        """A still picture of the browser, for where widgets do not run (nbviewer, GitHub): the lines in view."""
         shown = self.preview.preview
-        parts: list[str] = [self.header.value, self.status.value, self.table.html.value]
-        return "".join(parts) + ("" if shown is None else shown.html)
+        lines = "" if shown is None else shown.in_view().html
+        return str(self.header.value) + str(self.status.value) + str(self.table.html.value) + lines
+
+    def page_html(self) -> str:
+        """The browser as one self-contained page: the chunks passing the filters, every line of the file shown."""
+        frame = self.frame
+        listed = render_table(frame.iloc[:PAGE_ROWS], total=len(frame), paths=self.table.paths)
+        cut = (
+            f'<div style="{UI_FONT};{NOTICE};padding:4px 8px">The first {PAGE_ROWS:,} of {len(frame):,} chunks; '
+            "cn.browse(...).frame.to_csv(...) writes them all.</div>"
+            if len(frame) > PAGE_ROWS else ""
+        )  # fmt: skip
+        shown = self.preview.preview
+        whole = "" if shown is None else shown.whole().still_html
+        return page(f"{self.model!r}", self.header.value + self.status.value + listed + cut + whole)
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write the browser as a self-contained page (`.html`: no server, no kernel; the format from the suffix).
+
+        Args:
+            path: The file to write (.html).
+
+        Returns:
+            The path written.
+
+        Raises:
+            ValueError: Another suffix.
+        """
+        return save_view(path, view="browser", html=self.page_html)
 
     @property
     def frame(self) -> pd.DataFrame:

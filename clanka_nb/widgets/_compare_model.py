@@ -21,6 +21,7 @@ from ._bands import LINE_WINDOW
 from ._browser_model import settings_text
 from ._paths import COMPARE_PATH_CHARS, fit_paths
 from ._preview import Preview
+from ._render import MAX_LINES
 from ._source import Texts, file_lines, first_made_by_hand, pickable
 from ._style import MUTED, RULE, TEXT, UI_FONT, type_chip
 
@@ -239,13 +240,14 @@ def render_changes(
     )
 
 
-def render_side_by_side(left: Preview, right: Preview, a: Side, b: Side, *, height: int = 640) -> str:
+def render_side_by_side(left: Preview, right: Preview, a: Side, b: Side, *, height: int | None = 640) -> str:
     """Two previews next to each other when there is room, one above the other when not, in one scroll box.
 
     Side by side, both previews have equal headers and equal row heights, so one scroll box keeps
     line n of A level with line n of B (no script is needed to scroll them together). Each pane
     is at least `PANE_MIN_WIDTH` px wide: below twice that (plus the gap), B wraps under A. Long
-    lines scroll sideways inside their pane, never push the other one out of the output.
+    lines scroll sideways inside their pane, never push the other one out of the output. `height` None: as
+    tall as the lines (an exported page scrolls as a whole).
     """
 
     def column(side: str, preview: Preview, settings: Side) -> str:
@@ -259,7 +261,7 @@ def render_side_by_side(left: Preview, right: Preview, a: Side, b: Side, *, heig
 
     return (
         f'<div data-clanka="compare" style="{FILL_WIDTH};display:flex;flex-wrap:wrap;gap:8px;'
-        f'align-items:flex-start;max-height:{height}px;overflow:auto">'
+        f'align-items:flex-start;{"" if height is None else f"max-height:{height}px;"}overflow:auto">'
         f'{column("A", left, a)}{column("B", right, b)}</div>'
     )
 
@@ -298,6 +300,7 @@ class CompareModel:
             busiest = first_made_by_hand((str(p) for p in counts.index), self.texts)
             path = busiest or (self.files[0] if self.files else None)
         self.path: str | None = path
+        self.start = 1  # the first line of the page shown (a notebook saves a page, its exported page every line)
 
     def __repr__(self) -> str:
         return f"Compare(a={_shown(self.a)}, b={_shown(self.b)}: {len(self.changes):,} declarations change chunks)"
@@ -312,8 +315,8 @@ class CompareModel:
         """The changes of the file shown."""
         return self.changes[self.changes["path"] == self.path].reset_index(drop=True)
 
-    def previews(self) -> tuple[Preview, Preview] | None:
-        """The file shown under A and under B (None when there is no file)."""
+    def previews(self, *, whole: bool = False) -> tuple[Preview, Preview] | None:
+        """The page shown of the file under A and under B (None when there is no file); `whole`: every line."""
         path = self.path
         if path is None:
             return None
@@ -321,9 +324,11 @@ class CompareModel:
         for chunks, untyped in zip((self.frame_a, self.frame_b), self.untyped, strict=True):
             file_chunks = chunks[(chunks["path"] == path).to_numpy(dtype=bool)]
             lines, flags, note = file_lines(self.texts, path, file_chunks)
+            start = 1 if whole else max(1, min(self.start, len(lines)))
             preview = Preview(
                 lines, file_chunks, path=path, language=engine.language_of(path), meaningful=flags, note=note,
-                height=None, full_legend=True, untyped=untyped.name(path),
+                height=None, full_legend=True, untyped=untyped.name(path), start=start,
+                max_lines=max(1, len(lines)) if whole else MAX_LINES,
             )  # fmt: skip
             previews.append(preview)
         left, right = previews

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from functools import cached_property
+from pathlib import Path
 from typing import Any, Unpack
 
 import ipywidgets as widgets
@@ -15,6 +17,7 @@ from ..engine.settings import Settings, SourceKeywords, TextKeywords, checked_in
 from ..engine.source import narrowed, open_resolved, resolve
 from ..frames.chunks import chunk_frame
 from ._bands import LINE_WINDOW
+from ._export import page, save_view
 from ._render import (
     BY_ARGUMENT,
     BY_BUTTONS,
@@ -22,10 +25,12 @@ from ._render import (
     LATER_LINES,
     MAX_LINES,
     NO_TURNS,
+    STILL_LINES,
     PageTurns,
     check_page,
     render_preview,
 )
+from ._slide import SLIDE_LINES, Slide, render_svg, slide_of, write_png
 from ._source import Source, Texts, busiest_file, file_lines, inside_root, open_chunks
 
 HEIGHT = 560  # px: a preview scrolls inside the notebook instead of making the page very long
@@ -35,10 +40,13 @@ HEIGHT = 560  # px: a preview scrolls inside the notebook instead of making the 
 class Preview:
     """One file with its chunk boundaries; shows itself as HTML (`_repr_html_`) with or without a kernel.
 
-    State: `path`, `lines`, `frame` (the file's chunks), `start`, `max_lines`, `html`; `height`
+    State: `path`, `lines`, `frame` (the file's chunks), `start`, `max_lines` (a page: what a notebook saves of
+    it), `html`; `height`
     is the px height of the scroll box holding the lines (None: as tall as the lines); `untyped` names its
     chunks with no type ("line window", clanka's; a peer chunker's own in a comparison, e.g. "astchunk chunk").
-    `page(start)` returns the same preview from another line; `.widget` is a paged widget of it.
+    `page(start)` returns the same preview from another line; `.widget` is a paged widget of it;
+    `save("x.html")` writes the whole file as a page, `save("x.svg")` / `save("x.png")` the lines shown as a
+    picture for a slide (`slide()`).
 
     Args:
         lines: The file's lines.
@@ -131,10 +139,62 @@ class Preview:
 
     def page(self, start: int) -> Preview:
         """The same file shown from line `start`."""
+        return self._copy(start=start, max_lines=self.max_lines, height=self.height)
+
+    def _copy(self, *, start: int, max_lines: int, height: int | None) -> Preview:
         return Preview(
             self.lines, self.frame, path=self.path, language=self.language, meaningful=self.meaningful,
-            note=self.note, start=start, max_lines=self.max_lines, selected=self.selected, height=self.height,
+            note=self.note, start=start, max_lines=max_lines, selected=self.selected, height=height,
             full_legend=self.full_legend, explain=self._explain, untyped=self.untyped,
+        )  # fmt: skip
+
+    def in_view(self, lines: int = STILL_LINES) -> Preview:
+        """The same file from the same line, `lines` at most: what a widget's still picture holds (about what its
+        scroll box shows), its notices saying how to see more.
+
+        Args:
+            lines: How many lines at most.
+
+        Returns:
+            The shorter preview.
+        """
+        return self._copy(start=self.start, max_lines=min(self.max_lines, lines), height=self.height)
+
+    def whole(self) -> Preview:
+        """The same file with every line on one page (what an exported page shows), as tall as its lines."""
+        return self._copy(start=1, max_lines=max(1, len(self.lines)), height=None)
+
+    def page_html(self) -> str:
+        """The whole file as one self-contained page: every line, and every band with its hover text."""
+        return page(self.path, self.whole().still_html)
+
+    def slide(self, lines: int = SLIDE_LINES) -> Slide:
+        """The lines shown (from `start`, `lines` at most) laid out as a picture for a slide.
+
+        Args:
+            lines: How many lines at most.
+
+        Returns:
+            The layout, which `save` writes as SVG or PNG.
+        """
+        return slide_of(self, lines=lines)
+
+    def save(self, path: str | os.PathLike[str], *, theme: str = "light") -> Path:
+        """Write the preview: `.html` the whole file as a self-contained page; `.svg` or `.png` the lines shown.
+
+        Args:
+            path: The file to write; its suffix picks the format (.html, .svg or .png).
+            theme: A picture's colours, "light" or "dark" (a page follows the reader's system, or its button).
+
+        Returns:
+            The path written.
+
+        Raises:
+            ValueError: Another suffix, or another theme.
+        """
+        return save_view(
+            path, view="preview", html=self.page_html, svg=lambda t: render_svg(self.slide(), t),
+            png=lambda t, p: write_png(self.slide(), t, p), theme=theme,
         )  # fmt: skip
 
     @property

@@ -36,7 +36,13 @@ from ._style import (
 
 # Lines lexed above a page at most, for colours that span lines (a block comment opened further up is not seen).
 LEX_CONTEXT = 1000
-MAX_LINES = 2000  # a page of the preview: more rows than this makes the browser sluggish
+# A page of the preview, more than its scroll box shows at once: what a notebook saves of a view, twice (the still
+# picture and the widget's state), so seven viewer cells on files of 2,000 lines stay under 1 MB; the whole file
+# goes to the exported page (`save`).
+MAX_LINES = 80
+# What a notebook's still picture of a widget (`_repr_html_`: nbviewer, GitHub) holds of its file: about what its
+# scroll box shows at once, from the line the widget shows first.
+STILL_LINES = 40
 BAND_WIDTH = 15  # px: wide enough for a rotated 10px label
 # The preview widget's page buttons; its notices name them instead of the `start=` argument.
 EARLIER_LINES = "◀ earlier lines"
@@ -63,10 +69,13 @@ NO_TURNS = PageTurns("", "", "")
 # Every cell states its alignment, padding, border and line height: notebook front ends style bare
 # tables (JupyterLab right-aligns cells, pads them and stripes rows), and only inline styles win.
 _CELL = "border:none;vertical-align:top;line-height:18px"
-_NUMBER = f"{_CELL};color:{MUTED};text-align:right;padding:0 6px 0 8px;user-select:none"
+# A row's two colours are variables of the preview's root (`_ROW_COLOURS`), named in each row's cells: a page
+# of lines repeats them in every row, and a saved notebook holds every byte of its pages.
+_ROW_COLOURS = f"--cn-text:{TEXT};--cn-muted:{MUTED}"
+_NUMBER = f"{_CELL};color:var(--cn-muted);text-align:right;padding:0 6px 0 8px;user-select:none"
 _MARK = "border:none;padding:0;width:4px;min-width:4px;"
 _GAP = "border:none;padding:0"
-_CODE = f"{_CELL};color:{TEXT};white-space:pre;text-align:left;padding:0 8px"
+_CODE = f"{_CELL};color:var(--cn-text);white-space:pre;text-align:left;padding:0 8px"
 _TABLE = (
     f"{FONT};border-collapse:separate;border-spacing:0;table-layout:auto;width:auto;border:none;"
     f"margin:4px 0;background:{PAPER}"
@@ -287,7 +296,7 @@ def _header(path: str, language: str | None, total: int, chunks: int, uncovered_
         head.append(f'<span style="color:{ALERT}">{uncovered_code:,} line(s) of code in no chunk</span>')
     return (
         f'<div data-clanka="preview" data-path="{escape(path)}" style="{UI_FONT};color:{TEXT};background:{PAPER};'
-        f'border:1px solid {RULE};border-radius:6px;max-width:100%;overflow:auto;{SYNTAX_VARIABLES}">'
+        f'border:1px solid {RULE};border-radius:6px;max-width:100%;overflow:auto;{_ROW_COLOURS};{SYNTAX_VARIABLES}">'
         # One line, cut if need be: previews shown side by side keep their rows level.
         f'<div style="padding:6px 8px;background:{SURFACE};border-bottom:1px solid {RULE};white-space:nowrap;'
         f'overflow:hidden;text-overflow:ellipsis">{" · ".join(head)}</div>'

@@ -73,7 +73,8 @@ def render_table(
     # at the output's width: the text columns share what the numbers leave, and a long path or name ends
     # in an ellipsis (whole in the cell's title) instead of pushing the table past a narrow output area.
     cell = (
-        f"padding:2px 8px;border:none;border-bottom:1px solid {RULE};white-space:nowrap;vertical-align:top;"
+        # The rule and the muted colour are variables of the table's root: every cell of every row names them.
+        "padding:2px 8px;border:none;border-bottom:1px solid var(--cn-rule);white-space:nowrap;vertical-align:top;"
         "overflow:hidden;text-overflow:ellipsis"
     )
     widths = "".join(f'<col style="width:{_WIDTHS[c]}">' if c in _WIDTHS else "<col>" for c in ("#", *shown))
@@ -90,13 +91,13 @@ def render_table(
     for i in range(len(page)):
         position = offset + i
         background = f"background:{SELECTED if position == selected else PAPER}"
-        cells = [f'<td data-col="#" style="{cell};text-align:right;color:{MUTED}">{position + 1}</td>']
+        cells = [f'<td data-col="#" style="{cell};text-align:right;color:var(--cn-muted)">{position + 1}</td>']
         for c in shown:
             value = values[c][i]
             if c == "type":
                 text = type_chip(None if _missing(value) else str(value))
             elif _missing(value):
-                text = f'<span style="color:{MUTED}">–</span>'
+                text = '<span style="color:var(--cn-muted)">–</span>'
             elif c == "path" and paths is not None:
                 # Cut in the middle already; narrower still, the cell cuts at its left (right to left, the text
                 # isolated in <bdi> so its slashes stay in place), so the file name always shows.
@@ -109,7 +110,7 @@ def render_table(
             title = "" if c in _NUMERIC or c == "type" or _missing(value) else f' title="{escape(str(value))}"'
             cells.append(f'<td data-col="{c}"{title} style="{cell};{align}">{text}</td>')
         first = escape(_first_line(contents[i]))
-        style = f"{cell};text-align:left;{FONT};color:{MUTED}"
+        style = f"{cell};text-align:left;{FONT};color:var(--cn-muted)"
         cells.append(f'<td data-col="first line" title="{first}" style="{style}">{first}</td>')
         rows.append(f'<tr data-row="{position}" style="{background}">{"".join(cells)}</tr>')
     if not rows:
@@ -117,6 +118,7 @@ def render_table(
         rows.append(f'<tr><td colspan="{colspan}" style="{cell};color:{MUTED}">No chunks match the filters.</td></tr>')
     return (
         f'<div data-clanka="table" data-total="{total}" style="{UI_FONT};overflow-x:auto;color:{TEXT};'
+        f"--cn-rule:{RULE};--cn-muted:{MUTED};"
         f'background:{PAPER}"><table style="border-collapse:collapse;width:100%;table-layout:fixed;margin:0">'
         f"<colgroup>{widths}<col></colgroup><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
     )

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import time
+from pathlib import Path
 from typing import Any, Unpack
 
 import ipywidgets as widgets
@@ -16,7 +18,9 @@ from ..engine.token_counts import token_counter as resolve_counter
 from ..frames.cycles import paused_cycle_collection
 from ..retrieval import Probe
 from ..retrieval.internals import as_probe, check_queries
+from ._browser_model import settings_text
 from ._charts import render_histogram, render_trade_off
+from ._export import page, save_view
 from ._paths import PICKER_PATH_CHARS, fit_paths
 from ._preview import PreviewPane
 from ._source import Source, busiest_file, check_early, pickable
@@ -173,15 +177,39 @@ class Tuner(widgets.VBox):
         return f"Tuner({len(self.model.codebase.files):,} files, {shown}: {self.model.stats['chunks']:,} chunks)"
 
     def _repr_html_(self) -> str:
-        """A still picture of the panel, for where widgets do not run (nbviewer, GitHub)."""
+        """A still picture of the panel, for where widgets do not run (nbviewer, GitHub): the lines in view."""
         shown = self.preview.preview
-        # The trade-off only once a setting was probed: where nothing runs, "turn the probe on" is no use.
+        return self._charts_html() + ("" if shown is None else shown.in_view().html)
+
+    def _charts_html(self) -> str:
+        """The histogram, the trade-off (once a setting was probed: where nothing runs, "turn the probe on" is no
+        use) and the statistics, side by side."""
         trade_off = self.trade_off.value if self.model.points else ""
         return (
             f'<div style="display:flex;flex-wrap:wrap;gap:24px">{self.histogram.value}{trade_off}'
             f"{self.stats_html.value}</div>"
-            + ("" if shown is None else shown.html)
         )
+
+    def page_html(self) -> str:
+        """The panel as one self-contained page: its settings, statistics and charts, every line of the file."""
+        shown = self.preview.preview
+        whole = "" if shown is None else shown.whole().still_html
+        said = f'<p style="{UI_FONT}"><b>settings</b> {settings_text(self.settings.chunking())}</p>'
+        return page(repr(self), said + self._charts_html() + whole)
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write the panel as a self-contained page (`.html`: no server, no kernel; the format from the suffix).
+
+        Args:
+            path: The file to write (.html).
+
+        Returns:
+            The path written.
+
+        Raises:
+            ValueError: Another suffix.
+        """
+        return save_view(path, view="tuning panel", html=self.page_html)
 
     @property
     def settings(self) -> Settings:

@@ -23,6 +23,7 @@ from ..retrieval.internals import Bootstrap, Outcome, ProbeSet, compared, scored
 from ..sweeps.internals import Chosen, carry_back, reference_scored, reference_settings
 from ._browser_model import settings_text
 from ._preview import Preview
+from ._render import MAX_LINES
 from ._source import Texts, file_lines
 from ._style import MUTED, TEXT, UI_FONT
 
@@ -65,8 +66,9 @@ def _probe_stat(key: str) -> bool:
     return key in PROBE_STATS or (metric is not None and metric.family in (BUDGET_FOUND, BUDGET_COVERED))
 
 # Lines of the preview's page: every move redraws it, and the browser takes about 0.5 ms a line
-# (a page of 2,000 lines of three.js was 1.7 MB of HTML and 0.9 s in Chromium); the page buttons turn it.
-PAGE_LINES = 300
+# (a page of 2,000 lines of three.js was 1.7 MB of HTML and 0.9 s in Chromium); the page buttons turn it. The
+# viewers' one page size: what a saved notebook holds of a view (its exported page holds the whole file).
+PAGE_LINES = MAX_LINES
 
 
 def _number(value: Any) -> float:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from clanka_nb import frames, sample_codebase
+from clanka_nb.widgets._render import MAX_LINES
 
 from ._lab import LabServer, open_and_run_all, save_element
 
@@ -101,16 +102,20 @@ def test_quickstart_viewers_in_jupyterlab(browser_page, lab_server: LabServer, a
     assert page.locator(f"{BROWSER} [data-clanka=preview]").get_attribute("data-path") == apply["path"]
     save_element(page.locator(BROWSER), "browse", artifacts_dir)
 
-    # The preview: one band per chunk of the file, drawn from its start line's row to its end line's.
+    # The preview: one band per chunk of its page (the file's first MAX_LINES lines: what a notebook saves), drawn
+    # from its start line's row to its end line's; a chunk that goes on past the page is drawn to the page's end.
     preview = _cell_output(page, 'cn.preview(source, "src/inventory.ts")').locator("[data-clanka=preview]")
-    expected = chunks[chunks["path"] == "src/inventory.ts"]
+    file_chunks = chunks[chunks["path"] == "src/inventory.ts"]
+    expected = file_chunks[file_chunks["end_line"] <= MAX_LINES]
     drawn = preview.evaluate(
-        """(root) => [...root.querySelectorAll('[data-chunk]')].map((band) => {
+        """(root) => [...root.querySelectorAll('[data-chunk]')].flatMap((band) => {
             const box = band.getBoundingClientRect();
-            const first = root.querySelector(`tr[data-line="${band.dataset.start}"]`).getBoundingClientRect();
-            const last = root.querySelector(`tr[data-line="${band.dataset.end}"]`).getBoundingClientRect();
-            return {start: +band.dataset.start, end: +band.dataset.end, title: band.title,
-                    top: box.top - first.top, bottom: box.bottom - last.bottom, width: box.width};
+            const first = root.querySelector(`tr[data-line="${band.dataset.start}"]`);
+            const last = root.querySelector(`tr[data-line="${band.dataset.end}"]`);
+            if (!first || !last) return [];  // beyond the page
+            return [{start: +band.dataset.start, end: +band.dataset.end, title: band.title,
+                     top: box.top - first.getBoundingClientRect().top,
+                     bottom: box.bottom - last.getBoundingClientRect().bottom, width: box.width}];
         })"""
     )
     assert sorted((b["start"], b["end"]) for b in drawn) == sorted(
@@ -121,7 +126,7 @@ def test_quickstart_viewers_in_jupyterlab(browser_page, lab_server: LabServer, a
         assert band["width"] > 5, band
     apply = next(b for b in drawn if b["title"].startswith("method apply"))
     assert "parent: class StockLedger" in apply["title"]
-    _scroll_lines(preview, 104)  # to the nested namespaces: the picture worth a screenshot
+    _scroll_lines(preview, min(104, MAX_LINES - 20))  # towards the nested namespaces (line 104 on a long page)
     save_element(preview, "preview", artifacts_dir)
 
     # The tuning panel: drag the chunk_size handle to the left and release; the statistics change.

@@ -11,6 +11,7 @@ import pytest
 
 from clanka_nb import engine, frames, sample_codebase
 from clanka_nb.widgets import Browser, browse
+from clanka_nb.widgets._render import MAX_LINES
 
 from ._html import parse
 
@@ -240,7 +241,10 @@ def test_picking_a_file_shows_its_source_with_every_boundary(browser: Browser, c
     shown = browser.preview.preview
     assert shown is not None and shown.path == "src/models.ts"
     mine = chunks[chunks["path"] == "src/models.ts"]
-    bands = [(int(e.attrs["data-start"]), int(e.attrs["data-end"])) for e in parse(shown.html).find_all("data-chunk")]
+    # The notebook shows a page of its 134 lines; the whole file (its exported page) has every boundary.
+    assert len(parse(shown.html).find_all("data-line")) == MAX_LINES < 134
+    whole = parse(shown.whole().html).find_all("data-chunk")
+    bands = [(int(e.attrs["data-start"]), int(e.attrs["data-end"])) for e in whole]
     assert sorted(bands) == sorted(zip(mine["start_line"], mine["end_line"], strict=True))
     assert shown.lines == (sample_codebase() / "src/models.ts").read_text().split("\n")[:-1]
 

@@ -9,6 +9,7 @@ import pytest
 
 from clanka_nb import engine, frames, sample_codebase
 from clanka_nb.widgets import Compare, compare, declaration_changes
+from clanka_nb.widgets._render import MAX_LINES
 
 from ._html import parse
 
@@ -85,7 +86,11 @@ def test_picking_another_file_redraws_both_sides(codebase: engine.Codebase) -> N
     view.file_picker.value = "src/pricing.ts"
     assert view.left.path == view.right.path == "src/pricing.ts"
     assert set(view.model.frame["path"]) <= {"src/pricing.ts"}
-    assert view.html == view._repr_html_() and "src/pricing.ts" in view.html
+    assert "src/pricing.ts" in view.html and "src/pricing.ts" in view._repr_html_()
+    # The still picture (nbviewer, GitHub) holds the lines in view, the widget a page, the exported page every line.
+    assert view._repr_html_().count("<tr data-line=") == 2 * min(40, len(view.left.lines))
+    assert view.html.count("<tr data-line=") == 2 * min(MAX_LINES, len(view.left.lines))
+    assert view.page_html().count("<tr data-line=") == 2 * len(view.left.lines)
 
 
 def test_bad_settings_are_refused_before_chunking(codebase: engine.Codebase) -> None:
@@ -152,13 +157,22 @@ def test_compare_rejects_an_unknown_languages_mode():
 
 
 def test_compare_of_a_long_file_gives_no_paging_instructions_it_cannot_follow(tmp_path) -> None:
-    """compare shows one page and has no page buttons: its notices name the lines shown, nothing to pass."""
+    """compare shows one page, turned by its own buttons, both sides together: its notices name the lines shown,
+    nothing to pass; what a notebook saves is that page, its exported page every line."""
     from clanka_nb.widgets import compare
 
     (tmp_path / "long.ts").write_text("".join(f"export const v{i} = {i};\n" for i in range(2500)))
-    html = compare(tmp_path, "long.ts", a={"chunk_size": 30}, b={"chunk_size": 10}).html
-    assert "showing lines 1–2,000 of 2,500." in html
+    shown = compare(tmp_path, "long.ts", a={"chunk_size": 30}, b={"chunk_size": 10})
+    html = shown.html
+    assert f"showing lines 1–{MAX_LINES} of 2,500." in html and html.count("<tr data-line=") == 2 * MAX_LINES
     assert "pass start=" not in html and "later lines" not in html and "for more" not in html
+    assert shown.pager.layout.display == "flex" and shown.prev_button.disabled and not shown.next_button.disabled
+    shown.next_button.click()
+    assert shown.left.start == shown.right.start == MAX_LINES + 1
+    assert f"showing lines {MAX_LINES + 1}–{2 * MAX_LINES} of 2,500." in shown.html
+    shown.file_picker.value = shown.file_picker.value  # the same file: the page stays
+    assert shown.left.start == MAX_LINES + 1
+    assert shown.page_html().count("<tr data-line=") == 5000  # both sides, every line
 
 
 def test_the_model_compares_without_a_widget() -> None:

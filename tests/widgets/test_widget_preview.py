@@ -8,6 +8,7 @@ import pytest
 
 from clanka_nb import engine, frames, sample_codebase
 from clanka_nb.widgets import Preview, preview, preview_text
+from clanka_nb.widgets._render import MAX_LINES
 
 from ._html import parse
 
@@ -30,9 +31,11 @@ def test_preview_of_a_file_shows_its_lines_and_every_chunk() -> None:
     shown = preview(sample_codebase(), "src/inventory.ts")
     expected = frames.chunk_file(sample_codebase(), "src/inventory.ts")
     assert shown.lines == (sample_codebase() / "src/inventory.ts").read_text().split("\n")[:-1]
-    assert bands(shown.html) == sorted(
+    # Every chunk of the file on its whole page (what `save` exports); the notebook's page holds its first lines.
+    assert bands(shown.whole().html) == sorted(
         zip(expected["start_line"], expected["end_line"], expected["type"].astype("string").fillna(""), strict=True)
     )
+    assert len(shown.lines) > MAX_LINES and shown.html.count("<tr data-line=") == MAX_LINES
     assert shown._repr_html_() == shown.html
 
 
@@ -148,7 +151,7 @@ def test_short_file_has_no_pager() -> None:
 def test_preview_is_a_plain_object_with_state() -> None:
     shown = preview_text("const a = 1;\n")
     assert isinstance(shown, Preview)
-    assert list(shown.frame["name"]) == ["a"] and shown.start == 1 and shown.max_lines == 2000
+    assert list(shown.frame["name"]) == ["a"] and shown.start == 1 and shown.max_lines == MAX_LINES
     assert repr(shown) == "Preview('snippet.ts', lines=1, chunks=1)"
 
 
@@ -214,8 +217,9 @@ def test_a_long_file_costs_no_more_than_chunking_it(tmp_path: Path, monkeypatch:
         return time.process_time() - began
 
     chunking = min(timed(lambda: frames.chunk_file(path)) for _ in range(2))
-    shown = preview(tmp_path, "long.ts")
-    showing = min(timed(lambda: preview(tmp_path, "long.ts").html) for _ in range(2))
+    # A page of 2,000 lines, ten times the default page (what a notebook saves), as this bound was measured.
+    shown = preview(tmp_path, "long.ts", max_lines=2000)
+    showing = min(timed(lambda: preview(tmp_path, "long.ts", max_lines=2000).html) for _ in range(2))
     deep = min(timed(lambda: shown.page(40_001).html) for _ in range(2))  # a new page each time: no cache
     # CPU seconds measured on 2 shared cores: the first page 1.4x chunking the file, a deep page 0.36-0.39x; before
     # (every chunk explained and banded, every line above the page lexed) the deep page took 2.7x. On a
