@@ -62,12 +62,12 @@ class PreparedText:
         decls: The declaration ranges the parse gave.
         status: Why the file gives chunks or none.
         meaningful: Whether the file has a meaningful line; None: computed from `lines`.
-        languages: The language mode it was parsed in ("clanka" or "extended"): in extended mode a declaration's
-            head chunk always reaches its own first line (`plan_ranges`).
+        mode: The language mode it was parsed in ("clanka" or "extended"): in extended mode a declaration's
+            head chunk always reaches its own first line (`head_start`).
     """
 
     __slots__ = (
-        "_char_ends", "_meaningful_before", "_plan", "declarations", "grammar", "languages", "lines", "path", "status",
+        "_char_ends", "_meaningful_before", "_plan", "declarations", "grammar", "lines", "mode", "path", "status",
     )  # fmt: skip
 
     def __init__(
@@ -79,10 +79,10 @@ class PreparedText:
         status: FileStatus = FileStatus.CHUNKED,
         *,
         meaningful: bool | None = None,
-        languages: str = "clanka",
+        mode: str = "clanka",
     ):
         self.path = path
-        self.languages = languages
+        self.mode = mode
         self.lines = lines
         self.grammar = grammar
         self.declarations = decls
@@ -209,7 +209,7 @@ def prepared(file: Front, grammar: str | None, decls: list[Declaration], languag
     if file.status is not FileStatus.CHUNKED:
         return PreparedText(file.path, [], None, [], file.status)
     meaningful = meaningful_match(file.text) is not None
-    return PreparedText(file.path, file.lines, grammar, decls, meaningful=meaningful, languages=languages)
+    return PreparedText(file.path, file.lines, grammar, decls, meaningful=meaningful, mode=languages)
 
 
 def parse(file: Front, languages: str) -> tuple[str | None, list[Declaration]]:
@@ -380,7 +380,7 @@ def declaration_segments(
     char_ends = text.length_prefix if limit is not None else []
     any_meaningful = text.any_meaningful
     lines = text.lines
-    extended = text.languages == "extended"
+    extended = text.mode == "extended"
     out: list[tuple[int, int, Declaration]] = []
     # Declarations come in the file's order, so segments nearly always do too: while each one kept lies
     # after the last (by start, then end) it cannot repeat an earlier one, and no sort is needed. Only

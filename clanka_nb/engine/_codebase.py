@@ -229,7 +229,7 @@ def _from_text(
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
-    return PreparedText(path, lines, grammar, decls, status, meaningful=True, languages=languages)
+    return PreparedText(path, lines, grammar, decls, status, meaningful=True, mode=languages)
 
 
 def _pool(context: _Context, jobs: list[tuple[str, str | None]], workers: int) -> Generator[_Answer, None, None]:

@@ -39,7 +39,7 @@ class SegmentPlan:
                 ends.append(end)
                 truncates.append(cut)
                 own = declaration.body_start
-                owns.append(own if own is not None and text.languages == "extended" else start)
+                owns.append(own if own is not None and text.mode == "extended" else start)
                 # The engine drops a segment equal to an earlier one in lines, name, type and parent.
                 label = (declaration.name, declaration.type, declaration.parent)
                 keys.append(names.setdefault(label, len(names)))

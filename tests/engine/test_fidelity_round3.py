@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import locale
 import os
-import signal
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
