@@ -62,9 +62,13 @@ class PreparedText:
         decls: The declaration ranges the parse gave.
         status: Why the file gives chunks or none.
         meaningful: Whether the file has a meaningful line; None: computed from `lines`.
+        mode: The language mode it was parsed in ("clanka" or "extended"): in extended mode a declaration's
+            head chunk always reaches its own first line (`head_start`).
     """
 
-    __slots__ = ("_char_ends", "_meaningful_before", "_plan", "declarations", "grammar", "lines", "path", "status")
+    __slots__ = (
+        "_char_ends", "_meaningful_before", "_plan", "declarations", "grammar", "lines", "mode", "path", "status",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -75,8 +79,10 @@ class PreparedText:
         status: FileStatus = FileStatus.CHUNKED,
         *,
         meaningful: bool | None = None,
+        mode: str = "clanka",
     ):
         self.path = path
+        self.mode = mode
         self.lines = lines
         self.grammar = grammar
         self.declarations = decls
@@ -198,11 +204,12 @@ def front(path: str, content: str) -> Front:
     return Front(path, text, lines, FileStatus.CHUNKED)
 
 
-def prepared(file: Front, grammar: str | None, decls: list[Declaration]) -> PreparedText:
-    """The PreparedText of a file's front and its parse (or none)."""
+def prepared(file: Front, grammar: str | None, decls: list[Declaration], languages: str = "clanka") -> PreparedText:
+    """The PreparedText of a file's front and its parse (or none), in the language mode it was parsed in."""
     if file.status is not FileStatus.CHUNKED:
         return PreparedText(file.path, [], None, [], file.status)
-    return PreparedText(file.path, file.lines, grammar, decls, meaningful=meaningful_match(file.text) is not None)
+    meaningful = meaningful_match(file.text) is not None
+    return PreparedText(file.path, file.lines, grammar, decls, meaningful=meaningful, mode=languages)
 
 
 def parse(file: Front, languages: str) -> tuple[str | None, list[Declaration]]:
@@ -222,14 +229,14 @@ def prepare(path: str, content: str, languages: str = "clanka", cache: ParseCach
         return prepared(file, None, [])
     key = None if cache is None else cache_key(file, languages)
     if cache is None or key is None:
-        return prepared(file, *parse(file, languages))
+        return prepared(file, *parse(file, languages), languages)
     found = cache.get(key)
     if found is not None:
-        return prepared(file, *found)
+        return prepared(file, *found, languages)
     grammar, declarations = parse(file, languages)
     if grammar is not None:
         cache.put(key, grammar, declarations)
-    return prepared(file, grammar, declarations)
+    return prepared(file, grammar, declarations, languages)
 
 
 def cache_key(file: Front, languages: str) -> bytes | None:
@@ -263,6 +270,24 @@ def _segments(text: PreparedText, start: int, end: int, settings: ChunkSettings)
         if stop >= end:
             return out
         start = max(start + 1, stop - overlap + 1)
+
+
+def head_start(text: PreparedText, start: int, end: int, own: int, settings: ChunkSettings) -> int:
+    """Extended mode's head rule: where the pieces of a declaration range start so that the first reaches the
+    declaration's own first line `own` (its signature), when its leading comments would fill that piece.
+
+    Then the pieces start half a chunk above `own` (at `own` itself where long comment lines would still end the
+    first piece before it under a character limit): the head chunk holds the end of the comment and the
+    signature, and the comment lines above it fall in no chunk (`explain` names them). clanka mode never
+    moves a range: the reference keeps the comment pieces. Its numpy twin is in `frames._segments.SegmentPlan`.
+    """
+    size, limit = settings.effective_size, settings.effective_max_characters
+    if start + size - 1 >= own and (limit is None or text.segment_end(start, min(end, start + size - 1), limit) >= own):
+        return start
+    moved = max(start, own - size // 2)
+    if limit is not None and text.segment_end(moved, min(end, moved + size - 1), limit) < own:
+        return own
+    return moved
 
 
 _lines_of = itemgetter(0, 1)
@@ -355,6 +380,7 @@ def declaration_segments(
     char_ends = text.length_prefix if limit is not None else []
     any_meaningful = text.any_meaningful
     lines = text.lines
+    extended = text.mode == "extended"
     out: list[tuple[int, int, Declaration]] = []
     # Declarations come in the file's order, so segments nearly always do too: while each one kept lies
     # after the last (by start, then end) it cannot repeat an earlier one, and no sort is needed. Only
@@ -376,7 +402,10 @@ def declaration_segments(
             segments: list[tuple[int, int]] | tuple[tuple[int, int]] = ((start, end),)
             pieces, checked = 1, True
         else:
-            segments = _segments(text, start, end, settings)
+            if extended and d[5] is not None and d[5] > start:  # d.body_start
+                segments = _segments(text, head_start(text, start, end, d[5], settings), end, settings)
+            else:
+                segments = _segments(text, start, end, settings)
             pieces, checked = len(segments), False
             if truncates:
                 segments = segments[:1]

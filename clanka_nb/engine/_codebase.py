@@ -211,7 +211,7 @@ def _work(context: _Context, job: tuple[str, str | None]) -> _Answer:
     file = front(rel, content)
     grammar, decls = parse(file, context.languages)
     if context.settings is not None:
-        text = prepared(file, grammar, decls)
+        text = prepared(file, grammar, decls, context.languages)
         # Plain tuples: unpickling a named tuple calls its Python __new__; the parent makes them without one.
         rows = list(map(tuple, chunks_of(text, context.settings)))
         # The declarations go back only for the parent's cache, which holds the texts it sends.
@@ -224,11 +224,13 @@ def _work(context: _Context, job: tuple[str, str | None]) -> _Answer:
     return row, status.value, grammar, list(map(tuple, decls)), back
 
 
-def _from_text(path: str, text: str, status: FileStatus, grammar: str | None, decls: list[Declaration]) -> PreparedText:
+def _from_text(
+    path: str, text: str, status: FileStatus, grammar: str | None, decls: list[Declaration], languages: str
+) -> PreparedText:
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
-    return PreparedText(path, lines, grammar, decls, status, meaningful=True)
+    return PreparedText(path, lines, grammar, decls, status, meaningful=True, mode=languages)
 
 
 def _pool(context: _Context, jobs: list[tuple[str, str | None]], workers: int) -> Generator[_Answer, None, None]:
@@ -274,7 +276,7 @@ def _outcomes(
             return
         context = _Context(root, languages, settings)
         for answer in _pool(context, [(rel, None) for rel in rels], workers):
-            yield _outcome(answer, None, None, settings)
+            yield _outcome(answer, None, None, settings, languages)
         return
     yield from _cached_outcomes(root, rels, languages, workers, cache, settings)
 
@@ -287,7 +289,7 @@ def _local(root: Path, rel: str, languages: str, settings: ChunkSettings | None)
 
 
 def _outcome(
-    answer: _Answer, file: Front | None, report: FileReport | None, settings: ChunkSettings | None
+    answer: _Answer, file: Front | None, report: FileReport | None, settings: ChunkSettings | None, languages: str
 ) -> _Outcome:
     """A worker's answer as the outcome of one file (`file` and `report`: what the parent read itself)."""
     row, status_value, grammar, decl_rows, back = answer
@@ -301,11 +303,11 @@ def _outcome(
         return report, None, list(map(chunk_of, back))  # type: ignore[arg-type]  # with settings, the worker sent chunk rows in `back`
     decls = list(map(declaration_of, decl_rows))
     if file is not None:
-        return report, prepared(file, grammar, decls), None
+        return report, prepared(file, grammar, decls, languages), None
     path = normalize_path(report.path)
     if status in (FileStatus.EMPTY, FileStatus.MINIFIED):
         return report, PreparedText(path, [], None, [], status), None
-    return report, _from_text(path, back, status, grammar, decls), None  # type: ignore[arg-type]  # without settings, the worker sent the text in `back`
+    return report, _from_text(path, back, status, grammar, decls, languages), None  # type: ignore[arg-type]  # without settings, the worker sent the text in `back`
 
 
 def _cached_outcomes(
@@ -330,7 +332,7 @@ def _cached_outcomes(
                 answer = next(pooled)
                 if answer[2] is not None:
                     puts.append((key, answer[2], list(map(declaration_of, answer[3]))))
-                yield _outcome(answer, file, report, settings)
+                yield _outcome(answer, file, report, settings, languages)
             else:
                 grammar: str | None
                 if key is not None and key in found:
@@ -339,7 +341,7 @@ def _cached_outcomes(
                     grammar, decls = parse(file, languages)
                     if key is not None and grammar is not None:
                         puts.append((key, grammar, decls))
-                text = prepared(file, grammar, decls)
+                text = prepared(file, grammar, decls, languages)
                 yield _content_report(text, report), text, None if settings is None else chunks_of(text, settings)
             if len(puts) >= _PUT_BATCH:
                 cache.put_many(puts)

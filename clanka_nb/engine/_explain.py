@@ -58,11 +58,13 @@ def explain_file(
     path, content = text.path, text.lines
     if chosen.chunker == "ast":
         methods = _methods_by_class(text)
+        missed = _in_no_chunk(text, cuts)
         out = []
         for cut in in_reference_order([cut for cut in cuts if cut.end >= first and cut.start <= last]):
             d = cut.declaration
             chunk = CodeChunk(path, cut.start, cut.end, d.name, d.type, d.parent, _join(content, cut.start, cut.end))
-            out.append(ExplainedChunk(chunk, *_declaration_rule(cut, settings, methods)))
+            rule, why = _declaration_rule(cut, settings, methods)
+            out.append(ExplainedChunk(chunk, rule, why + missed.get(id(cut), "")))
         return out
     reason = _why_windows(text)
     out = []
@@ -105,22 +107,73 @@ def _comment(cut: Cut) -> str:
     return f", with its leading comment ({_lines(cut.start, body - 1)})"
 
 
+def _moved(cut: Cut) -> str:
+    """Extended mode's head rule (`_chunker.head_start`): the first piece starts below the range's start."""
+    body = cut.declaration.body_start
+    if cut.piece != 1 or body is None or cut.start <= cut.range_start:
+        return ""
+    return (
+        f", starting at line {cut.start} so that it holds the declaration's own first line ({body}): its leading "
+        f"comment ({_lines(cut.range_start, body - 1)}) is longer than the chunk allows"
+    )
+
+
 def _declaration_rule(cut: Cut, settings: ChunkSettings, methods: dict[str | None, int]) -> tuple[str, str]:
-    where, what, comment = _lines(cut.start, cut.end), _what(cut), _comment(cut)
+    where, what, comment = _lines(cut.start, cut.end), _what(cut), _comment(cut) or _moved(cut)
     whole = _lines(cut.range_start, cut.range_end)
     if cut.pieces == 1:
+        if cut.start > cut.range_start:
+            return "declaration", f"{where}: {what} ({whole}){comment}; from there it fits in {_limits(settings)}"
         return "declaration", f"{where}: {what} whole{comment}; it fits in {_limits(settings)}"
     if cut.head_only:
         count = methods.get(parent_label("class", cut.declaration.name), 0)
-        return "class-head", (
-            f"{where}: class `{cut.declaration.name}` ({whole}) cut to its head{comment}, its first piece; "
-            f"its {count} method{'s' * (count != 1)} are chunks of their own"
-        )
+        own = "its method is a chunk of its own" if count == 1 else f"its {count} methods are chunks of their own"
+        name = cut.declaration.name
+        return "class-head", f"{where}: class `{name}` ({whole}) cut to its head{comment}, its first piece; {own}"
     piece = f"piece {cut.piece} of {cut.pieces} of {what} ({whole})"
     if cut.end < min(cut.range_end, cut.start + settings.effective_size - 1):
         ended = f"ended at line {cut.end} to stay within {_chars(settings)}"
         return "character-split", f"{where}: {piece}{comment}, {ended}"
     return "declaration-piece", f"{where}: {piece}{comment}, {_cutting(settings)}"
+
+
+def _in_no_chunk(text: PreparedText, cuts: list[Cut]) -> dict[int, str]:
+    """For the first chunk cut from each declaration range (by `id` of its Cut): a clause naming the meaningful
+    lines of that range that fall in no chunk of the file (a class cut to its head leaves its fields out; extended
+    mode's head rule, the start of a comment longer than half a chunk), or nothing where every line is in one."""
+    covered = bytearray(text.line_count + 2)
+    for cut in cuts:
+        covered[cut.start : cut.end + 1] = b"\1" * (cut.end - cut.start + 1)
+    clauses: dict[int, str] = {}
+    seen: set[tuple[int, int, int]] = set()
+    for cut in cuts:
+        key = (cut.range_start, cut.range_end, id(cut.declaration))
+        if key in seen:
+            continue
+        seen.add(key)
+        runs = _runs([
+            line for line in range(cut.range_start, cut.range_end + 1)
+            if not covered[line] and text.is_meaningful(line)
+        ])  # fmt: skip
+        if runs:
+            shown = ", ".join(_lines(a, b).removeprefix("lines ").removeprefix("line ") for a, b in runs[:3])
+            more = f" and {len(runs) - 3} more runs" if len(runs) > 3 else ""
+            count = sum(b - a + 1 for a, b in runs)
+            clauses[id(cut)] = (
+                f"; {count} line{'s' * (count != 1)} of its range with text fall in no chunk ({shown}{more})"
+            )
+    return clauses
+
+
+def _runs(lines: list[int]) -> list[tuple[int, int]]:
+    """Sorted line numbers as (first, last) runs of consecutive lines."""
+    out: list[tuple[int, int]] = []
+    for line in lines:
+        if out and out[-1][1] == line - 1:
+            out[-1] = (out[-1][0], line)
+        else:
+            out.append((line, line))
+    return out
 
 
 def _methods_by_class(text: PreparedText) -> dict[str | None, int]:

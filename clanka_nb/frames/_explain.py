@@ -13,6 +13,7 @@ from ..engine.internals import check_file, one_file
 from ..engine.settings import Settings, TextKeywords, setting_keywords
 from ..engine.source import resolve
 from . import columns as _columns
+from ._explain_frame import ExplainFrame
 from .source import Source
 
 COLUMNS = ["start_line", "end_line", "name", "type", "parent", "rule", "why"]
@@ -39,7 +40,8 @@ def explain(
         path: The file, relative to the source's root; None when `source` is the file itself.
 
     Returns:
-        One row per chunk of the file, with the rule that cut it and why.
+        One row per chunk of the file, with the rule that cut it and why: a DataFrame (`ExplainFrame`) whose
+        views in a notebook and as text show each `why` whole and left-aligned.
 
     Raises:
         TypeError: `source` is a folder or a Codebase and no `path` is given.
@@ -103,7 +105,7 @@ def _explained(codebase: engine.Codebase, rel: str, chunking: engine.ChunkSettin
         (e.chunk.start_line, e.chunk.end_line, e.chunk.name, e.chunk.type, e.chunk.parent, e.rule, e.why)
         for e in explained
     ]
-    frame = pd.DataFrame(rows, columns=COLUMNS).astype(
+    frame = ExplainFrame(rows, columns=COLUMNS).astype(
         {"start_line": "Int64", "end_line": "Int64", "name": "string", "parent": "string", "why": "string",
          "type": _columns.CHUNKS["type"], "rule": pd.CategoricalDtype(list(engine.RULES))}
     )  # fmt: skip

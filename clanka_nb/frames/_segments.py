@@ -27,6 +27,7 @@ class SegmentPlan:
         starts: list[int] = []
         ends: list[int] = []
         truncates: list[bool] = []
+        owns: list[int] = []  # extended mode: the declaration's own first line (its range's start elsewhere)
         keys: list[int] = []
         names: dict[tuple[str | None, str | None, str | None], int] = {}
         for i, text in enumerate(index.texts):
@@ -37,6 +38,8 @@ class SegmentPlan:
                 starts.append(start)
                 ends.append(end)
                 truncates.append(cut)
+                own = declaration.body_start
+                owns.append(own if own is not None and text.mode == "extended" else start)
                 # The engine drops a segment equal to an earlier one in lines, name, type and parent.
                 label = (declaration.name, declaration.type, declaration.parent)
                 keys.append(names.setdefault(label, len(names)))
@@ -46,6 +49,7 @@ class SegmentPlan:
         self.start = np.asarray(starts, dtype=np.int64) + shift
         self.end = np.asarray(ends, dtype=np.int64) + shift
         self.truncates = np.asarray(truncates, dtype=bool)
+        self.own = np.asarray(owns, dtype=np.int64) + shift
         self.key = np.asarray(keys, dtype=np.int64)
         self.planned = np.zeros(len(index.paths), dtype=bool)  # files whose ranges are here
         self.planned[self.file] = True
@@ -64,6 +68,9 @@ class SegmentPlan:
         size = settings.effective_size
         step = size - settings.effective_overlap  # the engine keeps the overlap below the size
         start, end = self.start, self.end
+        # Extended mode's head rule (the engine's `head_start`): leading comments that fill the first piece move
+        # the pieces' start to half a chunk above the declaration's own first line.
+        start = np.where(self.own - start >= size, self.own - size // 2, start)
         # The splitting rule, as the engine's `_segments`: pieces start `step` apart until one reaches the end.
         fits = end - start < size
         pieces = np.where(fits, 1, 1 - ((start - end + size - 1) // step))

@@ -167,6 +167,12 @@ def chunk_codebase(
     "clanka"; `max_file_size` and `workers` only matter for a folder (workers=None: one per core,
     none for a few files); `progress=None` shows a bar only for work over a second, False never.
 
+    `type` and `chunker` are categoricals (a closed set of values: `frame["type"].cat.categories`), the
+    text columns pandas' `string` dtype, missing values `<NA>`. A categorical takes no value outside its
+    set, so `frame["type"].fillna("(none)")` raises pandas' "Cannot setitem on a Categorical with a new
+    category": add it first, `frame["type"].cat.add_categories("(none)").fillna("(none)")`, or fill the
+    text, `frame["type"].astype("string").fillna("(none)")`.
+
     Args:
         source: A folder, the path of one file, an `engine.Codebase`, a chunk frame, or None for the sample codebase.
         progress: None shows a bar only for work over a second, False never, True always.

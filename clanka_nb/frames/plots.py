@@ -145,8 +145,8 @@ def plot_sweep(sweep_frame: pd.DataFrame, metric: str | None = None, x: str | No
 
 def _ranked_rows(frame: pd.DataFrame) -> tuple[pd.DataFrame, str]:
     """The rows the verdict ranks, and the others in words: a whole chunker that cut nothing of a language the
-    queries' targets are in (`ranked` False; `attrs["unranked"]` says why: "astchunk: no Go grammar, line
-    windows") is clanka's line windows there, so it is neither plotted nor on the frontier."""
+    queries' targets are in (`ranked` False; `attrs["unranked"]` says why: "astchunk: no Go grammar,
+    clanka's cut there") is clanka's own cut there, so it is neither plotted nor on the frontier."""
     if "ranked" not in frame.columns:
         return frame, ""
     out = frame["ranked"].astype("boolean").eq(False).fillna(False).to_numpy(dtype=bool)  # NA: ranked (no probe)

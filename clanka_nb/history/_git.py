@@ -363,10 +363,19 @@ def changes(repo: Path, before: str, after: str) -> list[Change]:
     return found
 
 
-_MISSING = (
+_PARTIAL = (
     "this is a partial clone (git clone --filter) whose blobs are fetched on demand, and churn fetches nothing "
-    "(no transport may run): clone it again without --filter; or the repository is damaged (`git fsck`)"
+    "(no transport may run): clone it again without --filter"
 )
+_DAMAGED = "the repository is damaged or an object was removed from it: check it with `git fsck`"
+
+
+def is_partial_clone(repo: Path) -> bool:
+    """Whether the clone has a promisor remote (`git clone --filter`): only then is a missing blob one git would
+    fetch on demand; elsewhere it is damage. Read with the confined git runner, which never runs a transport."""
+    promisors = git(repo, "config", "--get-regexp", r"^remote\..*\.promisor$", check=False).split()
+    partial = git(repo, "config", "--get", "extensions.partialClone", check=False).strip()
+    return bool(partial) or "true" in (value.lower() for value in promisors[1::2])
 
 
 class CatFile:
@@ -377,7 +386,8 @@ class CatFile:
     come within the timeout (an object file that is a FIFO blocks git) ends the process: an error too.
     """
 
-    def __init__(self, argv: list[str], env: dict[str, str] | None = None) -> None:
+    def __init__(self, argv: list[str], env: dict[str, str] | None = None, *, missing: str = _DAMAGED) -> None:
+        self._missing = missing  # what a missing object means in this clone (a partial clone's, or damage)
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed by close()) a file, not a pipe: git can never block on writing to it
         self._process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
                                          env=env)  # fmt: skip
@@ -415,7 +425,7 @@ class CatFile:
             raise ChurnError(self._ended(f"in the middle of the header for {oid}{cut}"))
         fields = line.split()
         if len(fields) == 2 and fields[1] == b"missing":
-            raise ChurnError(f"git has no object {oid} in this clone: {_MISSING}")
+            raise ChurnError(f"git has no object {oid} in this clone: {self._missing}")
         if len(fields) != 3 or not fields[2].isdigit():
             msg = f"git could not read the object {oid}: {line.decode(errors='replace').strip()!r}"
             raise ChurnError(msg)
@@ -467,7 +477,7 @@ class CatFile:
         ended = "is still running" if status is None else f"exit status {status}"
         detail = f": {said}" if said else ""
         if "promisor" in said or "not allowed" in said:  # git tried to fetch a missing object, and could not
-            return f"git cat-file stopped {where} ({ended}{detail}): {_MISSING}"
+            return f"git cat-file stopped {where} ({ended}{detail}): {self._missing}"
         return (
             f"git cat-file stopped {where} ({ended}{detail}); the repository may be damaged or git was killed: "
             "check it with `git fsck` and run again"
@@ -495,8 +505,9 @@ class BlobReader:
     blob is only read when it is wanted, then its content from `--batch`."""
 
     def __init__(self, repo: Path) -> None:
-        self._sizes = CatFile(*git_command(repo, "cat-file", "--batch-check"))
-        self._contents = CatFile(*git_command(repo, "cat-file", "--batch"))
+        missing = _PARTIAL if is_partial_clone(repo) else _DAMAGED
+        self._sizes = CatFile(*git_command(repo, "cat-file", "--batch-check"), missing=missing)
+        self._contents = CatFile(*git_command(repo, "cat-file", "--batch"), missing=missing)
 
     def size(self, blob: str, path: str = "") -> int:
         """The size in bytes of a blob (read from its header only)."""

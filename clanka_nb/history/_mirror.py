@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from ..engine import is_meaningful_file
 from ..engine.internals import MAX_IGNORE_FILE, ListingCache
 from ._git import BlobReader, Change, ChurnError
 
@@ -180,6 +181,11 @@ class Mirror:
         folder.mkdir(parents=True, exist_ok=True)
 
     def _write(self, blob: str, path: Path) -> None:
+        if path.name not in RULE_FILES and not is_meaningful_file(path.name):
+            # A name the reference never indexes (an archive, an image, a lock file): decided by the listing's
+            # rules before git is asked for the blob, which a clone may lack. An empty file keeps its place.
+            path.touch()
+            return
         size = self._blobs.size(blob, str(path.relative_to(self.folder)))
         with path.open("wb") as target:
             if size > self.listing.limit and path.name not in RULE_FILES:

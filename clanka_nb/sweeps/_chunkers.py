@@ -31,12 +31,13 @@ CHUNKER_COLUMNS: _columns.Schema = {
     "chunker_parameters": _columns.STRING,  # the chunker's own size parameters, as JSON
     "fallback_files": _columns.INT,
     "timed_out_files": _columns.INT,  # of those, the files it could not cut in time (time limit or budget)
-    # The languages a chunker cut no file of (its fallback, clanka's line windows, holds every one): its row is
-    # clanka's line windows there, so it is not ranked on those languages' queries ("" when none).
+    # The languages a chunker cut no file of (its fallback, clanka's own cut, holds every one): its row is
+    # clanka's own cut there, so it is not ranked on those languages' queries ("" when none).
     "uncut_languages": _columns.STRING,
 }
 # The languages extended mode's grammars parse (engine.language_of's names), as named in a sentence ("astchunk: no Go
-# grammar, line windows"): a chunker is judged on these; the others (Markdown, text) every chunker cuts in windows.
+# grammar, clanka's cut there"): a chunker is judged on these; the others (Markdown, text) every chunker cuts in
+# windows.
 _SHOWN = {"go": "Go", "rust": "Rust", "java": "Java", "csharp": "C#", "kotlin": "Kotlin", "python": "Python",
           "typescript": "TypeScript", "tsx": "TSX", "javascript": "JavaScript", "ruby": "Ruby", "php": "PHP",
           "swift": "Swift", "scala": "Scala", "c": "C", "cpp": "C++", "lua": "Lua", "bash": "Bash"}  # fmt: skip
@@ -90,9 +91,10 @@ class ChunkerRun:
 
 
 def uncut_reason(label: str, languages: list[str]) -> str:
-    """Why a chunker's row is not ranked on some languages, in words: "astchunk: no Go grammar, line windows"."""
+    """Why a chunker's row is not ranked on some languages, in words: "astchunk: no Go grammar, clanka's cut there"
+    (its fallback: clanka's line windows in clanka mode, the engine's declaration chunks in extended mode)."""
     shown = " or ".join(_SHOWN.get(language, language) for language in languages)
-    return f"{label}: no {shown} grammar, line windows"
+    return f"{label}: no {shown} grammar, clanka's cut there"
 
 
 def check_chunkers(chunkers: object) -> dict[str, Chunker]:

@@ -130,7 +130,7 @@ def _chunker_row(
     if counting is not None:
         _counted(row, head_token_columns(codebase, run.heads, counting, limit))
     if scorer is not None:
-        # A language the chunker cut nothing of, where queries' targets are: its row is clanka's line windows there.
+        # A language the chunker cut nothing of, where queries' targets are: its row there is clanka's own cut.
         held = {engine.language_of(str(path)) for path in scorer.probe_set.queries["path"]}
         left = [language for language in row["uncut_languages"].split(",") if language in held]
         row.update(scorer.columns_of(run.heads, {"chunker": label}, uncut_reason(label, left) if left else None))

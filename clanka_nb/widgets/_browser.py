@@ -83,7 +83,7 @@ class Browser(widgets.VBox):
             layout=widgets.Layout(width="220px"),
         )  # fmt: skip
         self.parent_filter = widgets.Combobox(
-            options=model.parent_suggestions(), placeholder="e.g. class StockLedger, or (top level)",
+            options=model.parent_suggestions(), placeholder="class StockLedger, Ledger* (contains), (top level)",
             ensure_option=False, **_label("parent"), layout=widgets.Layout(width="340px"),
         )  # fmt: skip
         self.name_filter = widgets.Text(placeholder="part of a name", **_label("name"))

@@ -18,7 +18,7 @@ from ._filters import NO_TYPE, TOP_LEVEL, ChunkFilter
 from ._paths import LIST_MAX_CHARS, LIST_PATH_CHARS, fit_paths
 from ._preview import Preview
 from ._source import Texts, file_lines
-from ._style import MUTED, UI_FONT, type_chip
+from ._style import MUTED, UI_FONT, parent_chip, type_chip
 
 _CONTEXT_LINES = 3  # lines shown above a chosen chunk
 _PARENT_SUGGESTIONS = 1000  # the parent box suggests the most common parents; any text still filters
@@ -247,6 +247,9 @@ def status_html(model: BrowserModel, files: pd.DataFrame) -> str:
     chosen = model.filters.file
     matching, total = int(model.mask.sum()), len(model.mask)
     chips = " ".join(type_chip(None if t == NO_TYPE else t) for t in model.filters.types)
+    parent = model.filters.parent.strip()
+    if parent:
+        chips += " " + parent_chip(parent)
     where = (
         f"in <b>{escape(chosen)}</b> (picked in the file list)"
         if chosen

@@ -146,8 +146,12 @@ def render_trade_off(
     qualities = np.array([q for _, _, q in finite])
     on = frontier(costs, qualities)
     lo_c, hi_c = float(costs.min()), float(costs.max())
-    lo_q, hi_q = min(0.0, float(qualities.min())), max(float(qualities.max()), 1e-9)
+    # Both axes fit the points with a margin, as a scatter of probed settings should: from 0, quality scores of
+    # 0.45-0.65 sat in a band against the top edge and their differences were a few pixels (issue 56, 7).
     pad_c = (hi_c - lo_c) * 0.08 or max(hi_c * 0.1, 1.0)
+    q_min, q_max = float(qualities.min()), float(qualities.max())
+    pad_q = (q_max - q_min) * 0.12 or max(abs(q_max) * 0.05, 0.01)
+    lo_q, hi_q = q_min - pad_q, q_max + pad_q
 
     def x(value: float) -> float:
         return left + (value - lo_c + pad_c) / (hi_c - lo_c + 2 * pad_c) * plot_w

@@ -10,6 +10,10 @@ import pandas as pd
 
 NO_TYPE = "(none)"  # the type filter's choice for chunks without a type (line windows, signatures)
 TOP_LEVEL = "(top level)"  # the parent filter's choice for chunks without a parent
+# A parent filter ending in this matches every parent containing the text before it ("Gson*": GsonBuilder's
+# methods too); without it, a value that is one of the parents (picked from the suggestions) matches only that
+# parent, and any other text matches as a substring.
+SUBSTRING = "*"
 
 
 class _Coded:
@@ -56,18 +60,16 @@ class ChunkFilter:
     ) -> np.ndarray:
         """Rows passing every given filter; an empty filter passes everything.
 
-        `types`: any of these (NO_TYPE for untyped); `parent`, `name`, `path`: case-insensitive
-        substring (`parent=TOP_LEVEL` for chunks without a parent); `language`: equal.
+        `types`: any of these (NO_TYPE for untyped); `parent`: exactly that parent when it is one of them (as
+        picked from the suggestions; `TOP_LEVEL` for chunks without a parent), else, or when it ends in `*`, a
+        case-insensitive substring; `name`, `path`: case-insensitive substring; `language`: equal.
         """
         keep = np.ones(self.size, dtype=bool)
         types = tuple(types)
         if types:
             keep &= self.type.equals([None if t == NO_TYPE else t for t in types])
         if parent and self.parent is not None:
-            if parent == TOP_LEVEL:
-                keep &= self.parent.codes == -1
-            else:
-                keep &= self.parent.contains(parent.lower())
+            keep &= self._parent(parent)
         if name and self.name is not None:
             keep &= self.name.contains(name.lower())
         if language and self.language is not None:
@@ -75,3 +77,14 @@ class ChunkFilter:
         if path:
             keep &= self.path.contains(path.lower())
         return keep
+
+    def _parent(self, parent: str) -> np.ndarray:
+        coded = self.parent
+        assert coded is not None
+        if parent == TOP_LEVEL:
+            return np.asarray(coded.codes == -1)
+        if parent.endswith(SUBSTRING):
+            return coded.contains(parent.removesuffix(SUBSTRING).strip().lower())
+        if parent in coded.categories:  # one parent by its whole name: "class Gson" is not GsonBuilder's
+            return coded.equals([parent])
+        return coded.contains(parent.lower())

@@ -14,7 +14,7 @@ from ..engine.internals import check_file
 from ..engine.source import FrameSource, open_resolved, open_source, read_frame, resolve
 from ..frames.chunks import chunk_frame
 from ..frames.source import Source
-from ._paths import HEADER_LINES, is_generated
+from ._paths import HEADER_LINES, is_generated, is_test_path
 
 __all__ = ["Source"]
 
@@ -140,18 +140,23 @@ def file_lines(texts: Texts, path: str, chunks: pd.DataFrame) -> tuple[list[str]
 
 
 def first_made_by_hand(candidates: Iterable[str], texts: Texts | None = None) -> str | None:
-    """The first of `candidates` that is no generated file (by its name, and by its header when `texts` has
-    it: `_paths.is_generated`); the first candidate when all are generated; None when there is none.
+    """The first of `candidates` that is source code made by hand: no generated file (by its name, and by its
+    header when `texts` has it: `_paths.is_generated`) and no test (`_paths.is_test_path`); else the first that
+    is not generated; else the first candidate; None when there is none.
 
     A viewer opens on it: a tool's output (`types.gen.ts`, 2,619 lines of types) has the most chunks of a
-    monorepo and says nothing of how its own code is cut."""
-    first = None
+    monorepo and says nothing of how its own code is cut; a library's tests (`command_test.go`,
+    `JsonReaderTest.java`) often have the most declarations, and show how tests are cut, not the library."""
+    first = not_generated = None
     for path in candidates:
         first = path if first is None else first
         text = texts.text(path) if texts is not None else None
-        if not is_generated(path, text.lines[:HEADER_LINES] if text is not None else ()):
+        if is_generated(path, text.lines[:HEADER_LINES] if text is not None else ()):
+            continue
+        if not is_test_path(path):
             return path
-    return first
+        not_generated = path if not_generated is None else not_generated
+    return not_generated if not_generated is not None else first
 
 
 def busiest_file(frame: pd.DataFrame, texts: Texts | None = None) -> str | None:

@@ -84,6 +84,16 @@ def text_colour(chunk_type: str | None) -> str:
     return "#000000" if contrast(background, "#000000") >= contrast(background, "#ffffff") else "#ffffff"
 
 
+def parent_chip(parent: str) -> str:
+    """A label for the parent filter in force, beside the type chips: "in class Gson" (a trailing `*`: "in *Gson*",
+    every parent containing the text)."""
+    shown = f"*{parent.removesuffix('*').strip()}*" if parent.endswith("*") else parent
+    return (
+        f'<span style="border:1px solid {MUTED};border-radius:3px;padding:0 4px;white-space:nowrap">'
+        f"in {escape(shown)}</span>"
+    )
+
+
 def type_chip(chunk_type: str | None) -> str:
     """A small coloured label for a type (or "none" when the chunk has none)."""
     label = escape(chunk_type) if chunk_type else "none"

@@ -133,7 +133,7 @@ def test_no_peer_touches_the_network() -> None:
 
 def test_astchunk_cuts_nothing_of_go_and_the_bake_off_says_so(tmp_path) -> None:
     """Issue 52: astchunk has no Go grammar, so every Go file falls back to clanka's line windows; the sweep names
-    that ("astchunk: no Go grammar, line windows") and leaves its row out of the verdict's ranking."""
+    that ("astchunk: no Go grammar, clanka's cut there") and leaves its row out of the verdict's ranking."""
     need_peer("astchunk")
     pytest.importorskip("bm25s")
     import clanka_nb as cn
@@ -148,5 +148,5 @@ def test_astchunk_cuts_nothing_of_go_and_the_bake_off_says_so(tmp_path) -> None:
     row = table.iloc[1]
     assert (row["chunker_label"], row["fallback_files"], row["uncut_languages"]) == ("astchunk", 4, "go")
     assert not row["ranked"]
-    assert table.attrs["unranked"] == {"1": "astchunk: no Go grammar, line windows"}
+    assert table.attrs["unranked"] == {"1": "astchunk: no Go grammar, clanka's cut there"}
     assert table.attrs["verdict"]["columns"] == [0]

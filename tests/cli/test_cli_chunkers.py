@@ -73,3 +73,15 @@ def test_a_bad_budget_is_refused_by_the_parser(capsys, value):
     status, _, err = run(capsys, "sweep", str(cn.sample_codebase()), "--chunkers", "clanka", "--chunker-budget",
                          value)  # fmt: skip
     assert status == 2 and "--chunker-budget 1500" in err
+
+
+def test_a_probed_bake_off_that_fills_100_columns_keeps_fallback_files(capsys):
+    # Probed, the table has far more columns than 100 hold: fallback_files is among those never left out
+    # (issue 56, 5), so a terminal user sees which rows are a chunker's own cut.
+    pytest.importorskip("bm25s")
+    status, out, err = run(capsys, "sweep", str(cn.sample_codebase()), "--chunk-size", "30", "--probe",
+                           "--chunkers", "line_windows", "-q")  # fmt: skip
+    assert status == 0, err
+    lines = out.splitlines()
+    assert "left out to fit 100 columns" in out  # the case at issue: columns were dropped
+    assert "fallback_files" in lines[0].split() and max(map(len, lines)) <= 100

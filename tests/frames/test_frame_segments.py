@@ -31,11 +31,24 @@ EDGES = {
 }
 
 
+# Extended mode's head rule: doc comments longer than small sizes above classes and their methods.
+_DOC = "/**\n" + "".join(f" * line {i} of the doc.\n" for i in range(14)) + " */\n"
+EXTENDED_EDGES = {
+    "Gson.java": "package x;\n\n" + _DOC + "public final class Gson {\n  private int a;\n\n"
+    + "".join(_DOC.replace("\n", "\n  ") + f"public int m{i}() {{\n    return {i};\n  }}\n" for i in range(3))
+    + "}\n",
+    "lib.rs": "".join("/// w\n" * (5 + 3 * i) + f"pub fn f{i}() {{\n" + "    1\n" * 12 + "}\n\n" for i in range(4)),
+    "comments.ts": EDGES["comments.ts"],
+}
+
+
 def _codebases() -> list[engine.Codebase]:
     return [
         engine.Codebase(sample_codebase()),
         engine.Codebase(REPO / "clanka_nb" / "engine"),  # real Python
         engine.Codebase.from_texts(EDGES),
+        engine.Codebase(REPO / "clanka_nb" / "engine", languages="extended"),  # real Python, parsed
+        engine.Codebase.from_texts(EXTENDED_EDGES, languages="extended"),
     ]
 
 

@@ -450,3 +450,31 @@ def test_an_object_file_that_is_a_fifo_is_an_error_within_the_timeout(tmp_path: 
     with pytest.raises(ChurnError, match=r"git cat-file gave no answer within 3 s, .* FIFO .*`git fsck`"):
         churn(repo, revs="HEAD~1..HEAD", progress=False)
     assert time.monotonic() - started < 30
+
+
+def _drop_loose(repo: Path, spec: str) -> None:
+    """Remove the loose object `spec` names from the repository (a clone that lacks one blob)."""
+    blob = run_git(repo, "rev-parse", spec).strip()
+    (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+
+
+def test_a_missing_blob_of_a_file_never_indexed_is_never_read(tmp_path: Path) -> None:
+    repo = plain_repo(tmp_path / "repo", commits=1)
+    (repo / "data.tar.gz").write_bytes(b"\x1f\x8b not really an archive")
+    (repo / "b.ts").write_text("export const b = 1;\n")
+    run_git(repo, "add", "-A")
+    run_git(repo, "commit", "-q", "-m", "archive")
+    run_git(repo, "rm", "-q", "data.tar.gz")
+    run_git(repo, "commit", "-q", "-m", "drop it")
+    _drop_loose(repo, "HEAD~1:data.tar.gz")
+    # Decided by the listing's rules (the reference never indexes .tar.gz) before git is asked for the blob.
+    frame = churn(repo, revs="HEAD~2..HEAD", progress=False)
+    assert len(frame) == 2 and frame["embedded"].tolist()[0] == 1  # b.ts came in; the archive cost nothing
+
+
+def test_a_missing_blob_outside_a_partial_clone_is_called_damage(tmp_path: Path) -> None:
+    repo = plain_repo(tmp_path / "repo", commits=3)
+    _drop_loose(repo, "HEAD~1:a.ts")
+    with pytest.raises(ChurnError) as raised:
+        churn(repo, revs="HEAD~2..HEAD", progress=False)
+    assert "git fsck" in str(raised.value) and "partial clone" not in str(raised.value)

@@ -25,12 +25,13 @@ def serve(handler: type[BaseHTTPRequestHandler]) -> tuple[ThreadingHTTPServer, s
 
 class Server:
     """An HTTP/1.1 (keep-alive) /embeddings server: `hold` seconds per answer (bounded), `extra` sends each answer
-    twice in one write (the second with another request's vectors), counting the requests in flight."""
+    twice in one write (the second with another request's vectors), counting the requests in flight and the
+    answers written (a test of a stopped call reads `answered`: the event its client must not have waited for)."""
 
     def __init__(self, *, hold: float = 0.0, extra: bool = False, model: embedders.HashedWords = MODEL) -> None:
         self.hold, self.extra, self.model = hold, extra, model
         self.lock = threading.Lock()
-        self.in_flight = self.most = self.requests = 0
+        self.in_flight = self.most = self.requests = self.answered = 0
         self.release = threading.Event()
         owner = self
 
@@ -50,6 +51,9 @@ class Server:
                     if owner.extra:  # a second answer nobody asked for: the vectors of other texts
                         answer += self._answer([f"stale {text}" for text in texts])
                     self.wfile.write(answer)
+                    self.wfile.flush()
+                    with owner.lock:
+                        owner.answered += 1
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client hung up (a stopped call)
                 finally:

@@ -38,9 +38,10 @@ def make_server():
 
 
 def test_ctrl_c_with_eight_requests_in_flight_ends_the_process_at_once(make_server, tmp_path):
-    # The server holds every request for 30 s; at the defaults (timeout 60 s, 5 retries) the old code waited for
-    # each request's whole schedule. SIGINT once 8 are in flight: the process must be gone within 2 s.
-    server = make_server(hold=30.0)
+    # The server holds every request for 60 s; at the defaults (timeout 60 s, 5 retries) the old code waited for
+    # each request's whole schedule. SIGINT once 8 are in flight: the process must be gone before the server
+    # answered any of them (an event, not a time: on a loaded machine the exit itself may take seconds).
+    server = make_server(hold=60.0)
     script = textwrap.dedent(f"""
         from clanka_nb.index import embedders
         embed = embedders.openai("m", base_url={server.url!r}, api_key="k", batch_size=1, concurrency=8, dimensions=16)
@@ -49,19 +50,17 @@ def test_ctrl_c_with_eight_requests_in_flight_ends_the_process_at_once(make_serv
     process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                cwd=Path(__file__).resolve().parents[2])  # fmt: skip
     try:
-        deadline = time.monotonic() + 30
-        while server.in_flight < 8 and time.monotonic() < deadline and process.poll() is None:
+        while server.in_flight < 8 and process.poll() is None:
             time.sleep(0.02)
         assert server.in_flight == 8, process.stderr.read().decode() if process.poll() is not None else ""
-        sent = time.monotonic()
         os.kill(process.pid, signal.SIGINT)
-        process.wait(timeout=10)
-        took = time.monotonic() - sent
+        process.wait(timeout=300)  # a hang guard only: the assertion below is what the test checks
+        answered = server.answered
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
-    assert took < 2.0, f"{took:.1f} s after Ctrl-C"
+    assert answered == 0, "the process waited for the server's answers after Ctrl-C"
     assert b"KeyboardInterrupt" in process.stderr.read()
     assert server.requests == 8  # nothing more was sent after the interrupt
 
@@ -72,18 +71,23 @@ def test_an_interrupt_in_the_callers_thread_stops_the_batches_and_their_retries(
     main = threading.main_thread().ident
     assert main is not None
 
+    finished = threading.Event()  # the call returned or raised: no Ctrl-C may reach a later test
+
     def interrupt_when_busy() -> None:
-        end = time.monotonic() + 20
-        while server.in_flight < 4 and time.monotonic() < end:
-            time.sleep(0.01)
+        while server.in_flight < 4:
+            if finished.wait(0.01):
+                return
         signal.pthread_kill(main, signal.SIGINT)  # a real Ctrl-C: it wakes the caller's wait
 
     timer = threading.Thread(target=interrupt_when_busy, daemon=True)
     timer.start()
-    started = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
-        embed(TEXTS[:12])
-    assert time.monotonic() - started < 10
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            embed(TEXTS[:12])
+    finally:
+        finished.set()
+    # The server holds each request for 30 s: the call ended before it answered any (an event, not a time).
+    assert server.answered == 0
     assert server.requests == 4
 
 

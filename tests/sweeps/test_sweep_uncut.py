@@ -60,18 +60,18 @@ def test_the_row_names_the_language_it_cut_nothing_of(table: pd.DataFrame) -> No
 def test_the_verdict_ranks_every_row_but_it_and_says_why(table: pd.DataFrame) -> None:
     verdict = table.attrs["verdict"]
     assert verdict["columns"] == [0, 1, 3]
-    assert table.attrs["unranked"] == {"2": "ts only: no Go grammar, line windows"}
+    assert table.attrs["unranked"] == {"2": "ts only: no Go grammar, clanka's cut there"}
     message = verdict["message"]
     assert message.startswith(verdict["decision"])
-    assert "left out of the ranking (its row is clanka's line windows there, not its own cut): ts only: no Go " \
-        "grammar, line windows" in message  # fmt: skip
+    assert "left out of the ranking (its row there is clanka's own cut, not the chunker's): ts only: no Go " \
+        "grammar, clanka's cut there" in message  # fmt: skip
     assert "chunker=ts only" not in message
 
 
 def test_the_plot_leaves_it_out_and_says_so(table: pd.DataFrame) -> None:
     figure = cn.plot_sweep(table)
     texts = [text.get_text() for text in figure.texts]
-    assert any("not ranked: ts only: no Go grammar, line windows" in text for text in texts)
+    assert any("not ranked: ts only: no Go grammar, clanka's cut there" in text for text in texts)
     labels = [text.get_text() for axes in figure.axes for text in axes.texts]
     assert not any("ts only" in label for label in labels)
 
@@ -87,4 +87,4 @@ def test_uncut_counts_only_languages_every_file_of_which_fell_back() -> None:
     run = ChunkerRun("astchunk", {}, [], 0.0, 2, frozenset({"a.go", "b.go", "c.py", "notes.txt"}))
     assert run.uncut(["a.go", "b.go", "c.py", "d.py", "notes.txt", "LICENSE"]) == ["go"]  # text: no grammar
     assert run.uncut(["d.py"]) == []
-    assert uncut_reason("astchunk", ["go", "rust"]) == "astchunk: no Go or Rust grammar, line windows"
+    assert uncut_reason("astchunk", ["go", "rust"]) == "astchunk: no Go or Rust grammar, clanka's cut there"

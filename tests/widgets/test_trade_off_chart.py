@@ -77,3 +77,17 @@ def test_the_title_fits_the_chart_for_long_metric_names(quality: str) -> None:
         # The plot starts below the title's last line.
         lowest = max(float(title.get("y")) for title in titles)
         assert all(float(dot.get("cy")) - 4 > lowest for dot in root.findall(f"{SVG}circle"))
+
+
+def test_the_quality_axis_fits_the_points_not_zero() -> None:
+    # Probed scores of 0.45-0.65 sat against the top edge of an axis from 0 (issue 56, 7): they spread over the
+    # plot's height now, none on an edge, and the axis' labels bracket them.
+    points = [("a", 400.0, 0.45), ("b", 800.0, 0.52), ("c", 1200.0, 0.65)]
+    root = parse(render_trade_off(points, height=184))
+    ys = sorted(float(dot.get("cy")) for dot in root.findall(f"{SVG}circle"))
+    axis = max(float(line.get("y1")) for line in root.findall(f"{SVG}line"))
+    titles_end = max(float(text.get("y")) for text in root.findall(f"{SVG}text") if text.get("data-title") is not None)
+    assert titles_end < ys[0] and ys[-1] < axis  # inside the plot, off both edges
+    assert ys[-1] - ys[0] > 0.6 * (axis - titles_end)  # the scores' range takes most of the plot's height
+    labels = [float(t.text) for t in root.findall(f"{SVG}text") if t.text and t.get("text-anchor") == "end"]
+    assert min(labels) < 0.45 and max(labels) > 0.65 and min(labels) > 0.3

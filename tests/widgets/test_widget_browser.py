@@ -74,10 +74,29 @@ def test_untyped_chunks_have_their_own_choice(browser: Browser, chunks: pd.DataF
 
 
 def test_parent_filter_is_a_case_insensitive_substring(browser: Browser, chunks: pd.DataFrame) -> None:
-    browser.parent_filter.value = "CLASS stockledger"
+    browser.parent_filter.value = "CLASS stockledger"  # no parent is spelt so: a substring, any case
     expected = chunks["parent"].fillna("").str.lower().str.contains("class stockledger", regex=False)
     assert len(browser.frame) == expected.sum() > 0
     assert set(browser.frame["parent"]) == {"class StockLedger"}
+
+
+def test_a_parent_picked_from_the_suggestions_matches_only_itself() -> None:
+    # "class Gson" picked gave GsonBuilder's and GsonTest's methods too (issue 56, 1).
+    texts = {
+        f"{name}.ts": f"export class {name} {{\n  a() {{ return 1; }}\n  b() {{ return 2; }}\n}}\n"
+        for name in ("Gson", "GsonBuilder", "GsonTest")
+    }
+    frame = frames.chunk_codebase(engine.Codebase.from_texts(texts), progress=False)
+    browser = browse(frame)
+    assert "class Gson" in browser.parent_filter.options
+    browser.parent_filter.value = "class Gson"
+    assert set(browser.frame["parent"]) == {"class Gson"} and len(browser.frame) == 2
+    assert "in class Gson</span>" in browser.status.value  # the filter shows as a chip beside the types
+    browser.parent_filter.value = "class Gson*"  # the documented way to match every parent containing it
+    assert set(browser.frame["parent"]) == {"class Gson", "class GsonBuilder", "class GsonTest"}
+    assert "in *class Gson*</span>" in browser.status.value
+    browser.parent_filter.value = "gson"  # not a parent's whole name: a substring, any case
+    assert len(browser.frame) == 6
 
 
 def test_parent_filter_top_level(browser: Browser, chunks: pd.DataFrame) -> None:

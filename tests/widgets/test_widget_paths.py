@@ -11,7 +11,15 @@ import pytest
 
 from clanka_nb import engine, frames
 from clanka_nb.widgets import Browser, Tuner, compare, preview
-from clanka_nb.widgets._paths import ELLIPSIS, LIST_MAX_CHARS, fit_paths, generated_header, generated_name, is_generated
+from clanka_nb.widgets._paths import (
+    ELLIPSIS,
+    LIST_MAX_CHARS,
+    fit_paths,
+    generated_header,
+    generated_name,
+    is_generated,
+    is_test_path,
+)
 
 from ._html import parse
 
@@ -179,6 +187,40 @@ def test_when_every_file_is_generated_the_busiest_is_shown(tmp_path: Path) -> No
     (tmp_path / "a.gen.ts").write_text(_declarations(3))
     (tmp_path / "b.gen.ts").write_text(_declarations(9))
     assert Tuner(engine.Codebase(tmp_path)).file_picker.value == "b.gen.ts"
+
+
+def test_the_tuner_opens_on_source_code_not_on_tests(tmp_path: Path) -> None:
+    # Tests held the most declarations: the tuner opened on command_test.go and JsonReaderTest.java (issue 56, 7).
+    (tmp_path / "command_test.ts").write_text(_declarations(12))
+    (tmp_path / "__tests__").mkdir()
+    (tmp_path / "__tests__" / "reader.ts").write_text(_declarations(10))
+    (tmp_path / "command.ts").write_text(_declarations(3))
+    assert Tuner(engine.Codebase(tmp_path)).file_picker.value == "command.ts"
+    assert preview(tmp_path).path == "command.ts"
+
+
+def test_when_every_file_is_a_test_the_busiest_is_shown(tmp_path: Path) -> None:
+    (tmp_path / "a.test.ts").write_text(_declarations(3))
+    (tmp_path / "b.test.ts").write_text(_declarations(9))
+    assert Tuner(engine.Codebase(tmp_path)).file_picker.value == "b.test.ts"
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["cmd/command_test.go", "src/test/java/com/x/JsonReaderTest.java", "tests/test_api.py", "pkg/api_test.py",
+     "src/app.spec.ts", "src/app.test.tsx", "lib/x_spec.rb", "src/__tests__/a.ts", "core/src/ParserTests.kt"],
+)  # fmt: skip
+def test_test_paths(path: str) -> None:
+    assert is_test_path(path)
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["src/testing_utils_guide.md", "src/contest.ts", "src/Latest.java", "src/attestation.go", "src/app.ts",
+     "src/protest.py", "src/Manifest.java"],
+)  # fmt: skip
+def test_paths_that_are_no_tests(path: str) -> None:
+    assert not is_test_path(path)
 
 
 @pytest.mark.parametrize(

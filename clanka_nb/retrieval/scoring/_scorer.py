@@ -128,7 +128,7 @@ class ProbeScorer:
         """The probe columns of chunks cut by a whole chunker (`ProbeSet.chunks_of`: one list of heads per file of
         the codebase, in order), scored as a setting's are; `label_settings` names the row in the verdict;
         `unranked`, why the row is left out of the verdict (a chunker that cut nothing of a language the queries'
-        targets are in: "astchunk: no Go grammar, line windows"), None to rank it."""
+        targets are in: "astchunk: no Go grammar, clanka's cut there"), None to rank it."""
         if unranked is not None:
             self.unranked[len(self.outcomes)] = unranked
         rescore = partial(self._heads_scored, heads, dict(label_settings), stream=len(self.outcomes))

@@ -54,6 +54,6 @@ def left_out(pooled: Verdict, unranked: dict[int, str]) -> Verdict:
     if not unranked:
         return pooled
     named = "; ".join(unranked.values())
-    said = f"left out of the ranking (its row is clanka's line windows there, not its own cut): {named}"
+    said = f"left out of the ranking (its row there is clanka's own cut, not the chunker's): {named}"
     rest = pooled.message.removeprefix(pooled.decision or "").removeprefix("; ")
     return dataclasses.replace(pooled, message=f"{pooled.decision}; {said}" + (f"; {rest}" if rest else ""))
