@@ -71,6 +71,7 @@ CALLS: dict[str, Callable[[pd.DataFrame], Any]] = {
     "preview": lambda frame: cn.preview(frame, "a.ts"),
     "tune": lambda frame: cn.tune(frame, "a.ts"),
     "compare": lambda frame: cn.compare(frame, "a.ts"),
+    "step_through": lambda frame: cn.step_through(frame, "a.ts"),
     "SemanticIndex": lambda frame: cn.SemanticIndex(frame, embed=cn.embedders.hashed_words()),
 }
 # Beyond the top-level names: the probed sweep resolves its source once too, beside its searcher and queries.

@@ -207,12 +207,12 @@ def sweep_priority(table: pd.DataFrame) -> tuple[tuple[str, ...], tuple[str, ...
     metric = (table.attrs.get("verdict") or {}).get("metric")
     # With chunkers, how many files each one did not cut itself is essential: a row of fallback files alone
     # scores clanka's cut, not the chunker's, and a terminal user must see that beside its numbers.
-    fallback = "fallback_files" if "fallback_files" in table.columns else None
-    essential = ("chunker_label", fallback, *CHUNK_SETTING_NAMES, "reference", "effective_size", "effective_overlap",
+    # The files a chunker could not cut in time too (the column is there only when some were).
+    fallback = [name for name in ("fallback_files", "timed_out_files") if name in table.columns]
+    essential = ("chunker_label", *fallback, *CHUNK_SETTING_NAMES, "reference", "effective_size", "effective_overlap",
                  metric)  # fmt: skip
     tokens = [name for name in table.columns if name.endswith(TOKENS_P95)]
-    # The files a chunker could not cut in time (the column is there only when some were) before its fallback.
-    priority = ("timed_out_files", "uncut_languages", "ranked", "chunks", f"{metric}_low", f"{metric}_high", "mrr",
+    priority = ("uncut_languages", "ranked", "chunks", f"{metric}_low", f"{metric}_high", "mrr",
                 "coverage", *tokens, "lines_p95",
                 *(name for name in table.columns if is_metric_column(name)), "mrr_low", "mrr_high",
                 "split_declarations", "duplication", "lines_median", "characters_p95")  # fmt: skip

@@ -28,11 +28,13 @@ def with_root(frame: pd.DataFrame, root: str) -> pd.DataFrame:
     value there would be wrong for every other root; the column is right row by row. So do the
     batch's `files`: the batch is a slice of its root's listing, not files a user chose, and a
     folder read back would otherwise stand for its first part's batch alone (issue 46). Without
-    them every part's attrs are the same, and any of them stands for every file its root lists.
+    them every part's attrs are the same, and any of them stands for every file its root lists. The same for the
+    note on files that got line windows in a language extended mode parses (`mode_note`): its counts are the
+    batch's, not the codebase's.
     """
     frame[ROOT] = pd.array([root] * len(frame), dtype=pd.StringDtype())
-    frame.attrs.pop(ROOT, None)
-    frame.attrs.pop("files", None)
+    for batch_only in (ROOT, "files", "mode_note"):
+        frame.attrs.pop(batch_only, None)
     return frame
 
 

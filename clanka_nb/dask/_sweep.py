@@ -31,7 +31,7 @@ from ..retrieval.internals import (
     searcher_named,
 )
 from ..sweeps.internals import CLANKA_MODE, REFERENCE_COLUMN, answer_attrs, reference_position, with_reference
-from ..sweeps.table import check_counters, table_of
+from ..sweeps.table import NO_LIMIT_NOTE, check_counters, table_of
 from ._batch import parse
 from ._cluster import ClientLike, resolve_client
 from ._frames import FILES_PER_PARTITION, plan
@@ -171,6 +171,7 @@ def sweep(
         raise TypeError(msg)
     # Bad values fail here, before listing (the cluster's workers do the work: no `workers` setting).
     grid = tuple(Grid(**given).combinations())
+    unlimited = all(setting.effective_max_characters is None for setting in grid)  # before clanka's own is added
     opening = Settings(languages=languages, max_file_size=max_file_size)
     counter, limit = check_counters(token_counter, token_limit)
     options = _dask_probe(probe)
@@ -187,6 +188,8 @@ def sweep(
         "parse_seconds": gathered.parse_seconds,
         "failed": sorted(gathered.failed),  # files the engine failed on, and roots whose history could not be read
     }
+    if unlimited:
+        attrs["max_characters_note"] = NO_LIMIT_NOTE  # as cn.sweep says it: clanka indexes with 10,000
     if options is not None:
         attrs["queries_seconds"] = gathered.queries_seconds
         attrs.update(_probed(rows, gathered.probes, options))

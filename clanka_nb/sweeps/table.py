@@ -218,7 +218,9 @@ def _setting_row(
         row.update(scorer.columns(setting, named))
         row["seconds"] += time.perf_counter() - scored
     if peers:
-        row.update(engine_chunker_columns(setting), ranked=scorer is not None or None)
+        row.update(engine_chunker_columns(setting))
+        if scorer is not None:
+            row["ranked"] = True  # the engine's rows are always ranked; a chunker's may not be (`_chunker_row`)
     return row
 
 

@@ -165,7 +165,7 @@ class BrowserModel:
         return Preview(
             lines, chunks, path=path, language=engine.language_of(path), meaningful=flags, note=note,
             start=min(start, max(1, len(lines))), selected=selected, height=self.preview_height,
-        )  # fmt: skip
+        ).in_mode(self.texts.languages)  # fmt: skip
 
 
 def settings_text(attrs: dict[str, Any]) -> str:

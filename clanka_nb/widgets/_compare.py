@@ -125,8 +125,8 @@ class Compare(widgets.VBox):
             msg = "the codebase has no file with lines, so there is nothing to draw; compare a source with code"
             raise ValueError(msg)
         # Each side's own language mode, as the comparison's own headers say it (`side_text`).
-        a = f"A · {side_text(self.model.a, self.left.frame.attrs.get('languages'))}"
-        b = f"B · {side_text(self.model.b, self.right.frame.attrs.get('languages'))}"
+        a = f"A · {side_text(self.model.a, self.left.mode)}"
+        b = f"B · {side_text(self.model.b, self.right.mode)}"
         return side_by_side(slide_of(self.left, header=a, lines=lines), slide_of(self.right, header=b, lines=lines))
 
     def save(self, path: str | os.PathLike[str], *, theme: str = "light") -> Path:

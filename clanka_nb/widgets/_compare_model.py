@@ -251,7 +251,7 @@ def render_side_by_side(left: Preview, right: Preview, a: Side, b: Side, *, heig
     """
 
     def column(side: str, preview: Preview, settings: Side) -> str:
-        label = escape(side_text(settings, preview.frame.attrs.get("languages")))  # each side's own mode
+        label = escape(side_text(settings, preview.mode))  # each side's own mode
         return (
             f'<div data-side="{side}" style="flex:1 1 {PANE_MIN_WIDTH}px;min-width:0;max-width:100%">'
             # One line, cut if need be, as the previews' own headers: rows side by side stay level.
@@ -329,7 +329,7 @@ class CompareModel:
                 lines, file_chunks, path=path, language=engine.language_of(path), meaningful=flags, note=note,
                 height=None, full_legend=True, untyped=untyped.name(path), start=start,
                 max_lines=max(1, len(lines)) if whole else MAX_LINES,
-            )  # fmt: skip
+            ).in_mode(chunks.attrs.get("languages"))  # fmt: skip  # each side's frame, made here: its own mode
             previews.append(preview)
         left, right = previews
         return left, right

@@ -94,6 +94,9 @@ class Preview:
         self.height = height
         self.full_legend = full_legend
         self.untyped = untyped  # what its chunks with no type are: clanka's line windows, or a peer's chunks
+        # The language mode its chunks were cut in, named in its header (the mode is never hidden): set by the view
+        # that made it from what it resolved (a chunk frame's attrs are read once, by the resolver); None: not named.
+        self.mode: str | None = None
         # Adds `why` to the chunks of the lines shown: a page of a long file explains its own chunks only.
         self._explain = explain
         self._widget: PreviewPane | None = None
@@ -104,14 +107,16 @@ class Preview:
             return self.frame
         return self._explain(self.frame, self.start, min(len(self.lines), self.start + self.max_lines - 1))
 
+    def rendered_frame(self) -> pd.DataFrame:
+        """The chunks shown, as a frame of its own for `render_preview`, which names the mode its attrs give in the
+        header: the frame the preview was given keeps its attrs unread."""
+        shown = pd.DataFrame(self._shown_frame)
+        shown.attrs = {} if self.mode is None else {"languages": self.mode}
+        return shown
+
     def _render(self, page_turns: PageTurns) -> str:
-        shown = self._shown_frame
-        mode = getattr(self.frame, "attrs", {}).get("languages")
-        if mode is not None and shown.attrs.get("languages") != mode:  # the mode is never hidden (its header)
-            shown = shown.copy(deep=False)
-            shown.attrs["languages"] = mode
         return render_preview(
-            self.lines, shown, path=self.path, language=self.language, max_lines=self.max_lines,
+            self.lines, self.rendered_frame(), path=self.path, language=self.language, max_lines=self.max_lines,
             start=self.start, selected=self.selected, meaningful=self.meaningful, note=self.note, height=self.height,
             full_legend=self.full_legend, page_turns=page_turns, untyped=self.untyped,
         )  # fmt: skip
@@ -146,7 +151,12 @@ class Preview:
             self.lines, self.frame, path=self.path, language=self.language, meaningful=self.meaningful,
             note=self.note, start=start, max_lines=max_lines, selected=self.selected, height=height,
             full_legend=self.full_legend, explain=self._explain, untyped=self.untyped,
-        )  # fmt: skip
+        ).in_mode(self.mode)
+
+    def in_mode(self, mode: str | None) -> Preview:
+        """This preview with the language mode its header names (`mode`); itself, for a maker's chained call."""
+        self.mode = mode
+        return self
 
     def in_view(self, lines: int = STILL_LINES) -> Preview:
         """The same file from the same line, `lines` at most: what a widget's still picture holds (about what its
@@ -253,24 +263,29 @@ def _has_lines(codebase: engine.Codebase, path: str) -> bool:
 
 
 def _preview_of(
-    frame: pd.DataFrame, texts: Texts, path: str, *, start: int, max_lines: int, selected: int | None = None
+    frame: pd.DataFrame, texts: Texts, path: str, *, start: int, max_lines: int, cut: engine.ChunkSettings | None,
+    selected: int | None = None,
 ) -> Preview:
+    """The preview of `path` among `frame`'s chunks; `cut`, the settings they were cut at, gives each shown chunk's
+    `why` (None: no `why`): a frame made here says them in its attrs, a user's frame in what its one read said."""
     path = path.replace("\\", "/")
     chunks = frame[(frame["path"] == path).to_numpy(dtype=bool)]
     lines, flags, note = file_lines(texts, path, chunks)
     return Preview(
         lines, chunks, path=path, language=engine.language_of(path), meaningful=flags, note=note,
         start=start, max_lines=max_lines, selected=selected,
-        explain=lambda shown, first, last: _with_why(shown, texts, path, first, last),
-    )  # fmt: skip
+        explain=lambda shown, first, last: _with_why(shown, texts, path, first, last, cut),
+    ).in_mode(texts.languages)  # fmt: skip
 
 
-def _with_why(chunks: pd.DataFrame, texts: Texts, path: str, first: int, last: int) -> pd.DataFrame:
-    """The file's chunks with `why` (engine.explain_file) for those on lines `first`-`last` (the page shown,
-    for the bands' hover text and the side panel); None for the others, which the page does not show."""
-    attrs = chunks.attrs
+def _with_why(
+    chunks: pd.DataFrame, texts: Texts, path: str, first: int, last: int, cut: engine.ChunkSettings | None
+) -> pd.DataFrame:
+    """The file's chunks with `why` (engine.explain_file, at `cut`, the settings they were cut at) for those on
+    lines `first`-`last` (the page shown, for the bands' hover text and the side panel); None for the others,
+    which the page does not show."""
     text = texts.text(path)
-    settings = None if "why" in chunks.columns else engine.ChunkSettings.of_attrs(attrs)
+    settings = None if "why" in chunks.columns else cut
     if settings is None or text is None:
         return chunks
     # Matched by lines and metadata, so a filtered frame (the browser's) still finds its rows' reasons.
@@ -325,7 +340,9 @@ def preview(
         if path is None:
             msg = "the chunk frame has no rows, so no file to preview; pass preview(frame, path) or a frame with chunks"
             raise ValueError(msg)
-        return _preview_of(viewed.frame, viewed.texts, path, start=start, max_lines=max_lines)
+        said = viewed.said.settings if viewed.said is not None else {}
+        return _preview_of(viewed.frame, viewed.texts, path, start=start, max_lines=max_lines,
+                           cut=engine.ChunkSettings.of_attrs(said))  # fmt: skip
     resolved = resolve(source, settings)
     if path is not None and resolved.codebase is None and resolved.names is None:
         # One file asked for: parse only that file, not the whole folder.
@@ -346,7 +363,8 @@ def preview(
     else:
         # MissingFileError naming the path when it is not in the codebase; an absolute path becomes its listed name.
         path = codebase.report(path).path
-    return _preview_of(frame, texts, path, start=start, max_lines=max_lines)
+    return _preview_of(frame, texts, path, start=start, max_lines=max_lines,
+                       cut=engine.ChunkSettings.of_attrs(frame.attrs))  # a frame made here: its own attrs
 
 
 @setting_keywords
@@ -382,4 +400,5 @@ def preview_text(
     codebase = engine.Codebase.from_texts({path: content}, languages=settings.mode)
     frame = chunk_frame(codebase, None, settings)
     texts = Texts(codebase=codebase, languages=codebase.languages)
-    return _preview_of(frame, texts, path, start=start, max_lines=max_lines)
+    return _preview_of(frame, texts, path, start=start, max_lines=max_lines,
+                       cut=engine.ChunkSettings.of_attrs(frame.attrs))  # a frame made here: its own attrs

@@ -28,6 +28,7 @@ from ._export import page, save_view
 from ._style import ALERT, MUTED, PAPER, RULE, SURFACE, TEXT, UI_FONT
 
 SETTINGS = ("chunker_label", *CHUNK_SETTING_NAMES)
+SIZE = CHUNK_SETTING_NAMES[0]  # a row of the engine's (a chunker's row has none)
 SHOWN = ("chunks", "coverage", "lines_mean", "est_tokens_total", "tokens_total", "queries")
 _POINT = "#4e79a7"
 _CHOSEN = "#e15759"
@@ -67,13 +68,13 @@ class ReportModel:
 
 
 def _labels(table: pd.DataFrame) -> list[str]:
-    """Each row by the settings that differ between rows (chunk_size when none does); a chunker's row by its label."""
-    rows = table[table["chunk_size"].notna()] if "chunk_size" in table.columns else table
+    """Each row by the settings that differ between rows (the size when none does); a chunker's row by its label."""
+    rows = table[table[SIZE].notna()] if SIZE in table.columns else table
     settings = [c for c in SETTINGS[1:] if c in table.columns]
     shown = [c for c in settings if rows[c].nunique(dropna=False) > 1] or settings[:1]
     labels = []
     for _, row in table.iterrows():
-        if "chunker_label" in table.columns and pd.isna(row.get("chunk_size")):
+        if "chunker_label" in table.columns and pd.isna(row.get(SIZE)):
             labels.append(str(row["chunker_label"]))
             continue
         parts = [f"{c}={'none' if pd.isna(row[c]) else int(row[c])}" for c in shown]
@@ -150,8 +151,13 @@ def _commands(table: pd.DataFrame, swept: Mapping[str, tuple[Any, ...]], metric:
 
 
 def _swept(table: pd.DataFrame) -> dict[str, tuple[Any, ...]]:
+    """The grid's values of each setting, as the user swept them: clanka's own setting's row (`reference`, which
+    every probed sweep scores again by itself) is left out unless it is the only one."""
     swept: dict[str, tuple[Any, ...]] = {}
-    rows = table[table["chunk_size"].notna()] if "chunk_size" in table.columns else table.iloc[:0]
+    rows = table[table[SIZE].notna()] if SIZE in table.columns else table.iloc[:0]
+    if "reference" in rows.columns:
+        grid = rows[~rows["reference"].fillna(False).to_numpy(dtype=bool)]
+        rows = grid if len(grid) else rows
     for name in SETTINGS[1:]:
         if name in rows.columns:
             values = [None if pd.isna(v) else int(v) for v in pd.unique(rows[name])]
@@ -177,7 +183,7 @@ def report_model(table: pd.DataFrame) -> ReportModel:
         msg = f"report needs the table cn.sweep returns, got {type(table).__name__}; pass cn.sweep(...)'s result"
         raise TypeError(msg)
     if table.empty or "chunks" not in table.columns:
-        msg = "report needs a sweep table with rows (chunk_size, chunks...); pass the result of cn.sweep(...)"
+        msg = f"report needs a sweep table with rows ({SIZE}, chunks...); pass the result of cn.sweep(...)"
         raise ValueError(msg)
     table = table.reset_index(drop=True)
     labels = _labels(table)

@@ -123,7 +123,7 @@ def step_html(steps: Steps, index: int) -> str:
     first = max(1, step.start_line - CONTEXT)
     last = min(len(shown.lines), step.end_line + CONTEXT, first + MOST_LINES - 1)
     lines = render_preview(
-        shown.lines, shown._shown_frame, path=shown.path, language=shown.language, start=first,
+        shown.lines, shown.rendered_frame(), path=shown.path, language=shown.language, start=first,
         max_lines=last - first + 1, selected=step.position, meaningful=shown.meaningful, height=None,
         page_turns=NO_TURNS, untyped=shown.untyped,
     )  # fmt: skip

@@ -288,4 +288,4 @@ class TunerModel:
         _, lines, flags, note = self._lines
         language = engine.language_of(path)
         return Preview(lines, self.file_frame, path=path, language=language, meaningful=flags, note=note, height=460,
-                       max_lines=PAGE_LINES)
+                       max_lines=PAGE_LINES).in_mode(self.texts.languages)

@@ -152,8 +152,11 @@ def test_the_cli_bake_off_finishes_with_every_row_on_a_hostile_file(tmp_path, ca
     status, out, err = run_cli(capsys, "sweep", str(tmp_path), "--chunk-size", "30", "--probe", "--chunkers",
                                "line-windows,astchunk,langchain", "--format", "json")  # fmt: skip
     assert status == 0, err
-    labels = [row["chunker_label"] for row in json.loads(out)]
-    assert len(labels) == 4 and labels[0] == "clanka"
+    rows = json.loads(out)
+    labels = [row["chunker_label"] for row in rows]
+    # The grid's row, clanka's own setting's (the reference row every probed sweep scores), and one per chunker.
+    assert labels[:2] == ["clanka", "clanka"] and [row["reference"] for row in rows[:2]] == [False, True]
+    assert len(labels) == 5
 
 
 def test_a_bad_chunker_seconds_is_one_line(capsys) -> None:

@@ -88,6 +88,8 @@ def folder(tmp_path):
     return tmp_path
 
 
+# A small fixture's queries: recall is flat at every setting, and says so.
+@pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.FlatRecallWarning")
 def test_the_sweep_keeps_each_sources_decision_in_its_attrs(folder):
     queries = probe_queries(folder)
     assert len(queries) == 60
