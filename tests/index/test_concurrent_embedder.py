@@ -41,6 +41,7 @@ class SlowServer:
                     server.in_flight += 1
                     server.requests += 1
                     server.most = max(server.most, server.in_flight)
+                self.counted = True
                 try:
                     texts = body["input"]
                     pause = server.delay(texts) if callable(server.delay) else server.delay
@@ -50,11 +51,19 @@ class SlowServer:
                     data = [{"index": i, "embedding": v.tolist()} for i, v in enumerate(MODEL(texts))]
                     return self._send(200, {"data": data})
                 finally:
+                    self._answered()
+
+            def _answered(self) -> None:
+                # Out of flight before the answer is written: once its bytes leave, the client may send its next
+                # request, which another thread counts, before this one would have reached a later decrement.
+                if self.counted:
+                    self.counted = False
                     with server.lock:
                         server.in_flight -= 1
 
             def _send(self, status: int, payload: dict) -> None:
                 raw = json.dumps(payload).encode()
+                self._answered()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(raw)))
