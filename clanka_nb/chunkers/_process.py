@@ -23,7 +23,6 @@ import math
 import multiprocessing
 import os
 import signal
-import threading
 import time
 import warnings
 from collections.abc import Callable
@@ -31,7 +30,7 @@ from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
-from ..engine.internals import exit_when_parent_dies, expected_ppid, sigint_held
+from ..engine.internals import enter_worker, expected_ppid, sigint_held
 from ..engine.warn import relay_warning
 from ._guard import ChunkerAnswerError, Guarded, InputLimits, guarded_call, late
 
@@ -203,10 +202,7 @@ def _ended(code: int | None) -> str:
 def _serve(conn: Connection, recipe: Callable[[], Callable[[str, str], Any]], limits: InputLimits | None,
            parent_pid: int, ppid: int | None) -> None:  # fmt: skip
     """The worker's life: build the peer, say so, then answer one file at a time until told to stop."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to act on
-    if hasattr(signal, "pthread_sigmask"):  # held back by the parent while it started this process
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    threading.Thread(target=exit_when_parent_dies, args=(parent_pid, ppid), daemon=True).start()
+    enter_worker(parent_pid, ppid)  # Ctrl-C is the parent's to act on; gone with its parent
     chunker = recipe()
     conn.send(None)
     while True:

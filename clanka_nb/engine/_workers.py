@@ -69,14 +69,23 @@ def exit_when_parent_dies(parent_pid: int, ppid: int | None) -> None:
             os._exit(1)
 
 
-def _serve(conn: Connection, func: Callable[[Any], Any], parent_pid: int, ppid: int | None) -> None:
-    """A worker's life: run `func` over each batch received, send the results back, until told to stop."""
-    # Ctrl-C in a terminal reaches the whole process group; only the parent decides what it means
-    # (it then ends the workers), so a worker never dies half-way through a reply.
+def enter_worker(parent_pid: int, ppid: int | None) -> None:
+    """The start of a worker process's life (the engine's pool, a peer chunker's process): Ctrl-C ignored, and a
+    watcher that ends the process when its parent is gone.
+
+    Ctrl-C in a terminal reaches the whole process group; only the parent decides what it means (it then ends
+    the workers), so a worker never dies half-way through a reply. SIGINT was blocked from birth by the parent
+    (`sigint_held`), so no Ctrl-C came before it is ignored here.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "pthread_sigmask"):  # blocked from birth by _Pool, so no Ctrl-C came before the line above
+    if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     threading.Thread(target=exit_when_parent_dies, args=(parent_pid, ppid), daemon=True).start()
+
+
+def _serve(conn: Connection, func: Callable[[Any], Any], parent_pid: int, ppid: int | None) -> None:
+    """A worker's life: run `func` over each batch received, send the results back, until told to stop."""
+    enter_worker(parent_pid, ppid)
     while True:
         try:
             message = conn.recv()

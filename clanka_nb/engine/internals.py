@@ -28,7 +28,7 @@ from ._listing import MAX_IGNORE_FILE, ListingCache
 from ._mode_note import windowed_grammar_note
 from ._reading import check_file, read_text
 from ._text import normalize_newlines, normalize_path
-from ._workers import exit_when_parent_dies, expected_ppid, sigint_held
+from ._workers import enter_worker, expected_ppid, sigint_held
 
 __all__ = [
     "CACHE_DIR_ENV",
@@ -42,8 +42,8 @@ __all__ = [
     "chunks_of",
     "default_directory",
     "emptied",
+    "enter_worker",
     "evict_if_over",
-    "exit_when_parent_dies",
     "expected_ppid",
     "failure_text",
     "fingerprint",
