@@ -85,6 +85,11 @@ def head_token_columns(
 ) -> dict[str, Any]:
     """`input_token_columns` of chunks cut by a whole chunker: each head's embedding input built as the engine
     builds its own (path header and lines), so that only the cutting differs."""
+    return _token_columns(head_tokens(codebase, heads, counter), counter, limit)
+
+
+def head_tokens(codebase: engine.Codebase, heads: Sequence[Sequence[ChunkHead]], counter: TokenCounter) -> np.ndarray:
+    """The tokens of each embedding input of chunks cut by a whole chunker, in order (also the Dask sweep's)."""
     texts = []
     for per_file in heads:
         for head in per_file:
@@ -92,7 +97,7 @@ def head_token_columns(
             assert text is not None  # only readable files have heads
             content = "\n".join(text.lines[head.start_line - 1 : head.end_line])
             texts.append(embedding_text(head.path, head.start_line, head.name, head.type, head.parent, content))
-    return _token_columns(np.asarray(counter.count_many(texts), dtype=np.float64), counter, limit)
+    return np.asarray(counter.count_many(texts), dtype=np.float64)
 
 
 def _token_columns(tokens: np.ndarray, counter: TokenCounter, limit: int | None) -> dict[str, Any]:
