@@ -142,8 +142,10 @@ def sweep(
     (its searcher, k, budget, metric, targets and mask; not queries, embed, sample or time_budget, which
     are one codebase's) each root is searched on its own (a query only searches its own repository) and a
     batch is a whole root; the probe's columns are over all roots' queries together, with their 95%
-    intervals and `attrs["verdict"]` as in `cn.sweep` (the queries of all roots pooled). A file the engine fails on
-    is left out and named in `attrs["failed"]`, and so is a root whose history git cannot read when probing
+    intervals and `attrs["verdict"]` as in `cn.sweep` (the queries of all roots pooled), and clanka's own setting is
+    a marked `reference` row in every language mode, with `attrs["clanka_answer"]`, as there (in extended mode
+    clanka's own cut of each root, made on its worker; `Probe(reference=False)` leaves it out). A file the engine
+    fails on is left out and named in `attrs["failed"]`, and so is a root whose history git cannot read when probing
     (no commit yet, a damaged commit: its commit messages are left out, its other queries probed);
     `attrs["roots"]` lists the roots as resolved. `attrs["parse_seconds"]` adds up the workers' parses alone, and
     when probing `attrs["queries_seconds"]` their finding the queries (a history read included).
