@@ -78,12 +78,11 @@ def reference_cut(codebase: engine.Codebase, paths: list[str], texts: Mapping[st
 
 
 def reference_row(
-    codebase: engine.Codebase, stats: CodebaseStats, scorer: ProbeScorer, texts: Mapping[str, str],
+    codebase: engine.Codebase, stats: CodebaseStats, scorer: ProbeScorer, run: ChunkerRun,
 ) -> tuple[dict[str, Any], list[list[Any]]]:
-    """The reference row of a sweep in another language mode than clanka's: the engine's cut in clanka's mode at
-    clanka's settings, sized and scored through the sweep's probe set; and its chunks' heads (for token counts).
-    split_declarations is NA (the sweep's declarations are another mode's)."""
-    run = reference_cut(codebase, stats.index.paths, texts)
+    """The reference row of a sweep in another language mode than clanka's: `run`, the engine's cut in clanka's mode
+    at clanka's settings (`reference_cut`), sized and scored through the sweep's probe set; and its chunks' heads
+    (for token counts). split_declarations is NA (the sweep's declarations are another mode's)."""
     starts, ends = span_positions(stats.index, [[(h.start_line, h.end_line) for h in heads] for heads in run.heads])
     row: dict[str, Any] = {**reference_settings().effective_columns(), **stats.size_columns(starts, ends)}
     row["split_declarations"] = None
