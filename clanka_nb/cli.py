@@ -89,8 +89,11 @@ def _note_warning(*, quiet: bool) -> Callable[..., None]:
     -q)."""
     said: set[str] = set()
 
-    def show(message: Warning | str, *_args: object, **_kwargs: object) -> None:
+    def show(message: Warning | str, _category: object = None, filename: object = "", *_args: object,
+             **_kwargs: object) -> None:  # fmt: skip
         text = " ".join(str(message).split())  # one line: a foreign warning (distributed's) may span several
+        if f"{os.sep}distributed{os.sep}" in str(filename):  # a cluster's own ("Port 8787 is already in use")
+            text = f"dask: {text}"
         if not quiet and text not in said:
             said.add(text)
             print(f"{_parser.PROG}: note: {text}", file=sys.stderr)

@@ -134,6 +134,8 @@ def test_a_warning_of_several_lines_is_one_note(capsys) -> None:
     from clanka_nb.cli import _note_warning
 
     show = _note_warning(quiet=False)
-    show(UserWarning("Port 8787 is already in use.\nPerhaps you already have a cluster running?\nHosting it on 1"))
-    assert capsys.readouterr().err == ("clanka-nb: note: Port 8787 is already in use. Perhaps you already have a "
-                                       "cluster running? Hosting it on 1\n")
+    show(UserWarning("Port 8787 is already in use.\nPerhaps you already have a cluster running?\nHosting it on 1"),
+         UserWarning, os.path.join("site-packages", "distributed", "node.py"), 195)
+    show(UserWarning("an empty\nfolder"), UserWarning, "x.py", 1)
+    assert capsys.readouterr().err == ("clanka-nb: note: dask: Port 8787 is already in use. Perhaps you already "
+                                       "have a cluster running? Hosting it on 1\nclanka-nb: note: an empty folder\n")
