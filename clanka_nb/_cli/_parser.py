@@ -342,9 +342,11 @@ def _index(commands: argparse._SubParsersAction[Parser]) -> None:
     index.add_argument("--stand-in", action="store_true",
                        help="embed with the offline hashed-words stand-in (not a language model): to try it out")
     index.add_argument("--embed-concurrency", metavar="N", type=_values.calls, default=4,
-                       help="embedder calls in flight on the whole cluster at once (default: 4)")
+                       help="embedder calls in flight on the whole cluster at once (default: 4; in this process "
+                       "one call is in flight at a time)")
     index.add_argument("--embed-rate", metavar="PER_SECOND", type=_values.rate, default=None,
-                       help="embedder calls started per second on the whole cluster, at most (default: no limit)")
+                       help="embedder calls started per second, at most, on the whole cluster or in this process "
+                       "(default: no limit)")
     index.add_argument("--batch-size", metavar="N", type=_values.calls, default=300,
                        help="inputs per embedder call (default: 300, as clanka sends)")
     _settings(index, many=False, defaults={"chunk_max_characters": INDEX_MAX_CHARACTERS},
