@@ -139,3 +139,10 @@ def test_a_warning_of_several_lines_is_one_note(capsys) -> None:
     show(UserWarning("an empty\nfolder"), UserWarning, "x.py", 1)
     assert capsys.readouterr().err == ("clanka-nb: note: dask: Port 8787 is already in use. Perhaps you already "
                                        "have a cluster running? Hosting it on 1\nclanka-nb: note: an empty folder\n")
+
+
+def test_the_docs_say_when_a_cluster_is_used() -> None:
+    text = (REPO / "docs" / "dask.md").read_text(encoding="utf-8")
+    said = text[text.index("**When the command uses a cluster.**"):]
+    assert all(flag in said for flag in ("One ROOT", "Several ROOTs", "--cluster", "--dask ADDRESS", "--local"))
+    assert "clanka-nb index . --stand-in" in (REPO / "docs" / "guide.md").read_text(encoding="utf-8")
