@@ -194,7 +194,8 @@ def _one_setting(table: Table, options: Options, rows: Rows) -> Verdict:
 
 def _compared(table: Table, options: Options, rows: Rows, when: np.ndarray | None, cost_name: str | None) -> Verdict:
     """Two settings or more: the pairs, the set, the equivalence and the choice, the checks, then the words."""
-    pairs = simultaneous(table.sums, table.sizes, options.confidence, options.resamples, options.seed)
+    pairs = simultaneous(table.sums, table.sizes, options.confidence, options.resamples, options.seed,
+                         table.pair_squares())  # fmt: skip
     found = best_set(pairs, rows.order, options.confidence)
     picked = choose(pairs, found, table.costs, options.margin)
     result = _set_fields(_with_rows(table, options, rows), table, pairs, found, picked)
