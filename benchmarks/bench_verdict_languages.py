@@ -52,7 +52,7 @@ def row(found: dict[str, Any]) -> str:
     unresolved = [row for row in verdict["confidence_set"] if row not in verdict["equivalent"]]
     if decision.startswith("use") and len(verdict["equivalent"]) > 1:
         said = (f"**{decision.split(':')[0]}**: {len(verdict['equivalent'])} equivalent within ±{verdict['margin']} "
-                f"({' | '.join(settings[row] for row in verdict['equivalent'])})")
+                f"({', '.join(settings[row] for row in verdict['equivalent'])})")
         said += f", {len(unresolved)} more tied, not shown equivalent" if unresolved else ""
     elif decision.startswith("use"):
         said = f"**{decision.split(':')[0]}**: better than every other setting"

@@ -120,8 +120,9 @@ def _few_clusters(largest: np.ndarray, clusters: int, effective: float, confiden
     cluster weighed by its share of the differences' variance (`variance_weights`): a heavy cluster whose queries
     vary more than the others' holds more than its share of queries of the error's own noise. By simulation with
     one cluster holding a quarter of 200 queries, false winners at 2 settings were 5.1% [4.7%, 5.6%] of 10,000 by
-    size alone, 6.1% where that cluster's targets were of middling difficulty (the most variable), and at most 5.0%
-    with the spread counted (tests/decision/test_verdict_statistics.py, benchmarks/bench_verdict_sim.py)."""
+    size alone, 6.1% of 2,000 where that cluster's targets were of middling difficulty (the most variable); with the
+    spread counted 5.0% [4.4%, 5.5%] and 4.4% [3.9%, 4.9%] of 6,000 each (tests/decision/test_verdict_statistics.py,
+    benchmarks/bench_verdict_sim.py)."""
     if clusters < 3 or effective >= clusters - 0.5:
         return 1.0
     tail = (1 - NormalDist().cdf(float(np.quantile(largest, confidence, method="higher")))) * 2
