@@ -253,7 +253,8 @@ def report(rows: list[dict], args: argparse.Namespace) -> None:
     print("| --- | --- | --- | --- | --- | --- |")
     for row in rows:
         local = sum(row["local_cpu"])
-        for name, key in (("chunking alone", "chunking_cpu"), ("local loop", "local_cpu"), ("1 worker", "w1_cpu"), ("2 workers", "w2_cpu"),
+        for name, key in (("chunking alone", "chunking_cpu"), ("local loop", "local_cpu"), ("1 worker", "w1_cpu"),
+                          ("2 workers", "w2_cpu"),
                           ("2 workers x 4 threads", "w24_cpu"), ("no-op task (2 workers)", "overhead_cpu")):
             own, workers = row[key]
             print(f"| {row['count']:,} | {name} | {(own + workers) * 1000:.1f} | {own * 1000:.1f} | "

@@ -314,8 +314,9 @@ class OpenAIEmbedder:
         if width is None:
             # The embedder's first batch goes alone: its answer fixes the width, and so the size cap of every
             # later answer (read at most `concurrency` at a time), as it did when batches went one by one. The
-            # width is kept, so only the first call of an embedder waits for one batch before the others.
-            first = fill_slots(texts, self.batch_size, self.concurrency)[0]
+            # width is kept, so only the first call of an embedder waits for one batch before the others. It is a
+            # small one (SMALLEST_SPLIT inputs): the others wait for its answer, not for a full batch's.
+            first = texts[: min(SMALLEST_SPLIT, self.batch_size)]
             rows += self._concurrently(url, auth, [first], None)
             width, texts = rows[0].shape[1], texts[len(first) :]
             self._width = width
@@ -535,9 +536,10 @@ def openai(
     a query (`?api-version=...&api-key=...`) is sent with every request, its values shown nowhere (`***`).
     `concurrency` batches are in flight at once (default 4; 1 sends one at a time), each with its own deadline,
     caps and retries; the vectors come back in input order whatever order the answers arrive in. Unless
-    `dimensions=` is given, the embedder's first batch goes alone: its width bounds the size of every later answer
-    (and is kept, so later calls send all their batches at once). The HTTP sessions (their connections) are kept
-    between calls, one per request in flight; `close()` closes them, as an interrupt (Ctrl-C) does at once.
+    `dimensions=` is given, the embedder's first batch (16 inputs) goes alone: its width bounds the size of every
+    later answer (and is kept, so later calls send all their batches at once). The HTTP sessions (their
+    connections) are kept between calls, one per request in flight; `close()` closes them, as an interrupt
+    (Ctrl-C) does at once.
 
     Args:
         model: The model's name at the endpoint.

@@ -86,6 +86,17 @@ def test_batches_order_and_bearer_key(server):
     assert np.allclose(vectors, server.model(texts), atol=1e-6)
 
 
+def test_the_first_call_sends_a_small_batch_alone_then_fills_every_slot(server):
+    # Issue 55: the lone first request only learns the width, so it is small (16 inputs), and the rest of the call
+    # goes as `concurrency` near-equal batches at once: two short round trips, not two full batches one after another.
+    embed = embedders.openai("m", base_url=server.url, api_key=KEY, concurrency=8)
+    texts = [f"text number {i} about prices" for i in range(200)]
+    vectors = embed(texts)
+    sizes = [len(r["body"]["input"]) for r in server.requests]
+    assert sizes[0] == 16 and sorted(sizes[1:]) == [23] * 8
+    assert np.allclose(vectors, server.model(texts), atol=1e-6)
+
+
 def test_retries_after_429_honouring_retry_after(server):
     server.failures = [(429, {"Retry-After": "1"}), (503, {})]
     embed = embedders.openai("m", base_url=server.url, api_key=KEY)
