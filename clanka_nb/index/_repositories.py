@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from ..engine import list_files
+from ..engine import list_file_names
 from ..engine.progress import ProgressBar, bar
 from ..engine.settings import Settings
 from ..engine.warn import warn_at_user
@@ -200,7 +200,8 @@ class RepositorySync:
         try:
             if self.confine:  # before anything is read or written: the real place, never through a link
                 db = confined(root, db, (*SIDE_FILES, STATE_SUFFIX))
-            listed = list_files(root, max_file_size=self.settings.max_file_size)
+            # Listed once (issue 55): the fingerprint and the sync both use this listing (names as on disk).
+            listed = list_file_names(root, max_file_size=self.settings.max_file_size)
             files = len(listed)
             seen = _files_digest(root, listed)  # before the sync: a file changed during it is read again next time
             state = _fingerprint(seen, db, self.model_id, self.settings)
@@ -209,7 +210,7 @@ class RepositorySync:
                                        seconds=time.perf_counter() - started)
             opened = cache()
             counting = embedder(opened)
-            report = self._sync(root, db, counting, opened)
+            report = self._sync(root, (db, listed), counting, opened)
             _write_state(db, _fingerprint(seen, db, self.model_id, self.settings))
         except REPO_ERRORS as error:
             return RepositoryIndex(
@@ -224,9 +225,12 @@ class RepositorySync:
             lease_wait=counting.waited, worker=worker, clanka_note=report.clanka_note,
         )
 
-    def _sync(self, root: str, db: str, embedder: CountingEmbedder, cache: VectorCache) -> SyncReport:
-        """One `SemanticIndex.sync` (one transaction). A new database is built beside its place and moved there
-        when complete, so a killed worker or an interrupt leaves no half-made file where clanka looks."""
+    def _sync(self, root: str, place: tuple[str, list[str]], embedder: CountingEmbedder,
+              cache: VectorCache) -> SyncReport:
+        """One `SemanticIndex.sync` (one transaction) of the files listed (`place`: the database, the listing). A
+        new database is built beside its place and moved there when complete, so a killed worker or an interrupt
+        leaves no half-made file where clanka looks."""
+        db, listed = place
         target = Path(db)
         fresh = not target.exists()
         where = target
@@ -239,7 +243,7 @@ class RepositorySync:
                                cache=cache, workers=1, progress=False, busy_timeout=self.busy_timeout,
                                settings=self.settings) as index, warnings.catch_warnings():
                 warnings.simplefilter("ignore", ClankaRebuildWarning)  # said once per repository by the run
-                report = index.sync()
+                report = index._sync(listed)  # the run's listing: the root is not listed a second time
             if report.clanka_note is not None:  # named by the database's place, not the temporary file's
                 report = replace(report, clanka_note=report.clanka_note.replace(str(where), db, 1))
             if fresh:
@@ -314,12 +318,15 @@ def _fingerprint(files: str, db: str, model_id: str, settings: Settings) -> str 
 
 
 def _files_digest(root: str, listed: list[str]) -> str:
-    """The listed files' names, sizes, modification and change times and inodes (stat only: no file is opened)."""
+    """The listed files' names, sizes, modification and change times and inodes (stat only: no file is opened).
+
+    `listed` names the files as on disk (`list_file_names`); each enters the digest as `list_files` shows it.
+    """
     digest = hashlib.sha256()
-    base = Path(root)
-    for name in listed:
+    for on_disk in listed:
+        name = on_disk.replace("\\", "/")
         try:
-            found = os.stat(base / name)
+            found = os.stat(os.path.join(root, on_disk))
         except OSError:
             digest.update(f"{name}\0gone\n".encode("utf-8", "surrogatepass"))
             continue
