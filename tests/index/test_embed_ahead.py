@@ -14,12 +14,6 @@ from clanka_nb.retrieval.scoring import _ahead
 
 from .conftest import Counting
 
-# The suite makes every ClankaWarning an error; these tests raise these on purpose (sweeps that embed ahead).
-EXPECTED_WARNINGS = [
-    pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.EmbeddingTimeWarning"),
-]
-pytestmark = EXPECTED_WARNINGS
-
 pytest.importorskip("bm25s")
 
 SIZES = [10, 20, 30, 60]
@@ -108,6 +102,7 @@ def test_the_progress_bar_counts_inputs_with_rate_and_time_left(sample, monkeypa
     assert "remaining" in real.format_meter(5, 10, 2.0, unit="input") or "<" in real.format_meter(5, 10, 2.0)
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.EmbeddingTimeWarning")  # a slow embedder, said
 def test_a_time_budget_probes_on_a_sample_and_says_so(sample, fake_clock):
     queries = cn.probe_queries(sample).head(4)  # few targets: most chunks are others, to be sampled
     whole = cn.sweep(sample, chunk_size=SIZES, probe=cn.Probe(queries=queries, embed=Counting()), progress=False)
@@ -122,6 +117,7 @@ def test_a_time_budget_probes_on_a_sample_and_says_so(sample, fake_clock):
     assert "time_budget" in frame.attrs["embedding_note"] and frame.attrs["verdict"] is not None
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.EmbeddingTimeWarning")  # a slow embedder, said
 def test_a_budget_the_targets_alone_exceed_says_so(sample, fake_clock):
     embed = Slow(0.5, fake_clock)
     with pytest.warns(SampledProbeWarning, match="the smallest sample, 2%: the chunks holding the queries' targets"):
