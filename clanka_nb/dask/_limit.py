@@ -108,7 +108,7 @@ def _rebuilt(kind: type, arguments: dict[str, object]) -> Embedder:
         key: tuple[object, ...] = (kind, *sorted(arguments.items()))
         hash(key)
     except TypeError:  # an argument that does not hash: made for this task alone
-        return kind(**arguments)  # type: ignore[no-any-return]
+        return kind(**arguments)  # type: ignore[no-any-return]  # kind is an embedder class, typed as a bare type
     with _guard:
         found = _made.get(key)
         if found is None:
