@@ -237,6 +237,7 @@ class Padding(Counting):
         return super().__call__(texts)
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.EmbeddingTimeWarning")  # a slow model, said
 def test_the_rate_holds_for_a_model_that_pads_its_batches(sample, fake_clock):
     # Issue 56 item 10: the warning overestimated a Java library's time by 2x: the rate was measured on one call of
     # texts from shortest to longest, which such a model pads far more than the rest (batches of like lengths).
