@@ -84,8 +84,9 @@ class ClankaAnswer:
 
 
 def searcher_name(probe: Probe) -> str:
-    """What scores the queries, in words: "BM25" (the default), the embedder's name, or the searcher's type."""
-    return probe.searcher_name
+    """What scored the rows the verdict decides on, in words: "BM25" (the default), the embedder's name (the
+    confirming model's with `Probe(confirm=)`), or the searcher's type."""
+    return probe.decided_by
 
 
 def _number(value: Any) -> float | None:

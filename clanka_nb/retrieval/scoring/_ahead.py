@@ -10,6 +10,7 @@ from typing import Any
 
 from ... import engine
 from ...engine.embedding import input_hash
+from ...engine.internals import ChunkHead
 from ...engine.progress import ProgressBar, bar
 from ...engine.warn import warn_at_user
 from ...frames.cycles import paused_cycle_collection
@@ -23,6 +24,10 @@ MIN_SHARE = 0.02
 MEASURED = 64  # at least this many inputs measure the rate (the embedder's first calls also warm it up)
 
 
+# What a sweep row indexes: the engine's chunks at a setting, or a whole chunker's heads (one list per file, in order).
+Cut = engine.ChunkSettings | Sequence[Sequence[ChunkHead]]
+
+
 class EmbeddingTimeWarning(ClankaWarning, UserWarning):
     """A probed sweep's first run will embed many inputs: how many, and about how long at the measured rate."""
 
@@ -31,11 +36,13 @@ class SampledProbeWarning(ClankaWarning, UserWarning):
     """Embedding the whole codebase would take longer than `time_budget`: the probe runs on a sample instead."""
 
 
-def _inputs(probe_set: ProbeSet, settings: Sequence[engine.ChunkSettings], share: float | None) -> list[list[str]]:
-    """The texts indexed at each setting with `share` as the probe's sample (the queries not included)."""
+def _inputs(probe_set: ProbeSet, settings: Sequence[Cut], share: float | None) -> list[list[str]]:
+    """The texts indexed at each setting (or whole chunker's cut) with `share` as the probe's sample (the queries not
+    included)."""
     probe_set.sample = share
     with paused_cycle_collection():
-        return [probe_set.masked.texts(probe_set.chunks(setting)) for setting in settings]
+        return [probe_set.masked.texts(probe_set.chunks(cut) if isinstance(cut, engine.ChunkSettings)
+                                       else probe_set.chunks_of(cut)) for cut in settings]  # fmt: skip
 
 
 def _spread(by_hash: dict[str, str], count: int) -> dict[str, str]:
@@ -76,7 +83,7 @@ def embed_ahead(
     Returns what it did (`Ahead`): the sweep's attrs, and per setting the share of its inputs the model cuts.
     `probe_set.sample` is set to the sample chosen.
     """
-    attrs = _embed_ahead(probe_set, settings, searcher, time_budget, progress)
+    attrs = embed_inputs(probe_set, settings, searcher, time_budget, progress)
     share = getattr(searcher.embed, "truncated_share", None)
     if not callable(share) or getattr(searcher.embed, "max_input_tokens", None) is None:
         return Ahead(attrs)
@@ -85,10 +92,12 @@ def embed_ahead(
     return Ahead(attrs, [share(texts) for texts in _inputs(probe_set, settings, probe_set.sample)])
 
 
-def _embed_ahead(
-    probe_set: ProbeSet, settings: Sequence[engine.ChunkSettings], searcher: Any, time_budget: float | None,
-    progress: ProgressBar,
+def embed_inputs(
+    probe_set: ProbeSet, settings: Sequence[Cut], searcher: Any, time_budget: float | None, progress: ProgressBar,
 ) -> dict[str, Any]:
+    """`embed_ahead`'s work without the truncation shares: every distinct input of `settings` (settings or whole
+    chunkers' cuts) and the queries embedded through the vector cache, the wait estimated at the rate of a first
+    call (an `EmbeddingTimeWarning` when long) and shown; its attrs (`Ahead.attrs`)."""
     started = time.perf_counter()
     queries = probe_set.queries["query"].tolist()
     given = probe_set.sample
@@ -135,7 +144,7 @@ def _embed_ahead(
 
 
 def _fit(
-    probe_set: ProbeSet, settings: Sequence[engine.ChunkSettings], searcher: Any, queries: list[str],
+    probe_set: ProbeSet, settings: Sequence[Cut], searcher: Any, queries: list[str],
     allowed: float, whole: int,
 ) -> tuple[float, dict[str, str], str]:
     """The largest share (of a few tried) whose inputs embed within `allowed` inputs, those inputs, and a note."""
