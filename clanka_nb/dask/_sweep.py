@@ -93,7 +93,8 @@ def _dask_probe(probe: object) -> Probe | None:
     """The sweep's `Probe`: each root probes its own default queries, on its whole index."""
     options = as_probe(probe)
     if options is not None:
-        given = [name for name in ("queries", "embed", "sample", "time_budget", "confirm") if getattr(options, name) is not None]
+        given = [name for name in ("queries", "embed", "sample", "time_budget", "confirm")
+                 if getattr(options, name) is not None]
         if given:
             msg = (f"Dask's sweep probes each root's own default queries on its whole BM25 index: drop "
                    f"{', '.join(f'{name}=' for name in given)} from the Probe, or run cn.sweep on one codebase")
