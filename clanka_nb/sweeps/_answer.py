@@ -176,9 +176,11 @@ def _worse_reason(table: pd.DataFrame, verdict: Verdict, reference: int) -> str:
 
 
 def _cost(verdict: Verdict, row: int) -> float | None:
-    if verdict.costs is None or row >= len(verdict.costs):
+    """A row's cost in the verdict: its costs are in its columns' order (a verdict over some rows, as the model's
+    confirmation gives, has fewer columns than the table has rows)."""
+    if verdict.costs is None or row not in verdict.columns:
         return None
-    return _number(verdict.costs[row])
+    return _number(verdict.costs[verdict.columns.index(row)])
 
 
 def _chunks(table: pd.DataFrame, row: int) -> int | None:

@@ -109,6 +109,9 @@ def test_settings_bm25_eliminates_are_never_embedded():
     assert set(confirmed.loc[done["screened_out"], "searcher"]) == {"BM25"}
     assert "BM25 screened out chunk_size=" in confirmed.attrs["verdict"]["message"]
     assert done["estimate_seconds"] is not None and done["seconds"] > 0
+    # The answer's costs are its rows' (tokens indexed: the same whoever searched), read by row, not by position.
+    answer, screened = confirmed.attrs["clanka_answer"], bm25.attrs["clanka_answer"]
+    assert answer["reference_tokens_indexed"] == screened["reference_tokens_indexed"] is not None
 
 
 def named(size: int, overlap: int, limit: int | None = None, **more: Any) -> dict[str, Any]:
