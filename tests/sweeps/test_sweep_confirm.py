@@ -5,6 +5,7 @@ rows alone; what BM25 eliminated is never embedded; the CLI's table and the repo
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -14,6 +15,7 @@ import pandas as pd
 import pytest
 
 import clanka_nb as cn
+from clanka_nb.retrieval import EmbeddingTimeWarning
 from clanka_nb.retrieval.scoring._model import OPEN, OVERLAP, REFERENCE, TWIN, model_rows
 from clanka_nb.retrieval.search import code_tokens
 from tests.retrieval.test_sample_confirmed import similar_code
@@ -135,7 +137,23 @@ def test_confirm_refuses_an_embedding_or_sampled_probe(given, named_option):
         cn.Probe(confirm=HeadWords(), **given)
 
 
-def test_the_tuner_and_dask_refuse_confirm():
+def test_the_wait_is_estimated_before_the_model_embeds(monkeypatch):
+    from clanka_nb.retrieval.scoring import _ahead
+
+    monkeypatch.setattr(_ahead, "LONG_RUN_SECONDS", -1.0)  # every wait counts as long: the estimate is said
+    with pytest.warns(EmbeddingTimeWarning, match=r"embedding ([\d,]+) inputs, about") as said:
+        table = cn.sweep(cn.sample_codebase(), probe=cn.Probe(metric="mrr", confirm=HeadWords(name="wait")),
+                         progress=False, **SIZES_GRID)  # fmt: skip
+    done = table.attrs["model_confirmation"]
+    counts = [int(found.group(1).replace(",", "")) for warning in said
+              if (found := re.search(r"embedding ([\d,]+) inputs", str(warning.message)))]  # fmt: skip
+    assert counts == [done["embedded"]] and done["estimate_seconds"] >= 0
+    assert "already in the vector cache" in done["note"]
+
+
+def test_the_tuner_probe_and_dask_refuse_confirm():
+    with pytest.raises(ValueError, match=r"cn.probe scores one setting"):
+        cn.probe(cn.sample_codebase(), cn.Probe(confirm=HeadWords()))
     with pytest.raises(ValueError, match=r"the tuner scores one setting at a time"):
         cn.tune(None, probe=cn.Probe(confirm=HeadWords()))
     with pytest.raises(ValueError, match="confirm"):
