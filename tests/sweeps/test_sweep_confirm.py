@@ -171,3 +171,17 @@ def test_the_cli_table_and_the_report_show_the_searcher_column():
     assert list(report_model(confirmed).table["searcher"]) == list(confirmed["searcher"])
     plain = cn.sweep(cn.sample_codebase(), probe=cn.Probe(metric="mrr"), progress=False, **SIZES_GRID)
     assert "searcher" not in plain.columns and "searcher" not in sweep_table(plain).columns
+
+
+def test_the_plot_sets_no_bm25_score_beside_the_models():
+    confirmed = cn.sweep(cn.sample_codebase(), probe=cn.Probe(metric="mrr", confirm=HeadWords(name="plot")),
+                         progress=False, **SIZES_GRID)  # fmt: skip
+    done = confirmed.attrs["model_confirmation"]
+    figure = cn.plot_sweep(confirmed, "mrr", x="chunk_size")
+    drawn = sorted(float(x) for line in figure.axes[0].lines for x in line.get_xdata())
+    grid = confirmed.loc[[row for row in done["rows"] if not confirmed["reference"].iloc[row]], "chunk_size"]
+    assert drawn == sorted(map(float, grid))  # the model's rows only; clanka's row is its star
+    notes = " ".join(text.get_text() for text in figure.texts)
+    assert "screened out by BM25 (its scores, not test/plot6's)" in notes
+    chunks = cn.plot_sweep(confirmed, "chunks", x="chunk_size")  # not a probe measure: every row is drawn
+    assert len([x for line in chunks.axes[0].lines for x in line.get_xdata()]) == len(confirmed) - 1
