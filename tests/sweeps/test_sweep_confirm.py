@@ -185,3 +185,14 @@ def test_the_plot_sets_no_bm25_score_beside_the_models():
     assert "screened out by BM25 (its scores, not test/plot6's)" in notes
     chunks = cn.plot_sweep(confirmed, "chunks", x="chunk_size")  # not a probe measure: every row is drawn
     assert len([x for line in chunks.axes[0].lines for x in line.get_xdata()]) == len(confirmed) - 1
+
+
+@pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.NoProbeQueriesWarning")
+def test_without_queries_nothing_is_embedded_or_said_screened():
+    model = HeadWords(name="none")
+    queries = cn.probe_queries(cn.sample_codebase()).iloc[:0]
+    table = cn.sweep(cn.sample_codebase(), chunk_size=[10, 20], probe=cn.Probe(confirm=model, queries=queries),
+                     progress=False)  # fmt: skip
+    done = table.attrs["model_confirmation"]
+    assert done["rows"] == done["screened_out"] == [] and done["embedded"] == 0 and model.texts == []
+    assert table.attrs["clanka_answer"]["action"] == "undecided"

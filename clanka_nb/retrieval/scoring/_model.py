@@ -49,7 +49,7 @@ class ModelConfirmation:
         screen: The screening searcher's name ("BM25").
         rows: The rows the model re-scored, in order.
         why: For each of them (by its position, as text: the attrs save to Parquet), why it was re-scored.
-        screened_out: The ranked rows the screen eliminated: never embedded.
+        screened_out: The ranked rows the screen eliminated: never embedded (none without queries: nothing judged).
         screen_choice: The row the screen alone would have chosen (None without queries).
         choice: The row the model's verdict chose.
         embedded: The inputs the model computed for those rows (the vector cache kept the others).
@@ -128,9 +128,10 @@ def model_confirmed(
     done.seconds = time.perf_counter() - started
     done.embedded = int(getattr(model.engine, "embedded", 0)) - before
     out = _verdict(screen, done, step, probe, whole) if rows else screen
+    screened_out = [row for row in step.ranked if row not in why] if why else []  # nothing judged without queries
     record = ModelConfirmation(
         model.searcher_name, probe.searcher_name, rows, {str(row): reasons for row, reasons in why.items()},
-        [row for row in step.ranked if row not in why], None if screen.choice is None else int(screen.choice),
+        screened_out, None if screen.choice is None else int(screen.choice),
         None if out.choice is None else int(out.choice), done.embedded, int(ahead.get("inputs_distinct", 0)),
         ahead.get("embedding_estimate_seconds"), done.seconds, str(ahead.get("embedding_note", "")),
     )

@@ -198,7 +198,7 @@ class ProbeScorer:
         if self._confirmation is not None:
             for row, outcome in self._confirmation.outcomes.items():
                 outcomes[row], costs[row] = outcome, self._confirmation.costs[row]
-            if self.model is not None:  # the model's verdict: its rows alone, never beside the screen's scores
+            if self.model is not None and self.model.rows:  # the model's verdict: its rows alone, never beside BM25's
                 ranked = [row for row in ranked if row in self._confirmation.outcomes]
         scores = self._scores(outcomes)[ranked]
         self.source_verdicts = source_verdicts(pooled, scores, self.probe_set.sources, self.probe_set.groups,
