@@ -3,7 +3,7 @@ and whether the two verdicts agree.
 
 Usage:
   python benchmarks/bench_confirm.py [--sizes 20,40,60,80] [--overlap-size 20] [--overlaps 0,10] [--grids size,overlap]
-                                     [--no-full] CODEBASE
+                                     [--no-full] [--metric M] [CODEBASE]
 
 Two grids on one codebase, each swept three ways: BM25 alone, all-MiniLM-L6-v2 on every setting (`Probe(embed=)`,
 the full model sweep) and BM25 screening with MiniLM confirming (`Probe(confirm=)`); each model run starts with an
@@ -66,17 +66,18 @@ def twins(table: Any, verdict: dict[str, Any]) -> dict[str, float]:
     return out
 
 
-def run_grid(root: Path, name: str, grid: dict[str, Any], model: Any, *, full_sweep: bool = True) -> None:
+def run_grid(root: Path, name: str, grid: dict[str, Any], model: Any, *, full_sweep: bool = True,
+             metric: str | None = None) -> None:
     import clanka_nb as cn
 
-    bm25, bm25_s, bm25_cpu = timed(root, grid, cn.Probe())
+    bm25, bm25_s, bm25_cpu = timed(root, grid, cn.Probe(metric=metric))
     print(f"{name} grid, BM25 alone: {bm25_s:.1f} s", flush=True)
     with empty_cache():
-        confirmed, confirm_s, confirm_cpu = timed(root, grid, cn.Probe(confirm=model))
+        confirmed, confirm_s, confirm_cpu = timed(root, grid, cn.Probe(confirm=model, metric=metric))
     print(f"{name} grid, confirmed: {confirm_s:.1f} s", flush=True)
     if full_sweep:
         with empty_cache():
-            full, full_s, full_cpu = timed(root, grid, cn.Probe(embed=model))
+            full, full_s, full_cpu = timed(root, grid, cn.Probe(embed=model, metric=metric))
     else:  # every row re-scored (an overlap grid): the confirmed rows are the full model sweep's, exactly
         full, full_s, full_cpu = confirmed, confirm_s, confirm_cpu
         full.attrs["embedded"] = confirmed.attrs["model_confirmation"]["embedded"]
@@ -108,7 +109,8 @@ def run_grid(root: Path, name: str, grid: dict[str, Any], model: Any, *, full_sw
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("codebase", type=Path)
+    parser.add_argument("codebase", type=Path, nargs="?", help="default: the bundled sample codebase")
+    parser.add_argument("--metric", default=None, help="the verdict's measure (default: the probe's)")
     parser.add_argument("--sizes", default="20,40,60,80")
     parser.add_argument("--overlap-size", type=int, default=20)
     parser.add_argument("--overlaps", default="0,10")
@@ -126,7 +128,8 @@ def main() -> None:
              "overlap": {"chunk_size": [args.overlap_size], "chunk_overlap": [int(v) for v in args.overlaps.split(",")],
                          "chunk_max_characters": [10000]}}  # fmt: skip
     for name in args.grids.split(","):
-        run_grid(args.codebase, name, grids[name], model, full_sweep=not (args.no_full and name == "overlap"))
+        run_grid(args.codebase or cn.sample_codebase(), name, grids[name], model,
+                 full_sweep=not (args.no_full and name == "overlap"), metric=args.metric)
 
 
 if __name__ == "__main__":
