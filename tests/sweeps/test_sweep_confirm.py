@@ -196,3 +196,26 @@ def test_without_queries_nothing_is_embedded_or_said_screened():
     done = table.attrs["model_confirmation"]
     assert done["rows"] == done["screened_out"] == [] and done["embedded"] == 0 and model.texts == []
     assert table.attrs["clanka_answer"]["action"] == "undecided"
+
+
+def test_the_cli_confirms_with_a_model_folder(capsys, monkeypatch, tmp_path):
+    from clanka_nb.index import embedders
+    from tests._shared import run_cli
+
+    status, _, err = run_cli(capsys, "sweep", str(cn.sample_codebase()), "--confirm-model", str(tmp_path))
+    assert status == 2 and "--confirm-model is an option of the probe; add --probe" in err
+    status, _, err = run_cli(capsys, "sweep", str(cn.sample_codebase()), "--probe", "--confirm-model",
+                             str(tmp_path / "absent"))  # fmt: skip
+    assert status == 2 and len(err.strip().splitlines()) == 1 and "--confirm-model: " in err
+    folders: list[str] = []
+
+    def stand_in(folder: str) -> HeadWords:  # the model a folder would load, without sentence-transformers
+        folders.append(folder)
+        return HeadWords(name="cli")
+
+    monkeypatch.setattr(embedders, "sentence_transformers", stand_in)
+    status, out, err = run_cli(capsys, "sweep", str(cn.sample_codebase()), "--probe", "--metric", "mrr",
+                               "--chunk-size", "4,8,16,40", "--confirm-model", str(tmp_path), "-q")  # fmt: skip
+    assert status == 0 and folders == [str(tmp_path)], err
+    assert "searcher" in out.splitlines()[0].split()
+    assert "test/cli6" in out and "BM25" in out
