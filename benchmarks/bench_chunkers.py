@@ -108,8 +108,8 @@ STRUCTURE_AWARE = ("astchunk", "chonkie CodeChunker", "LangChain from_language",
 
 def against_windows(codebase: engine.Codebase, probe: cn.Probe, every: dict[str, chunkers.Chunker]) -> list[str]:
     """cAST's question, one pair at a time: each structure-aware chunker against the fixed-size windows on the
-    same queries, by a paired sign-flip test per pair (each pair on its own: not corrected for the number of
-    pairs, unlike the verdict), on budget_covered@2000 and on recall@5 (the paper's measure)."""
+    same queries, by the verdict's clustered test of the two (each pair on its own: not corrected for the number
+    of pairs, unlike the sweep's verdict), on budget_covered@2000 and on recall@5 (the paper's measure)."""
     scorer = ProbeScorer(codebase, probe)
     paths = list(scorer.probe_set.index.paths)
     fallback = engine.ChunkSettings.build(warn=False)
@@ -121,7 +121,8 @@ def against_windows(codebase: engine.Codebase, probe: cn.Probe, every: dict[str,
     lines = []
     for label in STRUCTURE_AWARE:
         if label in outcomes:
-            said = [compared(outcomes[WINDOWS], outcomes[label], metric).removeprefix("now vs before: ")
+            said = [compared(outcomes[WINDOWS], outcomes[label], metric, scorer.probe_set.groups)
+                    .removeprefix("now vs before: ")
                     for metric in (f"budget_covered@{BUDGET}", "recall@5")]  # fmt: skip
             lines.append(f"- {label} minus line windows: " + "; ".join(said))
     return lines

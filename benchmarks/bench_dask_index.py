@@ -16,6 +16,9 @@ were in flight at once. Measured in one run, for each count (fresh workers, fres
   memory     each worker's peak RSS after the run (fresh workers per count: flat means it does not grow)
   in flight  the most embedding requests the server saw at once (never above --concurrency)
   limited    2 workers with embed_rate set to --rate calls per second: where the limit moves to the server
+  CPU        CPU seconds per repository of every process of the run but the server's (this one: the client, the
+             scheduler and the local loop; the workers and their nannies), split into this process and the workers:
+             a figure that survives a busy machine, where wall time swings with the load
 The machine is shared: ratios measured in the same run mean more than the absolute figures.
 """
 
@@ -35,9 +38,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import psutil
 from distributed import Client, LocalCluster
 
 from clanka_nb import dask as cd
+from clanka_nb import engine
 from clanka_nb.index import SemanticIndex, VectorCache, embedders
 
 os.environ.setdefault("CLANKA_NB_CACHE", "off")  # the parse cache: chunking is measured, not the cache
@@ -91,7 +96,7 @@ def python_files(limit: int) -> list[Path]:
     """Real Python files of the installed packages, small to middling (1-40 kB), in a fixed order."""
     found = []
     for path in sorted(SITE.rglob("*.py")):
-        if "clanka" in str(path):
+        if "clanka" in str(path.relative_to(SITE)):  # our own package, not a venv whose path says clanka
             continue
         try:
             size = path.stat().st_size
@@ -131,6 +136,27 @@ def local_loop(roots: list[str], embed: object, out: Path, cache: VectorCache) -
     return time.perf_counter() - started
 
 
+def cpu_now(server: int) -> tuple[float, float]:
+    """CPU seconds so far of this process, and of its other descendants (workers, nannies) but the server."""
+    mine = psutil.Process()
+    own = mine.cpu_times()
+    others = 0.0
+    for child in mine.children(recursive=True):
+        if child.pid == server:
+            continue
+        try:
+            times = child.cpu_times()
+        except psutil.Error:  # ended meanwhile
+            continue
+        others += times.user + times.system
+    return own.user + own.system, others
+
+
+def spent(before: tuple[float, float], server: int, count: int) -> tuple[float, float]:
+    after = cpu_now(server)
+    return (after[0] - before[0]) / count, (after[1] - before[1]) / count
+
+
 def peak_rss_mib(client: object) -> list[float]:
     return sorted(v / 1024 for v in client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss).values())
 
@@ -149,8 +175,14 @@ def measure(count: int, files: int, work: Path, sources: list[Path], port: int, 
     embed = embedders.openai("bench", base_url=base_url, api_key=None, concurrency=1)
     row: dict = {"count": count, "files": count * files}
     (folder / "local").mkdir()
+    before = cpu_now(args.server_pid)
+    for root in roots:  # the chunking alone, as the sync does it (one process, no parse cache)
+        list(engine.chunk_codebase(root, workers=1, chunk_max_characters=10_000))
+    row["chunking_cpu"] = spent(before, args.server_pid, count)
     stats[2] = 0
+    before = cpu_now(args.server_pid)
     row["local"] = local_loop(roots, embed, folder / "local", VectorCache(folder / "local-cache.sqlite"))
+    row["local_cpu"] = spent(before, args.server_pid, count)
     row["local_again"] = local_loop(roots, embed, folder / "local", VectorCache(folder / "local-cache.sqlite"))
     row["requests"] = stats[2]
     for workers in (1, 2, 24):  # 24: 2 workers of 4 threads each (a repository waiting for vectors lets another run)
@@ -163,8 +195,10 @@ def measure(count: int, files: int, work: Path, sources: list[Path], port: int, 
                 return str(out / (Path(root).name + ".sqlite"))
 
             stats[1] = 0
+            before = cpu_now(args.server_pid)
             first = cd.sync_indexes(roots, embed=embed, client=client, db=place, cache=folder / f"c{workers}.sqlite",
                                     embed_concurrency=args.concurrency, progress=False)
+            row[f"w{workers}_cpu"] = spent(before, args.server_pid, count)
             again = cd.sync_indexes(roots, embed=embed, client=client, db=place, cache=folder / f"c{workers}.sqlite",
                                     embed_concurrency=args.concurrency, progress=False)
             assert not first.failed and not again.failed, (first.failed[:1], again.failed[:1])
@@ -177,8 +211,10 @@ def measure(count: int, files: int, work: Path, sources: list[Path], port: int, 
             row[f"w{workers}_most"] = stats[1]
             if workers == 2:
                 started = time.perf_counter()
+                before = cpu_now(args.server_pid)
                 client.gather(client.map(noop, range(count), pure=False))
                 row["overhead"] = (time.perf_counter() - started) / count
+                row["overhead_cpu"] = spent(before, args.server_pid, count)
                 if args.rate and count == min(args.counts):  # the floor is the rate: one count shows it
                     limited = cd.sync_indexes(roots, embed=embed, client=client, db=lambda r: str(
                         folder / "limited" / (Path(r).name + ".sqlite")), cache=folder / "limited.sqlite",
@@ -212,9 +248,19 @@ def report(rows: list[dict], args: argparse.Namespace) -> None:
         print(f"| {row['count']:,} | {row['overhead'] * 1000:.1f} | {row['w1_task']:.3f} / {row['w2_task']:.3f} | "
               f"{row['w2_wait'] * 1000:.1f} | {rss} | {max(row['w1_most'], row['w2_most'], row['w24_most'])} | "
               f"{row['requests']:,} |")
+    print("\n| repos | run | CPU ms per repo | of which this process (client, scheduler) | of which workers | "
+          "vs local loop |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for row in rows:
+        local = sum(row["local_cpu"])
+        for name, key in (("chunking alone", "chunking_cpu"), ("local loop", "local_cpu"), ("1 worker", "w1_cpu"),
+                          ("2 workers", "w2_cpu"),
+                          ("2 workers x 4 threads", "w24_cpu"), ("no-op task (2 workers)", "overhead_cpu")):
+            own, workers = row[key]
+            print(f"| {row['count']:,} | {name} | {(own + workers) * 1000:.1f} | {own * 1000:.1f} | "
+                  f"{workers * 1000:.1f} | {(own + workers) / local:.2f}x |")
     for row in rows:
         if "limited" in row:
-            calls = row["requests"]
             calls = row["requests"]
             print(f"\nembed_rate={args.rate:g}/s at {row['count']:,} repositories on 2 workers: {calls:,} requests in "
                   f"{row['limited']:.1f} s ({calls / row['limited']:.1f} a second, the run's closing wait included), "
@@ -234,7 +280,10 @@ def main() -> None:
     server = multiprocessing.Process(target=serve, args=(args.delay, stats, ports), daemon=True)
     server.start()
     port = ports.get(timeout=30)
+    args.server_pid = server.pid
     sources = python_files(max(args.counts) * args.files)
+    if not sources:  # else the repositories' making divides by zero
+        parser.error(f"no Python files of 1-40 kB under {SITE} to copy into the repositories")
     rows = []
     with tempfile.TemporaryDirectory() as temporary:
         for count in args.counts:

@@ -2,6 +2,7 @@
 
 Usage:
   python benchmarks/bench_verdict_languages.py CLONE [CLONE ...] [--sizes 10,20,30,40,50,60] [--json FOLDER]
+  python benchmarks/bench_verdict_languages.py --rows FOLDER   (the rows again from the JSON a run kept)
 
 Each CLONE is a git clone with its history (the default queries then include its commit messages). Per clone: its
 commit and commit count, the queries each source gave (test names by language), the decision, each source's own
@@ -35,7 +36,9 @@ def measured(folder: str, sizes: list[int]) -> dict[str, Any]:
         warnings.simplefilter("ignore")
         table = cn.sweep(folder, chunk_size=sizes, chunk_overlap=[0, 10], languages="extended", probe=True,
                          progress=False)  # fmt: skip
-    settings = [f"{row.chunk_size}/{row.chunk_overlap}" for row in table.itertuples()]
+    reference = table["reference"] if "reference" in table.columns else [False] * len(table)
+    settings = [f"{size}/{overlap}" + (" (clanka's)" if flag else "")
+                for size, overlap, flag in zip(table["chunk_size"], table["chunk_overlap"], reference, strict=True)]
     return {"folder": folder, "commit": _git(folder, "rev-parse", "HEAD"), "commits": int(_git(folder, "rev-list",
             "--count", "HEAD")), "seconds": time.perf_counter() - started, "settings": settings,
             "note": table.attrs["probe_note"], "sources": table.attrs["query_sources"],
@@ -46,8 +49,13 @@ def row(found: dict[str, Any]) -> str:
     """One clone as a Markdown row."""
     verdict, settings, sources = found["verdict"], found["settings"], found["sources"]
     decision = verdict["decision"] or ""
-    if decision.startswith("use"):
-        said = f"**{decision.split(':')[0]}**: {len(verdict['equivalent'])} equivalent within ±{verdict['margin']}"
+    unresolved = [row for row in verdict["confidence_set"] if row not in verdict["equivalent"]]
+    if decision.startswith("use") and len(verdict["equivalent"]) > 1:
+        said = (f"**{decision.split(':')[0]}**: {len(verdict['equivalent'])} equivalent within ±{verdict['margin']} "
+                f"({', '.join(settings[row] for row in verdict['equivalent'])})")
+        said += f", {len(unresolved)} more tied, not shown equivalent" if unresolved else ""
+    elif decision.startswith("use"):
+        said = f"**{decision.split(':')[0]}**: better than every other setting"
     else:
         said = f"tie of {len(verdict['confidence_set'])}: take the cheapest, {settings[verdict['choice']]}"
     alone = []
@@ -59,8 +67,10 @@ def row(found: dict[str, Any]) -> str:
         alone.append(f"{_SHORT.get(part['source'], part['source'])}: {part['agreement']} ({what} "
                      f"{settings[part['choice']]})")  # fmt: skip
     held = verdict.get("holdout")
-    newer = "none" if not held else (f"{held['outcome']}: {settings[held['chosen']]} vs {settings[held['runner_up']]} "
-                                     f"on the newer {held['newer']}: {held['difference']:+.3f} [{held['low']:+.3f}, "
+    newer = "none" if not held else (f"{held['outcome']} (power {held['power']:.0%}"
+                                     f"{'' if held['powered'] else ', kept in holdout'}): the choice "
+                                     f"{settings[held['chosen']]} vs {settings[held['runner_up']]} on the newer "
+                                     f"{held['newer']}: {held['difference']:+.3f} [{held['low']:+.3f}, "
                                      f"{held['high']:+.3f}]")  # fmt: skip
     counts = " / ".join(str(sources.get(name, 0)) for name in _SHORT)
     return (f"| {Path(found['folder']).name} ({found['commit'][:7]}, {found['commits']:,}) | {counts} | {said} | "
@@ -69,7 +79,8 @@ def row(found: dict[str, Any]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("clones", nargs="+", help="git clones with their history")
+    parser.add_argument("clones", nargs="*", help="git clones with their history")
+    parser.add_argument("--rows", help="print the rows of the JSON files a run kept in this folder, sweeping nothing")
     parser.add_argument("--sizes", default="10,20,30,40,50,60", help="chunk sizes, comma-separated")
     parser.add_argument("--json", help="a folder to keep each clone's figures in, as JSON")
     args = parser.parse_args()
@@ -77,6 +88,10 @@ def main() -> None:
     print("| repository (commit, commits) | queries: doc comments / test names / commits | the decision | "
           "each source alone | on newer commits | seconds |")
     print("| --- | --- | --- | --- | --- | --- |")
+    if args.rows:
+        for kept in sorted(Path(args.rows).glob("*.json")):
+            print(row(json.loads(kept.read_text())))
+        return
     for folder in args.clones:
         found = measured(folder, sizes)
         if args.json:

@@ -1,6 +1,6 @@
 """The verdict's statistical claims by simulation with a known truth, at larger counts than the tests.
 
-Usage: python benchmarks/bench_verdict_sim.py [--sims N] [--resamples B]
+Usage: python benchmarks/bench_verdict_sim.py [--sims N] [--resamples B] [--only heavy,noisy,...]
 
 Run from the repository root (it uses the tests' simulated sweeps, tests/decision/_simulate.py). Each line gives
 a rate with its 95% binomial (Wilson) interval:
@@ -50,23 +50,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--sims", type=int, default=1000)
     parser.add_argument("--resamples", type=int, default=400)
+    parser.add_argument("--only", default=",".join(SECTIONS), help=f"sections, comma-separated: {', '.join(SECTIONS)}")
     args = parser.parse_args()
     fast = {"resamples": args.resamples, "splits": 0}
     started = time.perf_counter()
+    for section in args.only.split(","):
+        SECTIONS[section](args.sims, fast)
+    print(f"({time.perf_counter() - started:.0f} s)")
+
+
+def false_winners(sims: int, fast: dict) -> None:
     print("false winners (claim: at most 5%):")
     for alike in ("independent", "equicorrelated", "neighbours"):
         for settings in (2, 4, 8, 16):
             rng = np.random.default_rng([settings, len(alike), 99])
             named = sum(verdict(*sweep_scores(rng, settings, 80, 30, "covered", alike=alike), **fast).separable
-                        for _ in range(args.sims))  # fmt: skip
-            print(f"  {alike:14} {settings:2} settings: {wilson(named, args.sims)}", flush=True)
-    power(args.sims, fast)
-    equivalence(args.sims, fast)
-    coverage(args.sims, fast)
-    heavy(args.sims, fast)
-    noisy(args.sims, fast)
-    newer(args.sims, fast)
-    print(f"({time.perf_counter() - started:.0f} s)")
+                        for _ in range(sims))  # fmt: skip
+            print(f"  {alike:14} {settings:2} settings: {wilson(named, sims)}", flush=True)
 
 
 def power(sims: int, fast: dict) -> None:
@@ -110,16 +110,18 @@ def coverage(sims: int, fast: dict) -> None:
 def heavy(sims: int, fast: dict) -> None:
     print("equal settings, one cluster holding a quarter of the queries: false winners (claim: at most 5%); the "
           "widening's power warning; the few-effective-clusters warning:")  # fmt: skip
-    for settings in (2, 4, 8, 16):
-        rng = np.random.default_rng([settings, 95])
+    cases = [(settings, None) for settings in range(2, 17)] + [(2, -0.5), (3, -0.5), (4, -0.5)]
+    for settings, hardness in cases:
+        rng = np.random.default_rng([settings, 95] if hardness is None else [settings, 95, 5])
         named = warned = few = 0
         for _ in range(sims):
-            found = verdict(*heavy_cluster_scores(rng, np.zeros(settings), "covered"), **fast)
+            found = verdict(*heavy_cluster_scores(rng, np.zeros(settings), "covered", hardness), **fast)
             named += found.separable
             warned += any("which costs power" in text for text in found.warnings)
             few += any("they count as" in text for text in found.warnings)
-        print(f"  {settings:2} settings: false winners {wilson(named, sims)}; power warning {warned / sims:.1%}; "
-              f"few-clusters warning {few / sims:.1%}", flush=True)
+        which = "" if hardness is None else ", that cluster's targets middling"
+        print(f"  {settings:2} settings{which}: false winners {wilson(named, sims)}; power warning "
+              f"{warned / sims:.1%}; few-clusters warning {few / sims:.1%}", flush=True)
 
 
 def noisy(sims: int, fast: dict) -> None:
@@ -149,6 +151,9 @@ def newer(sims: int, fast: dict) -> None:
         print(f"  choice minus the others on newer commits {lead:+.2f}, spread {spread}: held {wilson(held, sims)} "
               f"(claim: {claim}); mean power stated {power / sims:.1%}, powered in {powered / sims:.0%}", flush=True)
 
+
+SECTIONS = {"false_winners": false_winners, "power": power, "equivalence": equivalence, "coverage": coverage,
+            "heavy": heavy, "noisy": noisy, "newer": newer}  # fmt: skip
 
 if __name__ == "__main__":
     main()

@@ -85,11 +85,15 @@ def _run(argv: Sequence[str] | None) -> int:
 
 
 def _note_warning(*, quiet: bool) -> Callable[..., None]:
-    """A `warnings.showwarning` that prints `clanka-nb: note: <message>` once per message (none with -q)."""
+    """A `warnings.showwarning` that prints `clanka-nb: note: <message>` on one line, once per message (none with
+    -q)."""
     said: set[str] = set()
 
-    def show(message: Warning | str, *_args: object, **_kwargs: object) -> None:
-        text = str(message)
+    def show(message: Warning | str, _category: object = None, filename: object = "", *_args: object,
+             **_kwargs: object) -> None:  # fmt: skip
+        text = " ".join(str(message).split())  # one line: a foreign warning (distributed's) may span several
+        if f"{os.sep}distributed{os.sep}" in str(filename):  # a cluster's own ("Port 8787 is already in use")
+            text = f"dask: {text}"
         if not quiet and text not in said:
             said.add(text)
             print(f"{_parser.PROG}: note: {text}", file=sys.stderr)
@@ -319,30 +323,11 @@ INDEX_SETTINGS = (*CHUNK_SETTING_NAMES, "languages")
 
 
 def _index(args: argparse.Namespace) -> int:
-    from ._cli import _output
+    from ._cli import _index, _output
 
     _check_settings(args)
     embed = _embedder(args)
-    from distributed import Client
-
-    from . import dask
-
-    try:
-        client = Client(args.dask) if args.dask else dask.local_client()
-    except OSError as error:  # the scheduler cannot be reached (a timeout is an OSError too)
-        raise CommandError(f"cannot reach the Dask scheduler at {args.dask!r} ({error}); check the address "
-                           "(tcp://host:8786) and that the scheduler is up", exit_code=1) from None
-    try:
-        run = dask.sync_indexes(
-            args.roots, embed=embed, client=client, embed_concurrency=args.embed_concurrency,
-            embed_rate=args.embed_rate, batch_size=args.batch_size, progress=_progress(args),
-            **{name: getattr(args, name) for name in INDEX_SETTINGS},
-        )
-    finally:
-        cluster = None if args.dask else client.cluster  # a local one was started for this command alone
-        client.close()
-        if cluster is not None:
-            cluster.close()
+    run = _index.sync(args, embed, _progress(args), {name: getattr(args, name) for name in INDEX_SETTINGS})
     frame = run.frame()
     if not args.quiet:
         for repo in run.failed:

@@ -93,7 +93,7 @@ def test_every_public_entry_point_that_takes_a_source_is_tested() -> None:
     assert takes_a_source == set(CALLS)
 
 
-@pytest.mark.filterwarnings("ignore::UserWarning")  # too few queries in two files for the probe's warnings
+@pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.NoProbeQueriesWarning")  # two small files: no query
 @pytest.mark.parametrize("call", [pytest.param(call, id=name) for name, call in {**CALLS, **MORE}.items()])
 def test_a_frames_attrs_are_read_once(frame: CountedFrame, call: Callable[[pd.DataFrame], Any]) -> None:
     call(frame)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -64,7 +65,12 @@ def test_the_not_yet_strict_list_names_exactly_the_modules_strict_mypy_rejects(t
     listed = _not_yet_strict(config)
     assert listed == sorted(listed), "keep the list sorted"
     (tmp_path / "mypy.ini").write_text(_ini(config, listed), encoding="utf-8")
-    out, err, _ = api.run(["--config-file", str(tmp_path / "mypy.ini"), "--cache-dir", str(tmp_path / "cache"),
+    cache = tmp_path / "cache"
+    if (ROOT / ".mypy_cache").is_dir():
+        # A copy of `python -m mypy`'s cache (CI's type step writes it just before the tests): mypy checks again only
+        # what the other options or the code changed (about 4 CPU seconds instead of 35; the answer is the same).
+        shutil.copytree(ROOT / ".mypy_cache", cache)
+    out, err, _ = api.run(["--config-file", str(tmp_path / "mypy.ini"), "--cache-dir", str(cache),
                            "--no-error-summary"])  # fmt: skip
     assert err == ""
     failing = set()

@@ -73,7 +73,8 @@ EXAMPLES = {
         "clanka-nb index repos/* --embed-url http://localhost:11434/v1 --embed-model nomic-embed-text",
         "clanka-nb index repos/* --dask tcp://scheduler:8786 --embed-url https://api.openai.com/v1 "
         "--embed-model text-embedding-3-small --embed-concurrency 8 --embed-rate 50 -o run.csv",
-        "clanka-nb index repos/* --stand-in          (offline: hashed words, not a language model)",
+        "clanka-nb index . --stand-in          (one repository, in this process; offline: hashed words, not a model)",
+        "clanka-nb index repos/* --local --stand-in   (several, in this process: no Dask cluster)",
     ],
     "cache": ["clanka-nb cache info", "clanka-nb cache clear"],
     "lab": ["clanka-nb lab", "clanka-nb lab --dry-run -- --no-browser --port 8899"],
@@ -326,12 +327,20 @@ def _lab(commands: argparse._SubParsersAction[Parser]) -> None:
 
 
 def _index(commands: argparse._SubParsersAction[Parser]) -> None:
-    index = _command(commands, "index", "build or re-sync clanka's semantic index of many repositories on Dask")
+    index = _command(commands, "index", "build or re-sync clanka's semantic index of repositories (one in this "
+                     "process, several on a Dask cluster)")
     index.add_argument("roots", metavar="ROOT", nargs="+",
                        help="repository folders; each index goes to ROOT/.clanka/search.sqlite (where clanka reads it)")
-    index.add_argument("--dask", metavar="ADDRESS", default=None,
-                       help="the scheduler to run on, e.g. tcp://scheduler:8786 (default: a local cluster, one "
-                       "process per core); every worker must see the ROOTs at the same paths")
+    where = index.add_mutually_exclusive_group()
+    where.add_argument("--local", action="store_true",
+                       help="sync every ROOT in this process, one after another, with no Dask cluster (the default "
+                       "for one ROOT)")
+    where.add_argument("--cluster", action="store_true",
+                       help="start a local Dask cluster (one process per core) even for one ROOT (the default for "
+                       "several ROOTs)")
+    where.add_argument("--dask", metavar="ADDRESS", default=None,
+                       help="the scheduler to run on, e.g. tcp://scheduler:8786; every worker must see the ROOTs at "
+                       "the same paths")
     index.add_argument("--embed-url", metavar="URL", default=None,
                        help="an OpenAI-compatible embeddings server, e.g. http://localhost:11434/v1; its key is read "
                        "from $OPENAI_API_KEY (never from the command line)")
@@ -339,9 +348,11 @@ def _index(commands: argparse._SubParsersAction[Parser]) -> None:
     index.add_argument("--stand-in", action="store_true",
                        help="embed with the offline hashed-words stand-in (not a language model): to try it out")
     index.add_argument("--embed-concurrency", metavar="N", type=_values.calls, default=4,
-                       help="embedder calls in flight on the whole cluster at once (default: 4)")
+                       help="embedder calls in flight on the whole cluster at once (default: 4; in this process "
+                       "one call is in flight at a time)")
     index.add_argument("--embed-rate", metavar="PER_SECOND", type=_values.rate, default=None,
-                       help="embedder calls started per second on the whole cluster, at most (default: no limit)")
+                       help="embedder calls started per second, at most, on the whole cluster or in this process "
+                       "(default: no limit)")
     index.add_argument("--batch-size", metavar="N", type=_values.calls, default=300,
                        help="inputs per embedder call (default: 300, as clanka sends)")
     _settings(index, many=False, defaults={"chunk_max_characters": INDEX_MAX_CHARACTERS},

@@ -14,9 +14,9 @@ from .. import history
 from ..defaults import CHUNK_SIZE, INDEX_MAX_CHARACTERS, MAX_FILE_SIZE
 from ..engine.progress import ProgressBar, bar
 from ..engine.settings import Grid, GridKeywords, Settings, setting_keywords
+from ..index.internals import REPO_ERRORS, one_line
 from ._cluster import ClientLike, resolve_client
 from ._frames import with_root
-from ._indexes import REPO_ERRORS, _one_line
 from ._plan import StrPath, check_roots
 
 
@@ -35,7 +35,7 @@ class ChurnTask:
             frame = history.churn(root, revs=self.revs, token_counter=self.token_counter, progress=False,
                                   languages=self.languages, max_file_size=self.max_file_size, **self.grid)
         except (history.ChurnError, *REPO_ERRORS) as error:
-            return None, f"{root}: {_one_line(error)}"
+            return None, f"{root}: {one_line(error)}"
         return with_root(frame, root), None
 
 
@@ -83,7 +83,7 @@ def churn(
         for future in as_completed(futures):
             number = position[future.key]
             if future.status == "error":  # after Dask's retries: a repository that kills its worker each time
-                frame, error = None, f"{absolute[number]}: {_one_line(future.exception())}"
+                frame, error = None, f"{absolute[number]}: {one_line(future.exception())}"
             else:
                 frame, error = future.result()
             if frame is None:

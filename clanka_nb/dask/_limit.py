@@ -57,11 +57,19 @@ def rate_name(name: str) -> str:
 
 
 def portable(embed: Embedder) -> Embedder:
-    """`embed` in a form that pickles to the workers (an OpenAI embedder holds a lock: rebuilt from its settings)."""
+    """`embed` in a form that pickles to the workers (an OpenAI embedder holds a lock and its sessions: rebuilt from
+    its settings, once per worker process, and shared by every task there).
+
+    On the cluster an OpenAI embedder sends each call's batches one at a time (`concurrency=1`): the cluster's
+    `embed_concurrency` counts calls in flight, and each call is then one request (a batch of `batch_size` inputs),
+    as the limit says, rather than up to `concurrency` requests per call.
+    """
     if isinstance(embed, _embedders.OpenAIEmbedder):
-        return _Rebuilt(_embedders.OpenAIEmbedder, {
-            f.name: getattr(embed, f.name) for f in dataclasses.fields(embed) if f.init and not f.name.startswith("_")
-        })
+        arguments: dict[str, object] = {
+            f.name: getattr(embed, f.name) for f in dataclasses.fields(embed)
+            if f.init and not f.name.startswith("_") and f.name != "requests"  # a counter: each process its own
+        }
+        return _Rebuilt(_embedders.OpenAIEmbedder, {**arguments, "concurrency": 1})
     return embed
 
 
@@ -79,12 +87,33 @@ class _Rebuilt:
         return f"portable({shown!r})"
 
     def __call__(self, texts: list[str]) -> object:
+        return self._embedder()(texts)
+
+    def _embedder(self) -> Embedder:
         if not self.built:
-            self.built.append(self.kind(**self.arguments))
-        return self.built[0](texts)
+            self.built.append(_rebuilt(self.kind, self.arguments))
+        return self.built[0]
 
     def __reduce__(self) -> tuple[object, ...]:
         return (_Rebuilt, (self.kind, self.arguments))
+
+
+_made: dict[tuple[object, ...], Embedder] = {}  # per process: every task's unpickled copy finds the same embedder
+
+
+def _rebuilt(kind: type, arguments: dict[str, object]) -> Embedder:
+    """The embedder `kind(**arguments)`, made once per process for these arguments: each Dask task unpickles its own
+    `_Rebuilt`, and they all share one embedder, its kept HTTP sessions and its connections."""
+    try:
+        key: tuple[object, ...] = (kind, *sorted(arguments.items()))
+        hash(key)
+    except TypeError:  # an argument that does not hash: made for this task alone
+        return kind(**arguments)  # type: ignore[no-any-return]  # kind is an embedder class, typed as a bare type
+    with _guard:
+        found = _made.get(key)
+        if found is None:
+            found = _made[key] = kind(**arguments)
+        return found
 
 
 _semaphores: dict[str, Semaphore] = {}  # per worker process: each new one costs a round trip to the scheduler

@@ -11,9 +11,10 @@ import numpy as np
 from .. import engine, frames
 from ..engine.token_counts import TokenCounter, estimated_tokens, remembering
 from ..frames.columns import token_stat
-from ..frames.lines import span_positions
+from ..frames.lines import LineIndex, span_positions
 from ..frames.stats import ast_files as ast_flags
-from ..sweeps.table import input_tokens
+from ..sweeps.internals import ChunkerRun
+from ..sweeps.table import head_tokens, input_tokens
 from ._histogram import Histogram
 
 
@@ -51,11 +52,15 @@ def measure(
     codebase: engine.Codebase,
     settings: list[engine.ChunkSettings],
     counter: TokenCounter | None = None,
+    cut: ChunkerRun | None = None,
 ) -> list[Partial]:
-    """One partial per setting for all files of `codebase`, parsed once.
+    """One partial per setting for all files of `codebase`, parsed once, then one of `cut` when given.
 
     A `counter` counts the tokens of each chunk's embedding input, whose `file:` is the path within
-    `codebase` (on Dask, a batch of one root: the path clanka embeds when it indexes that root).
+    `codebase` (on Dask, a batch of one root: the path clanka embeds when it indexes that root). `cut` is a
+    whole chunker's cut of every file (clanka's own in an extended-mode sweep: `reference_cut`); its partial
+    counts no declarations (its split_declarations is NA, as the local sweep's: the declarations are another
+    mode's) and its seconds are the cut's.
     """
     stats = frames.CodebaseStats(codebase)
     index, declarations = stats.index, stats.declarations
@@ -65,23 +70,34 @@ def measure(
         started = time.perf_counter()
         walked = [codebase.file_chunking(path, setting) for path in index.paths]
         starts, ends = span_positions(index, [chunking.spans for chunking in walked])
-        lines = ends - starts + 1
-        characters = index.characters(starts, ends)
-        held = index.chunk_counts(starts, ends) > 0
         ast_files = ast_flags(walked)
         counted = int(ast_files[declarations.file].sum()) if len(declarations.file) else 0
         share = declarations.split_share(setting, ast_files)
         # frames owns the rule for "cut"; its share times the count gives the count back exactly.
-        cut = round(share * counted) if share is not None else 0
-        inputs = [] if counter is None else [Histogram.of(input_tokens(codebase, index.paths, setting, counter))]
-        out.append(
-            Partial(
-                [Histogram.of(lines)], [Histogram.of(characters)], inputs,
-                int(index.meaningful.sum()), int(held.sum()), int((held & index.meaningful).sum()),
-                counted, cut, time.perf_counter() - started,
-            )
-        )
+        split = round(share * counted) if share is not None else 0
+        tokens = None if counter is None else input_tokens(codebase, index.paths, setting, counter)
+        partial = _spans_partial(index, starts, ends, tokens, (counted, split), 0.0)
+        partial.seconds = time.perf_counter() - started
+        out.append(partial)
+    if cut is not None:
+        starts, ends = span_positions(index, [[(h.start_line, h.end_line) for h in heads] for heads in cut.heads])
+        tokens = None if counter is None else head_tokens(codebase, cut.heads, counter)
+        out.append(_spans_partial(index, starts, ends, tokens, (0, 0), cut.seconds))
     return out
+
+
+def _spans_partial(
+    index: LineIndex, starts: np.ndarray, ends: np.ndarray, tokens: np.ndarray | None, split: tuple[int, int],
+    seconds: float,
+) -> Partial:
+    """The partial of chunks given as global line positions: `tokens` their inputs' counts (None: not counted),
+    `split` the declarations of AST-chunked files and how many of them were cut."""
+    held = index.chunk_counts(starts, ends) > 0
+    return Partial(
+        [Histogram.of(ends - starts + 1)], [Histogram.of(index.characters(starts, ends))],
+        [] if tokens is None else [Histogram.of(tokens)],
+        int(index.meaningful.sum()), int(held.sum()), int((held & index.meaningful).sum()), *split, seconds,
+    )
 
 
 def row(

@@ -24,13 +24,22 @@ from ..retrieval.internals import (
     as_probe,
     decide,
     frame_outcome,
+    heads_frame,
     index_cost,
     outcome_row,
     probe_frame,
     query_groups,
     searcher_named,
 )
-from ..sweeps.internals import CLANKA_MODE, REFERENCE_COLUMN, answer_attrs, reference_position, with_reference
+from ..sweeps.internals import (
+    REFERENCE_COLUMN,
+    answer_attrs,
+    reference_cut,
+    reference_named,
+    reference_position,
+    reference_settings,
+    with_reference,
+)
 from ..sweeps.table import NO_LIMIT_NOTE, check_counters, table_of
 from ._batch import parse
 from ._cluster import ClientLike, resolve_client
@@ -49,6 +58,7 @@ class SweepTask:
     settings: tuple[engine.ChunkSettings, ...]
     counter: TokenCounter | None  # pickled with the task (a tiktoken encoding travels by its name)
     probe: Probe | None  # set only when probing: then a batch is a whole root
+    apart: bool = False  # clanka's own cut too, after the settings' (a probed sweep in another mode than clanka's)
 
     def __call__(self, batch: Batch) -> tuple[list[Partial], list[pd.DataFrame], float, float, list[str]]:
         started = time.perf_counter()
@@ -56,13 +66,18 @@ class SweepTask:
         parsed = time.perf_counter()
         probe_set = ProbeSet.of(codebase, self.probe, self.counter) if self.probe is not None else None
         queried = time.perf_counter() - parsed  # the queries (a history read included) and masks
-        partials = measure(codebase, list(self.settings), self.counter)
+        cut = reference_cut(codebase, probe_set.index.paths) if self.apart and probe_set is not None else None
+        partials = measure(codebase, list(self.settings), self.counter, cut)
         probes = []
-        if probe_set is not None:
-            for setting, partial in zip(self.settings, partials, strict=True):
+        if probe_set is not None and self.probe is not None:
+            for setting, partial in zip(self.settings, partials, strict=False):
                 scored = time.perf_counter()
                 probes.append(probe_frame(probe_set, setting, self.probe))
                 partial.seconds += time.perf_counter() - scored
+            if cut is not None:  # scored through the same probe set: only the cutting differs
+                scored = time.perf_counter()
+                probes.append(heads_frame(probe_set, cut.heads, self.probe, reference_named(codebase.languages)))
+                partials[-1].seconds += time.perf_counter() - scored
         failures = [f"{batch.root}/{path}: {why}" for path, why in failed.items()]
         if probe_set is not None and probe_set.history_error is not None:  # its other queries are probed
             failures.append(f"{batch.root}: commit messages left out: {probe_set.history_error}")
@@ -128,8 +143,10 @@ def sweep(
     (its searcher, k, budget, metric, targets and mask; not queries, embed, sample, time_budget or confirm, which
     are one codebase's) each root is searched on its own (a query only searches its own repository) and a
     batch is a whole root; the probe's columns are over all roots' queries together, with their 95%
-    intervals and `attrs["verdict"]` as in `cn.sweep` (the queries of all roots pooled). A file the engine fails on
-    is left out and named in `attrs["failed"]`, and so is a root whose history git cannot read when probing
+    intervals and `attrs["verdict"]` as in `cn.sweep` (the queries of all roots pooled), and clanka's own setting is
+    a marked `reference` row in every language mode, with `attrs["clanka_answer"]`, as there (in extended mode
+    clanka's own cut of each root, made on its worker; `Probe(reference=False)` leaves it out). A file the engine
+    fails on is left out and named in `attrs["failed"]`, and so is a root whose history git cannot read when probing
     (no commit yet, a damaged commit: its commit messages are left out, its other queries probed);
     `attrs["roots"]` lists the roots as resolved. `attrs["parse_seconds"]` adds up the workers' parses alone, and
     when probing `attrs["queries_seconds"]` their finding the queries (a history read included).
@@ -176,13 +193,17 @@ def sweep(
     opening = Settings(languages=languages, max_file_size=max_file_size)
     counter, limit = check_counters(token_counter, token_limit)
     options = _dask_probe(probe)
-    if options is not None and options.reference:  # clanka's own setting is scored too (extended mode: not yet)
+    referenced = options is not None and options.reference  # clanka's own setting is scored too, as cn.sweep does
+    if referenced:  # in clanka's mode a setting of the grid; in another, clanka's own cut apart, after the grid's
         grid = tuple(with_reference(grid, opening.mode))
+    position = reference_position(grid, opening.mode) if referenced else None
+    apart = referenced and position is None
     # Probing searches a whole root at once, so its batch must be the whole root.
     work = plan(roots, client, 2**62 if options is not None else files_per_partition, opening.max_file_size,
                 opening.mode)  # fmt: skip
-    gathered = _gather(resolve_client(client), SweepTask(grid, counter, options), work)
-    rows = [row(setting, partial, counter, limit) for setting, partial in zip(grid, gathered.merged, strict=True)]
+    gathered = _gather(resolve_client(client), SweepTask(grid, counter, options, apart), work)
+    rows = [row(setting, partial, counter, limit) for setting, partial in
+            zip((*grid, *[reference_settings()] * apart), gathered.merged, strict=True)]  # fmt: skip
     attrs: dict[str, Any] = {
         "roots": list(dict.fromkeys(batch.root for batch in work)),
         "languages": opening.mode,
@@ -193,9 +214,13 @@ def sweep(
         attrs["max_characters_note"] = NO_LIMIT_NOTE  # as cn.sweep says it: clanka indexes with 10,000
     if options is not None:
         attrs["queries_seconds"] = gathered.queries_seconds
-        attrs.update(_probed(rows, gathered.probes, options))
-        if options.reference and opening.mode == CLANKA_MODE:  # clanka's own setting's row, as cn.sweep marks it
-            position = reference_position(grid, opening.mode)
+        named = {}
+        if apart:
+            position = len(grid)
+            rows[position]["split_declarations"] = None  # the sweep's declarations are another mode's
+            named[position] = reference_named(opening.mode)
+        attrs.update(_probed(rows, gathered.probes, options, named=named))
+        if referenced:  # clanka's own setting's row, marked as cn.sweep marks it
             for number, values in enumerate(rows):
                 values[REFERENCE_COLUMN] = number == position
     table = table_of(rows, counter=counter, limit=limit, attrs=attrs)
@@ -218,7 +243,8 @@ class Gathered:
 
 def _gather(running: Client, task: SweepTask, work: list[Batch]) -> Gathered:
     """Run `task` on every batch and merge the results as they come (histograms compacted now and then)."""
-    gathered = Gathered([Partial() for _ in task.settings], [[] for _ in task.settings])
+    rows = len(task.settings) + task.apart
+    gathered = Gathered([Partial() for _ in range(rows)], [[] for _ in range(rows)])
     for done, future in enumerate(as_completed(running.map(task, work, pure=False)), start=1):
         partials, probe_frames, parsed, queried, failures = future.result()
         gathered.parse_seconds += parsed
@@ -233,9 +259,12 @@ def _gather(running: Client, task: SweepTask, work: list[Batch]) -> Gathered:
     return gathered
 
 
-def _probed(rows: list[dict[str, Any]], probes: list[list[pd.DataFrame]], probe: Probe) -> dict[str, Any]:
+def _probed(
+    rows: list[dict[str, Any]], probes: list[list[pd.DataFrame]], probe: Probe, *, named: dict[int, dict[str, Any]],
+) -> dict[str, Any]:
     """Each setting's probe columns over all roots' queries (added to its row in place), and the sweep's probe
-    attrs: the budgets and the verdict over the settings, as `cn.sweep` gives them."""
+    attrs: the budgets and the verdict over the settings, as `cn.sweep` gives them. `named`: how the verdict
+    names a row other than by its settings (clanka's own cut, apart: its settings and clanka's mode)."""
     outcomes, costs = [], []
     for number, (values, kept) in enumerate(zip(rows, probes, strict=True)):
         scored, outcome, cost = _probe_values(kept, probe, number)
@@ -244,7 +273,8 @@ def _probed(rows: list[dict[str, Any]], probes: list[list[pd.DataFrame]], probe:
         costs.append(cost)
     # The same queries, in the same order, at every setting: one cluster id each.
     groups = pooled_groups(probes[-1]) if probes else None
-    settings_of = [{name: r[name] for name in CHUNK_SETTING_NAMES} for r in rows]
+    settings_of = [named.get(number) or {name: r[name] for name in CHUNK_SETTING_NAMES}
+                   for number, r in enumerate(rows)]  # fmt: skip
     verdict = decide(outcomes, settings_of, costs, metric=probe.verdict_metric, groups=groups, margin=probe.margin,
                      cost_name=COST_NAMES[probe.cost])
     return {"budget": list(probe.budgets),  # priced by attrs["token_counter"], as the token columns

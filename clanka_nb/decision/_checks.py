@@ -89,12 +89,12 @@ def widening_costs(sizes: np.ndarray, pairs: Pairs, confidence: float) -> list[s
     power: a lead must be larger to be found (and with more than two settings the test names a winner among equal
     settings less often than it may: 0.5-2.5% against 5% by simulation with one cluster holding a quarter of the
     queries). Below `FEW_EFFECTIVE` effective clusters `few_effective` says the opposite risk instead."""
-    effective = effective_clusters(sizes)
-    if pairs.widening < WIDENED or effective < FEW_EFFECTIVE or not np.isfinite(pairs.critical):
+    if pairs.widening < WIDENED or effective_clusters(sizes) < FEW_EFFECTIVE or not np.isfinite(pairs.critical):
         return []
     z = NormalDist().inv_cdf(POWER)
     cost = pairs.critical * (1 - 1 / pairs.widening) / (pairs.critical / pairs.widening + z)
-    return [f"the clusters' sizes make the {int(sizes.sum())} queries count as {effective:.1f} independent "
-            f"clusters, so the intervals of the pairs are widened {pairs.widening - 1:.0%} (each setting's own by "
-            f"the same rule) to hold {confidence:.0%}, which costs power: a lead must be {cost:.0%} larger to be "
-            f"found {POWER:.0%} of the time; queries from more targets or commits would narrow it"]
+    return [f"the clusters' sizes and spreads make the {int(sizes.sum())} queries count as {pairs.effective:.1f} "
+            f"independent clusters, so the intervals of the pairs are widened {pairs.widening - 1:.0%} (each "
+            f"setting's own by the same rule at its clusters' sizes) to hold {confidence:.0%}, which costs power: a "
+            f"lead must be {cost:.0%} larger to be found {POWER:.0%} of the time; queries from more targets or "
+            "commits would narrow it"]

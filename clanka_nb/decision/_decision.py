@@ -7,8 +7,9 @@
    cluster), widened as Student's t widens at Kish's effective number of clusters when a few clusters are heavy.
 2. **Every pair at once** (`_pairs`): each pair's mean difference with a cluster jackknife standard error, and one
    critical value for all pairs from the largest |t| over the pairs in a studentized wild cluster bootstrap, widened
-   the same way for heavy clusters. Intervals are simultaneous: the chance that any misses is held at
-   1 - confidence, whatever the number of settings and however alike neighbouring settings score.
+   the same way for heavy clusters (counted by their sizes and by how much their queries' differences vary).
+   Intervals are simultaneous: the chance that any misses is held at 1 - confidence, whatever the number of
+   settings and however alike neighbouring settings score.
 3. **The confidence set of the best** (`_set`): by elimination, each step testing "the settings left are equal" by
    the largest |t| among them and, when that rejects, removing the setting that trails another most clearly (its own
    t). With truly equal settings a winner is named at most 1 - confidence of the time.
@@ -194,7 +195,8 @@ def _one_setting(table: Table, options: Options, rows: Rows) -> Verdict:
 
 def _compared(table: Table, options: Options, rows: Rows, when: np.ndarray | None, cost_name: str | None) -> Verdict:
     """Two settings or more: the pairs, the set, the equivalence and the choice, the checks, then the words."""
-    pairs = simultaneous(table.sums, table.sizes, options.confidence, options.resamples, options.seed)
+    pairs = simultaneous(table.sums, table.sizes, options.confidence, options.resamples, options.seed,
+                         table.pair_squares())  # fmt: skip
     found = best_set(pairs, rows.order, options.confidence)
     picked = choose(pairs, found, table.costs, options.margin)
     result = _set_fields(_with_rows(table, options, rows), table, pairs, found, picked)

@@ -48,6 +48,14 @@ class Table:
         np.add.at(out, self.cluster, self.values)
         return out
 
+    def pair_squares(self) -> np.ndarray:
+        """Each cluster's sum of its queries' squared paired differences (clusters x pairs, `np.triu_indices`
+        order): how much the pairs' differences vary within each cluster."""
+        a, b = np.triu_indices(self.columns, k=1)
+        out = np.zeros((len(self.sizes), len(a)))
+        np.add.at(out, self.cluster, (self.values[:, a] - self.values[:, b]) ** 2)
+        return out
+
 
 def checked_table(scores: Any, groups: Any, settings: Any, cost: Any) -> Table:
     """The scores, clusters, costs and settings checked and put in column order (see `Table`)."""

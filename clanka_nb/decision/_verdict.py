@@ -9,8 +9,8 @@ the verdict's own rule (`_decision.widened`), so a row's interval is the verdict
 `verdict` (`_decision`) on the rows' per-query scores: simultaneous intervals of every pair, a confidence set of the
 best by elimination (each step removing the setting that trails another most clearly), the equivalence within a
 margin, the choice by the cost named, the power of the test, a split-half check, the choice checked on newer
-commits and the edge of the range at the choice. The sign-flip test below remains for comparing one setting with
-another (the tuning panel's "now vs before").
+commits and the edge of the range at the choice. `compared` says the same test's answer about two settings in
+words (the tuning panel's "now vs before"), on the same clusters of queries.
 
 On a sample of the codebase (all chunks that hold some query's target, and a share of the others
 as distractors), a query's rank counts only the distractors the sample kept, and each of them
@@ -29,7 +29,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from statistics import NormalDist
 from typing import Any
 
 import numpy as np
@@ -43,8 +42,6 @@ from ._result import Verdict
 CONFIDENCE = 0.95
 RESAMPLES = 2000
 SEED = 0
-FLIPS = 10_000  # random sign flips of the paired test, when there are too many to try them all
-EXACT_UP_TO = 16  # differing queries up to which every sign flip is tried (2**16 sums)
 _BLOCK_CELLS = 2_000_000  # resample matrix cells computed at once (about 16 MB)
 _KEPT_CELLS = 4_000_000  # resample counts kept for the next metric and row (about 32 MB: 2,000 clusters)
 
@@ -233,44 +230,6 @@ def decide(
     return dataclasses.replace(out, sample=share, message=message)
 
 
-def paired_p_value(differences: np.ndarray, seed: int = SEED) -> float:
-    """Two-sided p-value of a sign-flip randomization test: how often flipping the signs of the per-query
-    differences at random gives a mean at least as far from 0 as the one seen."""
-    return paired_p_values([differences], seed)[0]
-
-
-def paired_p_values(differences: Sequence[np.ndarray], seed: int = SEED) -> list[float]:
-    """`paired_p_value` of each array of per-query differences (all of one length): exact when at most
-    `EXACT_UP_TO` queries differ, else from `FLIPS` seeded sign patterns shared by all (one matrix product)."""
-    out: list[float] = [1.0] * len(differences)
-    sampled = []
-    for number, difference in enumerate(differences):
-        nonzero = difference[difference != 0]
-        if len(nonzero) > EXACT_UP_TO:
-            sampled.append(number)
-        elif len(nonzero):
-            seen = abs(float(nonzero.sum())) * (1 - 1e-9)  # sums equal to the seen one, up to rounding, count
-            signs = ((np.arange(2 ** len(nonzero))[:, None] >> np.arange(len(nonzero))) & 1) * 2.0 - 1
-            out[number] = float(np.mean(np.abs(signs @ nonzero) >= seen))
-    if sampled:
-        table = np.stack([differences[number] for number in sampled], axis=1)  # queries x comparisons
-        seen = np.abs(table.sum(axis=0)) * (1 - 1e-9)
-        rng = np.random.default_rng([seed, 2])
-        as_far = np.zeros(len(sampled), dtype=np.int64)
-        rows = max(1, _BLOCK_CELLS // len(table))
-        total = table.sum(axis=0)
-        for start in range(0, FLIPS, rows):
-            # A query with no difference adds 0 whatever its sign: flipping all of them is the same test. A sign
-            # is 2 * bit - 1, so a flipped sum is 2 * (bits @ differences) - their total: random bytes unpacked.
-            count = min(rows, FLIPS - start)
-            packed = rng.integers(0, 256, size=(count, (len(table) + 7) // 8), dtype=np.uint8)
-            bits = np.unpackbits(packed, axis=1, count=len(table)).astype(np.float64)
-            as_far += np.count_nonzero(np.abs(2 * (bits @ table) - total) >= seen, axis=0)
-        for number, count in zip(sampled, as_far.tolist(), strict=True):
-            out[number] = (count + 1) / (FLIPS + 1)
-    return out
-
-
 def flat_recall(rows: Sequence[dict[str, Any]], cutoffs: Sequence[int]) -> str | None:
     """A sentence when every recall@k has one value across the rows (at least two, with queries), else None."""
     if len(rows) < 2 or not rows[0].get("queries"):
@@ -284,33 +243,43 @@ def flat_recall(rows: Sequence[dict[str, Any]], cutoffs: Sequence[int]) -> str |
             "queries do not tell the settings apart (see the verdict)")
 
 
-def compared(before: Outcome, now: Outcome, metric: Metric | str, confidence: float = CONFIDENCE,
-             margin: float | None = None) -> str:  # fmt: skip
-    """One setting against another on the same queries, in words (the tuning panel's "now" and "before"); with a
-    `margin`, a change not told apart from 0 is also tested for equivalence within it (two one-sided tests)."""
+def compared(before: Outcome, now: Outcome, metric: Metric | str, groups: np.ndarray | None, *,
+             confidence: float = CONFIDENCE, margin: float | None = None,
+             resamples: int = RESAMPLES) -> str:  # fmt: skip
+    """One setting against another on the same queries, in words (the tuning panel's "now" and "before"): the
+    verdict's own test of two settings (`verdict` on their per-query scores), so queries that share a target or a
+    commit are one cluster here as in a sweep's verdict, heavy clusters widen the interval by the same rule, and
+    with a `margin` a change not told apart from 0 is tested for equivalence within it (two one-sided tests).
+
+    Args:
+        before: The setting compared against (per-query outcomes).
+        now: The setting compared, on the same queries.
+        metric: The metric compared (the verdict's).
+        groups: A cluster id per query (the probe set's `groups`); None: each query its own cluster.
+        confidence: The confidence of the interval and of the test.
+        margin: The smallest difference that matters (None: no equivalence test).
+        resamples: The verdict's wild bootstrap draws.
+
+    Returns:
+        "now vs before: <metric> <change> [<low>, <high>], <better | worse | the same | not distinguishable |
+        equivalent within ±margin> on these <n> queries in <g> clusters (...)", or "" without queries.
+    """
     queries = len(now.rank)
     if not queries:
         return ""
-    difference = expected(now, metric) - expected(before, metric)
-    p_value = paired_p_value(difference)
-    name = parse_metric(metric).label
-    change = float(difference.mean())
-    if p_value >= 1 - confidence:
-        word = "the same" if change == 0 else "not distinguishable"
-        if margin is not None and change != 0 and _within(difference, margin, confidence):
-            word = f"equivalent within \u00b1{margin:g} (two one-sided tests)"
+    scores = pd.DataFrame({"now": expected(now, metric), "before": expected(before, metric)})
+    found = verdict(scores, groups, confidence=confidence, margin=margin, resamples=resamples, splits=0,
+                    metric_name=str(metric))  # fmt: skip
+    pair = found.pairs[0]  # now minus before: the columns' order
+    if found.separable:
+        word = "better" if pair.difference > 0 else "worse"
+    elif bool(np.all(scores["now"].to_numpy() == scores["before"].to_numpy())):
+        word = "the same"
+    elif margin is not None and "now" in found.equivalent:
+        word = f"equivalent within \u00b1{margin:g} (two one-sided tests)"
     else:
-        word = "better" if change > 0 else "worse"
-    return f"now vs before: {name} {change:+.3f}, {word} on these {queries} queries (paired test, p = {p_value:.2f})"
-
-
-def _within(difference: np.ndarray, margin: float, confidence: float) -> bool:
-    """Two one-sided tests at 1 - confidence each: the mean paired difference's (2 confidence - 1) interval lies
-    inside (-margin, +margin)."""
-    count = len(difference)
-    if count < 2:
-        return False
-    error = float(np.std(difference, ddof=1)) / np.sqrt(count)
-    reach = NormalDist().inv_cdf(confidence) * error
-    mean = float(difference.mean())
-    return -margin < mean - reach and mean + reach < margin
+        word = "not distinguishable"
+    name = parse_metric(metric).label
+    p_value = 1.0 if found.p_value is None else found.p_value
+    return (f"now vs before: {name} {pair.difference:+.3f} [{pair.low:+.3f}, {pair.high:+.3f}], {word} on these "
+            f"{queries} queries in {found.clusters} clusters (the verdict's clustered test, p = {p_value:.2f})")

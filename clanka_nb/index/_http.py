@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import math
 import socket
+import ssl
 import threading
 import time
 import urllib.request
@@ -123,12 +124,36 @@ class _DeadlineStream(httpcore.NetworkStream):
         return self._inner.get_extra_info(info)
 
 
+_contexts: dict[bool, ssl.SSLContext] = {}  # per process: True the verifying one, False the one for http://
+_contexts_lock = threading.Lock()
+
+
+def ssl_context(verifying: bool) -> ssl.SSLContext:
+    """This process's SSL context: made once, shared by every session (an SSLContext is safe across threads).
+
+    The verifying one is what httpx makes by default (its CA bundle, SSL_CERT_FILE / SSL_CERT_DIR honoured): loading
+    the bundle costs ~25 ms of CPU, which a context per session paid on every embedder call. The other, for
+    http:// servers, loads nothing and verifies everything: no TLS handshake can pass with it, so a plain-HTTP
+    session never pays for a bundle it does not use, and could never talk TLS to anyone unverified.
+    """
+    with _contexts_lock:
+        found = _contexts.get(verifying)
+        if found is None:
+            found = _contexts[verifying] = httpx.create_ssl_context() if verifying \
+                else ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        return found
+
+
 def _proxy_for(url: httpx.URL) -> str | None:
     """The proxy the environment names for this URL (HTTP(S)_PROXY, ALL_PROXY, NO_PROXY), as httpx would use."""
     proxies = urllib.request.getproxies()
     if not proxies or urllib.request.proxy_bypass(url.host):
         return None
     return proxies.get(url.scheme) or proxies.get("all")
+
+
+def _key(url: httpx.URL, timeout: float | None, proxy: str | None) -> tuple[str, float | None, str | None]:
+    return str(url), timeout, proxy
 
 
 @dataclass
@@ -142,7 +167,12 @@ class Session:
     """An httpx client for one server whose requests each finish within `timeout` seconds, or fail."""
 
     def __init__(self, url: httpx.URL, timeout: float | None) -> None:
-        transport = httpx.HTTPTransport(proxy=_proxy_for(url), retries=0)
+        named = _proxy_for(url)
+        # An https:// proxy is reached over TLS whatever the target's scheme: it gets the verifying context too
+        # (httpcore would make one of its own for every connection otherwise).
+        proxy = None if named is None else httpx.Proxy(
+            named, ssl_context=ssl_context(True) if named.lower().startswith("https:") else None)
+        transport = httpx.HTTPTransport(verify=ssl_context(url.scheme == "https"), proxy=proxy, retries=0)
         # httpcore takes any NetworkBackend; httpx builds its pool without exposing that parameter, so the
         # pool's backend is wrapped in place (checked, so an httpx that moves it fails loudly here).
         pool = getattr(transport, "_pool", None)
@@ -156,6 +186,7 @@ class Session:
         # trust_env=False: the proxy is chosen above, on this transport; nothing else from the environment applies.
         self._client = httpx.Client(transport=transport, timeout=timeout, trust_env=False, follow_redirects=False)
         self.timeout = timeout
+        self.key = _key(url, timeout, named)  # what a kept session serves: another URL, deadline or proxy: another
 
     def post(self, url: httpx.URL, content: bytes, headers: dict[str, str], auth: tuple[str, str] | None,
              cap: int, error_cap: int) -> Answer:
@@ -195,6 +226,11 @@ class Session:
         """Cut off this session's request in flight (from any thread): its socket is shut down, it fails at once."""
         self._backend.abort()
 
+    @property
+    def aborted(self) -> bool:
+        """Whether `abort()` was called: every later request fails at once, so the session is not kept."""
+        return self._backend.aborted
+
     def close(self) -> None:
         self._client.close()
 
@@ -203,6 +239,58 @@ class Session:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class Sessions:
+    """The sessions an embedder keeps between its calls: one per request in flight at most, each used by one thread
+    at a time (taken for a request, given back after it), so a later call reuses their connections.
+
+    A session that was aborted is closed, never given out again. `close()` closes every idle session at once.
+    """
+
+    def __init__(self) -> None:
+        self._idle: list[Session] = []
+        self._lock = threading.Lock()
+        self.made = 0  # sessions made so far (a test counts them)
+
+    def take(self, url: httpx.URL, timeout: float | None) -> Session:
+        """An idle session for `url` and `timeout`, else a new one (idle ones for another place are closed)."""
+        key = _key(url, timeout, _proxy_for(url))  # the environment's proxy as it is now (it may have changed)
+        stale: list[Session] = []
+        found = None
+        with self._lock:
+            while self._idle and found is None:
+                session = self._idle.pop()
+                if session.key == key and not session.aborted:
+                    found = session
+                else:
+                    stale.append(session)
+        for session in stale:
+            session.close()
+        if found is None:
+            found = Session(url, timeout)
+            with self._lock:
+                self.made += 1
+        return found
+
+    def give(self, session: Session) -> None:
+        """`session` back after its request ended: kept for the next, or closed when it was aborted."""
+        if not session.aborted:
+            with self._lock:
+                self._idle.append(session)
+            return
+        session.close()
+
+    def close(self) -> None:
+        """Close every idle session now (one still sending is closed by its call, which aborts it)."""
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for session in idle:
+            session.close()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._idle)
 
 
 def _read(response: httpx.Response, cap: int, *, truncate: bool) -> bytes:

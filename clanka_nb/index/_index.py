@@ -310,21 +310,35 @@ class SemanticIndex(IndexView):
 
     def chunks(self) -> list[engine.CodeChunk]:
         """What the chunker gives now at this index's settings."""
-        if self.paths is not None:
-            return list(engine.chunk_files(self.root, self.paths, workers=self.workers, **self.settings))
+        return self._chunks(None)
+
+    def _chunks(self, listed: list[str] | None) -> list[engine.CodeChunk]:
+        """The chunks of the files given, else of `listed` (the root's listing made by the caller, names as on disk:
+        not listed again), else of every file the root lists now."""
+        names = self.paths if self.paths is not None else listed
+        if names is not None:
+            return list(engine.chunk_files(self.root, names, workers=self.workers, **self.settings))
         return list(engine.chunk_codebase(self.root, workers=self.workers, max_file_size=self.max_file_size,
                                           **self.settings))
 
-    @_guarded
     def sync(self) -> SyncReport:
         """Bring the index in step with the source, as clanka's index run does, in one transaction.
 
         The new inputs are embedded before the write lock is taken (that can take minutes, and others may
         read and write meanwhile), each batch going to the vector cache as it arrives. Under the lock the
         stored hashes are read again: rows another process wrote in between are kept, not written twice.
+
+        Returns:
+            What the sync did.
         """
+        return self._sync(None)
+
+    @_guarded
+    def _sync(self, listed: list[str] | None) -> SyncReport:
+        """`sync()`; `listed`: the root's listing (`engine.list_file_names` at this index's max_file_size) made by
+        the caller a moment ago, used instead of listing the root again (None: listed here)."""
         started = time.perf_counter()
-        chunks = self.chunks()
+        chunks = self._chunks(listed)
         inputs = _inputs(chunks)
         sync_id = str(uuid.uuid4())
         # Rows written by another model, or by anyone but this toolkit, are embedded again (the vector cache
@@ -366,8 +380,8 @@ class SemanticIndex(IndexView):
         used = sum(digest in new for digest in computed)
         note = None
         if self.where != ":memory:" and not is_clanka(self._chosen):  # never written silently where clanka reads
-            note = rebuild_note(self.where, self._chosen, reembedded(self.root, inputs, self.max_file_size,
-                                                                     self.paths))  # fmt: skip
+            note = rebuild_note(self.where, self._chosen, reembedded(
+                self.root, inputs, self.max_file_size, self.paths if self.paths is not None else listed))
             warn_at_user(note, ClankaRebuildWarning)
         return SyncReport(
             chunks=len(chunks), inputs=len(inputs), embedded=len(computed), cached=len(new) - used,

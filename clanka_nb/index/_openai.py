@@ -1,9 +1,10 @@
 """The OpenAI-compatible HTTP embedder (OpenAI, Ollama, vLLM, LM Studio...): `openai()` and `OpenAIEmbedder`.
 
-Its batches go `concurrency` at a time, each on its own `_http.Session` (one deadline per request, bodies read up
-to a cap), with retries, a stop shared by the batches of one call (the first failure or Ctrl-C ends them all),
-the answer checked against OpenAI's format, and every credential kept out of reprs, model ids and errors. httpx is
-imported only when a call is made (through `_http.py`).
+Its batches go `concurrency` at a time, sized to keep every one of them busy (`fill_slots`), each on its own
+`_http.Session` (one deadline per request, bodies read up to a cap; kept by the embedder between calls, so one
+connection and the process's one SSL context serve many calls), with retries, a stop shared by the batches of one
+call (the first failure or Ctrl-C ends them all), the answer checked against OpenAI's format, and every credential
+kept out of reprs, model ids and errors. httpx is imported only when a call is made (through `_http.py`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import reprlib
 import threading
 import time
 import urllib.parse
+import weakref
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -43,6 +45,8 @@ class EmbeddingServerError(RuntimeError):
 # server (Ollama, a laptop's LM Studio, which run one or two batches at a time) from queueing requests past
 # their deadline, and hides most of a hosted API's latency; raise it for a server that scales.
 DEFAULT_CONCURRENCY = 4
+# fill_slots splits a call's inputs over the requests in flight, down to this many inputs per request, no fewer.
+SMALLEST_SPLIT = 16
 _MAX_DIMENSIONS = 8192  # sqlite-vec's longest vector: bounds an answer when dimensions= was not given
 _ERROR_BYTES = 4096  # read of an error answer's body: enough for a message, never a flood
 _QUOTE = 200  # characters of a server's message shown in an error
@@ -102,6 +106,45 @@ def _retry_after(value: str | None) -> float | None:
             when = when.replace(tzinfo=datetime.UTC)
         seconds = when.timestamp() - time.time()
     return None if math.isnan(seconds) else max(0.0, seconds)
+
+
+def fill_slots(texts: list[str], most: int, slots: int) -> list[list[str]]:
+    """`texts` in order, in batches of at most `most` inputs that keep all `slots` requests busy in each round.
+
+    As few rounds as `most` allows (ceil(n / (most * slots))), and `slots` batches of near-equal size in each
+    (sizes differ by one at most), so no slot idles while another sends a full batch: 959 inputs at most=300 and
+    slots=8 go as 8 batches of 119-120 in one round, not 4 of 300 and 59 with four slots idle. A batch is not
+    split below `SMALLEST_SPLIT` inputs: each request pays its own latency and counts against the API's request
+    rate, so 20 inputs go as one request, 40 as two.
+    """
+    if not texts:
+        return []
+    rounds = math.ceil(len(texts) / (most * slots))
+    count = max(math.ceil(len(texts) / most), min(rounds * slots, math.ceil(len(texts) / SMALLEST_SPLIT)))
+    size, extra = divmod(len(texts), count)
+    out, start = [], 0
+    for number in range(count):
+        end = start + size + (number < extra)
+        out.append(texts[start:end])
+        start = end
+    return out
+
+
+def _settled(future: Future[np.ndarray]) -> BaseException | None:
+    """The future's exception (None: its vectors) once it ends, waited for a tick at a time.
+
+    A Ctrl-C that the kernel hands to one of the sending threads (on a loaded machine it may) only sets CPython's
+    flag: the main thread, blocked on a lock without a timeout, would not see it until the batch ended. Waking every
+    tick, it raises KeyboardInterrupt within one.
+    """
+    while True:
+        try:
+            return future.exception(timeout=_TICK)
+        except TimeoutError:
+            continue
+
+
+_TICK = 0.1  # seconds between the caller's looks for a Ctrl-C while its batches are in flight
 
 
 class _Cancelled(Exception):
@@ -211,6 +254,8 @@ class OpenAIEmbedder:
     _count_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
     # The width of the first answer, kept: later calls send all their batches at once (a sweep calls many times).
     _width: int | None = field(default=None, repr=False, compare=False)
+    # The HTTP sessions kept between calls (made on the first call): one SSL context and one connection reused.
+    _sessions: _http.Sessions | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.timeout is not None and math.isinf(self.timeout) and self.timeout > 0:
@@ -249,7 +294,6 @@ class OpenAIEmbedder:
     def __call__(self, texts: list[str]) -> np.ndarray:
         import httpx
 
-        from . import _http
 
         # /embeddings goes on the path; the query (Azure's api-version and api-key) is sent as it was written, and
         # the fragment, never sent by HTTP, is dropped.
@@ -263,36 +307,55 @@ class OpenAIEmbedder:
         # userinfo goes as HTTP Basic auth (as httpx does with it); the URL sent and shown carries none.
         auth = (url.username, url.password) if url.username or url.password else None
         url = url.copy_with(username=None, password=None)
-        batches = [texts[start : start + self.batch_size] for start in range(0, len(texts), self.batch_size)]
-        if not batches:
+        if not texts:
             return np.zeros((0, self.dimensions or 0), dtype=np.float32)
         rows: list[np.ndarray] = []
         width = self.dimensions or self._width  # else the first answer's: every later batch must match it
         if width is None:
             # The embedder's first batch goes alone: its answer fixes the width, and so the size cap of every
             # later answer (read at most `concurrency` at a time), as it did when batches went one by one. The
-            # width is kept, so only the first call of an embedder waits for one batch before the others.
-            with _http.Session(url, self.timeout) as session:
-                rows.append(self._batch(session, url, auth, batches[0], None, threading.Event()))
-            width, batches = rows[0].shape[1], batches[1:]
+            # width is kept, so only the first call of an embedder waits for one batch before the others. It is a
+            # small one (SMALLEST_SPLIT inputs): the others wait for its answer, not for a full batch's.
+            first = texts[: min(SMALLEST_SPLIT, self.batch_size)]
+            rows += self._concurrently(url, auth, [first], None)
+            width, texts = rows[0].shape[1], texts[len(first) :]
             self._width = width
-        rows += self._concurrently(url, auth, batches, width)
+        rows += self._concurrently(url, auth, fill_slots(texts, self.batch_size, self.concurrency), width)
         return np.concatenate(rows)
 
+    def close(self) -> None:
+        """Close the HTTP sessions this embedder keeps between its calls (and their connections) now.
+
+        A later call opens new ones. They are also closed when the embedder is garbage-collected or the process
+        ends, and at once on an interrupt (Ctrl-C) during a call.
+        """
+        if self._sessions is not None:
+            self._sessions.close()
+
+    def _keeper(self) -> _http.Sessions:
+        """The sessions kept between calls, made on the first call (so httpx is imported only then)."""
+        from . import _http
+
+        with self._count_lock:
+            if self._sessions is None:
+                self._sessions = _http.Sessions()
+                weakref.finalize(self, self._sessions.close)  # holds the keeper, not the embedder
+            return self._sessions
+
     def _concurrently(self, url: httpx.URL, auth: tuple[str, str] | None, batches: list[list[str]],
-                      width: int) -> list[np.ndarray]:
+                      width: int | None) -> list[np.ndarray]:
         """The vectors of `batches`, in their order, at most `concurrency` requests in flight at once.
 
-        Each worker thread has its own session: a session's deadline belongs to the one request it is sending.
-        The first failure (in batch order) is raised once the batches in flight end (each within its deadline);
-        batches not yet sent are cancelled.
+        Each request takes a session of its own from the embedder's keeper (a session's deadline belongs to the one
+        request it is sending) and gives it back when it ends, so the next call reuses it and its connection. The
+        first failure (in batch order) is raised once the batches in flight end (each within its deadline); batches
+        not yet sent are cancelled.
         """
-        from . import _http
 
         if not batches:
             return []
-        local = threading.local()
-        sessions: list[_http.Session] = []
+        keeper = self._keeper()
+        sending: list[_http.Session] = []
         guard = threading.Lock()
         # Set on the first failure, and on an interrupt (Ctrl-C) in the caller's thread: batches not yet sent are
         # not sent, and those in their retries give up at once (their waits wake on it).
@@ -301,41 +364,47 @@ class OpenAIEmbedder:
         def send(batch: list[str]) -> np.ndarray:
             if stop.is_set():
                 raise _Cancelled
-            session = getattr(local, "session", None)
-            if session is None:
-                session = local.session = _http.Session(url, self.timeout)
-                with guard:
-                    sessions.append(session)
-                if stop.is_set():  # stopped while this session was made: the abort below did not see it
-                    raise _Cancelled
+            session = keeper.take(url, self.timeout)
+            with guard:
+                sending.append(session)
             try:
+                if stop.is_set():  # stopped while this session was taken: the abort below did not see it
+                    raise _Cancelled
                 return self._batch(session, url, auth, batch, width, stop)
             except BaseException:
                 stop.set()
                 raise
+            finally:
+                with guard:  # out of reach of the aborts below before another call may take it
+                    sending.remove(session)
+                keeper.give(session)  # kept, or closed when it was aborted
 
-        workers = min(self.concurrency, len(batches))
-        pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="clanka-nb-embed")
+        # One request is sent from this thread: no pool to start.
+        pool = None if len(batches) == 1 else ThreadPoolExecutor(
+            max_workers=min(self.concurrency, len(batches)), thread_name_prefix="clanka-nb-embed")
         try:
+            if pool is None:
+                return [send(batches[0])]
             futures: list[Future[np.ndarray]] = [pool.submit(send, batch) for batch in batches]
             for future in futures:  # the first real failure, not a batch that gave up because of it
-                error = future.exception()
+                error = _settled(future)
                 if error is not None and not isinstance(error, _Cancelled):
                     raise error
             return [future.result() for future in futures]
-        except BaseException:
+        except BaseException as error:
             # A failure or an interrupt: nothing more is sent, and the requests in flight are cut off now rather
             # than run to their deadlines and retries (every answer not yet read is thrown away; nothing was
             # written: the caller stores a call's vectors only once it returns).
             stop.set()
             with guard:
-                for session in sessions:
+                for session in sending:
                     session.abort()
+            if not isinstance(error, Exception):  # Ctrl-C: the kept sessions are closed as well, at once
+                keeper.close()
             raise
         finally:
-            pool.shutdown(wait=True, cancel_futures=True)
-            for session in sessions:
-                session.close()
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
 
     def _secrets(self) -> tuple[str | None, ...]:
         """What must not be shown even when a server echoes it: the key, base_url's password in its forms, and
@@ -455,7 +524,11 @@ def openai(
     """An embedder for an OpenAI-compatible HTTP endpoint (OpenAI, Ollama, vLLM, LM Studio...), via httpx.
 
     `base_url` defaults to $OPENAI_BASE_URL or https://api.openai.com/v1, `api_key` to $OPENAI_API_KEY.
-    Sends at most `batch_size` inputs per request; retries 429 and 5xx with exponential backoff, waiting
+    Sends at most `batch_size` inputs per request (the API's own limit: OpenAI takes 2,048), in batches of
+    near-equal size that keep all `concurrency` requests busy: a call of 959 inputs at `concurrency=8` sends 8
+    requests of 119-120 inputs, not 4 of up to 300 with half the slots idle: `ceil(n / (batch_size *
+    concurrency))` rounds of requests, none split below 16 inputs (each request pays its own latency and counts
+    against the API's request rate). Retries 429 and 5xx with exponential backoff, waiting
     as long as the server's Retry-After says when it says so (at most `max_wait` seconds). `timeout` is a
     deadline for each request as a whole, connection to last byte. An answer is read up to a size its batch
     can need, must hold exactly one finite vector per input (matched by `index`), and is otherwise refused
@@ -463,8 +536,10 @@ def openai(
     a query (`?api-version=...&api-key=...`) is sent with every request, its values shown nowhere (`***`).
     `concurrency` batches are in flight at once (default 4; 1 sends one at a time), each with its own deadline,
     caps and retries; the vectors come back in input order whatever order the answers arrive in. Unless
-    `dimensions=` is given, the embedder's first batch goes alone: its width bounds the size of every later answer
-    (and is kept, so later calls send all their batches at once).
+    `dimensions=` is given, the embedder's first batch (16 inputs) goes alone: its width bounds the size of every
+    later answer (and is kept, so later calls send all their batches at once). The HTTP sessions (their
+    connections) are kept between calls, one per request in flight; `close()` closes them, as an interrupt
+    (Ctrl-C) does at once.
 
     Args:
         model: The model's name at the endpoint.

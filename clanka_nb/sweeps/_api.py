@@ -16,8 +16,8 @@ from ..frames.source import Source
 from ..retrieval import Probe
 from ..retrieval.internals import ProbeScorer, as_probe, embed_ahead
 from ._answer import answer_attrs
-from ._chunkers import check_chunkers
-from ._reference import with_reference
+from ._chunkers import check_chunkers, whole_cuts
+from ._reference import reference_chunker, reference_position, reference_settings, with_reference
 from .table import NO_LIMIT_NOTE, check_counters, sweep_rows, table_of
 
 
@@ -120,16 +120,21 @@ def sweep(
     if all(setting.effective_max_characters is None for setting in chunk_settings):
         attrs["max_characters_note"] = NO_LIMIT_NOTE  # before the reference row, which has clanka's 10,000
     scorer, ahead = None, None
+    if options is not None and options.reference:  # clanka's own setting is scored too (embedded ahead with the grid)
+        chunk_settings = with_reference(chunk_settings, codebase.languages)
+    # The whole chunkers cut first: their inputs are embedded ahead with the settings' (counted and estimated).
+    apart = options is not None and options.reference and reference_position(chunk_settings, codebase.languages) is None
+    cuts = whole_cuts(codebase, list(codebase.files), peers,
+                      (reference_chunker(), reference_settings()) if apart else None, progress)  # fmt: skip
     if options is not None:
-        if options.reference:  # clanka's own setting is scored too (embedded ahead with the grid)
-            chunk_settings = with_reference(chunk_settings, codebase.languages)
         parsed = time.perf_counter()
         scorer = ProbeScorer(codebase, options, counter)
         attrs["queries_seconds"] = time.perf_counter() - parsed  # the queries (a history read included) and masks
         if options.embedded:
-            ahead = embed_ahead(scorer.probe_set, chunk_settings, options.engine, options.time_budget, progress)
+            ahead = embed_ahead(scorer.probe_set, chunk_settings, options.engine, options.time_budget, progress,
+                                heads=cuts.heads())  # fmt: skip
     rows = sweep_rows(codebase, chunk_settings, counter=counter, limit=limit, progress=progress, scorer=scorer,
-                      chunkers=peers)  # fmt: skip
+                      cuts=cuts)  # fmt: skip
     if scorer is not None:
         attrs.update(scorer.attrs())  # after the rows: the verdict over all of them
     table = table_of(rows, counter=counter, limit=limit, attrs=attrs, ahead=ahead, chunkers=bool(peers))

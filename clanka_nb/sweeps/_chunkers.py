@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import engine
-from ..chunkers import FILE_SECONDS, TOTAL_SECONDS, Chunker, as_chunker, chunk_with
+from ..chunkers import FILE_SECONDS, TOTAL_SECONDS, Chunker, as_chunker, chunk_with, read_source
 from ..engine.internals import ChunkHead, heads_of
+from ..engine.progress import ProgressBar, bar
 from ..engine.settings import checked_keywords
 from ..frames import columns as _columns
 from ..frames.lines import span_positions
@@ -165,6 +166,55 @@ def run_chunker(codebase: engine.Codebase, paths: list[str], chunker: Chunker, f
                       for span in spans])  # fmt: skip
     timed_out = sum(path in result.timed_out for path in fallen)
     return ChunkerRun(result.label, dict(result.parameters), heads, seconds, len(fallen), frozenset(fallen), timed_out)
+
+
+@dataclass(frozen=True)
+class WholeCuts:
+    """The whole chunkers' cuts of a sweep's codebase, made once before its rows (and before its inputs are embedded
+    ahead: theirs are the sweep's inputs too).
+
+    Attributes:
+        peers: Each compared chunker's run, by label, in the order given.
+        reference: clanka's own setting cut in clanka's mode, for a probed sweep in another mode (None otherwise).
+    """
+
+    peers: dict[str, ChunkerRun]
+    reference: ChunkerRun | None = None
+
+    def heads(self) -> list[list[list[ChunkHead]]]:
+        """Every run's heads, in the rows' order (clanka's setting first, then the chunkers)."""
+        runs = ([] if self.reference is None else [self.reference]) + list(self.peers.values())
+        return [run.heads for run in runs]
+
+
+def whole_cuts(codebase: engine.Codebase, paths: list[str], peers: Mapping[str, Chunker],
+               reference: tuple[Chunker, engine.ChunkSettings] | None, progress: ProgressBar) -> WholeCuts:  # fmt: skip
+    """Each chunker of `peers` run over `paths` (the codebase's readable files, in order), the files read once for
+    all; with `reference`, clanka's cut too (its chunker and the settings of its line windows).
+
+    Args:
+        codebase: The parsed codebase.
+        paths: Its readable files, in order.
+        peers: The chunkers to compare, by label.
+        reference: clanka's own setting's chunker and settings, when it is scored apart; None: not.
+        progress: None shows a bar only for work over a second, False never, True always.
+
+    Returns:
+        The runs.
+    """
+    if not peers and reference is None:
+        return WholeCuts({})
+    texts = read_source(codebase).texts  # every chunker gets the same texts, read once
+    runs: dict[str, ChunkerRun] = {}
+    with bar(progress, len(peers) + (reference is not None), "cutting with chunkers", unit="chunker") as handle:
+        cut = None if reference is None else run_chunker(codebase, paths, reference[0], reference[1], texts)
+        if handle is not None and cut is not None:
+            handle.update(1)
+        for label, chunker in peers.items():
+            runs[label] = run_chunker(codebase, paths, chunker, engine.ChunkSettings.build(warn=False), texts)
+            if handle is not None:
+                handle.update(1)
+    return WholeCuts(runs, cut)
 
 
 def chunker_row(stats: CodebaseStats, run: ChunkerRun) -> dict[str, Any]:

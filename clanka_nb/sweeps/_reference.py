@@ -20,7 +20,7 @@ from ..frames.lines import span_positions
 from ..frames.stats import CodebaseStats
 from ..retrieval import Probe
 from ..retrieval.internals import Bootstrap, Outcome, ProbeScorer, ProbeSet, heads_scored, scored_row
-from ._chunkers import run_chunker
+from ._chunkers import ChunkerRun, run_chunker
 
 CLANKA_REPOSITORY = "Effectful-Tech/clanka"
 CLANKA_COMMIT = "805d349"  # the commit whose src/SemanticSearch.ts and src/CodeChunker.ts these facts were read from
@@ -70,13 +70,19 @@ def reference_chunker() -> Chunker:
                           languages=CLANKA_MODE, label="clanka's setting")  # fmt: skip
 
 
+def reference_cut(codebase: engine.Codebase, paths: list[str], texts: Mapping[str, str] | None = None) -> ChunkerRun:
+    """clanka's own cut of a codebase in another language mode than clanka's: the engine in clanka's mode at
+    clanka's settings over `paths` (the codebase's readable files, in order; `texts` as `run_chunker` takes them).
+    The local sweep's reference row and Dask's workers' (one root each) cut it here."""
+    return run_chunker(codebase, paths, reference_chunker(), reference_settings(), texts)
+
+
 def reference_row(
-    codebase: engine.Codebase, stats: CodebaseStats, scorer: ProbeScorer, texts: Mapping[str, str],
+    codebase: engine.Codebase, stats: CodebaseStats, scorer: ProbeScorer, run: ChunkerRun,
 ) -> tuple[dict[str, Any], list[list[Any]]]:
-    """The reference row of a sweep in another language mode than clanka's: the engine's cut in clanka's mode at
-    clanka's settings, sized and scored through the sweep's probe set; and its chunks' heads (for token counts).
-    split_declarations is NA (the sweep's declarations are another mode's)."""
-    run = run_chunker(codebase, stats.index.paths, reference_chunker(), reference_settings(), texts)
+    """The reference row of a sweep in another language mode than clanka's: `run`, the engine's cut in clanka's mode
+    at clanka's settings (`reference_cut`), sized and scored through the sweep's probe set; and its chunks' heads
+    (for token counts). split_declarations is NA (the sweep's declarations are another mode's)."""
     starts, ends = span_positions(stats.index, [[(h.start_line, h.end_line) for h in heads] for heads in run.heads])
     row: dict[str, Any] = {**reference_settings().effective_columns(), **stats.size_columns(starts, ends)}
     row["split_declarations"] = None

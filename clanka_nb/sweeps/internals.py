@@ -1,12 +1,16 @@
-"""The sweep layer's helpers that the floors above build on (the tuning panel): clanka's own setting scored as the
-reference, and what applies a setting in clanka. Not the user's API (that is `clanka_nb.sweeps`' `__all__`)."""
+"""The sweep layer's helpers that the floors above build on (the tuning panel, Dask's sweep): clanka's own setting
+scored as the reference, and what applies a setting in clanka. Not the user's API (that is `clanka_nb.sweeps`'
+`__all__`)."""
 
 from ._answer import answer_attrs
 from ._carry import CarryBack, Chosen, carry_back
+from ._chunkers import ChunkerRun
 from ._reference import (
     CLANKA_COMMIT,
     CLANKA_MODE,
     REFERENCE_COLUMN,
+    reference_cut,
+    reference_named,
     reference_position,
     reference_scored,
     reference_settings,
@@ -19,8 +23,11 @@ __all__ = [
     "REFERENCE_COLUMN",
     "CarryBack",
     "Chosen",
+    "ChunkerRun",
     "answer_attrs",
     "carry_back",
+    "reference_cut",
+    "reference_named",
     "reference_position",
     "reference_scored",
     "reference_settings",

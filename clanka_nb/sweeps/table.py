@@ -13,7 +13,6 @@ import numpy as np
 import pandas as pd
 
 from .. import engine
-from ..chunkers import Chunker, read_source
 from ..defaults import CHUNK_SETTING_NAMES
 from ..engine.embedding import embedding_text
 from ..engine.internals import ChunkHead
@@ -29,12 +28,13 @@ from ..retrieval.internals import Ahead, ProbeScorer
 from ._chunkers import (
     CHUNKER_COLUMNS,
     ENGINE_LABEL,
+    ChunkerRun,
+    WholeCuts,
     chunker_row,
     engine_chunker_columns,
-    run_chunker,
     uncut_reason,
 )
-from ._reference import REFERENCE_COLUMN, reference_position, reference_row, reference_settings
+from ._reference import REFERENCE_COLUMN, reference_cut, reference_position, reference_row, reference_settings
 
 # What a sweep that leaves chunk_max_characters at no limit says: clanka's index never chunks so.
 _LIMIT = CHUNK_SETTING_NAMES[-1]
@@ -85,6 +85,11 @@ def head_token_columns(
 ) -> dict[str, Any]:
     """`input_token_columns` of chunks cut by a whole chunker: each head's embedding input built as the engine
     builds its own (path header and lines), so that only the cutting differs."""
+    return _token_columns(head_tokens(codebase, heads, counter), counter, limit)
+
+
+def head_tokens(codebase: engine.Codebase, heads: Sequence[Sequence[ChunkHead]], counter: TokenCounter) -> np.ndarray:
+    """The tokens of each embedding input of chunks cut by a whole chunker, in order (also the Dask sweep's)."""
     texts = []
     for per_file in heads:
         for head in per_file:
@@ -92,7 +97,7 @@ def head_token_columns(
             assert text is not None  # only readable files have heads
             content = "\n".join(text.lines[head.start_line - 1 : head.end_line])
             texts.append(embedding_text(head.path, head.start_line, head.name, head.type, head.parent, content))
-    return _token_columns(np.asarray(counter.count_many(texts), dtype=np.float64), counter, limit)
+    return np.asarray(counter.count_many(texts), dtype=np.float64)
 
 
 def _token_columns(tokens: np.ndarray, counter: TokenCounter, limit: int | None) -> dict[str, Any]:
@@ -119,13 +124,11 @@ def _counted(row: dict[str, Any], columns: dict[str, Any]) -> None:
 
 
 def _chunker_row(
-    codebase: engine.Codebase, stats: CodebaseStats, label: str, chunker: Chunker, counting: TokenCounter | None,
-    limit: int | None, scorer: ProbeScorer | None, texts: Mapping[str, str],
+    codebase: engine.Codebase, stats: CodebaseStats, label: str, run: ChunkerRun, counting: TokenCounter | None,
+    limit: int | None, scorer: ProbeScorer | None,
 ) -> dict[str, Any]:
-    """One whole chunker's row: its cut of every file (`run_chunker`, on `texts`, the files read once for all the
-    chunkers), sized and, when probed, scored through the same probe set as the engine's rows (only the cutting
-    differs). `seconds` is the chunker's own time."""
-    run = run_chunker(codebase, stats.index.paths, chunker, engine.ChunkSettings.build(warn=False), texts)
+    """One whole chunker's row: its cut of every file (`run`, `whole_cuts`), sized and, when probed, scored through
+    the same probe set as the engine's rows (only the cutting differs). `seconds` is the chunker's own time."""
     row = chunker_row(stats, run)
     if counting is not None:
         _counted(row, head_token_columns(codebase, run.heads, counting, limit))
@@ -147,11 +150,11 @@ def sweep_rows(
     limit: int | None,
     progress: ProgressBar,
     scorer: ProbeScorer | None = None,
-    chunkers: Mapping[str, Chunker] | None = None,
+    cuts: WholeCuts | None = None,
 ) -> list[dict[str, Any]]:
     """The rows of an opened codebase's sweep: one per setting (see `clanka_nb.sweeps.sweep` for the columns), then
-    one per chunker of `chunkers` (label -> chunker, checked: `check_chunkers`) with the chunker columns; when
-    probed, a sampled verdict that separates is confirmed on the whole codebase and those rows take its values.
+    one per chunker of `cuts` (`whole_cuts`: each chunker's cut, by label) with the chunker columns; when probed, a
+    sampled verdict that separates is confirmed on the whole codebase and those rows take its values.
     `table_of` makes them the table.
 
     Args:
@@ -161,7 +164,7 @@ def sweep_rows(
         limit: Adds `over_limit` for chunks over that many tokens; None: no column.
         progress: None shows a bar only for work over a second, False never, True always.
         scorer: The probe's scorer; None: no probe columns.
-        chunkers: Whole chunkers to compare, by label; None: none.
+        cuts: The whole chunkers' cuts (and clanka's own setting's, when it is scored apart); None: none.
 
     Returns:
         The rows, the settings' first.
@@ -170,7 +173,7 @@ def sweep_rows(
     rows = []
     whole: dict[int, engine.FileChunking] = {}
     counting = None if counter is None else remembering(counter)  # inputs shared by settings: counted once
-    peers = dict(chunkers or {})
+    peers = {} if cuts is None else cuts.peers
     # Probed, clanka's own setting is a row (`_reference`): one of the grid's in clanka's mode (the caller added it
     # when the grid lacked it), else cut apart in clanka's mode after the grid's rows.
     referenced = scorer is not None and scorer.probe.reference
@@ -182,14 +185,16 @@ def sweep_rows(
             rows.append(_setting_row(codebase, stats, setting, whole, counting, limit, scorer, peers=bool(peers)))
             if handle is not None:
                 handle.update(1)
-        texts = read_source(codebase).texts if peers or apart else {}  # every chunker gets the same texts, read once
         if apart and scorer is not None:
             position = len(rows)
-            rows.append(_apart_row(codebase, stats, scorer, texts, counting, limit, peers=bool(peers)))
+            cut = cuts.reference if cuts is not None else None
+            if cut is None:  # not cut ahead by the caller (`whole_cuts`): cut here
+                cut = reference_cut(codebase, stats.index.paths)
+            rows.append(_apart_row(codebase, stats, scorer, cut, counting, limit, peers=bool(peers)))
             if handle is not None:
                 handle.update(1)
-        for label, chunker in peers.items():
-            rows.append(_chunker_row(codebase, stats, label, chunker, counting, limit, scorer, texts))
+        for label, run in peers.items():
+            rows.append(_chunker_row(codebase, stats, label, run, counting, limit, scorer))
             if handle is not None:
                 handle.update(1)
         if scorer is not None:
@@ -226,12 +231,12 @@ def _setting_row(
 
 
 def _apart_row(
-    codebase: engine.Codebase, stats: CodebaseStats, scorer: ProbeScorer, texts: Mapping[str, str],
+    codebase: engine.Codebase, stats: CodebaseStats, scorer: ProbeScorer, run: ChunkerRun,
     counting: TokenCounter | None, limit: int | None, *, peers: bool,
 ) -> dict[str, Any]:
     """clanka's setting in clanka's own mode, for a sweep in another (`_reference.reference_row`), with the token
     counter's columns and, beside whole chunkers, the engine's chunker columns."""
-    row, heads = reference_row(codebase, stats, scorer, texts)
+    row, heads = reference_row(codebase, stats, scorer, run)
     if counting is not None:
         _counted(row, head_token_columns(codebase, heads, counting, limit))
     if peers:
@@ -286,7 +291,7 @@ def table_of(
         schema[REFERENCE_COLUMN] = _columns.BOOL  # probed: True on clanka's own setting's row
     columns = {}
     if ahead is not None and ahead.truncated is not None:
-        schema["truncated"] = _columns.FLOAT  # a chunker's row has none: its inputs were not embedded ahead
+        schema["truncated"] = _columns.FLOAT  # measured for the settings' rows: a chunker's row has none
         columns["truncated"] = [*ahead.truncated, *[None] * (len(rows) - len(ahead.truncated))]
     extra = dict.fromkeys(name for row in rows for name in row if name not in schema)
     schema.update({name: column_type(name) for name in extra})

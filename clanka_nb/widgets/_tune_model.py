@@ -243,7 +243,7 @@ class TunerModel:
             self._against_reference(outcome, bootstrap)
             if self._outcome is not None and self.before is not None and "mrr" in self.before:
                 self.stats["vs_before"] = compared(self._outcome, outcome, self.probe.verdict_metric,
-                                                   margin=self.probe.margin)  # fmt: skip
+                                                   self._probe_set.groups, margin=self.probe.margin)  # fmt: skip
             self._outcome = outcome
             self.current = settings_text({name: self.stats[name] for name in CHUNK_SETTING_NAMES})
             self._points[self.current] = (_number(self.stats.get(self.cost)), _number(self.stats.get(self.quality)))
@@ -261,7 +261,8 @@ class TunerModel:
                                                            self.probe, bootstrap)  # fmt: skip
             self._points[REFERENCE_POINT] = (_number(columns.get(self.cost)), _number(columns.get(self.quality)))
         shown = {name: self.stats[name] for name in CHUNK_SETTING_NAMES}
-        said = compared(self._reference, outcome, self.probe.verdict_metric, margin=self.probe.margin)
+        said = compared(self._reference, outcome, self.probe.verdict_metric, self._probe_set.groups,
+                        margin=self.probe.margin)  # fmt: skip
         if said:  # no queries: nothing to say (the panel says why)
             self.stats["vs_clanka"] = f"vs clanka's setting (30 lines, 10,000 characters): {said.partition(': ')[2]}"
         reference = reference_settings().columns()

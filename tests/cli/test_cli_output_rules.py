@@ -16,13 +16,6 @@ import clanka_nb as cn
 from clanka_nb import engine, frames, sweeps
 from tests._shared import run_cli as run
 
-# The suite makes every ClankaWarning an error; these tests raise these on purpose (sweeps whose few queries are
-# found at every setting).
-EXPECTED_WARNINGS = [
-    pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.FlatRecallWarning"),
-]
-pytestmark = EXPECTED_WARNINGS
-
 
 def one_error(err: str) -> str:
     lines = err.strip().splitlines()
@@ -186,6 +179,7 @@ def left_out(table: str) -> list[str]:
     return match.group(1).split(", ") if match else []
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.FlatRecallWarning")  # few queries, each found at every setting
 def test_sweep_probe_adds_the_search_measures(capsys, code: Path) -> None:
     status, out, _ = run(capsys, "sweep", str(code), "--chunk-size", "2,30", "--probe", "--k", "1,3",
                          "--format", "jsonl")

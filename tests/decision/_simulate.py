@@ -33,10 +33,16 @@ def scored(latent: np.ndarray, kind: str) -> np.ndarray:
     return np.round(np.clip(1.2 - 1.2 * np.exp(latent), 0, 1), 1)  # about half 0, a seventh 1, mean 0.34
 
 
-def heavy_cluster_scores(rng: np.random.Generator, shift: np.ndarray, kind: str) -> tuple[pd.DataFrame, np.ndarray]:
-    """200 queries, one cluster holding 50 of them (a quarter of every mean), the rest in 59 clusters."""
+def heavy_cluster_scores(rng: np.random.Generator, shift: np.ndarray, kind: str,
+                         hardness: float | None = None) -> tuple[pd.DataFrame, np.ndarray]:  # fmt: skip
+    """200 queries, one cluster holding 50 of them (a quarter of every mean), the rest in 59 clusters. `hardness`:
+    the heavy cluster's shared difficulty (None: drawn as every cluster's; -0.5: middling targets, whose scores vary
+    most between settings, so that cluster holds more than a quarter of the differences' variance)."""
     ids = np.concatenate([np.zeros(50, dtype=np.int64), np.sort(rng.integers(1, 60, size=150))])
-    hard = rng.normal(0, 1.0, size=60)[ids] + rng.normal(0, 0.7, size=200)
+    shared = rng.normal(0, 1.0, size=60)
+    if hardness is not None:
+        shared[0] = hardness
+    hard = shared[ids] + rng.normal(0, 0.7, size=200)
     latent = hard[:, None] + rng.normal(0, 0.8, size=(200, len(shift))) - shift[None, :]
     return pd.DataFrame(scored(latent, kind), columns=[f"s{j}" for j in range(len(shift))]), ids
 

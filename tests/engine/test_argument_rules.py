@@ -25,12 +25,6 @@ from clanka_nb.engine import (
 )
 from clanka_nb.engine.settings import max_workers, parse_size
 
-# The suite makes every ClankaWarning an error; these tests raise these on purpose (binary-looking files).
-EXPECTED_WARNINGS = [
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.BinaryFileWarning"),
-]
-pytestmark = EXPECTED_WARNINGS
-
 # The frames layer (and so the command line) is an extra: the engine-alone venv of .ci/run has no pandas.
 NEEDS_FRAMES = pytest.mark.skipif(find_spec("pandas") is None, reason="needs the frames extra (pandas)")
 
@@ -233,6 +227,7 @@ def test_a_posix_class_in_an_ignore_rule_leaks_no_warning(tmp_path: Path) -> Non
 # --- 11.6: content that looks binary is flagged, still chunked as the reference does -----------------
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.BinaryFileWarning")  # binary-looking content, on purpose
 def test_binary_looking_content_is_flagged_and_still_chunked(tmp_path: Path) -> None:
     (tmp_path / "nul.py").write_bytes(b"def f():\x00\n    return 1\n")
     (tmp_path / "fake.ts").write_bytes((bytes(range(128, 256)) + b"\n") * 20)  # random-looking, not minified

@@ -22,15 +22,6 @@ from clanka_nb.engine import (
     list_files,
 )
 
-# The suite makes every ClankaWarning an error; these tests raise these on purpose (folders or files that give no
-# chunks; files that cannot be read, made so on purpose).
-EXPECTED_WARNINGS = [
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.NothingToChunkWarning"),
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.UnreadableFileWarning"),
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.BinaryFileWarning"),  # undecodable bytes look binary
-]
-pytestmark = EXPECTED_WARNINGS
-
 
 def within(seconds: float, fn, *args, **kwargs):
     """Call fn in a daemon thread; fail (instead of hanging the run) when it takes longer than `seconds`."""
@@ -173,6 +164,7 @@ def test_chunk_file_on_a_fifo_returns_nothing_at_once_and_warns(fifo_tree):
         assert within(5, chunk_file, fifo_tree, "pipe.ts") == []
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.UnreadableFileWarning")  # a file that cannot be read, on purpose
 def test_a_fifo_named_explicitly_is_reported_unreadable(fifo_tree):
     codebase = within(10, Codebase, fifo_tree, paths=["pipe.ts", "a.ts"])
     assert codebase.report("pipe.ts").status is FileStatus.UNREADABLE
@@ -180,6 +172,7 @@ def test_a_fifo_named_explicitly_is_reported_unreadable(fifo_tree):
     assert [c.path for c in codebase.chunks()] == ["a.ts"]
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.UnreadableFileWarning")  # a file that cannot be read, on purpose
 def test_a_unix_socket_is_neither_listed_nor_read(tmp_path):
     write(tmp_path, "a.ts", "const a = 1\n")
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -199,6 +192,7 @@ def test_a_unix_socket_is_neither_listed_nor_read(tmp_path):
         server.close()
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.UnreadableFileWarning")  # a file that cannot be read, on purpose
 def test_a_folder_named_like_a_file(tmp_path):
     write(tmp_path, "x.ts/inner.ts", "const inner = 1\n")
     assert within(10, list_files, tmp_path) == ["x.ts/inner.ts"]
@@ -259,6 +253,7 @@ def test_codebase_paths_outside_the_root_give_no_chunks(outside):
     assert all(r.status is FileStatus.NOT_INDEXED and "outside" in r.reason for r in outside_reports)
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.NothingToChunkWarning")  # a file or folder that gives no chunks
 def test_a_name_the_reference_never_indexes_is_reported(tmp_path):
     write(tmp_path, "Makefile", "all:\n\techo hi\n")
     assert chunk_file(tmp_path, "Makefile") == []
@@ -268,6 +263,7 @@ def test_a_name_the_reference_never_indexes_is_reported(tmp_path):
 # --- bytes ------------------------------------------------------------------------------------------
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.BinaryFileWarning")  # binary-looking content, on purpose
 @pytest.mark.parametrize(
     ("data", "first_line"),
     [
@@ -298,7 +294,8 @@ def test_nul_bytes_and_lone_surrogates_do_not_crash():
 
 def test_a_named_file_that_does_not_exist_is_reported_unreadable(tmp_path):
     write(tmp_path, "a.ts", "const a = 1\n")
-    codebase = Codebase(tmp_path, paths=["a.ts", "gone.ts"])
+    with pytest.warns(UnreadableFileWarning, match=r"gone\.ts"):
+        codebase = Codebase(tmp_path, paths=["a.ts", "gone.ts"])
     assert codebase.files == ["a.ts", "gone.ts"]
     report = codebase.report("gone.ts")
     assert report.status is FileStatus.UNREADABLE
@@ -325,7 +322,8 @@ def test_a_file_without_read_permission_is_reported_unreadable(tmp_path):
     try:
         with pytest.warns(UnreadableFileWarning, match=r"locked\.ts"):
             assert chunk_file(tmp_path, "locked.ts") == []
-        assert Codebase(tmp_path).report("locked.ts").status is FileStatus.UNREADABLE
+        with pytest.warns(UnreadableFileWarning, match=r"locked\.ts"):  # the codebase says so too
+            assert Codebase(tmp_path).report("locked.ts").status is FileStatus.UNREADABLE
     finally:
         locked.chmod(0o644)
 

@@ -18,15 +18,6 @@ from clanka_nb.engine import (
     list_files,
 )
 
-# The suite makes every ClankaWarning an error; these tests raise these on purpose (settings out of range, drawn or
-# chosen on purpose; files that cannot be read, made so on purpose).
-EXPECTED_WARNINGS = [
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning"),
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.UnreadableFileWarning"),
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.NothingToChunkWarning"),  # a Makefile gives no chunks
-]
-pytestmark = EXPECTED_WARNINGS
-
 SETTINGS = [
     {},
     {"chunk_size": 2, "chunk_overlap": 1},
@@ -82,6 +73,7 @@ def expected_chunks(texts: dict[str, str], **settings):
 # --- parse once ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning")  # settings out of range, on purpose
 def test_rechunking_from_texts_never_parses_again(parses):
     expected = {i: expected_chunks(TEXTS, **s) for i, s in enumerate(SETTINGS)}
     parses.clear()
@@ -92,6 +84,7 @@ def test_rechunking_from_texts_never_parses_again(parses):
     assert len(parses) == 4
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning")  # settings out of range, on purpose
 def test_rechunking_a_folder_never_parses_again(tmp_path, parses):
     write_tree(tmp_path, TEXTS)
     codebase = Codebase(tmp_path, workers=1)
@@ -121,6 +114,7 @@ def tree(tmp_path) -> Path:
     return write_tree(tmp_path, texts)
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning")  # settings out of range, on purpose
 @pytest.mark.parametrize("settings", SETTINGS, ids=str)
 def test_codebase_chunks_equal_chunk_codebase_in_order(tree, settings):
     codebase = Codebase(tree)
@@ -132,6 +126,7 @@ def test_codebase_chunks_equal_chunk_codebase_in_order(tree, settings):
     assert seen == [p for p in codebase.files if p in seen]
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning")  # settings out of range, on purpose
 def test_codebase_chunks_equal_each_file_chunked_alone(tree):
     codebase = Codebase(tree)
     texts = {p: (tree / p).read_text(encoding="utf-8") for p in codebase.files}
@@ -172,6 +167,8 @@ def test_max_file_size_is_passed_to_the_listing(tmp_path):
 # --- reports and prepared texts -------------------------------------------------------------------------
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.NothingToChunkWarning")  # a file or folder that gives no chunks
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.UnreadableFileWarning")  # a file that cannot be read, on purpose
 def test_a_report_for_every_status(tmp_path):
     write_tree(
         tmp_path,

@@ -10,13 +10,6 @@ from hypothesis import strategies as st
 
 from clanka_nb import engine
 
-# The suite makes every ClankaWarning an error; these tests raise these on purpose (settings out of range, drawn or
-# chosen on purpose).
-EXPECTED_WARNINGS = [
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning"),
-]
-pytestmark = EXPECTED_WARNINGS
-
 # A file built to hold every case: a documented function, a class whose methods are longer than a chunk,
 # a long function that is split with overlap, and lines long enough to be cut by characters.
 DOC_FUNCTION = "/** Adds two numbers. */\nexport function add(a: number, b: number) {\n  return a + b;\n}\n\n"
@@ -86,6 +79,7 @@ def test_explaining_costs_the_default_path_nothing() -> None:
     ]
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning")  # settings out of range, on purpose
 @settings(max_examples=60, deadline=None)
 @given(
     size=st.integers(1, 40), overlap=st.integers(0, 45), limit=st.one_of(st.none(), st.integers(1, 3000)),

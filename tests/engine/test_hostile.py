@@ -30,13 +30,6 @@ from clanka_nb.engine._chunker import PreparedText, plan_ranges
 from clanka_nb.engine._declarations import Declaration, parent_label
 from clanka_nb.engine._listing import _linear
 
-# The suite makes every ClankaWarning an error; these tests raise these on purpose (files that cannot be read, made
-# so on purpose).
-EXPECTED_WARNINGS = [
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.UnreadableFileWarning"),
-]
-pytestmark = EXPECTED_WARNINGS
-
 _decl = st.builds(
     Declaration,
     st.integers(1, 40),
@@ -166,6 +159,7 @@ def test_chunk_files_and_codebase_never_read_outside_the_root(linked, workers, m
     assert all("secret" not in c.content for c in list(chunk_codebase(linked, workers=workers)))
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.UnreadableFileWarning")  # a file that cannot be read, on purpose
 def test_codebase_reports_a_refused_path(linked):
     codebase = Codebase(linked, paths=[*REFUSED, "own.ts"])
     for path in REFUSED:
@@ -213,6 +207,7 @@ def test_a_collision_is_flagged_in_both_reports(slashes):
     assert codebase.text("back/slash.ts").declarations[0].name == "real"
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.UnreadableFileWarning")  # a file that cannot be read, on purpose
 @pytest.mark.parametrize("workers", [1, 2])
 def test_prepared_texts_refuses_what_resolves_outside_the_root(linked, workers, monkeypatch):
     monkeypatch.setattr(_codebase, "MIN_FILES_FOR_PROCESSES", 0)

@@ -15,13 +15,6 @@ from hypothesis import strategies as st
 
 from clanka_nb.engine import Codebase, chunk_file_content
 
-# The suite makes every ClankaWarning an error; these tests raise these on purpose (settings out of range, drawn or
-# chosen on purpose).
-EXPECTED_WARNINGS = [
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning"),
-]
-pytestmark = EXPECTED_WARNINGS
-
 JS_WHITESPACE = frozenset(
     "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
     "\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -126,6 +119,7 @@ def first_meaningful(lines: list[str], at: int) -> int | None:
     return next((n for n in range(at, len(lines) + 1) if meaningful(lines[n - 1])), None)
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning")  # settings out of range, on purpose
 @settings(max_examples=400, deadline=None)
 @given(documents(), chunk_settings)
 def test_line_windows(text, s):
@@ -248,6 +242,7 @@ def segments_count(lines: list[str], r: Record, s: Settings) -> int:
     return 1 if fits and r.end - r.start + 1 <= s.clamped_size else 2
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning")  # settings out of range, on purpose
 @settings(max_examples=300, deadline=None)
 @given(modules(), chunk_settings)
 def test_declaration_chunks(module, s):
@@ -288,6 +283,7 @@ def test_declaration_chunks(module, s):
 # --- re-chunking -------------------------------------------------------------------------------------
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning")  # settings out of range, on purpose
 @settings(max_examples=100, deadline=None)
 @given(documents(), modules(), st.lists(chunk_settings, min_size=1, max_size=4))
 def test_a_codebase_rechunks_exactly_like_chunk_file_content(doc, module, all_settings):

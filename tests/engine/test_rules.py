@@ -3,17 +3,11 @@
 from __future__ import annotations
 
 import math
+from contextlib import nullcontext
 
 import pytest
 
-from clanka_nb.engine import ChunkSettings, chunk_file_content
-
-# The suite makes every ClankaWarning an error; these tests raise these on purpose (settings out of range, drawn or
-# chosen on purpose).
-EXPECTED_WARNINGS = [
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning"),
-]
-pytestmark = EXPECTED_WARNINGS
+from clanka_nb.engine import ChunkSettings, SettingClampedWarning, chunk_file_content
 
 C, F, M, V = "class", "function", "method", "variable"
 
@@ -52,21 +46,26 @@ def lines_of(content):
     ],
 )
 def test_settings_are_clamped_like_the_reference(requested, clamped):
-    s = ChunkSettings.build(*requested)
+    # A size or limit raised to 1 and an overlap cut below the size say so; a limit's floor or an endless one does not.
+    raised = requested[:2] != clamped[:2] or (requested[2] is not None and requested[2] < 1)
+    with pytest.warns(SettingClampedWarning) if raised else nullcontext():
+        s = ChunkSettings.build(*requested)
     assert (s.effective_size, s.effective_overlap, s.effective_max_characters) == clamped
     assert (s.requested_size, s.requested_overlap) == requested[:2]
     assert s.clamped is (requested[:2] != clamped[:2])
 
 
 def test_chunk_size_zero_means_one_line_windows():
-    assert spans(chunk_file_content("a.md", "a\nb", chunk_size=0)) == [(1, 1), (2, 2)]
+    with pytest.warns(SettingClampedWarning, match="chunk_size=1"):
+        assert spans(chunk_file_content("a.md", "a\nb", chunk_size=0)) == [(1, 1), (2, 2)]
 
 
 def test_overlap_at_least_size_becomes_size_minus_one():
     content = "\n".join("abcdef")
-    assert spans(chunk_file_content("a.md", content, chunk_size=3, chunk_overlap=5)) == [
-        (1, 3), (2, 4), (3, 5), (4, 6),
-    ]
+    with pytest.warns(SettingClampedWarning, match="chunk_overlap=2"):
+        assert spans(chunk_file_content("a.md", content, chunk_size=3, chunk_overlap=5)) == [
+            (1, 3), (2, 4), (3, 5), (4, 6),
+        ]
 
 
 # --- declaration kinds --------------------------------------------------------------------------

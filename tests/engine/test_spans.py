@@ -9,14 +9,6 @@ from hypothesis import strategies as st
 from clanka_nb import engine, sample_codebase
 from clanka_nb.engine._chunker import declaration_segments
 
-# The suite makes every ClankaWarning an error; these tests raise these on purpose (settings out of range, drawn or
-# chosen on purpose; files that cannot be read, made so on purpose).
-EXPECTED_WARNINGS = [
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning"),
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.UnreadableFileWarning"),
-]
-pytestmark = EXPECTED_WARNINGS
-
 
 @pytest.fixture(scope="module")
 def codebase() -> engine.Codebase:
@@ -30,6 +22,7 @@ def _expected_chunker(text: engine.PreparedText, setting: engine.ChunkSettings) 
     return "ast" if text.declarations and declaration_segments(text, setting) else "window"
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning")  # settings out of range, on purpose
 @settings(max_examples=40, deadline=None)
 @given(
     size=st.integers(min_value=-2, max_value=70),
@@ -54,6 +47,7 @@ def test_spans_are_the_chunks_lines_at_any_setting(codebase, size, overlap, limi
         assert same.chunker == record.chunker and same.spans == tuple((c.start_line, c.end_line) for c in chunks)
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.UnreadableFileWarning")  # a file that cannot be read, on purpose
 def test_unreadable_files_have_no_spans(tmp_path):
     (tmp_path / "a.ts").write_text("export const a = 1\n")
     codebase = engine.Codebase(tmp_path, paths=["a.ts", "gone.ts"])
@@ -100,6 +94,7 @@ declare function over(a: string): string; declare function over(a: number): numb
 """
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning")  # settings out of range, on purpose
 @settings(max_examples=30, deadline=None)
 @given(
     size=st.integers(min_value=1, max_value=40),

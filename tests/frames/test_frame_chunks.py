@@ -15,14 +15,6 @@ from tests._shared import NEEDS_CONFORMANCE
 
 from .conftest import PY_FIVE_LINES, TS_EXAMPLE, as_code_chunks
 
-# The suite makes every ClankaWarning an error; these tests raise these on purpose (folders or files that give no
-# chunks; settings out of range, drawn or chosen on purpose).
-EXPECTED_WARNINGS = [
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.NothingToChunkWarning"),
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning"),
-]
-pytestmark = EXPECTED_WARNINGS
-
 SAMPLE = Path(engine.__file__).resolve().parents[1] / "sample"
 
 EXPECTED_DTYPES = {
@@ -47,6 +39,7 @@ def check_schema(frame: pd.DataFrame) -> None:
     assert list(frame["chunker"].cat.categories) == ["ast", "window"]
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning")  # settings out of range, on purpose
 @pytest.mark.parametrize(
     ("size", "overlap", "limit"), [(30, 0, None), (8, 3, None), (12, 2, 300), (5, 9, 80)]
 )
@@ -101,6 +94,7 @@ def test_missing_values_are_na() -> None:
     assert frame["name"].dtype.na_value is pd.NA
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning")  # settings out of range, on purpose
 def test_attrs_hold_the_settings_and_root(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text(PY_FIVE_LINES)
     frame = frames.chunk_codebase(tmp_path, chunk_size=3, chunk_overlap=7, workers=1, progress=False)
@@ -120,7 +114,8 @@ def test_attrs_hold_the_settings_and_root(tmp_path: Path) -> None:
 
 
 def test_clamped_overlap_chunks_as_the_engine_clamps() -> None:
-    frame = frames.chunk_text(PY_FIVE_LINES, path="a.py", chunk_size=3, chunk_overlap=10)
+    with pytest.warns(engine.SettingClampedWarning, match="chunk_overlap=2"):
+        frame = frames.chunk_text(PY_FIVE_LINES, path="a.py", chunk_size=3, chunk_overlap=10)
     assert list(zip(frame["start_line"], frame["end_line"], strict=True)) == [(1, 3), (2, 4), (3, 5)]
     assert frame.attrs["clamped"] is True
 
@@ -136,6 +131,7 @@ def test_codebase_in_place_of_root_is_not_parsed_again(monkeypatch: pytest.Monke
     pd.testing.assert_frame_equal(frames.chunk_codebase(codebase), expected)
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.NothingToChunkWarning")  # a file or folder that gives no chunks
 def test_chunk_files_and_chunk_file_keep_the_given_order(small_tree: Path) -> None:
     paths = ["tool.py", "src/example.ts", "Makefile"]  # a file the reference never indexes gives no rows
     frame = frames.chunk_files(small_tree, paths, chunk_size=4, workers=1, progress=False)
@@ -158,6 +154,7 @@ def test_chunk_text_equals_chunk_file_content() -> None:
     assert as_code_chunks(frame) == engine.chunk_file_content("snippet.ts", TS_EXAMPLE, chunk_size=2, chunk_overlap=1)
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.NothingToChunkWarning")  # a file or folder that gives no chunks
 def test_empty_codebase_gives_an_empty_frame_with_the_right_dtypes(tmp_path: Path) -> None:
     for frame in (
         frames.chunk_codebase(tmp_path, workers=1, progress=False),
@@ -238,6 +235,7 @@ def _conformance_runs() -> list[tuple[str, dict, dict]]:
     ]
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning")  # settings out of range, on purpose
 @pytest.mark.skipif(not CONFORMANCE_CASES.exists(), reason=NEEDS_CONFORMANCE)
 @pytest.mark.parametrize(("case", "run"), _conformance_runs())
 def test_chunk_text_matches_the_reference_output(case: dict, run: dict) -> None:

@@ -13,13 +13,6 @@ from clanka_nb import engine, frames
 
 from .conftest import PY_FIVE_LINES, TS_EXAMPLE
 
-# The suite makes every ClankaWarning an error; these tests raise these on purpose (settings out of range, drawn or
-# chosen on purpose).
-EXPECTED_WARNINGS = [
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning"),
-]
-pytestmark = EXPECTED_WARNINGS
-
 TEXTS = {"e.ts": TS_EXAMPLE, "a.py": PY_FIVE_LINES, "u.md": "# héllo 😀\n", "empty.ts": " \n"}
 
 
@@ -34,6 +27,7 @@ def all_frames() -> dict[str, pd.DataFrame]:
     }
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning")  # settings out of range, on purpose
 @pytest.mark.parametrize("kind", ["chunks", "files", "coverage", "line_coverage", "sweep"])
 def test_parquet_round_trip_keeps_values_dtypes_and_attrs(tmp_path: Path, kind: str) -> None:
     frame = all_frames()[kind]
@@ -50,6 +44,7 @@ def test_parquet_round_trip_keeps_values_dtypes_and_attrs(tmp_path: Path, kind: 
     assert back.attrs == frame.attrs
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning")  # settings out of range, on purpose
 @pytest.mark.parametrize("kind", ["chunks", "files", "coverage", "line_coverage", "sweep"])
 def test_json_table_round_trip_keeps_values(kind: str) -> None:
     frame = all_frames()[kind]
@@ -57,6 +52,7 @@ def test_json_table_round_trip_keeps_values(kind: str) -> None:
     pd.testing.assert_frame_equal(back, frame, check_dtype=False, check_categorical=False)
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning")  # settings out of range, on purpose
 def test_records_json_has_nulls_for_missing_values() -> None:
     records = pd.read_json(io.StringIO(all_frames()["chunks"].to_json(orient="records")), orient="records")
     assert records["name"].isna().any()

@@ -9,14 +9,6 @@ import pytest
 
 from clanka_nb import engine, frames
 
-# The suite makes every ClankaWarning an error; these tests raise these on purpose (folders or files that give no
-# chunks; files that cannot be read, made so on purpose).
-EXPECTED_WARNINGS = [
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.NothingToChunkWarning"),
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.UnreadableFileWarning"),
-]
-pytestmark = EXPECTED_WARNINGS
-
 FILES_DTYPES = {
     "path": "string", "language": "string", "bytes": "Int64", "lines": "Int64", "status": "category",
     "reason": "string", "chunker": "category", "chunks": "Int64", "meaningful_lines": "Int64",
@@ -73,6 +65,8 @@ def test_chunk_counts_follow_the_settings(small_tree: Path) -> None:
     assert frame.attrs["chunk_size"] == 2
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.NothingToChunkWarning")  # a file or folder that gives no chunks
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.UnreadableFileWarning")  # a file that cannot be read, on purpose
 def test_unreadable_and_never_indexed_files_do_not_disappear(small_tree: Path) -> None:
     (small_tree / "folder.ts").mkdir()
     codebase = engine.Codebase(small_tree, paths=["tool.py", "folder.ts", "Makefile"], workers=1)
@@ -90,6 +84,7 @@ def test_in_memory_files_get_a_reason_too() -> None:
     assert rows.loc["a.ts", "reason"] is pd.NA
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.NothingToChunkWarning")  # a file or folder that gives no chunks
 def test_empty_folder_gives_an_empty_table(tmp_path: Path) -> None:
     frame = frames.files(tmp_path, workers=1, progress=False)
     assert len(frame) == 0

@@ -13,13 +13,6 @@ import clanka_nb as cn
 from clanka_nb import engine
 from clanka_nb.frames.columns import readable
 
-# The suite makes every ClankaWarning an error; these tests raise these on purpose (files that cannot be read, made
-# so on purpose).
-EXPECTED_WARNINGS = [
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.UnreadableFileWarning"),
-]
-pytestmark = EXPECTED_WARNINGS
-
 BAD_NAME = b"bad\xff\xfename.ts"
 SHOWN = "bad\\xff\\xfename.ts"
 
@@ -93,6 +86,7 @@ def linked(tmp_path: Path) -> Path:
     return root
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.UnreadableFileWarning")  # a file that cannot be read, on purpose
 def test_frames_refuse_a_link_out_of_the_root(linked):
     assert cn.chunk_file(linked, "outside.ts").empty
     assert cn.chunk_files(linked, ["outside.ts", "own.ts"])["path"].tolist() == ["own.ts"]

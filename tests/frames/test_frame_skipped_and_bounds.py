@@ -11,14 +11,6 @@ import clanka_nb as cn
 from clanka_nb import engine
 from clanka_nb.retrieval.scoring._options import MAX_CUTOFFS
 
-# The suite makes every ClankaWarning an error; these tests raise these on purpose (binary-looking files).
-EXPECTED_WARNINGS = [
-    # A huge k finds every chunk at every setting: recall is flat, and says so.
-    pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.FlatRecallWarning"),
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.BinaryFileWarning"),
-]
-pytestmark = EXPECTED_WARNINGS
-
 TS = "/** Adds two numbers. */\nexport function add(a: number, b: number) {\n  return a + b;\n}\n"
 
 
@@ -35,12 +27,14 @@ def tree(tmp_path: Path) -> Path:
     return tmp_path
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.BinaryFileWarning")  # binary-looking content, on purpose
 def test_the_default_table_is_exactly_what_the_reference_lists(tree: Path) -> None:
     frame = cn.files(tree, workers=1)
     assert frame["path"].tolist() == engine.list_files(tree)
     assert "skipped" not in set(frame["status"].astype(str))
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.BinaryFileWarning")  # binary-looking content, on purpose
 def test_include_skipped_adds_a_row_with_the_reason_for_every_other_file(tree: Path) -> None:
     frame = cn.files(tree, workers=1, include_skipped=True)
     listed = cn.files(tree, workers=1)
@@ -73,6 +67,7 @@ def test_include_skipped_must_be_a_bool(tree: Path) -> None:
         cn.files(tree, include_skipped="yes")
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.BinaryFileWarning")  # binary-looking content, on purpose
 def test_binary_content_is_flagged_and_still_chunked(tree: Path) -> None:
     rows = cn.files(tree, workers=1).set_index("path")
     assert rows.loc["src/blob.py", "binary"]
@@ -80,6 +75,7 @@ def test_binary_content_is_flagged_and_still_chunked(tree: Path) -> None:
     assert rows.loc["src/blob.py", "status"] == "chunked" and rows.loc["src/blob.py", "chunks"] == 1
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.BinaryFileWarning")  # binary-looking content, on purpose
 def test_a_token_counter_that_returns_no_count_is_a_clear_error(tree: Path) -> None:
     bads = (lambda s: None, lambda s: "3", lambda s: -1, lambda s: float("nan"))
     for bad in bads:
@@ -89,6 +85,8 @@ def test_a_token_counter_that_returns_no_count_is_a_clear_error(tree: Path) -> N
     assert good["tokens_total"].notna().all()
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.BinaryFileWarning")  # binary-looking content, on purpose
+@pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.FlatRecallWarning")  # few queries, each found at every setting
 def test_a_huge_k_asks_for_no_more_than_every_chunk(tree: Path) -> None:
     """k=10**9 once asked for 663 GiB: the search depth is now the number of chunks."""
     chunks = len(cn.chunk_codebase(tree, workers=1))
@@ -109,6 +107,7 @@ def test_workers_bound_in_frames(tree: Path) -> None:
         cn.chunk_codebase(tree, workers=10_000)
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.BinaryFileWarning")  # binary-looking content, on purpose
 def test_one_file_and_absolute_paths_in_frames(tree: Path) -> None:
     by_root = cn.chunk_file(tree, "src/add.ts")
     alone = cn.chunk_file(tree / "src" / "add.ts")

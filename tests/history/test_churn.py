@@ -19,12 +19,6 @@ from tests._shared import clone_history
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs the git command")
 GRID = {"chunk_size": [30, 12], "chunk_overlap": [0, 4], "chunk_max_characters": 10_000}
 
-# The suite makes every ClankaWarning an error; these tests raise these on purpose (binary-looking files).
-EXPECTED_WARNINGS = [
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.BinaryFileWarning"),
-]
-pytestmark = [pytestmark, *EXPECTED_WARNINGS]
-
 
 def run_git(repo: Path, *args: str) -> str:
     env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
@@ -118,6 +112,7 @@ def test_reasons_add_up_and_a_line_inserted_on_top_is_a_line_shift(tmp_path: Pat
     assert summary["p95_embedded"].iloc[0] == pytest.approx(12 - 0.05 * 10)
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.BinaryFileWarning")  # binary-looking content, on purpose
 def test_tricky_changes_equal_indexing_from_scratch(tmp_path: Path) -> None:
     """Ignore rules that change, a folder that becomes a file, renames, binary files, links, a merge."""
     repo = tmp_path / "repo"

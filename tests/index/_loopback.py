@@ -32,11 +32,22 @@ class Server:
         self.hold, self.extra, self.model = hold, extra, model
         self.lock = threading.Lock()
         self.in_flight = self.most = self.requests = self.answered = 0
+        self.connections = self.hung_up = 0  # TCP connections accepted, and of those the ones the client ended
         self.release = threading.Event()
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+
+            def setup(self) -> None:
+                super().setup()
+                with owner.lock:
+                    owner.connections += 1
+
+            def finish(self) -> None:  # the handler's loop ends when the client closes the connection
+                with owner.lock:
+                    owner.hung_up += 1
+                super().finish()
 
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))

@@ -141,12 +141,12 @@ def test_the_first_batch_goes_alone_without_dimensions(slow_server):
 
     embed._concurrently = spy  # type: ignore[method-assign]
     embed(TEXTS[:8])
-    assert starts == [1]
+    assert starts == [0, 1]  # one batch alone, the rest only once it was answered
     # The width is kept: a later call (a sweep calls many times) sends all its batches at once.
     slow_server.most = 0
     slow_server.delay = lambda texts: _until_in_flight(slow_server, 4)
     embed(TEXTS[8:16])
-    assert starts == [1, 4]  # nothing sent alone before the second call's batches
+    assert starts == [0, 1, 4]  # nothing sent alone before the second call's batches
     assert slow_server.most == 4
 
 

@@ -9,13 +9,6 @@ from clanka_nb.index import IndexSearcher, VectorCache
 
 from .conftest import Counting
 
-# The suite makes every ClankaWarning an error; these tests raise these on purpose (settings out of range, drawn or
-# chosen on purpose).
-EXPECTED_WARNINGS = [
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning"),
-]
-pytestmark = EXPECTED_WARNINGS
-
 pytest.importorskip("bm25s")  # the probe's module loads it
 
 
@@ -29,6 +22,7 @@ def test_index_searcher_ranks_as_the_index_does(sample):
     assert searcher.embedded == 5 and searcher.indexed == 3
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning")  # settings out of range, on purpose
 def test_sweep_with_embed_embeds_shared_inputs_once(sample, tmp_path, monkeypatch):
     monkeypatch.setenv("CLANKA_NB_CACHE_DIR", str(tmp_path / "cache"))  # an empty vector cache on disk
     embed = Counting()

@@ -12,6 +12,13 @@ from nbclient import NotebookClient
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
+# A notebook that must end on what a reader acts on: its last cell is code, whose Markdown output holds these.
+ENDS_ON = {
+    # Issue 53: the answer's sentence for each codebase and the snippet that applies it in clanka (both runs keep or
+    # change clanka's setting; clanka's own code in clanka mode gets the SemanticSearch snippet).
+    "09-what-to-tell-clanka.ipynb": ("**clanka's own code, clanka mode**: ", " clanka's setting", "```ts\n",
+                                     "SemanticSearch.layer({ directory, chunkMaxCharacters: ", "**other library, "),
+}
 
 
 def test_the_four_notebooks_exist() -> None:
@@ -39,6 +46,12 @@ def test_notebook_runs_without_errors(path: Path, tmp_path: Path) -> None:
     assert errors == []
     code_cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
     assert all(cell.execution_count is not None for cell in code_cells), "some code cell did not run"
+    if path.name in ENDS_ON:
+        last = notebook.cells[-1]
+        assert last.cell_type == "code", f"{path.name} must end on its answer's cell, not on prose after it"
+        shown = "".join(output.get("data", {}).get("text/markdown", "") for output in last.outputs)
+        missing = [text for text in ENDS_ON[path.name] if text not in shown]
+        assert missing == [], f"{path.name} ends on {shown[:300]!r}, without {missing}"
     # A plot must reach the reader as an image, not as "<Figure size 700x400 with 1 Axes>".
     plots = [cell for cell in code_cells if ".plot_" in cell.source]
     for cell in plots:

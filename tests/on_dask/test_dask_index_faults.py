@@ -16,10 +16,11 @@ import pytest
 import clanka_nb as cn
 from clanka_nb import dask as cd
 from clanka_nb.dask import _indexes
-from clanka_nb.dask._indexes import STATE_SUFFIX, IndexTask, RepositoryIndex
+from clanka_nb.dask._indexes import IndexTask, RepositoryIndex
 from clanka_nb.dask._limit import EmbedLimit, portable
 from clanka_nb.engine.settings import Settings
 from clanka_nb.index import embedders
+from clanka_nb.index.internals import STATE_SUFFIX
 
 pytest.importorskip("apsw")
 pytest.importorskip("sqlite_vec")

@@ -16,13 +16,6 @@ from clanka_nb import engine
 
 from .conftest import expected_chunks, expected_files
 
-# The suite makes every ClankaWarning an error; these tests raise these on purpose (folders or files that give no
-# chunks).
-EXPECTED_WARNINGS = [
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.NothingToChunkWarning"),
-]
-pytestmark = EXPECTED_WARNINGS
-
 
 def test_chunks_of_three_codebases_equal_the_frames_per_root(client, roots) -> None:
     frame = cd.chunk_codebases(roots, client=client, files_per_partition=4)
@@ -264,6 +257,7 @@ def test_unreadable_and_failing_files_are_status_rows(client, tmp_path) -> None:
     assert swept["chunks"].iloc[0] == len(chunks)
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.NothingToChunkWarning")  # a file or folder that gives no chunks
 def test_an_empty_root_gives_empty_tables_and_the_empty_sweep(client, tmp_path) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()

@@ -15,13 +15,6 @@ from clanka_nb import engine, frames
 from clanka_nb.retrieval import NoProbeQueriesWarning, probe, probe_queries, probe_summary
 from clanka_nb.retrieval.internals import ProbeSet
 
-# The suite makes every ClankaWarning an error; these tests raise these on purpose (folders or files that give no
-# chunks).
-EXPECTED_WARNINGS = [
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.NothingToChunkWarning"),
-]
-pytestmark = EXPECTED_WARNINGS
-
 # Real, documented Python nobody here wrote: a few modules of the machine's standard library.
 STDLIB = Path(textwrap.__file__).parent
 MODULES = ("textwrap.py", "shlex.py", "heapq.py", "queue.py")
@@ -74,6 +67,7 @@ def test_sweep_on_python_in_the_default_mode_gives_recall(python_dir: Path) -> N
     assert table.attrs["probe_reason"] is None and table.attrs["languages"] == "clanka"
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.NothingToChunkWarning")  # a file or folder that gives no chunks
 @pytest.mark.parametrize(
     ("files", "reason"),
     [

@@ -17,11 +17,7 @@ from clanka_nb.retrieval.queries._history import HISTORY_REASONS, message_query
 from clanka_nb.retrieval.queries._queries import declared_texts
 from tests._shared import clone_history
 
-pytestmark = [
-    pytest.mark.skipif(shutil.which("git") is None, reason="needs the git command"),
-    # A few commits' queries often find the same at every setting: the flat-recall warning is expected here.
-    pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.FlatRecallWarning"),
-]
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs the git command")
 
 
 def run_git(repo: Path, *args: str, author: str = "Ann Author <ann@example.org>") -> str:
@@ -215,6 +211,7 @@ def test_clanka_tests_give_test_name_queries_tied_to_the_function_they_call(clan
         assert row["name"] in "\n".join(codebase.text(row["test_path"]).lines)  # the test file names it
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.FlatRecallWarning")  # few queries, each found at every setting
 def test_quoted_file_names_and_a_hostile_config_run_nothing(tmp_path):
     root = tmp_path / "hostile"
     root.mkdir()

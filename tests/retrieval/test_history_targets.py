@@ -18,13 +18,6 @@ from tests.retrieval.test_history_queries import commit, function, run_git
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs the git command")
 
-# The suite makes every ClankaWarning an error; these tests raise these on purpose (sweeps whose few queries are
-# found at every setting).
-EXPECTED_WARNINGS = [
-    pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.FlatRecallWarning"),
-]
-pytestmark = [pytestmark, *EXPECTED_WARNINGS]
-
 
 def long_function(name: str, marker: str, extra: str = "") -> str:
     body = "".join(f"  value = value + {i}; // step {i}\n" for i in range(8))
@@ -39,6 +32,7 @@ def new_repo(tmp_path: Path) -> Path:
     return root
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.FlatRecallWarning")  # few queries, each found at every setting
 def test_releases_reverts_and_intent_free_subjects_are_dropped_and_counted(tmp_path):
     root = new_repo(tmp_path)
     kept = commit(root, "Add the parser of price labels", {"src/price.ts": function("parse", "value += 1;")})
@@ -123,6 +117,7 @@ def test_target_kinds_from_paths(path, kind):
     assert target_kind(path) == kind
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.FlatRecallWarning")  # few queries, each found at every setting
 def test_the_sweep_reports_every_metric_by_source_and_by_target_kind(tmp_path):
     root = new_repo(tmp_path)
     commit(root, "Add the parser of price labels", {"src/price.ts": function("parse", "value += 1;"),

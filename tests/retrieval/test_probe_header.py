@@ -7,13 +7,6 @@ import pytest
 import clanka_nb as cn
 from clanka_nb import chunkers
 
-# The suite makes every ClankaWarning an error; these tests raise these on purpose (sweeps whose few queries are
-# found at every setting).
-EXPECTED_WARNINGS = [
-    pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.FlatRecallWarning"),
-]
-pytestmark = EXPECTED_WARNINGS
-
 pytest.importorskip("bm25s")
 
 SCORES = ["recall@5", "mrr", "budget_covered@2000", "budget_found@2000", "tokens@5"]
@@ -37,6 +30,7 @@ def _rows(header: str):
     return table.set_index("chunker_label")
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.FlatRecallWarning")  # few queries, each found at every setting
 def test_with_the_path_alone_the_same_cut_scores_the_same_whoever_names_it():
     rows = _rows("path")
     for name in SCORES:
@@ -49,6 +43,7 @@ def test_with_the_chunkers_header_clanka_s_names_count_and_cost():
     assert any(rows.loc["clanka", name] != pytest.approx(rows.loc["nameless", name]) for name in SCORES[:4])
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.FlatRecallWarning")  # few queries, each found at every setting
 def test_no_header_costs_least():
     assert _rows("none").loc["clanka", "tokens@5"] < _rows("path").loc["clanka", "tokens@5"]
 

@@ -14,13 +14,6 @@ import pytest
 from clanka_nb import engine, sweep
 from clanka_nb.retrieval import Probe, history_queries, probe, probe_queries, probe_summary
 
-# The suite makes every ClankaWarning an error; these tests raise these on purpose (sweeps whose few queries are
-# found at every setting).
-EXPECTED_WARNINGS = [
-    pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.FlatRecallWarning"),
-]
-pytestmark = EXPECTED_WARNINGS
-
 CODE = {
     "src/price.ts": "/** Parses a price label such as 12.50 EUR into cents. */\n"
     "export function parsePrice(label: string) {\n  const [amount] = label.split(' ');\n"
@@ -58,6 +51,7 @@ def clone(tmp_path: Path) -> Path:
     return root
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.FlatRecallWarning")  # few queries, each found at every setting
 def test_the_default_combines_doc_comments_and_history_at_a_clone_top_and_says_so(clone):
     table = sweep(clone, chunk_size=[4, 20], probe=Probe(reference=False), progress=False)
     assert table.attrs["query_sources"] == {"doc_comments": 2, "test_names": 0, "history": 2}
@@ -80,6 +74,7 @@ def test_a_folder_without_git_uses_doc_comments_and_says_why_not_history(tmp_pat
     assert "none from commit messages" in table.attrs["probe_note"]
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.FlatRecallWarning")  # few queries, each found at every setting
 def test_a_queries_frame_is_what_the_sweep_scores(clone):
     history = history_queries(clone, progress=False)
     both = pd.concat([probe_queries(clone, progress=False).assign(source="doc_comments"),

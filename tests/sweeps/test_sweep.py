@@ -11,14 +11,6 @@ import clanka_nb as cn
 from clanka_nb import engine, frames
 from tests.frames.conftest import PY_FIVE_LINES, TS_EXAMPLE
 
-# The suite makes every ClankaWarning an error; these tests raise these on purpose (folders or files that give no
-# chunks; settings out of range, drawn or chosen on purpose).
-EXPECTED_WARNINGS = [
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.NothingToChunkWarning"),
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning"),
-]
-pytestmark = EXPECTED_WARNINGS
-
 SAMPLE = Path(engine.__file__).resolve().parents[1] / "sample"
 
 SWEEP_DTYPES = {
@@ -92,13 +84,15 @@ def test_split_declarations_is_na_without_ast_files() -> None:
 
 def test_impossible_settings_are_clamped_and_marked_not_merged() -> None:
     codebase = engine.Codebase.from_texts({"a.py": PY_FIVE_LINES})
-    frame = cn.sweep(codebase, chunk_size=[3], chunk_overlap=[0, 5, 7])
+    with pytest.warns(engine.SettingClampedWarning, match="chunk_overlap"):
+        frame = cn.sweep(codebase, chunk_size=[3], chunk_overlap=[0, 5, 7])
     assert frame["chunk_overlap"].tolist() == [0, 5, 7]
     assert frame["effective_overlap"].tolist() == [0, 2, 2]
     assert frame["clamped"].tolist() == [False, True, True]
-    clamped = frames.chunk_text(PY_FIVE_LINES, "a.py", chunk_size=3, chunk_overlap=2)
+    clamped = frames.chunk_text(PY_FIVE_LINES, "a.py", chunk_size=3, chunk_overlap=2)  # in range: no warning
     assert frame.loc[1, "chunks"] == frame.loc[2, "chunks"] == len(clamped)
-    zero = cn.sweep(codebase, chunk_size=[0, -4])
+    with pytest.warns(engine.SettingClampedWarning, match="chunk_size"):
+        zero = cn.sweep(codebase, chunk_size=[0, -4])
     assert zero["effective_size"].tolist() == [1, 1]
     assert zero["clamped"].all()
 
@@ -120,6 +114,7 @@ def test_parses_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert frame.attrs["parse_seconds"] >= 0
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.NothingToChunkWarning")  # a file or folder that gives no chunks
 def test_empty_codebase_gives_one_row_per_setting_with_na_statistics(tmp_path: Path) -> None:
     frame = cn.sweep(tmp_path, chunk_size=[10, 20], workers=1, progress=False)
     assert {name: str(dtype) for name, dtype in frame.dtypes.items()} == SWEEP_DTYPES

@@ -11,8 +11,6 @@ import clanka_nb as cn
 from clanka_nb.sweeps._chunkers import ChunkerRun, uncut_reason
 
 pytest.importorskip("bm25s")
-# The small fixtures' queries find the same at every setting: the flat-recall warning is expected here.
-pytestmark = pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.FlatRecallWarning")
 
 
 def ts_only(path: str, text: str) -> list[tuple[int, int]] | None:
@@ -47,6 +45,7 @@ def table(go_folder) -> pd.DataFrame:
                     progress=False, chunkers={"ts only": ts_only, "halves": halves})  # fmt: skip
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.FlatRecallWarning")  # few queries, each found at every setting
 def test_the_row_names_the_language_it_cut_nothing_of(table: pd.DataFrame) -> None:
     rows = table.set_index("chunker_label")
     assert rows.loc["ts only", "uncut_languages"] == "go"  # README.md: no grammar parses Markdown, not named
@@ -76,6 +75,7 @@ def test_the_plot_leaves_it_out_and_says_so(table: pd.DataFrame) -> None:
     assert not any("ts only" in label for label in labels)
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.retrieval.FlatRecallWarning")  # few queries, each found at every setting
 def test_a_chunker_that_handles_a_language_is_ranked_on_it(go_folder) -> None:
     table = cn.sweep(go_folder, chunk_size=[10], languages="extended", probe=cn.Probe(reference=False), progress=False,
                      chunkers={"halves": halves})  # fmt: skip

@@ -12,13 +12,6 @@ from clanka_nb.widgets._render import MAX_LINES
 
 from ._html import parse
 
-# The suite makes every ClankaWarning an error; these tests raise these on purpose (folders or files that give no
-# chunks).
-EXPECTED_WARNINGS = [
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.NothingToChunkWarning"),
-]
-pytestmark = EXPECTED_WARNINGS
-
 
 def bands(html: str) -> list[tuple[int, int, str]]:
     return sorted(
@@ -57,6 +50,7 @@ def test_preview_of_a_frame_and_of_a_codebase() -> None:
     assert from_frame.html == from_codebase.html
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.NothingToChunkWarning")  # a file or folder that gives no chunks
 def test_unknown_path_is_refused(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match=r"there is no file 'src/missing\.ts' under the root .*relative to"):
         preview(sample_codebase(), "src/missing.ts")

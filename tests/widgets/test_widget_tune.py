@@ -17,13 +17,6 @@ from clanka_nb.widgets import Tuner, tune
 
 from ._html import parse
 
-# The suite makes every ClankaWarning an error; these tests raise these on purpose (settings out of range, drawn or
-# chosen on purpose).
-EXPECTED_WARNINGS = [
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning"),
-]
-pytestmark = EXPECTED_WARNINGS
-
 
 @pytest.fixture(scope="module")
 def codebase() -> engine.Codebase:
@@ -97,7 +90,8 @@ def test_statistics_table_shows_now_and_before(tuner: Tuner) -> None:
 
 
 def test_an_overlap_the_engine_would_clamp_starts_clamped(codebase: engine.Codebase) -> None:
-    tuner = Tuner(codebase, chunk_size=4, chunk_overlap=9)
+    with pytest.warns(engine.SettingClampedWarning, match="chunk_overlap=3"):
+        tuner = Tuner(codebase, chunk_size=4, chunk_overlap=9)
     assert (tuner.chunk_overlap.value, tuner.chunk_overlap.max) == (3, 3)
 
 

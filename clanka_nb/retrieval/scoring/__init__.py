@@ -6,7 +6,7 @@ What the other parts of the probe use is named here; the rest stays in its `_` m
 
 from ._ahead import Ahead, EmbeddingTimeWarning, SampledProbeWarning, embed_ahead
 from ._options import Probe, as_probe
-from ._probe import NoProbeQueriesWarning, ProbeSet, probe, probe_frame, probe_summary
+from ._probe import NoProbeQueriesWarning, ProbeSet, heads_frame, probe, probe_frame, probe_summary
 from ._scorer import ProbeScorer, frame_outcome, heads_scored, index_cost, outcome_row, scored_row, searcher_named
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "as_probe",
     "embed_ahead",
     "frame_outcome",
+    "heads_frame",
     "heads_scored",
     "index_cost",
     "outcome_row",

@@ -3,6 +3,7 @@ and a sample instead of the whole codebase when embedding it all would take long
 
 from __future__ import annotations
 
+import bisect
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,10 +25,6 @@ MIN_SHARE = 0.02
 MEASURED = 64  # at least this many inputs measure the rate (the embedder's first calls also warm it up)
 
 
-# What a sweep row indexes: the engine's chunks at a setting, or a whole chunker's heads (one list per file, in order).
-Cut = engine.ChunkSettings | Sequence[Sequence[ChunkHead]]
-
-
 class EmbeddingTimeWarning(ClankaWarning, UserWarning):
     """A probed sweep's first run will embed many inputs: how many, and about how long at the measured rate."""
 
@@ -36,20 +33,44 @@ class SampledProbeWarning(ClankaWarning, UserWarning):
     """Embedding the whole codebase would take longer than `time_budget`: the probe runs on a sample instead."""
 
 
-def _inputs(probe_set: ProbeSet, settings: Sequence[Cut], share: float | None) -> list[list[str]]:
-    """The texts indexed at each setting (or whole chunker's cut) with `share` as the probe's sample (the queries not
-    included)."""
+Heads = Sequence[Sequence[Sequence[ChunkHead]]]  # per whole chunker, its chunks' heads per file
+# What a sweep row indexes: the engine's chunks at a setting, or a whole chunker's heads (one list per file, in order).
+Cut = engine.ChunkSettings | Sequence[Sequence[ChunkHead]]
+
+
+def _inputs(probe_set: ProbeSet, settings: Sequence[engine.ChunkSettings], heads: Heads = (), *,
+            share: float | None) -> list[list[str]]:  # fmt: skip
+    """The texts indexed at each setting, then for each whole chunker's cut (`heads`), with `share` as the probe's
+    sample (the queries not included)."""
     probe_set.sample = share
     with paused_cycle_collection():
-        return [probe_set.masked.texts(probe_set.chunks(cut) if isinstance(cut, engine.ChunkSettings)
-                                       else probe_set.chunks_of(cut)) for cut in settings]  # fmt: skip
+        return [probe_set.masked.texts(probe_set.chunks(setting)) for setting in settings] + \
+            [probe_set.masked.texts(probe_set.chunks_of(cut)) for cut in heads]
 
 
-def _spread(by_hash: dict[str, str], count: int) -> dict[str, str]:
-    """`count` of the texts evenly spread over their lengths: a rate measured on them holds for all."""
+def _spread(by_hash: dict[str, str], count: int, run: int = 1) -> dict[str, str]:
+    """`count` of the texts spread over their lengths: the lengths cut into `count // run` equal shares, and from
+    each the `run` texts (one of the model's batches) of neighbouring lengths around the share's mean length. A
+    rate measured on them holds for all, also for a model that pads each batch to its longest text: a batch of
+    lengths from short to long costs it far more per input than the rest, whose batches are of like lengths, and
+    a share's middle text is shorter than its mean where lengths are skewed (issue 56 item 10)."""
     ordered = sorted(by_hash, key=lambda digest: len(by_hash[digest]))
-    step = len(ordered) / count
-    return {ordered[int(i * step)]: by_hash[ordered[int(i * step)]] for i in range(count)}
+    lengths = [len(by_hash[digest]) for digest in ordered]
+    run = max(1, min(run, count))
+    shares = max(1, count // run)
+    picked: dict[str, str] = {}
+    for number in range(shares):
+        low, high = len(ordered) * number // shares, max(len(ordered) * (number + 1) // shares, 1)
+        mean = sum(lengths[low:high]) / max(high - low, 1)
+        start = min(max(0, bisect.bisect_left(lengths, mean, low, high) - run // 2), len(ordered) - run)
+        picked.update((digest, by_hash[digest]) for digest in ordered[start : start + run])
+    return picked
+
+
+def _batch(searcher: Any) -> int:
+    """How many texts the model embeds at once (its own `batch_size`; 1 when it names none)."""
+    size = getattr(searcher.embed, "batch_size", None)
+    return size if isinstance(size, int) and not isinstance(size, bool) and size > 0 else 1
 
 
 def _duration(seconds: float) -> str:
@@ -61,8 +82,8 @@ def _duration(seconds: float) -> str:
 class Ahead:
     """What embedding a probed sweep's inputs ahead of its rows did (`embed_ahead`), for its table (`table_of`).
 
-    `attrs` are the sweep's attrs: inputs_total (what the settings index and search, summed over settings),
-    inputs_distinct, embedding_rate (inputs/s, measured on the first call; None when nothing was embedded),
+    `attrs` are the sweep's attrs: inputs_total (what the settings and the whole chunkers index and search, summed
+    over them), inputs_distinct, embedding_rate (inputs/s, measured on the first call; None when nothing was embedded),
     embedding_estimate_seconds (what the rest was expected to take), embedding_seconds, embedding_note (what
     was done, in words), and sampled_by_budget when `time_budget` chose a sample. `truncated` is, per setting in
     the order given, the share of the chunk inputs indexed that the model cuts at its input limit (the sweep's
@@ -76,42 +97,42 @@ class Ahead:
 
 def embed_ahead(
     probe_set: ProbeSet, settings: Sequence[engine.ChunkSettings], searcher: Any, time_budget: float | None,
-    progress: ProgressBar,
+    progress: ProgressBar, *, heads: Heads = (),
 ) -> Ahead:
-    """Embed every distinct input of the sweep before its first row (the rows then read the vector cache).
+    """Embed every distinct input of the sweep before its first row (the rows then read the vector cache): the
+    settings', the whole chunkers' (`heads`: each one's cut, one list of heads per file) and the queries'.
 
     Returns what it did (`Ahead`): the sweep's attrs, and per setting the share of its inputs the model cuts.
     `probe_set.sample` is set to the sample chosen.
     """
-    attrs = embed_inputs(probe_set, settings, searcher, time_budget, progress)
+    attrs = _embed_ahead(probe_set, settings, searcher, time_budget, progress, heads)
     share = getattr(searcher.embed, "truncated_share", None)
     if not callable(share) or getattr(searcher.embed, "max_input_tokens", None) is None:
         return Ahead(attrs)
     # The inputs of the sample finally probed: a 60-line chunk the model reads only the start of is another
     # chunk than the one scored by its lines, and the table should say how often that happens.
-    return Ahead(attrs, [share(texts) for texts in _inputs(probe_set, settings, probe_set.sample)])
+    return Ahead(attrs, [share(texts) for texts in _inputs(probe_set, settings, share=probe_set.sample)])
 
 
-def embed_inputs(
-    probe_set: ProbeSet, settings: Sequence[Cut], searcher: Any, time_budget: float | None, progress: ProgressBar,
+def _embed_ahead(
+    probe_set: ProbeSet, settings: Sequence[engine.ChunkSettings], searcher: Any, time_budget: float | None,
+    progress: ProgressBar, heads: Heads,
 ) -> dict[str, Any]:
-    """`embed_ahead`'s work without the truncation shares: every distinct input of `settings` (settings or whole
-    chunkers' cuts) and the queries embedded through the vector cache, the wait estimated at the rate of a first
-    call (an `EmbeddingTimeWarning` when long) and shown; its attrs (`Ahead.attrs`)."""
     started = time.perf_counter()
     queries = probe_set.queries["query"].tolist()
     given = probe_set.sample
-    per = _inputs(probe_set, settings, given)
+    per = _inputs(probe_set, settings, heads, share=given)
     total = sum(map(len, per)) + len(queries) * len(per)
     distinct = {input_hash(text) for group in [queries, *per] for text in group}
     missing = searcher.missing([text for group in [queries, *per] for text in group])
     attrs: dict[str, Any] = {"inputs_total": total, "inputs_distinct": len(distinct), "embedding_rate": None}
-    notes = [f"{total:,} inputs over {len(per)} settings, {len(distinct):,} distinct, "
+    over = f"{len(settings)} settings" + (f" and {len(heads)} whole chunkers" if heads else "")
+    notes = [f"{total:,} inputs over {over}, {len(distinct):,} distinct, "
              f"{len(distinct) - len(missing):,} of them already in the vector cache"]
     if not missing:
         attrs.update(embedding_seconds=time.perf_counter() - started, embedding_note="; ".join(notes))
         return attrs
-    first = _spread(missing, min(len(missing), max(MEASURED, searcher.call_size())))
+    first = _spread(missing, min(len(missing), max(MEASURED, searcher.call_size())), _batch(searcher))
     measuring = time.perf_counter()
     searcher.embed_missing(first)
     rate = len(first) / max(time.perf_counter() - measuring, 1e-9)
@@ -121,8 +142,8 @@ def embed_inputs(
     spent = time.perf_counter() - started
     # Nothing left once the measuring call is done: there is nothing a sample would save.
     if time_budget is not None and given is None and missing and full > time_budget - spent:
-        share, missing, why = _fit(probe_set, settings, searcher, queries, rate * max(time_budget - spent, 0.0),
-                                   len(missing))
+        share, missing, why = _fit(probe_set, (settings, heads), searcher, queries,
+                                   rate * max(time_budget - spent, 0.0), len(missing))
         notes.append(why)
         attrs["sampled_by_budget"] = share  # the share time_budget chose (attrs["sample"] is what was probed)
         warn_at_user(f"{why}; pass time_budget=None to embed them all", SampledProbeWarning)
@@ -143,15 +164,25 @@ def embed_inputs(
     return attrs
 
 
+def embed_inputs(probe_set: ProbeSet, cuts: Sequence[Cut], searcher: Any, progress: ProgressBar) -> dict[str, Any]:
+    """`embed_ahead`'s work for some rows (settings or whole chunkers' cuts) without a time budget or the truncation
+    shares: their distinct inputs and the queries embedded through the vector cache, the wait estimated at a first
+    call's rate (an `EmbeddingTimeWarning` when long) and shown; its attrs (`Ahead.attrs`)."""
+    settings = [cut for cut in cuts if isinstance(cut, engine.ChunkSettings)]
+    heads = [cut for cut in cuts if not isinstance(cut, engine.ChunkSettings)]
+    return _embed_ahead(probe_set, settings, searcher, None, progress, heads)
+
+
 def _fit(
-    probe_set: ProbeSet, settings: Sequence[Cut], searcher: Any, queries: list[str],
+    probe_set: ProbeSet, cut: tuple[Sequence[engine.ChunkSettings], Heads], searcher: Any, queries: list[str],
     allowed: float, whole: int,
 ) -> tuple[float, dict[str, str], str]:
-    """The largest share (of a few tried) whose inputs embed within `allowed` inputs, those inputs, and a note."""
+    """The largest share (of a few tried) whose inputs (the settings' and the whole chunkers' of `cut`) embed within
+    `allowed` inputs, those inputs, and a note."""
     share = min(0.5, max(MIN_SHARE, allowed / max(whole, 1)))
     missing: dict[str, str] = {}
     for attempt in range(6):  # each try shrinks by what the last one missed by: a few land within the budget
-        per = _inputs(probe_set, settings, share)
+        per = _inputs(probe_set, *cut, share=share)
         missing = searcher.missing([text for group in [queries, *per] for text in group])
         if len(missing) <= allowed or share <= MIN_SHARE or attempt == 5:
             break

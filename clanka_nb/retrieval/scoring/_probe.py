@@ -235,6 +235,17 @@ def probe_frame(prepared: ProbeSet, settings: engine.ChunkSettings, probe: Probe
     return probe_outcome(prepared, settings, probe)[0]
 
 
+def heads_frame(
+    prepared: ProbeSet, heads: Sequence[Sequence[ChunkHead]], probe: Probe, label_settings: dict[str, Any],
+) -> pd.DataFrame:
+    """The per-query probe frame of chunks cut by a whole chunker (one list of heads per file of the prepared
+    codebase, in order), as `probe_frame` gives a setting's: Dask's sweep pools such frames of every root.
+    `label_settings` says what cut them (the frame's `attrs["chunker"]`)."""
+    with paused_cycle_collection():
+        chunks = prepared.chunks_of(heads)
+    return chunks_outcome(prepared, chunks, probe, {"chunker": label_settings})[0]
+
+
 def _checked(probe: object) -> Probe:
     if probe is None:
         return Probe()

@@ -9,13 +9,6 @@ from hypothesis import strategies as st
 from clanka_nb.engine import CHUNK_TYPES, chunk_file_content
 from clanka_nb.engine._language_specs import SPECS_BY_EXTENSION
 
-# The suite makes every ClankaWarning an error; these tests raise these on purpose (settings out of range, drawn or
-# chosen on purpose).
-EXPECTED_WARNINGS = [
-    pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning"),
-]
-pytestmark = EXPECTED_WARNINGS
-
 # One extension per grammar.
 EXTENSIONS = sorted({spec.grammar: ext for ext, spec in SPECS_BY_EXTENSION.items()}.values())
 # Code-like fragments, so that random files hold declarations, nesting and broken syntax.
@@ -58,6 +51,7 @@ FRAGMENTS = [
 texts = st.lists(st.sampled_from(FRAGMENTS), max_size=40).map(lambda parts: "\n".join(parts))
 
 
+@pytest.mark.filterwarnings("ignore::clanka_nb.engine.SettingClampedWarning")  # settings out of range, on purpose
 @settings(max_examples=25, deadline=None)
 @given(ext=st.sampled_from(EXTENSIONS), text=texts, size=st.integers(1, 12), overlap=st.integers(0, 4))
 def test_chunks_are_lines_of_the_file(ext, text, size, overlap):
