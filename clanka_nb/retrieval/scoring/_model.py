@@ -122,7 +122,7 @@ def model_confirmed(
     started, before = time.perf_counter(), int(getattr(model.engine, "embedded", 0))  # it may serve several sweeps
     why = model_rows(screen, step.settings, step.reference, step.ranked) if screen.queries else {}
     rows = list(why)
-    ahead = embed_inputs(whole, [step.cuts[row] for row in rows], model.engine, None, progress) if rows else {}
+    ahead = embed_inputs(whole, [step.cuts[row] for row in rows], model.engine, progress) if rows else {}
     rescore = [step.rescored(row, model) for row in range(len(step.settings))]
     done = confirm(rows, rescore, whole, model.engine)
     done.seconds = time.perf_counter() - started
