@@ -170,10 +170,25 @@ def _probe(args: argparse.Namespace) -> Probe:
     given = {flag: getattr(args, flag) for flag in PROBE_OPTIONS if getattr(args, flag) is not None}
     if given.get("margin") == "none":
         given["margin"] = None
+    if args.confirm_model is not None:
+        given["confirm"] = _confirm_model(args.confirm_model)
     try:
         return Probe(**given)
     except ValueError as error:
         raise CommandError(str(error), exit_code=2) from None
+
+
+def _confirm_model(folder: str) -> object:
+    """`--confirm-model FOLDER`: the sentence-transformers model that confirms BM25's screen (`Probe(confirm=)`)."""
+    from .extras import MissingExtraError
+    from .index import embedders
+
+    try:
+        return embedders.sentence_transformers(folder)
+    except MissingExtraError as error:
+        raise CommandError(f"--confirm-model: {error}", exit_code=1) from None
+    except (ValueError, OSError) as error:
+        raise CommandError(f"--confirm-model: {error}", exit_code=2) from None
 
 
 def _chunkers(args: argparse.Namespace, source: str) -> Mapping[str, Chunker] | None:
@@ -204,6 +219,7 @@ def _sweep(args: argparse.Namespace) -> int:
     from .sweeps import sweep
 
     given = [flag for flag in PROBE_OPTIONS if getattr(args, flag) is not None]
+    given += ["confirm-model"] if args.confirm_model is not None else []
     if given and not args.probe:
         flags = ", ".join(f"--{flag}" for flag in given)
         msg = f"{flags} {'is an option' if len(given) == 1 else 'are options'} of the probe; add --probe, or drop it"

@@ -191,7 +191,7 @@ def sweep_table(sweep: pd.DataFrame) -> pd.DataFrame:
     # With --probe: how well search finds the code at each setting. The intervals are in the full formats; the
     # table keeps the verdict's measure's (MRR's too: the measure without a budget).
     metric = (sweep.attrs.get("verdict") or {}).get("metric")
-    shown = {"queries", "scored_on", "mrr", "mrr_low", "mrr_high",
+    shown = {"queries", "scored_on", "searcher", "mrr", "mrr_low", "mrr_high",
              *((f"{metric}_low", f"{metric}_high") if metric else ())}
     listed = (RECALL, TOKENS, BUDGET_FOUND, BUDGET_COVERED)  # each at every cut-off or budget; lines@k only in -o
     columns += [name for name, found in zip(sweep.columns, map(metric_of, sweep.columns), strict=True)
@@ -209,8 +209,9 @@ def sweep_priority(table: pd.DataFrame) -> tuple[tuple[str, ...], tuple[str, ...
     # scores clanka's cut, not the chunker's, and a terminal user must see that beside its numbers.
     # The files a chunker could not cut in time too (the column is there only when some were).
     fallback = [name for name in ("fallback_files", "timed_out_files") if name in table.columns]
+    # Which searcher scored each row (BM25's screen, the model's confirmation) is essential beside its numbers.
     essential = ("chunker_label", *fallback, *CHUNK_SETTING_NAMES, "reference", "effective_size", "effective_overlap",
-                 metric)  # fmt: skip
+                 "searcher", metric)  # fmt: skip
     tokens = [name for name in table.columns if name.endswith(TOKENS_P95)]
     priority = ("uncut_languages", "ranked", "chunks", f"{metric}_low", f"{metric}_high", "mrr",
                 "coverage", *tokens, "lines_p95",

@@ -231,6 +231,12 @@ def _probe_options(sweep: argparse.ArgumentParser) -> None:
         "budget_covered@B (default: budget_covered at the smallest budget)",
     )
     sweep.add_argument(
+        "--confirm-model", default=None, metavar="FOLDER",
+        help="with --probe: BM25 screens the grid and this sentence-transformers model (a local folder, never "
+        "downloaded) re-scores what BM25 leaves open, its confidence set, clanka's setting and every overlap "
+        "setting; the verdict is the model's (column searcher)",
+    )
+    sweep.add_argument(
         "--targets", choices=("code", "all"), default=None,
         help="with --probe: the commit-message queries' targets: code (the default) or all (tests, docs, "
         "changelogs too)",

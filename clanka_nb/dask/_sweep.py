@@ -108,7 +108,8 @@ def _dask_probe(probe: object) -> Probe | None:
     """The sweep's `Probe`: each root probes its own default queries, on its whole index."""
     options = as_probe(probe)
     if options is not None:
-        given = [name for name in ("queries", "embed", "sample", "time_budget") if getattr(options, name) is not None]
+        given = [name for name in ("queries", "embed", "sample", "time_budget", "confirm")
+                 if getattr(options, name) is not None]
         if given:
             msg = (f"Dask's sweep probes each root's own default queries on its whole BM25 index: drop "
                    f"{', '.join(f'{name}=' for name in given)} from the Probe, or run cn.sweep on one codebase")
@@ -139,7 +140,7 @@ def sweep(
     Each batch of `files_per_partition` files is parsed once on a worker and measured at every
     setting; the workers send back counts and exact histograms of chunk sizes, which add up to
     the same numbers as the whole sample (percentiles included). With `probe=True` or `probe=Probe(...)`
-    (its searcher, k, budget, metric, targets and mask; not queries, embed, sample or time_budget, which
+    (its searcher, k, budget, metric, targets and mask; not queries, embed, sample, time_budget or confirm, which
     are one codebase's) each root is searched on its own (a query only searches its own repository) and a
     batch is a whole root; the probe's columns are over all roots' queries together, with their 95%
     intervals and `attrs["verdict"]` as in `cn.sweep` (the queries of all roots pooled), and clanka's own setting is

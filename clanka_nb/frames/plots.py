@@ -107,6 +107,10 @@ def plot_sweep(sweep_frame: pd.DataFrame, metric: str | None = None, x: str | No
     """
     metric, x = _default_axes(sweep_frame, metric, x)
     sweep_frame, left_out = _ranked_rows(sweep_frame)
+    notes = [f"not ranked: {left_out}"] if left_out else []
+    if _is_probe_metric(metric) or _is_probe_metric(x):
+        sweep_frame, screened = _decided_rows(sweep_frame)
+        notes += [screened] if screened else []
     numeric = [name for name in sweep_frame.columns if pd.api.types.is_numeric_dtype(sweep_frame[name])]
     _require(sweep_frame, metric, "metric", numeric)
     _require(sweep_frame, x, "x", numeric)
@@ -116,8 +120,8 @@ def plot_sweep(sweep_frame: pd.DataFrame, metric: str | None = None, x: str | No
         axes.set_title(fitted_title(figure, f"{metric.replace('_', ' ')} by {x.replace('_', ' ')}"))
         _say_nothing_to_plot(axes, sweep_frame, metric)
         return literal_text(figure)
-    if left_out:
-        figure.text(0.01, 0.005, f"not ranked: {left_out}", fontsize="x-small", color="0.35", va="bottom")
+    if notes:
+        figure.text(0.01, 0.005, "; ".join(notes), fontsize="x-small", color="0.35", va="bottom")
     if _is_cost(x):
         _trade_off(axes, sweep_frame, metric, x)
         return literal_text(figure)
@@ -156,6 +160,19 @@ def _ranked_rows(frame: pd.DataFrame) -> tuple[pd.DataFrame, str]:
     said = "; ".join(str(reason) for reason in unranked.values()) or ", ".join(
         frame.loc[out, "chunker_label"].astype(str))  # fmt: skip
     return frame[~out], said
+
+
+def _decided_rows(frame: pd.DataFrame) -> tuple[pd.DataFrame, str]:
+    """A sweep whose model confirmed BM25's screen (`Probe(confirm=)`, the column `searcher`): the rows the model
+    scored, and the others in words. Those keep BM25's scores, which one plot must not set beside the model's."""
+    if "searcher" not in frame.columns:
+        return frame, ""
+    model = (frame.attrs.get("model_confirmation") or {}).get("model")
+    decided = frame["searcher"].astype("string").eq(str(model)).fillna(False).to_numpy(dtype=bool)
+    if model is None or decided.all() or not decided.any():
+        return frame, ""
+    labels = [label for label, kept in zip(_setting_labels(frame), decided, strict=True) if not kept]
+    return frame[decided], f"screened out by BM25 (its scores, not {model}'s): {' | '.join(labels)}"
 
 
 REFERENCE_LABEL = "clanka's setting (30 lines, 10,000 characters)"

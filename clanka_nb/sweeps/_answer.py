@@ -84,8 +84,9 @@ class ClankaAnswer:
 
 
 def searcher_name(probe: Probe) -> str:
-    """What scores the queries, in words: "BM25" (the default), the embedder's name, or the searcher's type."""
-    return probe.searcher_name
+    """What scored the rows the verdict decides on, in words: "BM25" (the default), the embedder's name (the
+    confirming model's with `Probe(confirm=)`), or the searcher's type."""
+    return probe.decided_by
 
 
 def _number(value: Any) -> float | None:
@@ -175,9 +176,11 @@ def _worse_reason(table: pd.DataFrame, verdict: Verdict, reference: int) -> str:
 
 
 def _cost(verdict: Verdict, row: int) -> float | None:
-    if verdict.costs is None or row >= len(verdict.costs):
+    """A row's cost in the verdict: its costs are in its columns' order (a verdict over some rows, as the model's
+    confirmation gives, has fewer columns than the table has rows)."""
+    if verdict.costs is None or row not in verdict.columns:
         return None
-    return _number(verdict.costs[row])
+    return _number(verdict.costs[verdict.columns.index(row)])
 
 
 def _chunks(table: pd.DataFrame, row: int) -> int | None:

@@ -65,7 +65,11 @@ def sweep(
     what `Probe(sample=)` does (every row's `scored_on`; a sampled verdict that separates the settings is
     confirmed on the whole codebase): docs/tuning-verdict.md. What `Probe(embed=)` and `Probe(time_budget=)`
     embed, sample and report (`attrs["embedded"]`, `attrs["inputs_distinct"]`...; the column `truncated`
-    for a model with an input limit): docs/performance.md, "Tuning with a real embedding model".
+    for a model with an input limit): docs/performance.md, "Tuning with a real embedding model". With
+    `Probe(confirm=model)` BM25 scores every row and the model re-scores what BM25 leaves open or may misjudge (its
+    confidence set, clanka's row, every overlap setting and its overlap-0 twin); the verdict is the model's over
+    those rows, the column `searcher` names who scored each row, and `attrs["model_confirmation"]` what it embedded:
+    docs/tuning-verdict.md, "BM25 screens, your model confirms".
     A probed sweep also scores clanka's own setting (chunk_size 30, chunk_overlap 0, chunk_max_characters 10,000,
     the "clanka" language mode: what clanka's SemanticSearch indexes with) as a row of the verdict, after the grid's
     when the grid lacks it (in extended mode it is cut in clanka's mode, its split_declarations NA; `Probe(

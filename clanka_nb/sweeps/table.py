@@ -198,8 +198,9 @@ def sweep_rows(
             if handle is not None:
                 handle.update(1)
         if scorer is not None:
-            # A sampled verdict that separates is confirmed on the whole codebase: those rows take its values.
-            for number, values in scorer.confirm().items():
+            # A sampled verdict that separates is confirmed on the whole codebase, BM25's screen by the model
+            # (`Probe(confirm=)`) on the rows it leaves open: those rows take its values.
+            for number, values in scorer.confirm(position if referenced else None, progress).items():
                 rows[number].update(values)
     if referenced:
         for number, row in enumerate(rows):

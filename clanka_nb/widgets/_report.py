@@ -29,7 +29,7 @@ from ._style import ALERT, MUTED, PAPER, RULE, SURFACE, TEXT, UI_FONT
 
 SETTINGS = ("chunker_label", *CHUNK_SETTING_NAMES)
 SIZE = CHUNK_SETTING_NAMES[0]  # a row of the engine's (a chunker's row has none)
-SHOWN = ("chunks", "coverage", "lines_mean", "est_tokens_total", "tokens_total", "queries")
+SHOWN = ("chunks", "coverage", "lines_mean", "est_tokens_total", "tokens_total", "queries", "searcher")
 _POINT = "#4e79a7"
 _CHOSEN = "#e15759"
 

@@ -94,6 +94,10 @@ class Tuner(widgets.VBox):
             path = pickable(codebase, path, files)
         # The model holds the state; this widget holds the model, its controls, and the debounce of their moves.
         options = as_probe(probe)
+        if options is not None and options.confirm is not None:
+            msg = ("Probe(confirm=) screens a sweep's grid with BM25 and confirms it with your model; the tuner scores "
+                   "one setting at a time: pass Probe(embed=model) to score it by your model, or use cn.sweep")
+            raise ValueError(msg)
         self.model = TunerModel(codebase, settings, probe=options,
                                 token_counter=None if token_counter is None else resolve_counter(token_counter))
         self._busy = False

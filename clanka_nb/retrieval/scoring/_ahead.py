@@ -34,6 +34,8 @@ class SampledProbeWarning(ClankaWarning, UserWarning):
 
 
 Heads = Sequence[Sequence[Sequence[ChunkHead]]]  # per whole chunker, its chunks' heads per file
+# What a sweep row indexes: the engine's chunks at a setting, or a whole chunker's heads (one list per file, in order).
+Cut = engine.ChunkSettings | Sequence[Sequence[ChunkHead]]
 
 
 def _inputs(probe_set: ProbeSet, settings: Sequence[engine.ChunkSettings], heads: Heads = (), *,
@@ -160,6 +162,15 @@ def _embed_ahead(
         searcher.embed_missing(ordered, None if handle is None else handle.update)
     attrs.update(embedding_seconds=time.perf_counter() - started, embedding_note="; ".join(notes))
     return attrs
+
+
+def embed_inputs(probe_set: ProbeSet, cuts: Sequence[Cut], searcher: Any, progress: ProgressBar) -> dict[str, Any]:
+    """`embed_ahead`'s work for some rows (settings or whole chunkers' cuts) without a time budget or the truncation
+    shares: their distinct inputs and the queries embedded through the vector cache, the wait estimated at a first
+    call's rate (an `EmbeddingTimeWarning` when long) and shown; its attrs (`Ahead.attrs`)."""
+    settings = [cut for cut in cuts if isinstance(cut, engine.ChunkSettings)]
+    heads = [cut for cut in cuts if not isinstance(cut, engine.ChunkSettings)]
+    return _embed_ahead(probe_set, settings, searcher, None, progress, heads)
 
 
 def _fit(

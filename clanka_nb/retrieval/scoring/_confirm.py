@@ -75,11 +75,11 @@ def confirmed_verdict(
     left = [row for row in range(len(settings)) if row not in confirmation.outcomes]
     said = f"a {share:.0%} sample of distractors separates the settings, so they were scored on the whole codebase"
     if left:
-        said += f" (but {' | '.join(_text(settings, row) for row in left)}, screened out there)"
+        said += f" (but {' | '.join(setting_text(settings, row) for row in left)}, screened out there)"
     # The decision stays first; what the sample did comes right after it.
     rest = out.message.removeprefix(out.decision or "").removeprefix("; ")
     return dataclasses.replace(
-        out, sample=share, scored_on="full", confirmed=rows, screened=_screened(screen),
+        out, sample=share, scored_on="full", confirmed=rows, screened=screened_answer(screen),
         confirmation_embedded=confirmation.embedded, message=f"{out.decision}; {said}; on the whole codebase: {rest}",
     )
 
@@ -90,17 +90,17 @@ def unconfirmed_verdict(screen: Verdict) -> Verdict:
     if screen.queries and len(screen.columns) > 1:
         message += ("; the sample names no best, so none was scored on the whole codebase (sample=None "
                     "scores every setting there)")  # fmt: skip
-    return dataclasses.replace(screen, scored_on="sample", confirmed=[], screened=_screened(screen),
+    return dataclasses.replace(screen, scored_on="sample", confirmed=[], screened=screened_answer(screen),
                                confirmation_embedded=0, message=message)
 
 
-def _screened(screen: Verdict) -> dict[str, Any]:
+def screened_answer(screen: Verdict) -> dict[str, Any]:
     """The sample verdict's answer, kept beside the confirmed one (plain values: the table saves to Parquet)."""
     return {name: getattr(screen, name) for name in ("separable", "best", "confidence_set", "worse", "p_value",
                                                      "means", "message")}  # fmt: skip
 
 
-def _text(settings: Sequence[dict[str, Any]], row: int) -> str:
+def setting_text(settings: Sequence[dict[str, Any]], row: int) -> str:
     """A row by the settings that differ between the rows (all of them for one row)."""
     varying = [key for key in settings[row] if len({repr(other.get(key)) for other in settings}) > 1]
     shown = {key: settings[row][key] for key in (varying or settings[row])}

@@ -125,6 +125,11 @@ class Probe:
             "clanka" language mode: what clanka's SemanticSearch indexes with) as a row of every sweep, marked in the
             column `reference`, and answer about it (`attrs["clanka_answer"]`; default True); False sweeps the grid
             exactly as given (to study the verdict on a grid of your own).
+        confirm: An embedder (your model, as `embed=` takes it): BM25 screens the whole grid, then the model re-scores
+            what BM25 leaves open or may misjudge (the settings of BM25's confidence set, clanka's reference row,
+            every setting with chunk_overlap > 0 and its overlap-0 twin) on a real vector index, and the verdict is
+            the model's over those rows alone (docs/tuning-verdict.md, "BM25 screens, your model confirms"); the
+            column `searcher` says which searcher scored each row. Not with `embed=` or `sample=`.
 
     Examples:
         >>> cn.sweep("my-repo", chunk_size=[20, 40], probe=cn.Probe(k=[1, 5], budget=1000))
@@ -144,11 +149,13 @@ class Probe:
     header: str = "chunker"
     cost: str = "tokens"
     reference: bool = True
+    confirm: Embedder | None = None
     # Resolved once, here: the search engine every row re-indexes, the cut-offs and the budgets as sorted tuples.
     engine: Searcher = field(init=False, repr=False)
     cutoffs: tuple[int, ...] = field(init=False, repr=False)
     budgets: tuple[int, ...] = field(init=False, repr=False)
     verdict_metric: Metric = field(init=False, repr=False)  # `metric` checked, or the one default
+    confirmer: Probe | None = field(init=False, repr=False)  # `confirm` as a probe searching by its vectors
 
     def __post_init__(self) -> None:
         cutoffs, budgets = check_k(self.k), check_budget(self.budget)
@@ -183,12 +190,32 @@ class Probe:
         if time_budget is not None and self.embed is None:
             msg = "time_budget= bounds the probe's embedding: pass embed= with it, or drop time_budget="
             raise ValueError(msg)
+        object.__setattr__(self, "confirmer", self._confirmer())
         for name, value in (("k", cutoffs), ("budget", budgets), ("sample", check_sample(self.sample)),
                             ("time_budget", time_budget), ("cutoffs", cutoffs), ("budgets", budgets),
                             ("verdict_metric", chosen_metric(self.metric, cutoffs, budgets)),
                             ("engine", resolve_searcher(searcher_for(self.searcher, self.embed)))):  # fmt: skip
             object.__setattr__(self, name, value)
         object.__setattr__(self, "metric", self.verdict_metric.name)
+
+    def _confirmer(self) -> Probe | None:
+        """`confirm=` checked, as the probe that re-scores BM25's open rows: these options, searching by its vectors."""
+        if self.confirm is None:
+            return None
+        if self.embed is not None or self.sample is not None:
+            given = "embed=" if self.embed is not None else "sample="
+            msg = (f"confirm= re-scores BM25's open settings with your model on the whole codebase: pass it without "
+                   f"{given} (embed= scores every setting with the model; sample= thins an embedding run)")
+            raise ValueError(msg)
+        return Probe("bm25", self.k, self.confirm, self.queries, budget=self.budget, metric=self.metric,
+                     targets=self.targets, mask=self.mask, margin=self.margin, header=self.header, cost=self.cost,
+                     reference=self.reference)
+
+    @property
+    def decided_by(self) -> str:
+        """What scored the rows the verdict decides on: the confirming model's name with `confirm=`, else the
+        searcher's (`searcher_name`)."""
+        return self.searcher_name if self.confirmer is None else self.confirmer.searcher_name
 
     @property
     def searcher_name(self) -> str:
@@ -205,6 +232,8 @@ class Probe:
         """The clause a verdict's message ends with: which searcher scored it (clanka searches by embeddings)."""
         if self.embed is not None:
             return f"scored by {self.searcher_name} embeddings"
+        if self.confirmer is not None:
+            return f"scored by {self.decided_by} embeddings, {self.searcher_name} having screened the grid"
         return (f"scored by {self.searcher_name}, not by embeddings as clanka searches (Probe(embed=) scores with "
                 "your model)")
 

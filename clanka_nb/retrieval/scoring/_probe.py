@@ -422,6 +422,10 @@ def probe(
         >>> cn.probe_summary(frame)
     """
     checked = _checked(probe)
+    if checked.confirm is not None:
+        msg = ("Probe(confirm=) screens a sweep's grid with BM25 and confirms it with your model; cn.probe scores one "
+               "setting: pass Probe(embed=model) to score it by your model, or use cn.sweep")
+        raise ValueError(msg)
     settings = Settings(**given).over(settings)
     opened = open_source(source, settings, paths=paths, progress=progress)
     return probe_frame(ProbeSet.of(opened.codebase, checked), opened.settings.chunk, checked)

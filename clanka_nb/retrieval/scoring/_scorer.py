@@ -23,13 +23,16 @@ from ...decision import (
     row_intervals,
 )
 from ...engine.internals import ChunkHead
+from ...engine.progress import ProgressBar
 from ...engine.token_counts import TokenCounter
 from ...engine.warn import warn_at_user
 from ...frames.cycles import paused_cycle_collection
 from ...metrics import Metric, is_metric_column, probe_metrics, ranked_metrics
 from ..queries import breakdown
+from ._ahead import Cut
 from ._by_source import SourceVerdict, as_records, source_verdicts, with_sources
 from ._confirm import Confirmation, Rescore, confirm, confirmed_verdict, to_confirm, unconfirmed_verdict
+from ._model import MODEL_KEY, SEARCHER_COLUMN, ModelConfirmation, ModelStep, model_confirmed
 from ._options import Probe
 from ._probe import ProbeSet, chunks_outcome, probe_outcome
 from ._unranked import left_out, ranked_verdict
@@ -95,7 +98,7 @@ class ProbeScorer:
     """
 
     integer_columns = frozenset({"queries"})
-    string_columns = frozenset({"scored_on"})
+    string_columns = frozenset({"scored_on", SEARCHER_COLUMN})
 
     def __init__(self, codebase: engine.Codebase, probe: Probe, counter: TokenCounter | None = None) -> None:
         self.probe = probe
@@ -107,12 +110,14 @@ class ProbeScorer:
         self.costs: list[float] = []
         self.by_source: list[dict[str, Any]] = []
         self.by_kind: list[dict[str, Any]] = []
-        # Per row: how to score it again on another probe set (the whole codebase, to confirm a sampled verdict).
-        self.rescore: list[Rescore] = []
+        # Per row: what cut it, to score it again on another probe set (the whole codebase, to confirm a sampled
+        # verdict) or with another searcher (the model that confirms BM25's screen).
+        self.cuts: list[Cut] = []
         self._verdict: Verdict | None = None
         self.source_verdicts: list[SourceVerdict] = []  # each query source's verdict beside the pooled one
         self.unranked: dict[int, str] = {}  # row -> why the verdict leaves it out (`columns_of`)
         self._confirmation: Confirmation | None = None
+        self.model: ModelConfirmation | None = None  # what the model's confirmation did (`Probe(confirm=)`)
         # A Probe may serve several sweeps: this one's counts of embedded and indexed inputs start here.
         searcher = probe.engine
         self._counted = (getattr(searcher, "embedded", 0), getattr(searcher, "indexed", 0)) if probe.embedded \
@@ -120,8 +125,7 @@ class ProbeScorer:
 
     def columns(self, settings: engine.ChunkSettings, named: dict[str, Any] | None = None) -> dict[str, Any]:
         """One setting's probe columns; `named` is how the verdict names the row (default: its settings)."""
-        rescore = partial(self._setting_scored, settings, stream=len(self.outcomes))
-        return self._kept(rescore, *rescore(self.probe_set), settings.columns() if named is None else named)
+        return self._kept(settings, settings.columns() if named is None else named)
 
     def columns_of(self, heads: Sequence[Sequence[ChunkHead]], label_settings: dict[str, Any],
                    unranked: str | None = None) -> dict[str, Any]:  # fmt: skip
@@ -131,29 +135,32 @@ class ProbeScorer:
         targets are in: "astchunk: no Go grammar, clanka's cut there"), None to rank it."""
         if unranked is not None:
             self.unranked[len(self.outcomes)] = unranked
-        rescore = partial(self._heads_scored, heads, dict(label_settings), stream=len(self.outcomes))
-        return self._kept(rescore, *rescore(self.probe_set), dict(label_settings))
+        return self._kept(heads, dict(label_settings))
 
-    def _setting_scored(self, settings: engine.ChunkSettings, probe_set: ProbeSet, *, stream: int,
-                        ) -> tuple[dict[str, Any], Outcome, float]:  # fmt: skip
-        return scored_row(probe_set, settings, self.probe, self.bootstrap, stream=stream)
+    def _rescored(self, row: int, probe: Probe, probe_set: ProbeSet) -> tuple[dict[str, Any], Outcome, float]:
+        """Row `row` scored by `probe`'s searcher on `probe_set` (its cut: a setting, or a whole chunker's heads)."""
+        cut = self.cuts[row]
+        if isinstance(cut, engine.ChunkSettings):
+            return scored_row(probe_set, cut, probe, self.bootstrap, stream=row)
+        return heads_scored(probe_set, cut, probe, self.bootstrap, self.settings[row], stream=row)
 
-    def _heads_scored(self, heads: Sequence[Sequence[ChunkHead]], label_settings: dict[str, Any],
-                      probe_set: ProbeSet, *, stream: int) -> tuple[dict[str, Any], Outcome, float]:  # fmt: skip
-        return heads_scored(probe_set, heads, self.probe, self.bootstrap, label_settings, stream=stream)
+    def _rescore(self, row: int, probe: Probe) -> Rescore:
+        return partial(self._rescored, row, probe)
 
-    def _kept(self, rescore: Rescore, row: dict[str, Any], outcome: Outcome, cost: float,
-              named: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
-        """Keep one row's outcome for the verdict and the breakdowns, and how to score it again on the whole
-        codebase (`rescore`, to confirm a sampled verdict), and give its columns."""
-        self.rescore.append(rescore)
+    def _kept(self, cut: Cut, named: dict[str, Any]) -> dict[str, Any]:
+        """Score a new row (what cut it, how the verdict names it), keep its outcome for the verdict and the
+        breakdowns and its cut to score it again (`_rescored`), and give its columns."""
+        self.cuts.append(cut)
+        self.settings.append(named)
+        row, outcome, cost = self._rescored(len(self.outcomes), self.probe, self.probe_set)
         self.outcomes.append(outcome)
         self.rows.append(row)
-        self.settings.append(named)
         self.costs.append(cost)
         self._breakdowns(outcome, len(self.rows) - 1)
         if self.probe_set.sample is not None:
             row["scored_on"] = "sample"  # estimates for the whole codebase until `confirm` scores it there
+        if self.probe.confirmer is not None:
+            row[SEARCHER_COLUMN] = self.probe.searcher_name  # the screen's, until the model re-scores the row
         return row
 
     def _breakdowns(self, outcome: Outcome, row: int) -> None:
@@ -162,13 +169,14 @@ class ProbeScorer:
         self.by_source += breakdown(metrics, self.probe_set.sources, "source", row, self.settings[row])
         self.by_kind += breakdown(metrics, self.probe_set.kinds, "target_kind", row, self.settings[row])
 
-    def confirm(self) -> dict[int, dict[str, Any]]:
+    def confirm(self, reference: int | None = None, progress: ProgressBar = None) -> dict[int, dict[str, Any]]:
         """Decide the verdict (once); on a sample whose verdict separates the settings, the rows scored again on
         the whole codebase (row position -> their probe columns, `scored_on` = "full": the sweep's rows take
-        them), else nothing."""
+        them); with `Probe(confirm=)`, the rows the model re-scored (`searcher` names it); else nothing.
+        `reference` is clanka's row (the model re-scores it), `progress` the embedding's bar."""
         if self._verdict is not None or not self.outcomes:
             return {} if self._confirmation is None else self._confirmation.rows
-        rows = self._decide()
+        rows = self._decide(reference, progress)
         if self._verdict is not None:
             self._verdict = left_out(self._judged_by_source(self._verdict), self.unranked)
         return rows
@@ -186,18 +194,21 @@ class ProbeScorer:
         """Each query source's verdict on the scores the pooled verdict used (`_by_source`), and a clause in the
         pooled message for each that decides otherwise."""
         outcomes, costs = list(self.outcomes), list(self.costs)
+        ranked = self.ranked()
         if self._confirmation is not None:
             for row, outcome in self._confirmation.outcomes.items():
                 outcomes[row], costs[row] = outcome, self._confirmation.costs[row]
-        ranked = self.ranked()
+            if self.model is not None and self.model.rows:  # the model's verdict: its rows alone, never beside BM25's
+                ranked = [row for row in ranked if row in self._confirmation.outcomes]
         scores = self._scores(outcomes)[ranked]
         self.source_verdicts = source_verdicts(pooled, scores, self.probe_set.sources, self.probe_set.groups,
                                                {row: self.settings[row] for row in ranked},
                                                {row: costs[row] for row in ranked}, self.probe_set.times)
         return with_sources(pooled, self.source_verdicts)
 
-    def _decide(self) -> dict[int, dict[str, Any]]:
-        """The pooled verdict (`_verdict`), confirmed on the whole codebase when a sample separates the rows."""
+    def _decide(self, reference: int | None, progress: ProgressBar) -> dict[int, dict[str, Any]]:
+        """The pooled verdict (`_verdict`), confirmed on the whole codebase when a sample separates the rows, or by
+        the model (`Probe(confirm=)`) on the rows the screen leaves open."""
         if self.unranked:
             decided = ranked_verdict(self._scores(self.outcomes), self.ranked(), self.settings, self.costs,
                                      probe=self.probe, groups=self.probe_set.groups, when=self.probe_set.times,
@@ -207,6 +218,12 @@ class ProbeScorer:
                              groups=self.probe_set.groups, margin=self.probe.margin, when=self.probe_set.times,
                              cost_name=COST_NAMES[self.probe.cost])  # fmt: skip
         share = self.probe_set.sample
+        if share is None and self.probe.confirmer is not None:
+            step = ModelStep(self.settings, self.cuts, self.ranked(), reference, self._rescore)
+            done, self._verdict, self.model = model_confirmed(decided, step, self.probe_set, self.probe, progress)
+            for values in done.rows.values():
+                values[SEARCHER_COLUMN] = self.model.model
+            return self._take(done)
         if share is None:
             self._verdict = decided
             return {}
@@ -214,9 +231,19 @@ class ProbeScorer:
         if not rows:  # the sample cannot separate (or has no queries): it names no best, nothing to confirm
             self._verdict = unconfirmed_verdict(decided)
             return {}
-        done = confirm(rows, self.rescore, self.probe_set.whole(), self.probe.engine)
-        for row, values in done.rows.items():
+        done = confirm(rows, [self._rescore(row, self.probe) for row in range(len(self.cuts))], self.probe_set.whole(),
+                       self.probe.engine)  # fmt: skip
+        for values in done.rows.values():
             values["scored_on"] = "full"
+        self._take(done)
+        self._verdict = confirmed_verdict(decided, done, self.settings, metric=self.probe.verdict_metric,
+                                          groups=self.probe_set.groups, share=share, margin=self.probe.margin,
+                                          when=self.probe_set.times, cost_name=COST_NAMES[self.probe.cost])  # fmt: skip
+        return done.rows
+
+    def _take(self, done: Confirmation) -> dict[int, dict[str, Any]]:
+        """The rows scored again take their new columns, outcomes and breakdowns (kept as `_confirmation`)."""
+        for row, values in done.rows.items():
             self.rows[row] = values
         # The confirmed rows' breakdowns are the whole codebase's too.
         self.by_source = [record for record in self.by_source if record["row"] not in done.rows]
@@ -226,9 +253,6 @@ class ProbeScorer:
         self.by_source.sort(key=lambda record: record["row"])
         self.by_kind.sort(key=lambda record: record["row"])
         self._confirmation = done
-        self._verdict = confirmed_verdict(decided, done, self.settings, metric=self.probe.verdict_metric,
-                                          groups=self.probe_set.groups, share=share, margin=self.probe.margin,
-                                          when=self.probe_set.times, cost_name=COST_NAMES[self.probe.cost])  # fmt: skip
         return done.rows
 
     def attrs(self) -> dict[str, Any]:
@@ -244,7 +268,9 @@ class ProbeScorer:
                        indexed=searcher.indexed - self._counted[1])  # type: ignore[attr-defined]  # the same IndexSearcher
         out["sample"] = self.probe_set.sample
         self.confirm()  # before the breakdowns: confirmed rows replace theirs
-        if self._confirmation is not None:
+        if self.model is not None:  # what the model re-scored, what it embedded and how long it took
+            out[MODEL_KEY] = self.model.as_dict()
+        elif self._confirmation is not None:
             # What confirming the sample's verdict on the whole codebase cost (the vector cache kept the rest).
             out.update(confirmed_rows=list(self._confirmation.rows), confirmation_embedded=self._confirmation.embedded,
                        confirmation_seconds=self._confirmation.seconds)  # fmt: skip
