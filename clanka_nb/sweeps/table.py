@@ -297,4 +297,14 @@ def table_of(
     schema.update({name: column_type(name) for name in extra})
     columns.update({name: [row.get(name) for row in rows] for name in schema if name not in columns})
     described = {"token_counter": token_counter_name(counter), **attrs, **(ahead.attrs if ahead is not None else {})}
-    return _columns.build(columns, schema, described)
+    return _columns.build(columns, schema, _confirmation_counted(described))
+
+
+def _confirmation_counted(described: dict[str, Any]) -> dict[str, Any]:
+    """The attrs with a sampled sweep's confirmation among its distinct inputs: embedding ahead counted the
+    sample's, and confirming on the whole codebase embeds inputs the sample never held (`confirmation_embedded`,
+    each new to the vector cache), which `embedded` counts too; so "embedded" never exceeds "inputs_distinct"."""
+    confirming = described.get("confirmation_embedded")
+    if confirming and isinstance(described.get("inputs_distinct"), int):
+        described["inputs_distinct"] += int(confirming)
+    return described

@@ -241,6 +241,8 @@ def test_confirming_embeds_only_what_the_sample_left_out(fixtures, monkeypatch):
     confirming = sampled.attrs["confirmation_embedded"]
     assert 0 < confirming < part.count == whole.count == sampled.attrs["embedded"] == full.attrs["embedded"]
     assert verdict["confirmation_embedded"] == confirming
+    # Issue 56 item 10: never more embedded than distinct inputs (the confirmation's count among them).
+    assert sampled.attrs["embedded"] <= sampled.attrs["inputs_distinct"] == full.attrs["inputs_distinct"]
     assert named(verdict) == named(full.attrs["verdict"])
     pd.testing.assert_frame_equal(sampled[probe_columns(full)], full[probe_columns(full)])
 
