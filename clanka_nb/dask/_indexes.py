@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Unpack
 
-from distributed import Future, Semaphore, as_completed, get_worker
+from distributed import Client, Future, Semaphore, as_completed, get_worker
 
 from ..defaults import INDEX_MAX_CHARACTERS
 from ..engine.progress import ProgressBar, bar
@@ -33,6 +33,12 @@ from ._cluster import ClientLike, resolve_client
 from ._limit import EmbedLimit, LimitedEmbedder, forget, portable, rate_name
 from ._plan import StrPath, check_roots
 
+# Small repositories go several to a task (issue 55): a task costs the client and the scheduler about 4 ms of CPU
+# whatever it does, as much as a small repository's whole sync. Several tasks per worker thread keep the load even
+# when sizes differ; a task whose worker dies again and again is run again one repository per task.
+TASKS_PER_THREAD = 4
+GROUP_MOST = 16
+
 
 @dataclass(frozen=True)
 class IndexTask:
@@ -51,6 +57,25 @@ class IndexTask:
     def __call__(self, root: str, db: str) -> RepositoryIndex:
         sync = RepositorySync(self.model_id, self.settings, self.batch_size, self.busy_timeout, self.confine)
         return sync.run(root, db, self._cache, self._limited, _worker_name())
+
+    def group(self, roots: list[str], dbs: list[str]) -> list[RepositoryIndex]:
+        """Several repositories in one task, one after another: each its own outcome, as `__call__` gives it.
+
+        Args:
+            roots: The repositories' folders.
+            dbs: Their databases' paths, in the same order.
+
+        Returns:
+            Each repository's outcome in order; fewer (those done) when the client cancelled the task meanwhile.
+        """
+        sync = RepositorySync(self.model_id, self.settings, self.batch_size, self.busy_timeout, self.confine)
+        worker = _worker_name()
+        done: list[RepositoryIndex] = []
+        for root, db in zip(roots, dbs, strict=True):
+            if _cancelled():  # Ctrl-C on the client: the repository under way finished, the rest never start
+                break
+            done.append(sync.run(root, db, self._cache, self._limited, worker))
+        return done
 
     def _cache(self) -> VectorCache:
         return default_cache() if self.cache_path is None else _cache(self.cache_path)
@@ -73,6 +98,21 @@ def _worker_name() -> str:
         return "local"
 
 
+def _cancelled() -> bool:
+    """Whether the client cancelled the task this runs in (Dask cannot stop a running task; it can look)."""
+    try:
+        worker = get_worker()
+    except ValueError:  # run in this process (a test calling the task directly)
+        return False
+    state = worker.state.tasks.get(worker.get_current_task())
+    return state is not None and state.state == "cancelled"
+
+
+def _group_size(count: int, threads: int) -> int:
+    """Repositories per task: about `TASKS_PER_THREAD` tasks for each worker thread, at most `GROUP_MOST` each."""
+    return max(1, min(GROUP_MOST, count // (max(threads, 1) * TASKS_PER_THREAD)))
+
+
 def _may_hold_leases(results: dict[int, RepositoryIndex], count: int) -> bool:
     """Whether an embedder call may have taken a rate lease: not when every repository finished without one
     (nothing embedded, nothing failed), so a run with nothing to embed does not wait out the rate's window."""
@@ -88,24 +128,52 @@ def _databases(roots: StrPath | Iterable[StrPath], db: DbPlace) -> tuple[list[st
     return absolute, databases(given_roots, absolute, db)
 
 
-def _collect(futures: list[Future[Any]], where: tuple[list[str], list[str]], progress: ProgressBar,
-             results: dict[int, RepositoryIndex]) -> None:
-    """Each repository's outcome into `results` (by position) as its task ends, a bar counting them; a task that
-    failed after Dask's retries (a worker killed again and again) is that repository's `failed` row."""
-    absolute, places = where
-    position = {future.key: number for number, future in enumerate(futures)}
-    with bar(progress, len(futures), "indexing", unit="repo") as handle:
-        for future in as_completed(futures):
-            number = position[future.key]
+@dataclass
+class _Groups:
+    """The run's tasks on the client: which repositories (by position) each future syncs, and every future made."""
+
+    absolute: list[str]
+    places: list[str]
+    task: IndexTask
+    members: dict[object, list[int]]  # by task key
+    futures: list[Future[Any]]
+
+    def submit(self, client: Client, numbers: list[int]) -> Future[Any]:
+        """One task syncing the repositories at `numbers`, remembered."""
+        future = client.submit(self.task.group, [self.absolute[n] for n in numbers],
+                               [self.places[n] for n in numbers], pure=False)
+        self.members[future.key] = numbers
+        self.futures.append(future)
+        return future
+
+
+def _collect(client: Client, groups: _Groups, progress: ProgressBar, results: dict[int, RepositoryIndex]) -> None:
+    """Each repository's outcome into `results` (by position) as its task ends, a bar counting repositories; a group
+    whose task failed after Dask's retries (a worker killed again and again) is run again one repository per task,
+    and a lone repository's failed task is its `failed` row."""
+    size = _group_size(len(groups.absolute), sum(client.nthreads().values()))
+    pending = as_completed([groups.submit(client, list(range(start, min(start + size, len(groups.absolute)))))
+                            for start in range(0, len(groups.absolute), size)])
+    with bar(progress, len(groups.absolute), "indexing", unit="repo") as handle:
+        for future in pending:
+            numbers = groups.members[future.key]
+            if future.status == "error" and len(numbers) > 1:
+                for number in numbers:
+                    pending.add(groups.submit(client, [number]))
+                future.release()
+                continue
             if future.status == "error":
-                results[number] = RepositoryIndex(absolute[number], places[number], FAILED,
-                                                  error=one_line(future.exception()))
-            else:
-                results[number] = future.result()
+                outcomes, error = [], one_line(future.exception())
+            else:  # all of them, unless the task saw itself cancelled (then this run is being interrupted)
+                outcomes, error = list(future.result()), "its task was cancelled before this repository's turn"
+            for place, number in enumerate(numbers):
+                results[number] = outcomes[place] if place < len(outcomes) else RepositoryIndex(
+                    groups.absolute[number], groups.places[number], FAILED, error=error)
             future.release()
             if handle is not None:
-                handle.update(1)
-                handle.set_postfix_str(f"{Path(absolute[number]).name}: {results[number].status}", refresh=False)
+                handle.update(len(numbers))
+                last = numbers[-1]
+                handle.set_postfix_str(f"{Path(groups.absolute[last]).name}: {results[last].status}", refresh=False)
 
 
 @setting_keywords(chunk_max_characters=INDEX_MAX_CHARACTERS)
@@ -124,7 +192,7 @@ def sync_indexes(
     progress: ProgressBar = None,
     settings: Settings | None = None, **given: Unpack[TextKeywords],
 ) -> IndexRun:
-    """Build or re-sync clanka's semantic index of every root on the cluster, one repository per task.
+    """Build or re-sync clanka's semantic index of every root on the cluster, small repositories several per task.
 
     Each worker runs `SemanticIndex(root, embed=..., db=...).sync()`: the same chunks, rows and schema as that call
     in this process, written to `db` (default: each root's `.clanka/search.sqlite`, where clanka reads it, under the
@@ -141,7 +209,10 @@ def sync_indexes(
     complete sync here is `unchanged`: no file is read. One that fails (a missing folder, a damaged, foreign or
     locked database, an embedding server that keeps failing) is `failed` with its error line; the others finish.
     Each sync is one transaction and a new database appears only complete, so an interrupt or a killed worker
-    (Dask runs its repository again) leaves every database as it was or complete.
+    (Dask runs its repository again) leaves every database as it was or complete. Repositories go to the workers in
+    groups (about four tasks per worker thread, at most 16 repositories a task), each still its own outcome; a
+    repository a killed worker had finished before its group ran again says `unchanged` (its database is complete),
+    and a group whose worker is killed again and again is run again one repository per task.
 
     Args:
         roots: One folder or several; every worker must see them at the same absolute paths.
@@ -183,19 +254,20 @@ def sync_indexes(
                      busy_timeout, confine=db is None)
     started = time.perf_counter()
     results: dict[int, RepositoryIndex] = {}
-    futures = running.map(task, absolute, places, pure=False)
+    groups = _Groups(absolute, places, task, {}, [])
     try:
-        _collect(futures, (absolute, places), progress, results)
+        _collect(running, groups, progress, results)
     except BaseException:
-        running.cancel(futures)  # a running sync finishes its transaction on its worker; the rest never start
+        # A running sync finishes its transaction on its worker; the rest of its group and the other tasks never start.
+        running.cancel(groups.futures)
         raise
     finally:
-        if _may_hold_leases(results, len(futures)):
+        if _may_hold_leases(results, len(absolute)):
             time.sleep(limit.window)  # the last rate leases come back (their timers run on the workers)
         for lease in leases:
             lease.close()
         with contextlib.suppress(*REPO_ERRORS):  # best effort: an idle worker's handle is only a little memory
             running.run(forget, name)
     # Each note of a database written at other settings than clanka's said once (`IndexRun.said`).
-    return IndexRun(tuple(results[number] for number in range(len(futures))), time.perf_counter() - started).said()
+    return IndexRun(tuple(results[number] for number in range(len(absolute))), time.perf_counter() - started).said()
 
