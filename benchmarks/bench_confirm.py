@@ -3,7 +3,7 @@ and whether the two verdicts agree.
 
 Usage:
   python benchmarks/bench_confirm.py [--sizes 20,40,60,80] [--overlap-size 20] [--overlaps 0,10] [--grids size,overlap]
-                                     [--no-full] [--metric M] [CODEBASE]
+                                     [--languages clanka|extended] [--no-full] [--metric M] [CODEBASE]
 
 Two grids on one codebase, each swept three ways: BM25 alone, all-MiniLM-L6-v2 on every setting (`Probe(embed=)`,
 the full model sweep) and BM25 screening with MiniLM confirming (`Probe(confirm=)`); each model run starts with an
@@ -115,6 +115,7 @@ def main() -> None:
     parser.add_argument("--overlap-size", type=int, default=20)
     parser.add_argument("--overlaps", default="0,10")
     parser.add_argument("--grids", default="size,overlap")
+    parser.add_argument("--languages", default="clanka", help="the sweep's language mode: clanka or extended")
     parser.add_argument("--no-full", action="store_true",
                         help="the overlap grid's model sweep is its confirmation (every row re-scored): not run again")
     args = parser.parse_args()
@@ -127,6 +128,8 @@ def main() -> None:
                       "chunk_max_characters": [10000]},
              "overlap": {"chunk_size": [args.overlap_size], "chunk_overlap": [int(v) for v in args.overlaps.split(",")],
                          "chunk_max_characters": [10000]}}  # fmt: skip
+    for grid in grids.values():
+        grid["languages"] = args.languages
     for name in args.grids.split(","):
         run_grid(args.codebase or cn.sample_codebase(), name, grids[name], model,
                  full_sweep=not (args.no_full and name == "overlap"), metric=args.metric)
