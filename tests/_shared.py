@@ -3,7 +3,10 @@ their skip), a clone of clanka's history from the bundle, and the command run in
 
 from __future__ import annotations
 
+import signal
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -39,3 +42,26 @@ def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, s
         code = stop.code
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def as_in_a_terminal() -> None:
+    """A child's `preexec_fn`: SIGINT delivered as a terminal delivers Ctrl-C, neither ignored nor blocked.
+
+    Both are inherited: a shell without job control starts its background commands with SIGINT ignored, and a
+    Python started so never installs its KeyboardInterrupt handler. What the tests check is how clanka-nb
+    behaves under a real Ctrl-C, wherever the suite itself was started."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@contextmanager
+def ctrl_c_raises() -> Iterator[None]:
+    """In this process, for the block: SIGINT raises KeyboardInterrupt in the main thread (Python's own handler,
+    unblocked), as in an interactive session, even where the suite was started with SIGINT ignored."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        signal.signal(signal.SIGINT, before)

@@ -23,7 +23,7 @@ import pytest
 
 import clanka_nb as cn
 from clanka_nb import chunkers
-from tests._shared import run_cli
+from tests._shared import as_in_a_terminal, run_cli
 from tests.chunkers._files import need_peer
 
 BUDGET = chunkers.Budget(1500, characters_per_non_whitespace=1.4)
@@ -124,7 +124,7 @@ def test_ctrl_c_while_a_peer_is_stuck_ends_its_process(tmp_path) -> None:
     root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
     done = subprocess.run([sys.executable, "-c", CTRL_C, str(pid_file)], cwd=root, env=env, capture_output=True,
-                          text=True, timeout=300, check=False)  # fmt: skip
+                          text=True, timeout=300, check=False, preexec_fn=as_in_a_terminal)  # fmt: skip
     assert done.returncode == 0 and done.stdout.strip() == "interrupted, its process gone", done.stderr[-2000:]
 
 

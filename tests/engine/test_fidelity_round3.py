@@ -14,7 +14,7 @@ import pytest
 from clanka_nb import engine
 from clanka_nb.engine._declarations import REFERENCE_PARSER_LIMIT
 from clanka_nb.engine._parsing import INTERRUPTIBLE_FROM, locale_guarded
-from tests._shared import NEEDS_CONFORMANCE
+from tests._shared import NEEDS_CONFORMANCE, as_in_a_terminal
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFORMANCE = ROOT.parent / "shared" / "conformance"
@@ -244,7 +244,7 @@ def test_ctrl_c_inside_one_long_parse_takes_effect_promptly(tmp_path: Path):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "CLANKA_NB_CACHE": "off"}
     # About 1.9 MB of JavaScript: far above INTERRUPTIBLE_FROM (and PROGRESS_FROM), about 30 pieces.
     done = subprocess.run([sys.executable, str(script), "24000"], capture_output=True, text=True, env=env,
-                          timeout=600, check=False)  # fmt: skip
+                          timeout=600, check=False, preexec_fn=as_in_a_terminal)  # fmt: skip
     assert done.returncode == 0, done.stderr
     first, second = done.stdout.split("\n")[:2]
     outcome, read, pieces = first.split()

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from clanka_nb.engine import _workers
+from tests._shared import as_in_a_terminal
 
 # The frames layer (and so the command line) is an extra: the engine-alone venv of .ci/run has no pandas.
 NEEDS_FRAMES = pytest.mark.skipif(find_spec("pandas") is None, reason="needs the frames extra (pandas)")
@@ -90,12 +91,6 @@ API_SCRIPT = textwrap.dedent(
 )
 
 
-def _as_in_a_terminal() -> None:
-    # Ctrl-C as a terminal delivers it: SIGINT neither ignored nor blocked. Both are inherited, and a parent
-    # that ignores it (a test runner started from a service, a library it loaded) would make the child's
-    # Python ignore Ctrl-C too; what is tested is how clanka-nb behaves under a real Ctrl-C.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _start(args: list[str]) -> subprocess.Popen:
@@ -104,7 +99,7 @@ def _start(args: list[str]) -> subprocess.Popen:
     # A session of its own: killpg then reaches the script and its workers, as Ctrl-C in a terminal does.
     process = subprocess.Popen(
         args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True, text=True,
-        preexec_fn=_as_in_a_terminal,
+        preexec_fn=as_in_a_terminal,
     )  # fmt: skip
     return process
 

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from clanka_nb.index import SemanticIndex, VectorCache, embedders
+from tests._shared import as_in_a_terminal, ctrl_c_raises
 from tests.index._loopback import MODEL, Server
 
 pytest.importorskip("httpx")
@@ -48,7 +49,7 @@ def test_ctrl_c_with_eight_requests_in_flight_ends_the_process_at_once(make_serv
         embed([f"text {{i}}" for i in range(16)])
     """)
     process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               cwd=Path(__file__).resolve().parents[2])  # fmt: skip
+                               cwd=Path(__file__).resolve().parents[2], preexec_fn=as_in_a_terminal)  # fmt: skip
     try:
         while server.in_flight < 8 and process.poll() is None:
             time.sleep(0.02)
@@ -82,7 +83,7 @@ def test_an_interrupt_in_the_callers_thread_stops_the_batches_and_their_retries(
     timer = threading.Thread(target=interrupt_when_busy, daemon=True)
     timer.start()
     try:
-        with pytest.raises(KeyboardInterrupt):
+        with ctrl_c_raises(), pytest.raises(KeyboardInterrupt):
             embed(TEXTS[:12])
     finally:
         finished.set()

@@ -15,6 +15,7 @@ import pytest
 
 from clanka_nb.index import SemanticIndex, VectorCache, _http, embedders
 from clanka_nb.index._openai import SMALLEST_SPLIT, fill_slots
+from tests._shared import ctrl_c_raises
 from tests.index._loopback import MODEL, Server
 
 TEXTS = [f"function number{i} returns price {i}" for i in range(200)]
@@ -95,7 +96,7 @@ def test_ctrl_c_closes_every_session_at_once(monkeypatch):
         assert keeper is not None and len(keeper) == 1
         threading.Thread(target=interrupt_when_busy, daemon=True).start()
         try:
-            with pytest.raises(KeyboardInterrupt):
+            with ctrl_c_raises(), pytest.raises(KeyboardInterrupt):
                 embed(TEXTS[:64])
         finally:
             finished.set()

@@ -15,6 +15,7 @@ import pytest
 from clanka_nb import dask as cd
 from clanka_nb.dask import _indexes
 from clanka_nb.index import embedders
+from tests._shared import ctrl_c_raises
 
 pytest.importorskip("apsw")
 pytest.importorskip("sqlite_vec")
@@ -108,7 +109,7 @@ def test_ctrl_c_stops_each_group_after_the_repository_under_way(client, tmp_path
 
     interrupter = threading.Thread(target=interrupt_once_a_database_appears)
     interrupter.start()
-    with pytest.raises(KeyboardInterrupt):
+    with ctrl_c_raises(), pytest.raises(KeyboardInterrupt):
         cd.sync_indexes(roots, embed=BoomOn(0.2), client=client, cache=tmp_path / "vectors.sqlite", batch_size=4,
                         progress=False)
     interrupter.join()
