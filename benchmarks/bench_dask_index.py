@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import psutil
+from _answer import send_json  # run as a script from benchmarks/
 from distributed import Client, LocalCluster
 
 from clanka_nb import dask as cd
@@ -72,14 +73,9 @@ class Handler(BaseHTTPRequestHandler):
         time.sleep(self.server.delay)  # a hosted model's latency, small
         vectors = STAND_IN(list(body["input"]))
         data = [{"index": i, "embedding": row.tolist()} for i, row in enumerate(vectors)]
-        answer = json.dumps({"data": data}).encode()
         with stats.get_lock():
             stats[0] -= 1
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(answer)))
-        self.end_headers()
-        self.wfile.write(answer)
+        send_json(self, {"data": data})
 
     def log_message(self, *args: object) -> None:
         pass

@@ -22,6 +22,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from _answer import send_json  # run as a script from benchmarks/
+
 HERE = Path(__file__).resolve().parents[1]
 
 CHILD = r"""
@@ -50,12 +52,7 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
         data = [{"index": i, "embedding": [0.5] * 64} for i in range(len(body["input"]))]
-        answer = json.dumps({"data": data}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(answer)))
-        self.end_headers()
-        self.wfile.write(answer)
+        send_json(self, {"data": data})
 
     def log_message(self, *args: object) -> None:
         pass

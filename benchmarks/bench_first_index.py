@@ -30,6 +30,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from _answer import send_json  # run as a script from benchmarks/
+
 HERE = Path(__file__).resolve().parents[1]
 BUNDLE = HERE.parent / "shared" / "data" / "clanka-history.bundle"
 
@@ -64,15 +66,10 @@ def serve(latency: float, per_input: float, stats: Any, ports: Any) -> None:
                 stats[2] += 1
             time.sleep(latency + per_input * len(texts))
             data = [{"index": i, "embedding": [float(len(text) % 7), 1.0, 0.5, 0.25]} for i, text in enumerate(texts)]
-            answer = json.dumps({"data": data}).encode()
             with stats.get_lock():
                 stats[0] -= 1
                 stats[4] = time.time_ns() // 1000  # the last answer
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(answer)))
-            self.end_headers()
-            self.wfile.write(answer)
+            send_json(self, {"data": data})
 
         def log_message(self, *args: object) -> None:
             pass
