@@ -120,6 +120,43 @@ def load_secret(path: Path) -> bytes:
     return secret
 
 
+def small_regular_file(path: str | os.PathLike[str], limit: int, *, follow: bool = False) -> bytes | None:
+    """A small state file's bytes, read without trusting what stands at `path`.
+
+    Opened without waiting (a FIFO in its place would block for good) and, unless `follow`, without following a
+    link; only a plain file of at most `limit` bytes is read.
+
+    Args:
+        path: The file.
+        limit: The most bytes it may hold.
+        follow: Whether a link at `path` is followed.
+
+    Returns:
+        Its bytes; None when it is unreadable, no plain file, a link (unless `follow`) or over `limit` bytes.
+
+    Raises:
+        FileNotFoundError: Nothing is there (also for a parent that is no folder), for the caller to read as absent.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | (0 if follow else getattr(os, "O_NOFOLLOW", 0))
+    try:
+        fd = os.open(path, flags)
+    except NotADirectoryError as exc:
+        raise FileNotFoundError(exc.errno, exc.strerror, exc.filename) from exc
+    except FileNotFoundError:
+        raise
+    except OSError:  # a permission, a link (O_NOFOLLOW), a loop: not read, never guessed
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a folder, a FIFO, a device
+            return None
+        data = os.read(fd, limit + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return data if len(data) <= limit else None
+
+
 def _open_key(path: Path) -> int:
     return os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
 

@@ -18,6 +18,7 @@ from ._cache_files import (
     load_secret,
     normalised_sql,
     open_cache_file,
+    small_regular_file,
     write,
 )
 from ._chunker import ChunkHead, chunks_of, front, heads_of, prepare, prepared, window_segments
@@ -64,6 +65,7 @@ __all__ = [
     "read_text",
     "resolve_cache",
     "sigint_held",
+    "small_regular_file",
     "sorted_like_js",
     "window_segments",
     "windowed_grammar_note",

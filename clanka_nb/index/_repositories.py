@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 import time
 import uuid
 import warnings
@@ -24,6 +23,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from ..engine import list_file_names
+from ..engine.internals import small_regular_file
 from ..engine.progress import ProgressBar, bar
 from ..engine.settings import Settings
 from ..engine.warn import warn_at_user
@@ -341,18 +341,10 @@ def _read_state(db: str) -> str | None:
     """The state file's text; None for no file, or one that is not a plain file (opened without following a link
     and without waiting: a FIFO in its place would block the repository's task for good)."""
     try:
-        fd = os.open(db + STATE_SUFFIX, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
+        text = small_regular_file(db + STATE_SUFFIX, _STATE_BYTES)
+    except FileNotFoundError:
         return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        text = os.read(fd, _STATE_BYTES + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    return text.decode("ascii", "replace").strip() if len(text) <= _STATE_BYTES else None
+    return None if text is None else text.decode("ascii", "replace").strip()
 
 
 def _write_state(db: str, state: str | None) -> None:

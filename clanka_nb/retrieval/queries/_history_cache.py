@@ -27,7 +27,6 @@ import importlib.metadata
 import json
 import os
 import sqlite3
-import stat
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -49,6 +48,7 @@ from ...engine.internals import (
     keyed_check,
     load_secret,
     open_cache_file,
+    small_regular_file,
     write,
 )
 from ...engine.warn import warn_at_user
@@ -129,22 +129,10 @@ def _state_file(repo: Path, name: str) -> bytes | None:
 
 def _small_file(path: Path, *, follow: bool = True) -> bytes | None:
     """A file's content: b"" when absent, None when unreadable, large or no regular file (`follow=False`: a link)."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | (0 if follow else getattr(os, "O_NOFOLLOW", 0))
-    try:  # without blocking: a FIFO in its place would wait for a writer forever
-        fd = os.open(path, flags)
-    except (FileNotFoundError, NotADirectoryError):
-        return b""
-    except OSError:  # a permission, a link loop: not cached, never guessed
-        return None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a folder, a FIFO, a device
-            return None
-        data = os.read(fd, _MAX_STATE_FILE + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    return data if len(data) <= _MAX_STATE_FILE else None
+        return small_regular_file(path, _MAX_STATE_FILE, follow=follow)
+    except FileNotFoundError:
+        return b""
 
 
 def _attributes(repo: Path, prefix: str, files: Iterable[str]) -> list[bytes] | None:
