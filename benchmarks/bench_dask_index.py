@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import psutil
-from _answer import send_json  # run as a script from benchmarks/
+from _harness import send_json  # run as a script from benchmarks/
 from distributed import Client, LocalCluster
 
 from clanka_nb import dask as cd

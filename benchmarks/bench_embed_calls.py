@@ -16,13 +16,11 @@ import argparse
 import json
 import multiprocessing
 import os
-import subprocess
-import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from _answer import send_json  # run as a script from benchmarks/
+from _harness import child_result, send_json  # run as a script from benchmarks/
 
 HERE = Path(__file__).resolve().parents[1]
 
@@ -66,10 +64,7 @@ def serve(ports: Any) -> None:
 
 
 def measure(tree: Path, url: str, args: argparse.Namespace, concurrency: int) -> dict[str, list[float]]:
-    env = {**os.environ, "PYTHONPATH": str(tree), "CLANKA_NB_CACHE": "off"}
-    out = subprocess.run([sys.executable, "-c", CHILD, url, str(args.calls), str(args.inputs), str(concurrency)],
-                         env=env, cwd=tree, check=True, capture_output=True, text=True)
-    result: dict[str, list[float]] = json.loads(out.stdout.strip().splitlines()[-1])
+    result: dict[str, list[float]] = child_result(tree, CHILD, url, str(args.calls), str(args.inputs), str(concurrency))
     return result
 
 

@@ -23,14 +23,13 @@ import json
 import multiprocessing
 import os
 import subprocess
-import sys
 import tempfile
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from _answer import send_json  # run as a script from benchmarks/
+from _harness import child_result, send_json  # run as a script from benchmarks/
 
 HERE = Path(__file__).resolve().parents[1]
 BUNDLE = HERE.parent / "shared" / "data" / "clanka-history.bundle"
@@ -88,10 +87,7 @@ def clanka_tree(folder: Path) -> Path:
 def once(tree: Path, source: Path, url: str, concurrency: int, stats: Any, db: Path) -> dict[str, float]:
     for slot in range(5):
         stats[slot] = 0
-    env = {**os.environ, "PYTHONPATH": str(tree), "CLANKA_NB_CACHE": "off"}
-    out = subprocess.run([sys.executable, "-c", CHILD, str(source), url, str(concurrency), str(db)], env=env,
-                         cwd=tree, check=True, capture_output=True, text=True)
-    found: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    found: dict[str, float] = child_result(tree, CHILD, str(source), url, str(concurrency), str(db))
     found.update(span=(stats[4] - stats[3]) / 1e6, requests=stats[2], most=stats[1])
     return found
 
