@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import copy
 import os
-from typing import Any
 
 import dask.config
 from distributed import Client, LocalCluster, get_client
@@ -15,29 +15,30 @@ ClientLike = Client | str | None
 # The cluster started for `client=None` when no client exists: one per Python process, reused.
 _started: Client | None = None
 
-# What our own workers run differently from Dask's defaults. The sampling profiler (a stack sample of every thread
-# every 10 ms, for the dashboard's profile page) took 3-5 ms of CPU per small repository's task and made the task's
-# own thread compete for the GIL; a cluster the user starts keeps whatever its config says.
-WORKER_CONFIG = {"distributed": {"worker": {"profile": {"enabled": False}}}}
-
-
-def _worker_config() -> dict[str, Any]:
-    """This process's Dask config with `WORKER_CONFIG` over it, for the nannies to hand their workers.
-
-    Returns:
-        The whole config, since a nanny lays the one given over its own only at the top level.
-    """
-    merged: dict[str, Any] = dask.config.merge(dask.config.config, WORKER_CONFIG)
-    return merged
+# What the clusters clanka-nb starts run differently from Dask's defaults (issue 55). The sampling profiler (a stack
+# sample of every thread every 10 ms, for the dashboard's profile page) took 3-5 ms of CPU per small repository's
+# task. Dask's timers cost an idle cluster 54 ms of CPU a second (the client's process, with the scheduler and
+# the nannies, 33; each worker 21), 11 slowed as below, and at 30-60 ms of wall time per small repository that
+# was 2-3 ms of CPU per repository: the tick only warns of a blocked event loop, the system monitor feeds the
+# dashboard's graphs, work stealing rarely moves tasks the scheduler queues itself (ours have no dependencies), and
+# a worker past its memory limit is still paused or restarted, within a second rather than a tenth. A cluster the
+# user starts keeps whatever its config says.
+QUIET: dict[str, object] = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "5s",
+    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.scheduler.work-stealing-interval": "1s",
+}
 
 
 @checked_keywords
 def local_client(n_workers: int | None = None) -> Client:
     """A client on a new `LocalCluster` of process workers, one single-threaded worker per core by default.
 
-    One thread per worker because chunking is pure Python (the GIL would serialise threads). Its workers run
-    without Dask's sampling profiler (the dashboard's profile page stays empty): it cost a small repository's task
-    a fifth of its CPU.
+    One thread per worker because chunking is pure Python (the GIL would serialise threads). It runs without Dask's
+    sampling profiler (the dashboard's profile page stays empty) and with Dask's timers slowed (`QUIET`): they cost
+    a small repository a fifth of its CPU.
 
     Args:
         n_workers: Worker processes; None: one per core.
@@ -49,7 +50,11 @@ def local_client(n_workers: int | None = None) -> Client:
         >>> client = cnd.local_client(4)
     """
     count = n_workers or os.cpu_count() or 1
-    cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True, config=_worker_config())
+    # The scheduler and the nannies (in this process) read QUIET as they start; this process's config is as before
+    # once they have. The workers get the whole config, as a nanny lays the one given over its own at the top level.
+    with dask.config.set(QUIET):
+        cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True,
+                               config=copy.deepcopy(dask.config.config))
     return Client(cluster)
 
 

@@ -7,7 +7,7 @@ import functools
 import os
 import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Unpack
@@ -30,7 +30,7 @@ from ..index.internals import (
     one_line,
 )
 from ._cluster import ClientLike, resolve_client
-from ._limit import EmbedLimit, LimitedEmbedder, forget, portable, rate_name
+from ._limit import EmbedLimit, Lease, LimitedEmbedder, forget, portable, rate_name
 from ._plan import StrPath, check_roots
 
 # Small repositories go several to a task (issue 55): a task costs the client and the scheduler about 4 ms of CPU
@@ -53,10 +53,15 @@ class IndexTask:
     batch_size: int
     busy_timeout: float
     confine: bool = True  # the database is the repository's own (not named by the user): no link out of it
+    keep_lease: bool = False  # the cluster had no more threads than leases: a task keeps its lease (`Lease`)
 
     def __call__(self, root: str, db: str) -> RepositoryIndex:
-        sync = RepositorySync(self.model_id, self.settings, self.batch_size, self.busy_timeout, self.confine)
-        return sync.run(root, db, self._cache, self._limited, _worker_name())
+        """One repository as a task of its own: its outcome."""
+        lease = Lease(self.semaphore, self.limit.concurrency)
+        try:
+            return self._sync().run(root, db, self._cache, self._limited(lease), _worker_name())
+        finally:
+            lease.close()
 
     def group(self, roots: list[str], dbs: list[str]) -> list[RepositoryIndex]:
         """Several repositories in one task, one after another: each its own outcome, as `__call__` gives it.
@@ -68,21 +73,28 @@ class IndexTask:
         Returns:
             Each repository's outcome in order; fewer (those done) when the client cancelled the task meanwhile.
         """
-        sync = RepositorySync(self.model_id, self.settings, self.batch_size, self.busy_timeout, self.confine)
-        worker = _worker_name()
+        sync, worker = self._sync(), _worker_name()
+        lease = Lease(self.semaphore, self.limit.concurrency, keep=self.keep_lease)
         done: list[RepositoryIndex] = []
-        for root, db in zip(roots, dbs, strict=True):
-            if _cancelled():  # Ctrl-C on the client: the repository under way finished, the rest never start
-                break
-            done.append(sync.run(root, db, self._cache, self._limited, worker))
+        try:
+            for root, db in zip(roots, dbs, strict=True):
+                if _cancelled():  # Ctrl-C on the client: the repository under way finished, the rest never start
+                    break
+                done.append(sync.run(root, db, self._cache, self._limited(lease), worker))
+        finally:
+            lease.close()
         return done
+
+    def _sync(self) -> RepositorySync:
+        return RepositorySync(self.model_id, self.settings, self.batch_size, self.busy_timeout, self.confine)
 
     def _cache(self) -> VectorCache:
         return default_cache() if self.cache_path is None else _cache(self.cache_path)
 
-    def _limited(self, cache: VectorCache) -> LimitedEmbedder:
-        """The embedder behind the cluster's limit, asking the shared cache again before each batch."""
-        return LimitedEmbedder(self.embed, self.model_id, self.semaphore, self.limit, cache)
+    def _limited(self, lease: Lease) -> Callable[[VectorCache], LimitedEmbedder]:
+        """The embedder behind the cluster's limit (through `lease`), asking the shared cache again before each
+        batch."""
+        return functools.partial(LimitedEmbedder, self.embed, self.model_id, self.limit, lease)
 
 
 @functools.cache
@@ -147,11 +159,12 @@ class _Groups:
         return future
 
 
-def _collect(client: Client, groups: _Groups, progress: ProgressBar, results: dict[int, RepositoryIndex]) -> None:
+def _collect(client: Client, groups: _Groups, threads: int, progress: ProgressBar,
+             results: dict[int, RepositoryIndex]) -> None:
     """Each repository's outcome into `results` (by position) as its task ends, a bar counting repositories; a group
     whose task failed after Dask's retries (a worker killed again and again) is run again one repository per task,
     and a lone repository's failed task is its `failed` row."""
-    size = _group_size(len(groups.absolute), sum(client.nthreads().values()))
+    size = _group_size(len(groups.absolute), threads)
     pending = as_completed([groups.submit(client, list(range(start, min(start + size, len(groups.absolute)))))
                             for start in range(0, len(groups.absolute), size)])
     with bar(progress, len(groups.absolute), "indexing", unit="repo") as handle:
@@ -249,14 +262,15 @@ def sync_indexes(
     leases = [Semaphore(max_leases=limit.concurrency, name=name)]
     if limit.rate is not None:
         leases.append(Semaphore(max_leases=limit.starts, name=rate_name(name)))
+    threads = sum(running.nthreads().values())
     task = IndexTask(portable(embed), model_id_of(embed, model_id), settings,
                      None if cache is None else os.path.abspath(os.fspath(cache)), name, limit, batch_size,
-                     busy_timeout, confine=db is None)
+                     busy_timeout, confine=db is None, keep_lease=threads <= limit.concurrency)
     started = time.perf_counter()
     results: dict[int, RepositoryIndex] = {}
     groups = _Groups(absolute, places, task, {}, [])
     try:
-        _collect(running, groups, progress, results)
+        _collect(running, groups, threads, progress, results)
     except BaseException:
         # A running sync finishes its transaction on its worker; the rest of its group and the other tasks never start.
         running.cancel(groups.futures)

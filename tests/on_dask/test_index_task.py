@@ -90,3 +90,56 @@ def test_an_openai_embedder_is_built_once_per_process_for_every_task() -> None:
     assert built.concurrency == 1 and built.requests == 0  # one request per call: embed_concurrency counts them
     other = pickle.loads(pickle.dumps(portable(embedders.openai("m", base_url="http://127.0.0.1:9/v2", api_key="k"))))
     assert other._embedder() is not built  # another endpoint: another embedder
+
+
+class _CountingSemaphore:
+    """Stands in for the run's `distributed.Semaphore` in this process: counts leases taken and given back."""
+
+    def __init__(self) -> None:
+        self.taken = self.given = self.held = self.most = 0
+
+    def acquire(self, timeout: float | None = None) -> bool:
+        self.taken += 1
+        self.held += 1
+        self.most = max(self.most, self.held)
+        return True
+
+    def release(self) -> None:
+        self.given += 1
+        self.held -= 1
+
+
+@pytest.mark.parametrize("keep", [False, True])
+def test_a_task_keeps_its_lease_only_when_no_thread_can_wait_for_one(tmp_path, monkeypatch, keep: bool) -> None:
+    # Issue 55: with no more threads on the cluster than leases, a task takes its lease once, not per call.
+    from clanka_nb.dask import _limit
+
+    counting = _CountingSemaphore()
+    monkeypatch.setitem(_limit._semaphores, "run", counting)
+    roots = [str(_repository(tmp_path / f"repo{n}")) for n in range(3)]
+    for number, root in enumerate(roots):  # each its own inputs: none answered by the cache
+        (Path(root) / "own.py").write_text(f"def own_{number}():\n    return {number}\n")
+    task = IndexTask(EMBED, "stand-in/hashed-words-32", Settings(chunk_max_characters=10_000),
+                     str(tmp_path / "cache.sqlite"), "run", EmbedLimit(2), 300, 5.0, keep_lease=keep)
+    done = task.group(roots, [str(Path(root) / ".clanka" / "search.sqlite") for root in roots])
+    assert [repo.status for repo in done] == ["synced"] * 3 and sum(repo.embedded for repo in done) > 0
+    assert counting.taken == counting.given == (1 if keep else 3)  # one call per small repository
+    assert counting.held == 0 and counting.most == 1  # given back at the task's end, never two at once
+
+
+def test_a_failing_call_gives_its_lease_back(tmp_path, monkeypatch) -> None:
+    from clanka_nb.dask import _limit
+
+    counting = _CountingSemaphore()
+    monkeypatch.setitem(_limit._semaphores, "run", counting)
+
+    def refuses(texts: list[str]) -> object:
+        raise ConnectionError("the embedding server went away")
+
+    root = str(_repository(tmp_path / "repo"))
+    for keep in (False, True):
+        task = IndexTask(refuses, "refuses", Settings(chunk_max_characters=10_000), str(tmp_path / "c.sqlite"),
+                         "run", EmbedLimit(2), 300, 5.0, keep_lease=keep)
+        (done,) = task.group([root], [str(Path(root) / ".clanka" / "search.sqlite")])
+        assert done.status == "failed" and "went away" in (done.error or "")
+        assert counting.held == 0 and counting.taken == counting.given
