@@ -10,6 +10,8 @@ were in flight at once. Measured in one run, for each count (fresh workers, fres
   local      SemanticIndex(root, embed=..., db=...).sync() per repository in this process (the baseline)
   1 worker   sync_indexes(roots) on a LocalCluster of 1 process worker
   2 workers  the same on 2 process workers (and 2 workers of 4 threads: embedding latency overlapped)
+  2 loops    the local loop in 2 processes, half the repositories each, no Dask: what these cores allow 2
+             processes (the embedding server shares them), the ceiling for 2 workers
   again      the second run of each (nothing changed): the local loop re-reads and re-chunks, the cluster
              skips unchanged repositories by their listing's sizes and times
   overhead   a no-op task per repository on the 2-worker cluster: the scheduler's cost per task
@@ -18,7 +20,10 @@ were in flight at once. Measured in one run, for each count (fresh workers, fres
   limited    2 workers with embed_rate set to --rate calls per second: where the limit moves to the server
   CPU        CPU seconds per repository of every process of the run but the server's (this one: the client, the
              scheduler and the local loop; the workers and their nannies), split into this process and the workers:
-             a figure that survives a busy machine, where wall time swings with the load
+             a figure that survives a busy machine, where wall time swings with the load. Like for like: the local
+             loop runs after the chunking pass has imported clanka-nb and parsed every repository in this process, so
+             each cluster's workers import it and parse one repository before the clock starts (that warm-up's CPU
+             is printed apart)
 The machine is shared: ratios measured in the same run mean more than the absolute figures.
 """
 
@@ -132,6 +137,35 @@ def local_loop(roots: list[str], embed: object, out: Path, cache: VectorCache) -
     return time.perf_counter() - started
 
 
+def half_loop(roots: list[str], base_url: str, out: str, cache: str, go: Any, results: Any) -> None:
+    """In a process of its own: the local loop over `roots` once `go` is set; its CPU seconds into `results`."""
+    embed = embedders.openai("bench", base_url=base_url, api_key=None, concurrency=1)
+    go.wait()
+    before = time.process_time()
+    local_loop(roots, embed, Path(out), VectorCache(cache))
+    results.put(time.process_time() - before)
+
+
+def two_loops(roots: list[str], base_url: str, out: Path) -> tuple[float, float]:
+    """The machine's own limit for two processes, without Dask: the local loop in two processes started and
+    imported beforehand, each on half the repositories, one vector cache; wall seconds and CPU seconds in all."""
+    context = multiprocessing.get_context("spawn")
+    go, results = context.Event(), context.Queue()
+    halves = [context.Process(target=half_loop, args=(roots[part::2], base_url, str(out / str(part)),
+                                                       str(out / "cache.sqlite"), go, results)) for part in (0, 1)]
+    for number, process in enumerate(halves):
+        (out / str(number)).mkdir(parents=True)
+        process.start()
+    time.sleep(5)  # both imported and waiting (a spawned Python with clanka-nb imports in 1-3 s)
+    started = time.perf_counter()
+    go.set()
+    cpu = results.get() + results.get()
+    seconds = time.perf_counter() - started
+    for process in halves:
+        process.join()
+    return seconds, cpu
+
+
 def cpu_now(server: int) -> tuple[float, float]:
     """CPU seconds so far of this process, and of its other descendants (workers, nannies) but the server."""
     mine = psutil.Process()
@@ -161,6 +195,11 @@ def noop(number: int) -> int:
     return number
 
 
+def warm(root: str) -> None:
+    """On a worker before timing: what this process did before its loop (imported clanka-nb, parsed a repository)."""
+    list(engine.chunk_codebase(root, workers=1, chunk_max_characters=10_000))
+
+
 def measure(count: int, files: int, work: Path, sources: list[Path], port: int, stats: Any,
             args: argparse.Namespace) -> dict:
     folder = work / f"n{count}"
@@ -181,10 +220,15 @@ def measure(count: int, files: int, work: Path, sources: list[Path], port: int, 
     row["local_cpu"] = spent(before, args.server_pid, count)
     row["local_again"] = local_loop(roots, embed, folder / "local", VectorCache(folder / "local-cache.sqlite"))
     row["requests"] = stats[2]
+    row["two"], two_cpu = two_loops(roots, base_url, folder / "two")
+    row["two_cpu"] = (0.0, two_cpu / count)
     for workers in (1, 2, 24):  # 24: 2 workers of 4 threads each (a repository waiting for vectors lets another run)
         client = cd.local_client(workers) if workers < 10 else Client(
             LocalCluster(n_workers=2, threads_per_worker=4, processes=True))
         try:
+            before = cpu_now(args.server_pid)
+            client.run(warm, roots[0])  # like for like: the local loop's process had imported and parsed already
+            row[f"w{workers}_warm"] = sum(spent(before, args.server_pid, 1))
             out = folder / f"w{workers}"
 
             def place(root: str, out: Path = out) -> str:
@@ -231,8 +275,8 @@ def report(rows: list[dict], args: argparse.Namespace) -> None:
     print(head)
     for row in rows:
         for name, key in (("local loop", "local"), ("1 worker", "w1"), ("2 workers", "w2"),
-                          ("2 workers x 4 threads", "w24")):
-            seconds, again = row[key], row[f"{key}_again"]
+                          ("2 workers x 4 threads", "w24"), ("2 local loops, no Dask", "two")):
+            seconds, again = row[key], row.get(f"{key}_again", float("nan"))
             print(f"| {row['count']:,} | {row['files']:,} | {name} | {seconds:.1f} | {row['count'] / seconds:.1f} | "
                   f"{row['files'] / seconds:.0f} | {row['local'] / seconds:.2f}x | {again:.2f} | "
                   f"{again / seconds:.3f} |")
@@ -251,10 +295,15 @@ def report(rows: list[dict], args: argparse.Namespace) -> None:
         local = sum(row["local_cpu"])
         for name, key in (("chunking alone", "chunking_cpu"), ("local loop", "local_cpu"), ("1 worker", "w1_cpu"),
                           ("2 workers", "w2_cpu"),
-                          ("2 workers x 4 threads", "w24_cpu"), ("no-op task (2 workers)", "overhead_cpu")):
+                          ("2 workers x 4 threads", "w24_cpu"), ("2 local loops, no Dask", "two_cpu"),
+                          ("no-op task (2 workers)", "overhead_cpu")):
             own, workers = row[key]
             print(f"| {row['count']:,} | {name} | {(own + workers) * 1000:.1f} | {own * 1000:.1f} | "
                   f"{workers * 1000:.1f} | {(own + workers) / local:.2f}x |")
+    for row in rows:
+        warmed = ", ".join(f"{row[key]:.2f}" for key in ("w1_warm", "w2_warm", "w24_warm"))
+        print(f"\n{row['count']:,} repositories: each cluster's warm-up before timing (clanka-nb imported, one "
+              f"repository parsed on every worker), CPU s, 1 w / 2 w / 2x4: {warmed}")
     for row in rows:
         if "limited" in row:
             calls = row["requests"]
