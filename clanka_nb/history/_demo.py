@@ -109,14 +109,21 @@ def _edit(path: Path, action: str, text: object) -> None:
         path.write_text(content.replace(old, new, 1), encoding="utf-8")
 
 
+# The temporary folders of the clones made without a folder: each removed when this process exits (the finalizer of
+# `TemporaryDirectory`), so a notebook or a test run that asks for the history again and again leaves none behind.
+_temporary: list[tempfile.TemporaryDirectory[str]] = []
+
+
 @checked_keywords
 def clanka_history(folder: str | os.PathLike[str] | None = None) -> Path:
     """A clone of clanka's own repository (427 commits of TypeScript, MIT) in `folder` (created; must not exist;
-    default: a new temporary folder), from the git bundle that ships in the package: real commit messages for
-    the probe's history queries and real edits for churn, wherever clanka-nb is installed.
+    default: a new temporary folder, removed when this Python process exits), from the git bundle that ships in the
+    package: real commit messages for the probe's history queries and real edits for churn, wherever clanka-nb is
+    installed.
 
     Args:
-        folder: Where the clone goes (created; must not exist); None: a new temporary folder.
+        folder: Where the clone goes (created; must not exist); None: a new temporary folder, removed when this
+            Python process exits.
 
     Returns:
         The clone's folder.
@@ -129,7 +136,8 @@ def clanka_history(folder: str | os.PathLike[str] | None = None) -> Path:
         >>> cn.churn(history.clanka_history(), revs="HEAD~20..HEAD")
     """
     if folder is None:
-        target = Path(tempfile.mkdtemp(prefix="clanka-history-")) / "clanka"
+        _temporary.append(tempfile.TemporaryDirectory(prefix="clanka-history-"))
+        target = Path(_temporary[-1].name) / "clanka"
     else:
         target = Path(folder).expanduser()
         if target.exists():

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -36,3 +38,13 @@ def test_an_existing_folder_is_refused_and_left_alone(tmp_path: Path) -> None:
 def test_without_a_folder_each_call_gets_a_new_one() -> None:
     first, second = clanka_history(), clanka_history()
     assert first != second and (first / ".git").is_dir() and (second / ".git").is_dir()
+
+
+def test_a_temporary_clone_is_removed_when_the_process_exits(tmp_path) -> None:
+    # Left behind before: every notebook run and test run that asked for the history kept a clone in /tmp.
+    script = "from clanka_nb.history import clanka_history; print(clanka_history())"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120,
+                          env={**os.environ, "TMPDIR": str(tmp_path)})
+    clone = Path(done.stdout.strip())
+    assert clone.parent.parent == tmp_path  # it was made there (TMPDIR/clanka-history-*/clanka)
+    assert not clone.exists() and not clone.parent.exists()
