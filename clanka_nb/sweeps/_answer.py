@@ -152,8 +152,8 @@ def clanka_answer(table: pd.DataFrame, verdict: Verdict, probe: Probe) -> Clanka
         action, why, chosen = UNDECIDED, "no queries", None
     else:
         kept = _keep_reason(verdict, reference)
-        action, why = (KEEP, kept) if kept is not None else (CHANGE, _worse_reason(table, verdict, reference))
         chosen = reference if kept is not None else int(verdict.choice)
+        action, why = (KEEP, kept) if kept is not None else (CHANGE, _worse_reason(table, verdict, reference, chosen))
     settings = None if chosen is None else _row_settings(table, chosen)
     gain = _gain(verdict, chosen, reference) if action == CHANGE and chosen is not None else (None, None, None)
     answer = ClankaAnswer(
@@ -167,12 +167,14 @@ def clanka_answer(table: pd.DataFrame, verdict: Verdict, probe: Probe) -> Clanka
     return dataclasses.replace(answer, message=message)
 
 
-def _worse_reason(table: pd.DataFrame, verdict: Verdict, reference: int) -> str:
+def _worse_reason(table: pd.DataFrame, verdict: Verdict, reference: int, chosen: int) -> str:
+    """Why clanka's setting is changed: the setting shown better than it, "it" when that is the one chosen (the
+    sentence names the chosen one already)."""
     beaten = next((item for item in verdict.worse_by if item.setting == reference), None)
     if beaten is None:
-        return "it is shown worse than another setting"
-    better = settings_words(_row_settings(table, int(beaten.than)))
-    return f"{better} is shown better than it by at least {beaten.at_least:.3f}"
+        return "clanka's setting is shown worse than another"
+    better = "it" if int(beaten.than) == chosen else settings_words(_row_settings(table, int(beaten.than)))
+    return f"{better} is shown better than clanka's setting by at least {beaten.at_least:.3f}"
 
 
 def _cost(verdict: Verdict, row: int) -> float | None:

@@ -92,6 +92,11 @@ def test_clanka_s_setting_truly_worse_is_changed_with_the_true_gain_inside_its_i
     assert answer.vectors == [120, 40, 80][answer.chosen] and answer.reference_vectors == 80
     assert answer.message.startswith("change clanka's setting to chunk_size=")
     assert "resolveChunkConfig" in answer.message  # another size: clanka itself must change
+    # the setting is named once: the reason says "it" when the one shown better is the one chosen
+    chosen = f"chunk_size={[20, 60, 30][answer.chosen]},"
+    assert next(item for item in decided.worse_by if item.setting == 2).than == answer.chosen
+    assert answer.why.startswith("it is shown better than clanka's setting by at least ")
+    assert answer.message.count(chosen) == 1
 
 
 def test_clanka_s_setting_truly_equal_is_rarely_changed() -> None:
