@@ -165,11 +165,11 @@ def _ranked_rows(frame: pd.DataFrame) -> tuple[pd.DataFrame, str]:
 def _decided_rows(frame: pd.DataFrame) -> tuple[pd.DataFrame, str]:
     """A sweep whose model confirmed BM25's screen (`Probe(confirm=)`, the column `searcher`): the rows the model
     scored, and the others in words. Those keep BM25's scores, which one plot must not set beside the model's."""
-    if "searcher" not in frame.columns:
-        return frame, ""
     model = (frame.attrs.get("model_confirmation") or {}).get("model")
+    if "searcher" not in frame.columns or model is None:
+        return frame, ""
     decided = frame["searcher"].astype("string").eq(str(model)).fillna(False).to_numpy(dtype=bool)
-    if model is None or decided.all() or not decided.any():
+    if decided.all() or not decided.any():
         return frame, ""
     labels = [label for label, kept in zip(_setting_labels(frame), decided, strict=True) if not kept]
     return frame[decided], f"screened out by BM25 (its scores, not {model}'s): {' | '.join(labels)}"

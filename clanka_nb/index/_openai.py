@@ -294,7 +294,6 @@ class OpenAIEmbedder:
     def __call__(self, texts: list[str]) -> np.ndarray:
         import httpx
 
-
         # /embeddings goes on the path; the query (Azure's api-version and api-key) is sent as it was written, and
         # the fragment, never sent by HTTP, is dropped.
         parts = urllib.parse.urlsplit(self.base_url)
@@ -351,7 +350,6 @@ class OpenAIEmbedder:
         first failure (in batch order) is raised once the batches in flight end (each within its deadline); batches
         not yet sent are cancelled.
         """
-
         if not batches:
             return []
         keeper = self._keeper()

@@ -148,14 +148,13 @@ def _verdict(screen: Verdict, done: Confirmation, step: ModelStep, probe: Probe,
     out = verdict(scores, whole.groups, settings={row: dict(step.settings[row]) for row in rows},
                   cost={row: done.costs[row] for row in rows}, confidence=CONFIDENCE, margin=probe.margin,
                   when=whole.times, metric_name=metric.name, cost_name=COST_NAMES[probe.cost])  # fmt: skip
-    names = [dict(setting) for setting in step.settings]
     said = (f"{probe.searcher_name} screened all {len(step.ranked)} settings and {model} re-scored {len(rows)} of "
             "them (the screen's confidence set, clanka's setting, every overlap setting and its overlap-0 twin)")
     left = [row for row in step.ranked if row not in done.outcomes]
     if left:
-        said += f"; {probe.searcher_name} screened out {' | '.join(setting_text(names, row) for row in left)}"
+        said += f"; {probe.searcher_name} screened out {' | '.join(setting_text(step.settings, row) for row in left)}"
     if screen.choice is not None and screen.choice != out.choice:
-        said += f"; {probe.searcher_name} alone would have chosen {setting_text(names, int(screen.choice))}"
+        said += f"; {probe.searcher_name} alone would have chosen {setting_text(step.settings, int(screen.choice))}"
     rest = out.message.removeprefix(out.decision or "").removeprefix("; ")
     return dataclasses.replace(out, confirmed=rows, screened=screened_answer(screen),
                                message=f"{out.decision}; {said}; by {model}: {rest}")
