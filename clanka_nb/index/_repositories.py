@@ -9,11 +9,11 @@ cluster's embedding limit around the embedder). Nothing here imports Dask.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
 import stat
-import threading
 import time
 import uuid
 import warnings
@@ -359,11 +359,17 @@ def _write_state(db: str, state: str | None) -> None:
     os.replace(temporary, db + STATE_SUFFIX)
 
 
-# Per folder, the names of possible half-built databases in it (`.<name>.<id>.tmp`), listed the first time this
-# process makes a database there: listing a folder costs time in proportion to what it holds (0.5 ms for a thousand
-# databases in one folder, for every new one among them). One killed in this process's lifetime is swept by the next.
-_candidates: dict[str, list[str]] = {}
-_listing = threading.Lock()
+@functools.lru_cache(maxsize=1024)
+def _temporaries(folder: str) -> tuple[str, ...]:
+    """The names of possible half-built databases in `folder` (`.<name>.<id>.tmp`), listed the first time this
+    process makes a database there (kept for the 1,024 folders used last): listing a folder costs time in proportion
+    to what it holds, 0.5 ms for a thousand databases in one folder, for every new one among them. One killed in
+    this process's lifetime is swept by the next process."""
+    try:
+        with os.scandir(folder) as entries:
+            return tuple(entry.name for entry in entries if entry.name.startswith(".") and entry.name.endswith(".tmp"))
+    except OSError:
+        return ()
 
 
 def _remove_stale(target: Path) -> None:
@@ -371,17 +377,8 @@ def _remove_stale(target: Path) -> None:
     files `.NAME.<anything>.tmp` beside `target`. Matched by their names' start and end, not by a glob pattern: a
     name with `[` or `*` in it is taken as written."""
     folder = os.path.abspath(target.parent)
-    with _listing:
-        names = _candidates.get(folder)
-        if names is None:
-            try:
-                with os.scandir(folder) as entries:
-                    names = [e.name for e in entries if e.name.startswith(".") and e.name.endswith(".tmp")]
-            except OSError:
-                names = []
-            _candidates[folder] = names
     prefix, now = f".{target.name}.", time.time()
-    for name in names:
+    for name in _temporaries(folder):
         if not name.startswith(prefix):
             continue
         path = os.path.join(folder, name)
