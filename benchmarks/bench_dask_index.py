@@ -138,8 +138,10 @@ def local_loop(roots: list[str], embed: object, out: Path, cache: VectorCache) -
 
 
 def half_loop(roots: list[str], base_url: str, out: str, cache: str, go: Any, results: Any) -> None:
-    """In a process of its own: the local loop over `roots` once `go` is set; its CPU seconds into `results`."""
+    """In a process of its own: says it is ready (imported), then the local loop over `roots` once `go` is set; its
+    CPU seconds into `results`."""
     embed = embedders.openai("bench", base_url=base_url, api_key=None, concurrency=1)
+    results.put("ready")
     go.wait()
     before = time.process_time()
     local_loop(roots, embed, Path(out), VectorCache(cache))
@@ -156,7 +158,8 @@ def two_loops(roots: list[str], base_url: str, out: Path) -> tuple[float, float]
     for number, process in enumerate(halves):
         (out / str(number)).mkdir(parents=True)
         process.start()
-    time.sleep(5)  # both imported and waiting (a spawned Python with clanka-nb imports in 1-3 s)
+    for _ in halves:  # both imported and waiting
+        assert results.get(timeout=120) == "ready"
     started = time.perf_counter()
     go.set()
     cpu = results.get() + results.get()
