@@ -1,6 +1,7 @@
 """clanka_nb.dask.sync_indexes at 100 and 1,000 repositories: throughput, overhead per task, memory per worker.
 
-Usage: python benchmarks/bench_dask_index.py [--counts 100 1000] [--files 3] [--delay 0.02] [--concurrency 2]
+Usage: python benchmarks/bench_dask_index.py [--counts 100 1000] [--files 3] [--delay 0.02] [--concurrency 4]
+                                              [--rate 20] [--rounds 3]
 
 Each repository is a small git repository (one commit) of --files Python files copied from the packages
 installed beside this interpreter (site-packages, real code, a different slice per repository), made in a
@@ -24,6 +25,9 @@ were in flight at once. Measured in one run, for each count (fresh workers, fres
              loop runs after the chunking pass has imported clanka-nb and parsed every repository in this process, so
              each cluster's workers import it and parse one repository before the clock starts (that warm-up's CPU
              is printed apart)
+Every figure is the median of --rounds rounds on the same repositories (fresh folders, clusters and caches each
+round), and each CPU ratio the median of the rounds' own ratios, every round's printed beside it: the local loop's
+own CPU moves by 10-15% between runs, more than the distance to a target.
 The machine is shared: ratios measured in the same run mean more than the absolute figures.
 """
 
@@ -35,6 +39,7 @@ import multiprocessing
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sysconfig
 import tempfile
@@ -203,16 +208,34 @@ def warm(root: str) -> None:
     list(engine.chunk_codebase(root, workers=1, chunk_max_characters=10_000))
 
 
-def measure(count: int, files: int, work: Path, sources: list[Path], port: int, stats: Any,
-            args: argparse.Namespace) -> dict:
-    folder = work / f"n{count}"
+def rounds(count: int, work: Path, sources: list[Path], port: int, stats: Any, args: argparse.Namespace) -> dict:
+    """`args.rounds` measurements of the same `count` repositories, each in fresh folders, with fresh clusters and
+    caches; the median of each figure, and every round's own figures under "rounds"."""
     made = time.perf_counter()
-    roots = make_repositories(folder / "repos", count, files, sources)
-    print(f"  {count} repositories of {files} files made in {time.perf_counter() - made:.0f} s", flush=True)
+    roots = make_repositories(work / f"n{count}" / "repos", count, args.files, sources)
+    print(f"  {count} repositories of {args.files} files made in {time.perf_counter() - made:.0f} s", flush=True)
+    each = []
+    for number in range(args.rounds):
+        each.append(measure(roots, work / f"n{count}" / f"round{number}", port, stats, args))
+        print(f"  round {number + 1} of {args.rounds} done", flush=True)
+    middle: dict = {"rounds": each}
+    for key, first in each[0].items():
+        values = [row[key] for row in each]
+        if isinstance(first, (tuple, list)):  # CPU (this process, workers); RSS per worker: element by element
+            middle[key] = type(first)(statistics.median(column) for column in zip(*values, strict=True))
+        elif isinstance(first, int):  # counts stay whole
+            middle[key] = statistics.median_low(values)
+        else:
+            middle[key] = statistics.median(values)
+    return middle
+
+
+def measure(roots: list[str], folder: Path, port: int, stats: Any, args: argparse.Namespace) -> dict:
+    count = len(roots)
     base_url = f"http://127.0.0.1:{port}/v1"
     embed = embedders.openai("bench", base_url=base_url, api_key=None, concurrency=1)
-    row: dict = {"count": count, "files": count * files}
-    (folder / "local").mkdir()
+    row: dict = {"count": count, "files": count * args.files}
+    (folder / "local").mkdir(parents=True)
     before = cpu_now(args.server_pid)
     for root in roots:  # the chunking alone, as the sync does it (one process, no parse cache)
         list(engine.chunk_codebase(root, workers=1, chunk_max_characters=10_000))
@@ -291,18 +314,19 @@ def report(rows: list[dict], args: argparse.Namespace) -> None:
         print(f"| {row['count']:,} | {row['overhead'] * 1000:.1f} | {row['w1_task']:.3f} / {row['w2_task']:.3f} | "
               f"{row['w2_wait'] * 1000:.1f} | {rss} | {max(row['w1_most'], row['w2_most'], row['w24_most'])} | "
               f"{row['requests']:,} |")
-    print("\n| repos | run | CPU ms per repo | of which this process (client, scheduler) | of which workers | "
-          "vs local loop |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    print(f"\n| repos | run | CPU ms per repo | of which this process (client, scheduler) | of which workers | "
+          f"vs local loop (median of {args.rounds} rounds' own ratios) | each round |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     for row in rows:
-        local = sum(row["local_cpu"])
         for name, key in (("chunking alone", "chunking_cpu"), ("local loop", "local_cpu"), ("1 worker", "w1_cpu"),
                           ("2 workers", "w2_cpu"),
                           ("2 workers x 4 threads", "w24_cpu"), ("2 local loops, no Dask", "two_cpu"),
                           ("no-op task (2 workers)", "overhead_cpu")):
             own, workers = row[key]
+            ratios = [sum(each[key]) / sum(each["local_cpu"]) for each in row["rounds"]]  # paired within a round
             print(f"| {row['count']:,} | {name} | {(own + workers) * 1000:.1f} | {own * 1000:.1f} | "
-                  f"{workers * 1000:.1f} | {(own + workers) / local:.2f}x |")
+                  f"{workers * 1000:.1f} | {statistics.median(ratios):.2f}x | "
+                  f"{', '.join(f'{ratio:.2f}' for ratio in ratios)} |")
     for row in rows:
         warmed = ", ".join(f"{row[key]:.2f}" for key in ("w1_warm", "w2_warm", "w24_warm"))
         print(f"\n{row['count']:,} repositories: each cluster's warm-up before timing (clanka-nb imported, one "
@@ -322,7 +346,10 @@ def main() -> None:
     parser.add_argument("--delay", type=float, default=0.02, help="seconds the server takes per request")
     parser.add_argument("--concurrency", type=int, default=4, help="embed_concurrency (requests in flight)")
     parser.add_argument("--rate", type=float, default=20.0, help="embed_rate of the limited run (0: skip it)")
+    parser.add_argument("--rounds", type=int, default=3, help="measurements per count; medians are printed")
     args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     stats = multiprocessing.Array("l", 3)
     ports: Any = multiprocessing.Queue()
     server = multiprocessing.Process(target=serve, args=(args.delay, stats, ports), daemon=True)
@@ -336,7 +363,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as temporary:
         for count in args.counts:
             print(f"{count} repositories ...", flush=True)
-            rows.append(measure(count, args.files, Path(temporary), sources, port, stats, args))
+            rows.append(rounds(count, Path(temporary), sources, port, stats, args))
     server.terminate()
     report(rows, args)
 

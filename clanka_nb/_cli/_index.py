@@ -79,10 +79,7 @@ def _on_cluster(args: argparse.Namespace, embed: Any, progress: bool | None, set
                                  embed_rate=args.embed_rate, batch_size=args.batch_size, progress=progress,
                                  **settings)  # fmt: skip
     finally:
-        cluster = None if args.dask else client.cluster  # a local one was started for this command alone
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        client.close()  # a local cluster, started for this command alone, stops with its client
 
 
 class OneLine(logging.Formatter):

@@ -27,9 +27,7 @@ def client() -> Iterator:
 
     started = local_client(2)
     yield started
-    cluster = started.cluster
     started.close()
-    cluster.close()
 
 
 @pytest.fixture(scope="session")
