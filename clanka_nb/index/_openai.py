@@ -311,11 +311,13 @@ class OpenAIEmbedder:
         rows: list[np.ndarray] = []
         width = self.dimensions or self._width  # else the first answer's: every later batch must match it
         if width is None:
-            # The embedder's first batch goes alone: its answer fixes the width, and so the size cap of every
-            # later answer (read at most `concurrency` at a time), as it did when batches went one by one. The
-            # width is kept, so only the first call of an embedder waits for one batch before the others. It is a
-            # small one (SMALLEST_SPLIT inputs): the others wait for its answer, not for a full batch's.
-            first = texts[: min(SMALLEST_SPLIT, self.batch_size)]
+            # The embedder's first request goes alone: its answer fixes the width, and so the size cap of every
+            # later answer (read at most `concurrency` at a time), as it did when batches went one by one. The width
+            # is kept, so only the first call of an embedder waits for one request before the others. It carries
+            # one input (the others wait for its answer, which a server that spends its time per input gives
+            # soonest), or the whole call where fill_slots would send that as one request anyway.
+            whole = len(texts) <= min(SMALLEST_SPLIT, self.batch_size)
+            first = texts if whole else texts[:1]
             rows += self._concurrently(url, auth, [first], None)
             width, texts = rows[0].shape[1], texts[len(first) :]
             self._width = width
@@ -534,8 +536,9 @@ def openai(
     a query (`?api-version=...&api-key=...`) is sent with every request, its values shown nowhere (`***`).
     `concurrency` batches are in flight at once (default 4; 1 sends one at a time), each with its own deadline,
     caps and retries; the vectors come back in input order whatever order the answers arrive in. Unless
-    `dimensions=` is given, the embedder's first batch (16 inputs) goes alone: its width bounds the size of every
-    later answer (and is kept, so later calls send all their batches at once). The HTTP sessions (their
+    `dimensions=` is given, the embedder's first request goes alone, with one input (or the whole call, if it is
+    one request anyway): its width bounds the size of every later answer (and is kept, so later calls send all
+    their batches at once). The HTTP sessions (their
     connections) are kept between calls, one per request in flight; `close()` closes them, as an interrupt
     (Ctrl-C) does at once.
 

@@ -106,12 +106,12 @@ def test_later_batches_answered_first_still_come_back_in_input_order():
 
 @pytest.mark.parametrize("concurrency", [1, 3])
 def test_never_more_requests_in_flight_than_concurrency(slow_server, concurrency):
-    if concurrency > 1:  # answers wait until two are in flight at once (after the first batch, which goes alone)
+    if concurrency > 1:  # answers wait until two are in flight at once (after the first input, which goes alone)
         slow_server.delay = lambda texts: _until_in_flight(slow_server, 1 if slow_server.requests == 1 else 2)
     embed = embedders.openai("m", base_url=slow_server.url, api_key="k", batch_size=2, concurrency=concurrency)
     vectors = embed(TEXTS[:20])
     assert np.allclose(vectors, MODEL(TEXTS[:20]), atol=1e-6)
-    assert slow_server.requests == 10
+    assert slow_server.requests == 11  # the first input alone, then 19 in batches of at most 2
     assert slow_server.most <= concurrency
     if concurrency > 1:
         assert slow_server.most > 1
@@ -128,7 +128,7 @@ def _until_in_flight(server: SlowServer, count: int) -> float:
     return 0.0
 
 
-def test_the_first_batch_goes_alone_without_dimensions(slow_server):
+def test_the_first_request_goes_alone_without_dimensions(slow_server):
     # Its answer fixes the width, so every later answer's size cap is what it was one batch at a time.
     slow_server.delay = lambda texts: _until_in_flight(slow_server, 1 if slow_server.requests == 1 else 3)
     embed = embedders.openai("m", base_url=slow_server.url, api_key="k", batch_size=2, concurrency=4)
@@ -146,7 +146,7 @@ def test_the_first_batch_goes_alone_without_dimensions(slow_server):
     slow_server.most = 0
     slow_server.delay = lambda texts: _until_in_flight(slow_server, 4)
     embed(TEXTS[8:16])
-    assert starts == [0, 1, 4]  # nothing sent alone before the second call's batches
+    assert starts == [0, 1, 5]  # one input alone, 7 in 4 batches; nothing alone before the second call's
     assert slow_server.most == 4
 
 

@@ -78,23 +78,34 @@ def test_batches_order_and_bearer_key(server):
     texts = [f"text number {i} about prices" for i in range(10)]
     vectors = embed(texts)
     sizes = [len(r["body"]["input"]) for r in server.requests]
-    # The first batch goes alone (it fixes the width); the others are in flight together, in any order, the rest
-    # split evenly over them (fill_slots: 6 inputs in 2 requests of 3, not 4 and 2).
-    assert sizes[0] == 4 and sorted(sizes[1:]) == [3, 3]
+    # The first input goes alone (it fixes the width); the others are in flight together, in any order, split
+    # evenly over them (fill_slots: 9 inputs in 3 requests of 3, not 4, 4 and 1).
+    assert sizes[0] == 1 and sorted(sizes[1:]) == [3, 3, 3]
     assert all(r["auth"] == f"Bearer {KEY}" and r["path"] == "/v1/embeddings" for r in server.requests)
     assert all(r["body"]["model"] == "stand-in-model" for r in server.requests)
     assert np.allclose(vectors, server.model(texts), atol=1e-6)
 
 
-def test_the_first_call_sends_a_small_batch_alone_then_fills_every_slot(server):
-    # Issue 55: the lone first request only learns the width, so it is small (16 inputs), and the rest of the call
-    # goes as `concurrency` near-equal batches at once: two short round trips, not two full batches one after another.
+def test_the_first_call_sends_one_input_alone_then_fills_every_slot(server):
+    # Issue 55: the lone first request only learns the width, so it carries one input, and the rest of the call goes
+    # as `concurrency` near-equal batches at once: two short round trips, not two full batches one after another.
     embed = embedders.openai("m", base_url=server.url, api_key=KEY, concurrency=8)
     texts = [f"text number {i} about prices" for i in range(200)]
     vectors = embed(texts)
     sizes = [len(r["body"]["input"]) for r in server.requests]
-    assert sizes[0] == 16 and sorted(sizes[1:]) == [23] * 8
+    assert sizes[0] == 1 and sorted(sizes[1:]) == [24] + [25] * 7
     assert np.allclose(vectors, server.model(texts), atol=1e-6)
+    second = embed(texts[:128])  # the width is kept: a later call sends every batch at once, none alone
+    sizes = [len(r["body"]["input"]) for r in server.requests[9:]]
+    assert sizes == [16] * 8
+    assert np.allclose(second, server.model(texts[:128]), atol=1e-6)
+
+
+def test_a_first_call_that_is_one_request_anyway_is_not_split_for_the_width(server):
+    embed = embedders.openai("m", base_url=server.url, api_key=KEY, concurrency=8)
+    texts = [f"text number {i}" for i in range(16)]  # fill_slots sends up to 16 inputs as one request
+    assert np.allclose(embed(texts), server.model(texts), atol=1e-6)
+    assert [len(r["body"]["input"]) for r in server.requests] == [16]
 
 
 def test_retries_after_429_honouring_retry_after(server):
