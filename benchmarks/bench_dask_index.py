@@ -21,10 +21,10 @@ were in flight at once. Measured in one run, for each count (fresh workers, fres
   limited    2 workers with embed_rate set to --rate calls per second: where the limit moves to the server
   CPU        CPU seconds per repository of every process of the run but the server's (this one: the client, the
              scheduler and the local loop; the workers and their nannies), split into this process and the workers:
-             a figure that survives a busy machine, where wall time swings with the load. Like for like: the local
-             loop runs after the chunking pass has imported clanka-nb and parsed every repository in this process, so
-             each cluster's workers import it and parse one repository before the clock starts (that warm-up's CPU
-             is printed apart)
+             a figure that survives a busy machine, where wall time swings with the load. Like for like: every
+             process that syncs (this one, each cluster's workers, the two plain loops) first syncs one repository
+             into a database of its own, so that none pays its first imports (clanka-nb, httpx) or first use inside
+             the clock (the workers' warm-up CPU is printed apart)
 Every figure is the median of --rounds rounds on the same repositories (fresh folders, clusters and caches each
 round), and each CPU ratio the median of the rounds' own ratios, every round's printed beside it: the local loop's
 own CPU moves by 10-15% between runs, more than the distance to a target.
@@ -146,6 +146,7 @@ def half_loop(roots: list[str], base_url: str, out: str, cache: str, go: Any, re
     """In a process of its own: says it is ready (imported), then the local loop over `roots` once `go` is set; its
     CPU seconds into `results`."""
     embed = embedders.openai("bench", base_url=base_url, api_key=None, concurrency=1)
+    warm(roots[0], base_url, out)
     results.put("ready")
     go.wait()
     before = time.process_time()
@@ -203,9 +204,15 @@ def noop(number: int) -> int:
     return number
 
 
-def warm(root: str) -> None:
-    """On a worker before timing: what this process did before its loop (imported clanka-nb, parsed a repository)."""
-    list(engine.chunk_codebase(root, workers=1, chunk_max_characters=10_000))
+def warm(root: str, base_url: str, out: str) -> None:
+    """Before timing, in every process that syncs (this one, each worker, each plain loop): what a process that has
+    synced before has done once (clanka-nb and the embedder's HTTP modules imported, a repository parsed and
+    embedded), into a database of its own. Without it the first round's loop paid httpx's import (about 0.1 s of
+    CPU, 1 ms a repository at 100) and the later rounds' did not, while every round's fresh workers did."""
+    db = Path(out) / f"warm-{os.getpid()}.sqlite"
+    embed = embedders.openai("bench", base_url=base_url, api_key=None, concurrency=1)  # not the timed one's
+    with SemanticIndex(root, embed=embed, db=db, cache=VectorCache(), workers=1, progress=False) as index:
+        index.sync()
 
 
 def rounds(count: int, work: Path, sources: list[Path], port: int, stats: Any, args: argparse.Namespace) -> dict:
@@ -240,6 +247,8 @@ def measure(roots: list[str], folder: Path, port: int, stats: Any, args: argpars
     for root in roots:  # the chunking alone, as the sync does it (one process, no parse cache)
         list(engine.chunk_codebase(root, workers=1, chunk_max_characters=10_000))
     row["chunking_cpu"] = spent(before, args.server_pid, count)
+    (folder / "warm").mkdir()
+    warm(roots[0], base_url, str(folder / "warm"))
     stats[2] = 0
     before = cpu_now(args.server_pid)
     row["local"] = local_loop(roots, embed, folder / "local", VectorCache(folder / "local-cache.sqlite"))
@@ -253,7 +262,7 @@ def measure(roots: list[str], folder: Path, port: int, stats: Any, args: argpars
             LocalCluster(n_workers=2, threads_per_worker=4, processes=True))
         try:
             before = cpu_now(args.server_pid)
-            client.run(warm, roots[0])  # like for like: the local loop's process had imported and parsed already
+            client.run(warm, roots[0], base_url, str(folder / "warm"))  # like for like: as this process was warmed
             row[f"w{workers}_warm"] = sum(spent(before, args.server_pid, 1))
             out = folder / f"w{workers}"
 
@@ -329,8 +338,8 @@ def report(rows: list[dict], args: argparse.Namespace) -> None:
                   f"{', '.join(f'{ratio:.2f}' for ratio in ratios)} |")
     for row in rows:
         warmed = ", ".join(f"{row[key]:.2f}" for key in ("w1_warm", "w2_warm", "w24_warm"))
-        print(f"\n{row['count']:,} repositories: each cluster's warm-up before timing (clanka-nb imported, one "
-              f"repository parsed on every worker), CPU s, 1 w / 2 w / 2x4: {warmed}")
+        print(f"\n{row['count']:,} repositories: each cluster's warm-up before timing (one repository synced on every "
+              f"worker: clanka-nb and httpx imported), CPU s, 1 w / 2 w / 2x4: {warmed}")
     for row in rows:
         if "limited" in row:
             calls = row["requests"]
