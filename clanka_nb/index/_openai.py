@@ -538,9 +538,8 @@ def openai(
     caps and retries; the vectors come back in input order whatever order the answers arrive in. Unless
     `dimensions=` is given, the embedder's first request goes alone, with one input (or the whole call, if it is
     one request anyway): its width bounds the size of every later answer (and is kept, so later calls send all
-    their batches at once). The HTTP sessions (their
-    connections) are kept between calls, one per request in flight; `close()` closes them, as an interrupt
-    (Ctrl-C) does at once.
+    their batches at once). The HTTP sessions (their connections) are kept between calls, one per request in
+    flight; `close()` closes them, as an interrupt (Ctrl-C) does at once.
 
     Args:
         model: The model's name at the endpoint.
