@@ -316,8 +316,8 @@ class OpenAIEmbedder:
             # is kept, so only the first call of an embedder waits for one request before the others. It carries
             # one input (the others wait for its answer, which a server that spends its time per input gives
             # soonest), or the whole call where fill_slots would send that as one request anyway.
-            whole = len(texts) <= min(SMALLEST_SPLIT, self.batch_size)
-            first = texts if whole else texts[:1]
+            alone = len(fill_slots(texts, self.batch_size, self.concurrency)) == 1
+            first = texts if alone else texts[:1]
             rows += self._concurrently(url, auth, [first], None)
             width, texts = rows[0].shape[1], texts[len(first) :]
             self._width = width

@@ -106,6 +106,10 @@ def test_a_first_call_that_is_one_request_anyway_is_not_split_for_the_width(serv
     texts = [f"text number {i}" for i in range(16)]  # fill_slots sends up to 16 inputs as one request
     assert np.allclose(embed(texts), server.model(texts), atol=1e-6)
     assert [len(r["body"]["input"]) for r in server.requests] == [16]
+    one_at_a_time = embedders.openai("m", base_url=server.url, api_key=KEY, concurrency=1)  # as on a Dask worker
+    texts = [f"text number {i}" for i in range(40)]  # one request of 40 at concurrency 1: its answer gives the width
+    assert np.allclose(one_at_a_time(texts), server.model(texts), atol=1e-6)
+    assert [len(r["body"]["input"]) for r in server.requests[1:]] == [40]
 
 
 def test_retries_after_429_honouring_retry_after(server):
